@@ -1,0 +1,23 @@
+import Foundation
+
+/// What one completed sign-in flow yields before it is applied to the keystore (SPEC §1).
+public struct Credential: Sendable, Equatable {
+    public var providerID: String
+    public var issuer: String
+    public var federatedID: String
+    public var profile: Profile
+    public var tokens: TokenSet
+    /// The validated ID-token claims.
+    public var claims: IDTokenClaims
+
+    public init(providerID: String, issuer: String, federatedID: String, profile: Profile, tokens: TokenSet, claims: IDTokenClaims) {
+        self.providerID = providerID
+        self.issuer = issuer
+        self.federatedID = federatedID
+        self.profile = profile
+        self.tokens = tokens
+        self.claims = claims
+    }
+
+    public var key: IdentityKey { IdentityKey(providerID: providerID, issuer: issuer, federatedID: federatedID) }
+}

@@ -1,0 +1,149 @@
+import Foundation
+
+/// The tokens one linked identity holds in the session (SPEC §1 "session").
+public struct TokenSet: Codable, Sendable, Equatable {
+    public var accessToken: String
+    public var tokenType: String
+    /// When the access token expires; nil when the provider did not say.
+    public var expiresAt: Date?
+    public var refreshToken: String?
+    public var idToken: String?
+    /// The scopes granted (or asked, when the provider did not say).
+    public var scopes: [String]
+
+    public init(accessToken: String, tokenType: String = "Bearer", expiresAt: Date?, refreshToken: String?, idToken: String?, scopes: [String]) {
+        self.accessToken = accessToken
+        self.tokenType = tokenType
+        self.expiresAt = expiresAt
+        self.refreshToken = refreshToken
+        self.idToken = idToken
+        self.scopes = scopes
+    }
+
+    /// True when the access token is still valid `minimumTTL` seconds from `now`. A token
+    /// whose lifetime is unknown counts as valid (nothing better can be known offline).
+    public func isValid(at now: Date, minimumTTL: TimeInterval) -> Bool {
+        guard let expiresAt else { return true }
+        return expiresAt.timeIntervalSince(now) > minimumTTL
+    }
+}
+
+/// A profile as a provider states it (claims of the ID token, or a user hint).
+public struct Profile: Codable, Sendable, Equatable {
+    public var email: String?
+    public var emailVerified: Bool
+    public var displayName: String?
+    public var photoURL: String?
+
+    public init(email: String? = nil, emailVerified: Bool = false, displayName: String? = nil, photoURL: String? = nil) {
+        self.email = email
+        self.emailVerified = emailVerified
+        self.displayName = displayName
+        self.photoURL = photoURL
+    }
+}
+
+/// One account at one provider, linked to a user (Firebase's `providerData` entry).
+/// Identified by (`providerID`, `issuer`, `federatedID`) — never by email.
+public struct LinkedIdentity: Codable, Sendable, Equatable {
+    public var providerID: String
+    public var issuer: String
+    /// The provider's user id (`sub`; Microsoft: derived from `oid`).
+    public var federatedID: String
+    public var profile: Profile
+    public var linkedAt: Date
+    /// The tokens of the session; nil after sign-out.
+    public var tokens: TokenSet?
+
+    enum CodingKeys: String, CodingKey {
+        case providerID = "providerId", issuer, federatedID = "federatedId", profile, linkedAt, tokens
+    }
+
+    public init(providerID: String, issuer: String, federatedID: String, profile: Profile, linkedAt: Date, tokens: TokenSet?) {
+        self.providerID = providerID
+        self.issuer = issuer
+        self.federatedID = federatedID
+        self.profile = profile
+        self.linkedAt = linkedAt
+        self.tokens = tokens
+    }
+
+    public func matches(_ key: IdentityKey) -> Bool {
+        providerID == key.providerID && issuer == key.issuer && federatedID == key.federatedID
+    }
+}
+
+/// The key of an identity: provider id + issuer + federated id (SPEC §1, §5).
+public struct IdentityKey: Sendable, Hashable {
+    public var providerID: String
+    public var issuer: String
+    public var federatedID: String
+}
+
+/// A local account (SPEC §1).
+public struct User: Codable, Sendable, Equatable {
+    /// Minted by authctl: random, URL-safe, 28 characters.
+    public var uid: String
+    public var email: String?
+    public var emailVerified: Bool
+    public var displayName: String?
+    public var photoURL: String?
+    public var createdAt: Date
+    public var lastSignInAt: Date
+    /// The last time the user proved who they are (sign-in or reauthentication).
+    public var lastAuthAt: Date
+    /// The provider used for the last sign-in: `authctl token`'s default.
+    public var lastProviderID: String?
+    public var providerData: [LinkedIdentity]
+
+    enum CodingKeys: String, CodingKey {
+        case uid, email, emailVerified, displayName, photoURL, createdAt, lastSignInAt, lastAuthAt
+        case lastProviderID = "lastProviderId", providerData
+    }
+
+    public init(uid: String, email: String?, emailVerified: Bool, displayName: String?, photoURL: String?, createdAt: Date,
+                lastSignInAt: Date, lastAuthAt: Date, lastProviderID: String?, providerData: [LinkedIdentity]) {
+        self.uid = uid
+        self.email = email
+        self.emailVerified = emailVerified
+        self.displayName = displayName
+        self.photoURL = photoURL
+        self.createdAt = createdAt
+        self.lastSignInAt = lastSignInAt
+        self.lastAuthAt = lastAuthAt
+        self.lastProviderID = lastProviderID
+        self.providerData = providerData
+    }
+
+    public func identity(for providerID: String) -> LinkedIdentity? {
+        providerData.first { $0.providerID == providerID }
+    }
+}
+
+/// Everything the keystore holds, as domain values.
+public struct AccountState: Sendable, Equatable {
+    public var currentUID: String?
+    public var users: [User]
+
+    public init(currentUID: String? = nil, users: [User] = []) {
+        self.currentUID = currentUID
+        self.users = users
+    }
+
+    public var currentUser: User? {
+        guard let currentUID else { return nil }
+        return users.first { $0.uid == currentUID }
+    }
+
+    public func userIndex(uid: String) -> Int? { users.firstIndex { $0.uid == uid } }
+
+    /// The user an identity is linked to, with the indices of both.
+    public func owner(of key: IdentityKey) -> (user: Int, identity: Int)? {
+        for (userIndex, user) in users.enumerated() {
+            if let identityIndex = user.providerData.firstIndex(where: { $0.matches(key) }) {
+                return (userIndex, identityIndex)
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// The one error type of authctl. Its codes are exactly the table of SPEC §6; the
+/// command-line tool maps each code to its exit status in one place (`AuthError.Code.exitStatus`).
+///
+/// A message names what failed and what to do next. It never contains a token, an
+/// authorization code, a PKCE verifier, a state, a nonce, a secret or a full callback URL:
+/// constructors take only safe context.
+public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The machine-readable codes of SPEC §6.
+    public enum Code: String, Sendable, Equatable, CaseIterable {
+        case internalError = "internal-error"
+        case invalidArgument = "invalid-argument"
+        case networkRequestFailed = "network-request-failed"
+        case invalidCredential = "invalid-credential"
+        case webContextCancelled = "web-context-cancelled"
+        case keystoreError = "keystore-error"
+        case providerNotConfigured = "provider-not-configured"
+        case accountExistsWithDifferentCredential = "account-exists-with-different-credential"
+        case credentialAlreadyInUse = "credential-already-in-use"
+        case providerAlreadyLinked = "provider-already-linked"
+        case noSuchProvider = "no-such-provider"
+        case userMismatch = "user-mismatch"
+        case requiresRecentLogin = "requires-recent-login"
+        case noCurrentUser = "no-current-user"
+        case tenantIDMismatch = "tenant-id-mismatch"
+        case consentRequired = "consent-required"
+
+        /// The process exit status of SPEC §6.
+        public var exitStatus: Int32 {
+            switch self {
+            case .internalError: 1
+            case .invalidArgument: 2
+            case .networkRequestFailed: 3
+            case .invalidCredential: 4
+            case .webContextCancelled: 5
+            case .keystoreError: 6
+            case .providerNotConfigured: 7
+            case .accountExistsWithDifferentCredential: 10
+            case .credentialAlreadyInUse: 11
+            case .providerAlreadyLinked: 12
+            case .noSuchProvider: 13
+            case .userMismatch: 14
+            case .requiresRecentLogin: 15
+            case .noCurrentUser: 16
+            case .tenantIDMismatch: 17
+            case .consentRequired: 18
+            }
+        }
+    }
+
+    public let code: Code
+    /// One sentence (or two) for a person: what failed, then what to do.
+    public let message: String
+    /// Extra machine-readable context for `--json` (never secrets).
+    public let details: [String: String]
+
+    public init(_ code: Code, _ message: String, details: [String: String] = [:]) {
+        self.code = code
+        self.message = message
+        self.details = details
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+}
+
+extension AuthError {
+    public static func invalidArgument(_ message: String) -> AuthError { .init(.invalidArgument, message) }
+    public static func keystore(_ message: String) -> AuthError { .init(.keystoreError, message) }
+    public static func notConfigured(_ message: String) -> AuthError { .init(.providerNotConfigured, message) }
+    public static func invalidCredential(_ message: String) -> AuthError { .init(.invalidCredential, message) }
+    public static func network(_ message: String) -> AuthError { .init(.networkRequestFailed, message) }
+    public static func cancelled(_ message: String) -> AuthError { .init(.webContextCancelled, message) }
+    public static func internalError(_ message: String) -> AuthError { .init(.internalError, message) }
+    public static var noCurrentUser: AuthError {
+        .init(.noCurrentUser, "nobody is signed in. Sign in first: authctl login PROVIDER")
+    }
+
+    /// An ID-token rule of OpenID Connect Core 3.1.3.7 that failed.
+    static func idToken(_ rule: String) -> AuthError {
+        .init(.invalidCredential, "the ID token was refused: \(rule). Try signing in again; if it keeps failing, check the provider's configuration (issuer, client id, clock)")
+    }
+}

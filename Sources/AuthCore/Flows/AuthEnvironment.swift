@@ -1,0 +1,37 @@
+import Foundation
+
+/// Everything a use case needs from the outside world, wired in one place: the
+/// executable's `Wiring` builds the real one, tests build one from fakes.
+public struct AuthEnvironment: Sendable {
+    public var transport: any HTTPTransport
+    public var clock: any Clock
+    public var random: any RandomSource
+    public var browser: any BrowserLauncher
+    public var terminal: any Terminal
+    public var keystore: any Keystore
+    public var configStore: ConfigStore
+    public var metadataCache: any MetadataCache
+    public var secrets: any SecretSource
+
+    public init(transport: any HTTPTransport, clock: any Clock, random: any RandomSource, browser: any BrowserLauncher,
+                terminal: any Terminal, keystore: any Keystore, configStore: ConfigStore,
+                metadataCache: any MetadataCache, secrets: any SecretSource) {
+        self.transport = transport
+        self.clock = clock
+        self.random = random
+        self.browser = browser
+        self.terminal = terminal
+        self.keystore = keystore
+        self.configStore = configStore
+        self.metadataCache = metadataCache
+        self.secrets = secrets
+    }
+
+    /// The configured provider for an id.
+    func provider(_ id: ProviderID) throws -> any IdentityProvider {
+        try ProviderRegistry.provider(for: configStore.provider(id))
+    }
+
+    /// A fresh uid (SPEC §1: random, URL-safe, at least 20 characters): 21 bytes → 28 characters.
+    func mintUID() -> String { random.base64URL(bytes: 21) }
+}

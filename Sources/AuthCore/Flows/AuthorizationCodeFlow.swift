@@ -1,0 +1,143 @@
+import Foundation
+
+/// The browser sign-in of SPEC §3: discovery, a loopback listener, the authorization
+/// request, the redirect, the code exchange and ID-token validation. Yields a `Credential`;
+/// applying it to the keystore is the caller's job.
+struct AuthorizationCodeFlow: Sendable {
+    let environment: AuthEnvironment
+
+    func run(provider: any IdentityProvider, options: FlowOptions) async throws -> Credential {
+        let config = provider.config
+        // Everything that can be checked without the network fails before the browser opens.
+        guard let clientID = config.clientID else {
+            throw AuthError.notConfigured("\(provider.id) has no client id. Set it with: authctl providers add \(provider.id) --client-id ID")
+        }
+        var parameters = config.parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        for (name, value) in options.parameters {
+            parameters.removeAll { $0.0 == name }
+            parameters.append((name, value))
+        }
+        try AuthorizationRequest.checkCustomParameters(parameters)
+        let authentication = try ClientCredentials.resolve(config, secrets: environment.secrets)
+        let redirectOverride = try (options.redirectURI ?? config.redirectURI).map(Self.parseRedirectURI)
+        let listenAddress = try options.listenAddress ?? config.listenAddress.map(ListenAddress.init(parsing:))
+            ?? Self.listenAddress(impliedBy: redirectOverride)
+
+        let metadata = ProviderMetadata(environment: environment)
+        let discovery = try await metadata.discovery(for: provider)
+
+        let listener = try RedirectListener(host: listenAddress.host, port: listenAddress.port)
+        defer { listener.close() }
+        let redirectURI = redirectOverride ?? provider.defaultRedirectURI(host: listenAddress.host, port: listener.port)
+        let attempt = AuthorizationAttempt.generate(using: environment.random)
+        let request = AuthorizationRequest(
+            authorizationEndpoint: discovery.authorizationEndpoint, issuer: provider.issuer, clientID: clientID,
+            redirectURI: redirectURI,
+            scopes: AuthorizationRequest.mergeScopes(provider.defaultScopes + config.scopes, options.scopes),
+            state: attempt.state, nonce: attempt.nonce, pkce: attempt.pkce, additionalParameters: parameters)
+        let machine = CallbackStateMachine(expectation: .init(
+            path: redirectURI.path, state: attempt.state, issuer: provider.issuer,
+            issuerParameterRequired: discovery.authorizationResponseIssParameterSupported == true))
+
+        let terminal = environment.terminal
+        if environment.browser.open(request.url) {
+            terminal.progress("Opened the browser to sign in to \(provider.id). If it did not open, visit:\n  \(request.url.absoluteString)")
+        } else {
+            terminal.notice("Open this URL in a browser to sign in to \(provider.id):\n  \(request.url.absoluteString)")
+        }
+        terminal.progress("Waiting for the sign-in on \(listener.host):\(listener.port) (timeout \(Int(options.timeout)) s)\(terminal.isInteractive ? "; press Ctrl-C to cancel" : "")…")
+
+        let outcome = try await listener.waitForRedirect(machine, timeout: options.timeout)
+        let response: AuthorizationResponse
+        switch outcome {
+        case .denied(let error):
+            throw AuthError(.invalidCredential, "\(provider.id) refused the sign-in: \(error.summary). Try again, or check the app's registration at the provider",
+                            details: ["oauthError": Sanitize.text(error.error, limit: 64)])
+        case .refused(let reason):
+            throw AuthError.invalidCredential("the sign-in response was refused: \(reason). Try again")
+        case .authorized(let value):
+            response = value
+        }
+        guard let code = response.code else { throw AuthError.invalidCredential("the sign-in response carried no authorization code. Try again") }
+
+        let tokenRequest = TokenRequest(
+            tokenEndpoint: discovery.tokenEndpoint, clientID: clientID,
+            grant: .authorizationCode(code: code, redirectURI: redirectURI, codeVerifier: attempt.pkce.codeVerifier),
+            authentication: ClientCredentials.method(authentication, supported: discovery.tokenEndpointAuthMethodsSupported))
+        let tokens = try TokenResponse.parse(
+            try await environment.transport.send(tokenRequest.httpRequest), host: discovery.tokenEndpoint.host ?? "the provider")
+        guard let idToken = tokens.idToken else {
+            throw AuthError.invalidCredential("\(provider.id) returned no ID token. Check that the app may use the 'openid' scope")
+        }
+        let claims = try await IDTokenVerification(environment: environment, metadata: metadata)
+            .validate(idToken, provider: provider, discovery: discovery, clientID: clientID, nonce: attempt.nonce)
+        let now = environment.clock.now()
+        return Credential(
+            providerID: provider.id.rawValue, issuer: provider.issuer, federatedID: try provider.federatedID(from: claims),
+            profile: provider.profile(from: claims),
+            tokens: TokenSet(accessToken: tokens.accessToken, tokenType: tokens.tokenType,
+                             expiresAt: tokens.expiresIn.map { now.addingTimeInterval($0) }, refreshToken: tokens.refreshToken,
+                             idToken: idToken, scopes: tokens.scopes ?? request.scopes),
+            claims: claims)
+    }
+
+    static func parseRedirectURI(_ text: String) throws -> URL {
+        guard let url = URL(string: text), url.host != nil, ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+            throw AuthError.invalidArgument("--redirect-uri '\(Sanitize.text(text))' is not an http(s) URL")
+        }
+        return url
+    }
+
+    /// A loopback redirect URI with a port fixes the listening port (providers that match
+    /// redirect URIs exactly); otherwise 127.0.0.1 and an ephemeral port.
+    static func listenAddress(impliedBy redirectURI: URL?) -> ListenAddress {
+        if let redirectURI, EndpointPolicy.isLoopback(host: redirectURI.host), let port = redirectURI.port {
+            let host = redirectURI.host == "localhost" ? "127.0.0.1" : redirectURI.host!.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            return ListenAddress(host: host, port: UInt16(port))
+        }
+        return ListenAddress(host: "127.0.0.1", port: 0)
+    }
+}
+
+/// Validates an ID token against a provider's keys, refetching the JWKS once when its
+/// `kid` is unknown (key rotation).
+struct IDTokenVerification: Sendable {
+    let environment: AuthEnvironment
+    let metadata: ProviderMetadata
+
+    func validate(_ token: String, provider: any IdentityProvider, discovery: DiscoveryDocument, clientID: String, nonce: String?) async throws -> IDTokenClaims {
+        let keys = try await metadata.keys(for: discovery)
+        let algorithms = Set(discovery.idTokenSigningAlgValuesSupported ?? ["RS256"])
+        let expectations = IDTokenExpectations(issuer: provider.issuer, clientID: clientID, nonce: nonce,
+                                               allowedAlgorithms: algorithms, now: environment.clock.now())
+        let metadata = self.metadata
+        return try await IDTokenValidator().validate(token, expectations: expectations, keys: keys) {
+            try await metadata.keys(for: discovery, forceRefresh: true)
+        }
+    }
+}
+
+/// Client authentication at the token endpoint.
+enum ClientCredentials {
+    /// The secret from the configured reference, or `.none` for a public client.
+    static func resolve(_ config: ProviderConfig, secrets: any SecretSource) throws -> ClientAuthentication {
+        if let name = config.clientSecretEnv {
+            guard let value = secrets.environmentValue(name), !value.isEmpty else {
+                throw AuthError.notConfigured("the client secret of \(config.id) comes from the environment variable \(name), which is not set. Set it, or change --client-secret-env")
+            }
+            return .basic(secret: value)
+        }
+        if let path = config.clientSecretFile {
+            return .basic(secret: try secrets.fileContents(path))
+        }
+        return .none
+    }
+
+    /// `client_secret_basic` unless the provider only advertises `client_secret_post`
+    /// (OpenID Connect Discovery: basic is the default when the list is absent).
+    static func method(_ authentication: ClientAuthentication, supported: [String]?) -> ClientAuthentication {
+        guard case .basic(let secret) = authentication, let supported else { return authentication }
+        if !supported.contains("client_secret_basic"), supported.contains("client_secret_post") { return .post(secret: secret) }
+        return authentication
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// The options of a browser sign-in (`login`, and later `link`, `reauth`).
+public struct FlowOptions: Sendable {
+    /// Scopes added to the provider's and the configuration's defaults.
+    public var scopes: [String]
+    /// Custom parameters, added to (and overriding) the configured ones.
+    public var parameters: [(String, String)]
+    /// How long to wait for the redirect (not for discovery).
+    public var timeout: TimeInterval
+    public var listenAddress: ListenAddress?
+    public var redirectURI: String?
+
+    public init(scopes: [String] = [], parameters: [(String, String)] = [], timeout: TimeInterval = 300,
+                listenAddress: ListenAddress? = nil, redirectURI: String? = nil) {
+        self.scopes = scopes
+        self.parameters = parameters
+        self.timeout = timeout
+        self.listenAddress = listenAddress
+        self.redirectURI = redirectURI
+    }
+}
+
+/// The per-attempt secrets of an authorization request, drawn fresh each time (SPEC §3 step 2).
+public struct AuthorizationAttempt: Sendable, Equatable {
+    public var state: String
+    public var nonce: String
+    public var pkce: PKCE
+
+    /// 32 bytes each from the CSPRNG: well above the 128 bits RFC 6749 §10.10 asks.
+    public static func generate(using random: any RandomSource) -> AuthorizationAttempt {
+        AuthorizationAttempt(state: random.base64URL(bytes: 32), nonce: random.base64URL(bytes: 32), pkce: .generate(using: random))
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Fetches (and caches) a provider's discovery document and JWK Set (SPEC §3 step 1).
+struct ProviderMetadata: Sendable {
+    let environment: AuthEnvironment
+
+    static let discoveryTTL: TimeInterval = 24 * 3600
+    static let keysTTL: TimeInterval = 3600
+    /// A forced JWKS refetch is skipped when the cached copy is younger than this.
+    static let keysCoolDown: TimeInterval = 60
+
+    func discovery(for provider: any IdentityProvider) async throws -> DiscoveryDocument {
+        let url = provider.discoveryURL
+        try EndpointPolicy.check(url, what: "the discovery URL")
+        let now = environment.clock.now()
+        if let cached = environment.metadataCache.load(url), now.timeIntervalSince(cached.fetchedAt) < Self.discoveryTTL,
+           let document = try? DiscoveryDocument.parse(cached.body, expectedIssuer: provider.issuer, source: url) {
+            return document
+        }
+        let body = try await fetch(url, what: "discovery document")
+        let document = try DiscoveryDocument.parse(body, expectedIssuer: provider.issuer, source: url)
+        environment.metadataCache.store(url, CachedDocument(fetchedAt: now, body: body))
+        return document
+    }
+
+    func keys(for discovery: DiscoveryDocument, forceRefresh: Bool = false) async throws -> JSONWebKeySet {
+        let url = discovery.jwksURI
+        let now = environment.clock.now()
+        if let cached = environment.metadataCache.load(url), let keys = JSONWebKeySet(data: cached.body) {
+            let age = now.timeIntervalSince(cached.fetchedAt)
+            if age < (forceRefresh ? Self.keysCoolDown : Self.keysTTL) { return keys }
+        }
+        let body = try await fetch(url, what: "key set (JWKS)")
+        guard let keys = JSONWebKeySet(data: body) else {
+            throw AuthError.notConfigured("the provider's key set at \(url.host ?? "?")\(url.path) is not a JWK Set. Check the provider")
+        }
+        environment.metadataCache.store(url, CachedDocument(fetchedAt: now, body: body))
+        return keys
+    }
+
+    private func fetch(_ url: URL, what: String) async throws -> Data {
+        let response = try await environment.transport.send(HTTPRequest(url: url, headers: ["Accept": "application/json"]))
+        guard response.status == 200 else {
+            throw AuthError.network("the provider's \(what) at \(url.host ?? "?")\(url.path) answered HTTP \(response.status). Check the issuer URL, or try again later")
+        }
+        return response.body
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Where the account state lives. `FileKeystore` on disk; `InMemoryKeystore` in tests.
+public protocol Keystore: Sendable {
+    /// Reads the state without a lock (a reader never sees a half-written file).
+    func read() throws -> AccountState
+    /// Changes the state under an exclusive lock: re-read, change, write atomically. When
+    /// `change` throws, or changes nothing, nothing is written.
+    func update<T: Sendable>(_ change: (inout AccountState) async throws -> T) async throws -> T
+}
+
+/// The JSON keystore file of SPEC §7.
+public struct FileKeystore: Keystore {
+    public let path: String
+    let random: any RandomSource
+    let lockTimeout: TimeInterval
+
+    public init(path: String, random: any RandomSource, lockTimeout: TimeInterval = 60) {
+        self.path = path
+        self.random = random
+        self.lockTimeout = lockTimeout
+    }
+
+    public func read() throws -> AccountState {
+        guard let data = try SafeFile.read(path, what: "the keystore") else { return AccountState() }
+        return try KeystoreFile.decode(data, path: path).state
+    }
+
+    public func update<T: Sendable>(_ change: (inout AccountState) async throws -> T) async throws -> T {
+        let lock = try await FileLock.acquire(for: path, timeout: lockTimeout, what: "the keystore")
+        defer { lock.release() }
+        let data = try SafeFile.read(path, what: "the keystore")
+        let original = try data.map { try KeystoreFile.decode($0, path: path) }
+        var state = original?.state ?? AccountState()
+        let result = try await change(&state)
+        let updated = KeystoreFile(state)
+        if updated != original {
+            try SafeFile.writeAtomically(try updated.encoded(), to: path, what: "the keystore", random: random)
+        }
+        return result
+    }
+}
+

@@ -1,0 +1,196 @@
+import Foundation
+
+/// The authorization response as it reached the redirect URI (RFC 6749 §4.1.2,
+/// OpenID Connect Core 3.1.2.5, RFC 9207).
+public struct AuthorizationResponse: Sendable, Equatable {
+    /// `code` (code flow).
+    public var code: String?
+    /// `id_token` (implicit flow, form_post).
+    public var idToken: String?
+    /// `iss` (RFC 9207), when the provider sent it.
+    public var issuer: String?
+    /// All other parameters (Apple's `user`, …), untrusted.
+    public var extraParameters: [String: String]
+
+    public init(code: String? = nil, idToken: String? = nil, issuer: String? = nil, extraParameters: [String: String] = [:]) {
+        self.code = code
+        self.idToken = idToken
+        self.issuer = issuer
+        self.extraParameters = extraParameters
+    }
+}
+
+/// The redirect handling of the loopback listener as a value-type state machine: a
+/// received request goes in, an HTTP response and a decision come out. No I/O.
+///
+/// Rules (SECURITY.md, RFC 6749 §10.12, RFC 8252 §8.3, RFC 9207):
+/// - only `GET` (query) and `POST` (`form_post` body) on the redirect path count;
+///   anything else gets a 4xx and the listener keeps waiting;
+/// - the `state` must match exactly; a wrong or missing state never ends the flow;
+/// - a repeated parameter, or `code` together with `error`, is refused;
+/// - a provider `error` ends the flow only with the right state;
+/// - `iss`, when present, must equal the issuer the request went to; when the provider
+///   advertised `authorization_response_iss_parameter_supported`, it must be present;
+/// - one use only: once finished, every further request is refused.
+public struct CallbackStateMachine: Sendable {
+    public struct Expectation: Sendable, Equatable {
+        public var path: String
+        public var state: String
+        public var issuer: String
+        public var issuerParameterRequired: Bool
+        /// The parameter that carries the result: `code` (code flow) or `id_token` (implicit).
+        public var resultParameter: String
+
+        public init(path: String, state: String, issuer: String, issuerParameterRequired: Bool = false, resultParameter: String = "code") {
+            self.path = path.isEmpty ? "/" : path
+            self.state = state
+            self.issuer = issuer
+            self.issuerParameterRequired = issuerParameterRequired
+            self.resultParameter = resultParameter
+        }
+    }
+
+    public enum Outcome: Sendable, Equatable {
+        /// The right state and a code (or ID token): the flow goes on.
+        case authorized(AuthorizationResponse)
+        /// The right state and a provider error (`access_denied`, …).
+        case denied(OAuthErrorResponse)
+        /// The right state but a response that must not be used (mix-up defence).
+        case refused(reason: String)
+    }
+
+    public enum Decision: Sendable, Equatable {
+        case keepWaiting
+        case finish(Outcome)
+    }
+
+    public struct Action: Sendable, Equatable {
+        public var response: ListenerResponse
+        public var decision: Decision
+    }
+
+    public let expectation: Expectation
+    public private(set) var isFinished = false
+
+    public init(expectation: Expectation) {
+        self.expectation = expectation
+    }
+
+    public mutating func receive(_ request: ReceivedRequest) -> Action {
+        guard !isFinished else { return refuse(410, "This sign-in has already finished.") }
+        guard request.path == expectation.path else { return refuse(404, "Not found.") }
+        let encoded: String?
+        switch request.method {
+        case "GET":
+            encoded = request.query
+        case "POST":
+            guard request.headers["content-type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
+                return refuse(415, "Unsupported form encoding.")
+            }
+            guard request.query == nil || request.query == "" else { return refuse(400, "Unexpected query on a form post.") }
+            encoded = String(data: request.body, encoding: .utf8)
+        default:
+            return refuse(405, "Method not allowed.")
+        }
+        guard let encoded, let pairs = FormURLEncoding.decode(encoded), !pairs.isEmpty else {
+            return refuse(400, "This is not an authorization response.")
+        }
+        var parameters: [String: String] = [:]
+        for (name, value) in pairs {
+            guard parameters[name] == nil else { return refuse(400, "A parameter is repeated.") }
+            parameters[name] = value
+        }
+        guard let state = parameters["state"], Self.constantTimeEquals(state, expectation.state) else {
+            return refuse(400, "This response does not belong to the sign-in in progress.")
+        }
+        let result = parameters[expectation.resultParameter]
+        if result != nil, parameters["error"] != nil {
+            return refuse(400, "The response carries both a result and an error.")
+        }
+        if let error = parameters["error"] {
+            isFinished = true
+            return Action(
+                response: .page(status: 200, SignInPage.failure),
+                decision: .finish(.denied(OAuthErrorResponse(error: error, errorDescription: parameters["error_description"]))))
+        }
+        guard let result, !result.isEmpty else { return refuse(400, "The response carries no \(expectation.resultParameter).") }
+
+        let issuer = parameters["iss"]
+        if let issuer, issuer != expectation.issuer {
+            isFinished = true
+            return Action(response: .page(status: 400, SignInPage.failure),
+                          decision: .finish(.refused(reason: "the authorization response came from another issuer (RFC 9207 mix-up defence)")))
+        }
+        if issuer == nil, expectation.issuerParameterRequired {
+            isFinished = true
+            return Action(response: .page(status: 400, SignInPage.failure),
+                          decision: .finish(.refused(reason: "the authorization response has no 'iss' although the provider promises one (RFC 9207)")))
+        }
+        isFinished = true
+        var extra = parameters
+        for known in ["state", "code", "id_token", "iss"] { extra.removeValue(forKey: known) }
+        let response = AuthorizationResponse(
+            code: expectation.resultParameter == "code" ? result : nil,
+            idToken: expectation.resultParameter == "id_token" ? result : parameters["id_token"],
+            issuer: issuer, extraParameters: extra)
+        return Action(response: .page(status: 200, SignInPage.success), decision: .finish(.authorized(response)))
+    }
+
+    private func refuse(_ status: Int, _ text: String) -> Action {
+        Action(response: .text(status: status, text), decision: .keepWaiting)
+    }
+
+    static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var difference: UInt8 = 0
+        for index in x.indices { difference |= x[index] ^ y[index] }
+        return difference == 0
+    }
+}
+
+/// An HTTP response the listener writes back: static content only.
+public struct ListenerResponse: Sendable, Equatable {
+    public var status: Int
+    public var contentType: String
+    public var body: String
+
+    public static func page(status: Int, _ html: String) -> ListenerResponse {
+        ListenerResponse(status: status, contentType: "text/html; charset=utf-8", body: html)
+    }
+
+    public static func text(status: Int, _ text: String) -> ListenerResponse {
+        ListenerResponse(status: status, contentType: "text/plain; charset=utf-8", body: text + "\n")
+    }
+
+    /// The bytes on the wire, with the headers SECURITY.md asks for.
+    public var bytes: [UInt8] {
+        let reason = [200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 408: "Request Timeout",
+                      410: "Gone", 413: "Content Too Large", 415: "Unsupported Media Type", 431: "Request Header Fields Too Large",
+                      501: "Not Implemented", 503: "Service Unavailable"][status] ?? "Error"
+        let payload = Array(body.utf8)
+        let head = "HTTP/1.1 \(status) \(reason)\r\n"
+            + "Content-Type: \(contentType)\r\n"
+            + "Content-Length: \(payload.count)\r\n"
+            + "Cache-Control: no-store\r\n"
+            + "Referrer-Policy: no-referrer\r\n"
+            + "X-Content-Type-Options: nosniff\r\n"
+            + "Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'\r\n"
+            + "Connection: close\r\n\r\n"
+        return Array(head.utf8) + payload
+    }
+}
+
+/// The pages the browser sees at the end: static, self-contained, never echoing input.
+public enum SignInPage {
+    public static let success = page(title: "Signed in", text: "You are signed in to authctl. You can close this window and return to the terminal.")
+    public static let failure = page(title: "Sign-in failed", text: "The sign-in did not complete. Return to the terminal to see why.")
+
+    static func page(title: String, text: String) -> String {
+        """
+        <!doctype html><html lang="en"><head><meta charset="utf-8"><title>authctl: \(title)</title>
+        <style>body{font-family:system-ui,sans-serif;margin:4rem auto;max-width:32rem;color:#222}</style></head>
+        <body><h1>\(title)</h1><p>\(text)</p></body></html>
+        """
+    }
+}

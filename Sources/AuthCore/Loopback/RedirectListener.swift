@@ -1,0 +1,222 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The loopback redirect listener (RFC 8252 §7.3): a socket bound to a loopback address
+/// only, open while one sign-in waits, around `CallbackStateMachine`.
+///
+/// Bounds: at most `maximumConnections` connections at once, each with a read deadline;
+/// header and body sizes are bounded by `HTTPRequestParser`. A stray or hostile request
+/// gets a 4xx (or is dropped) and the listener keeps waiting until the timeout.
+public final class RedirectListener: @unchecked Sendable {
+    /// The address actually bound; `port` is the ephemeral one when 0 was asked.
+    public let host: String
+    public let port: UInt16
+    private let socketFD: Int32
+    private let lock = NSLock()
+    private var closed = false
+
+    static let maximumConnections = 16
+    static let connectionReadDeadline: Duration = .seconds(10)
+
+    /// Binds `host` (a loopback IPv4 or IPv6 literal, or `localhost`) and `port` (0: ephemeral).
+    public init(host: String = "127.0.0.1", port: UInt16 = 0) throws {
+        let literal = host == "localhost" ? "127.0.0.1" : host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        guard EndpointPolicy.isLoopback(host: literal) else {
+            throw AuthError.invalidArgument("the listen address '\(host)' is not a loopback address. Use 127.0.0.1, [::1] or localhost")
+        }
+        let isIPv6 = literal.contains(":")
+        #if canImport(Glibc)
+            let streamType = Int32(SOCK_STREAM.rawValue)
+        #else
+            let streamType = SOCK_STREAM
+        #endif
+        let fd = socket(isIPv6 ? AF_INET6 : AF_INET, streamType, 0)
+        guard fd >= 0 else { throw AuthError.internalError("could not create the loopback listener socket (errno \(errno))") }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        var boundPort: UInt16 = 0
+        let result: Int32
+        if isIPv6 {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = port.bigEndian
+            inet_pton(AF_INET6, literal, &address.sin6_addr)
+            result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
+            if result == 0 {
+                var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+                _ = withUnsafeMutablePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+                }
+                boundPort = UInt16(bigEndian: address.sin6_port)
+            }
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            guard inet_pton(AF_INET, literal, &address.sin_addr) == 1 else {
+                Glibc.close(fd)
+                throw AuthError.invalidArgument("the listen address '\(host)' is not an IP address. Use 127.0.0.1 or [::1]")
+            }
+            result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            if result == 0 {
+                var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+                _ = withUnsafeMutablePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+                }
+                boundPort = UInt16(bigEndian: address.sin_port)
+            }
+        }
+        guard result == 0, listen(fd, 16) == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            if code == EADDRINUSE {
+                throw AuthError.invalidArgument("the port \(port) on \(host) is already in use. Choose another with --listen-address, or stop what uses it")
+            }
+            throw AuthError.internalError("could not listen on \(host):\(port) (errno \(code))")
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        self.socketFD = fd
+        self.host = host
+        self.port = boundPort
+    }
+
+    deinit { close() }
+
+    /// Closes the socket. Safe to call more than once.
+    public func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed else { return }
+        closed = true
+        _ = Glibc.close(socketFD)
+    }
+
+    private var isClosed: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return closed
+    }
+
+    /// Serves requests until the state machine finishes, the deadline passes
+    /// (`web-context-cancelled`) or the task is cancelled (Ctrl-C; also `web-context-cancelled`).
+    /// The listener is closed when this returns.
+    public func waitForRedirect(_ machine: CallbackStateMachine, timeout: TimeInterval) async throws -> CallbackStateMachine.Outcome {
+        let deadline = ContinuousClock.now + .milliseconds(Int64(max(timeout, 0) * 1000))
+        let cancelled = CancellationFlag()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<CallbackStateMachine.Outcome, any Error>) in
+                let thread = Thread { [self] in
+                    let result = Result { try self.serve(machine, deadline: deadline, cancelled: cancelled) }
+                    self.close()
+                    continuation.resume(with: result)
+                }
+                thread.name = "authctl-redirect-listener"
+                thread.start()
+            }
+        } onCancel: {
+            cancelled.set()
+        }
+    }
+
+    private struct Connection {
+        var fd: Int32
+        var parser = HTTPRequestParser()
+        var deadline: ContinuousClock.Instant
+    }
+
+    private func serve(_ initial: CallbackStateMachine, deadline: ContinuousClock.Instant, cancelled: CancellationFlag) throws -> CallbackStateMachine.Outcome {
+        var machine = initial
+        var connections: [Connection] = []
+        defer { for connection in connections { _ = Glibc.close(connection.fd) } }
+        while true {
+            if cancelled.isSet || isClosed {
+                throw AuthError.cancelled("the sign-in was cancelled. Run the command again to sign in")
+            }
+            let now = ContinuousClock.now
+            if now >= deadline {
+                throw AuthError.cancelled("no sign-in response arrived before the timeout. Run the command again (and finish the sign-in in the browser), or raise --timeout")
+            }
+            // Drop connections past their read deadline (slow or idle clients).
+            connections.removeAll { connection in
+                if now >= connection.deadline { _ = Glibc.close(connection.fd); return true }
+                return false
+            }
+            var descriptors = [pollfd(fd: socketFD, events: Int16(POLLIN), revents: 0)]
+            descriptors += connections.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&descriptors, nfds_t(descriptors.count), 100)
+            if ready <= 0 { continue }
+            // Existing connections first (in reverse so removal keeps indices valid).
+            for index in stride(from: connections.count - 1, through: 0, by: -1) where descriptors[index + 1].revents != 0 {
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let count = read(connections[index].fd, &buffer, buffer.count)
+                if count <= 0 {
+                    _ = Glibc.close(connections[index].fd)
+                    connections.remove(at: index)
+                    continue
+                }
+                let response: ListenerResponse
+                var outcome: CallbackStateMachine.Outcome?
+                switch connections[index].parser.append(buffer[0..<count]) {
+                case .needMore:
+                    continue
+                case .invalid(let status):
+                    response = .text(status: status, "Bad request.")
+                case .complete(let request):
+                    let action = machine.receive(request)
+                    response = action.response
+                    if case .finish(let result) = action.decision { outcome = result }
+                }
+                Self.write(response.bytes, to: connections[index].fd)
+                _ = Glibc.close(connections[index].fd)
+                connections.remove(at: index)
+                if let outcome { return outcome }
+            }
+            if descriptors[0].revents & Int16(POLLIN) != 0 {
+                let client = accept(socketFD, nil, nil)
+                if client >= 0 {
+                    if connections.count >= Self.maximumConnections {
+                        Self.write(ListenerResponse.text(status: 503, "Busy.").bytes, to: client)
+                        _ = Glibc.close(client)
+                    } else {
+                        _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
+                        connections.append(Connection(fd: client, deadline: ContinuousClock.now + Self.connectionReadDeadline))
+                    }
+                }
+            }
+        }
+    }
+
+    private static func write(_ bytes: [UInt8], to fd: Int32) {
+        var offset = 0
+        var attempts = 0
+        while offset < bytes.count, attempts < 100 {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written > 0 {
+                offset += written
+            } else if errno == EAGAIN || errno == EWOULDBLOCK {
+                attempts += 1
+                usleep(10_000)
+            } else {
+                return
+            }
+        }
+    }
+}
+
+/// A flag set from a cancellation handler and read by the listener thread.
+final class CancellationFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+    func set() { lock.lock(); value = true; lock.unlock() }
+}

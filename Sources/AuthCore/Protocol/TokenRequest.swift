@@ -1,0 +1,61 @@
+import Foundation
+
+/// How the client authenticates at the token endpoint (`token_endpoint_auth_method`,
+/// OpenID Connect Core 9).
+public enum ClientAuthentication: Sendable, Equatable {
+    /// A public client: `client_id` in the body, no secret.
+    case none
+    /// `client_secret_basic`: HTTP Basic with the URL-encoded id and secret (RFC 6749 §2.3.1).
+    case basic(secret: String)
+    /// `client_secret_post`: id and secret in the body.
+    case post(secret: String)
+}
+
+/// A token request (RFC 6749 §4.1.3 authorization code, §6 refresh).
+public struct TokenRequest: Sendable, Equatable {
+    public enum Grant: Sendable, Equatable {
+        /// `grant_type=authorization_code` with the same `redirect_uri` as the authorization
+        /// request and the PKCE `code_verifier`.
+        case authorizationCode(code: String, redirectURI: URL, codeVerifier: String?)
+        /// `grant_type=refresh_token`, optionally asking for other scopes.
+        case refreshToken(String, scopes: [String]?)
+    }
+
+    public var tokenEndpoint: URL
+    public var clientID: String
+    public var grant: Grant
+    public var authentication: ClientAuthentication
+    public var additionalParameters: [(String, String)] = []
+
+    public init(tokenEndpoint: URL, clientID: String, grant: Grant, authentication: ClientAuthentication) {
+        self.tokenEndpoint = tokenEndpoint
+        self.clientID = clientID
+        self.grant = grant
+        self.authentication = authentication
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.httpRequest == rhs.httpRequest }
+
+    public var httpRequest: HTTPRequest {
+        var parameters: [(String, String)]
+        switch grant {
+        case .authorizationCode(let code, let redirectURI, let codeVerifier):
+            parameters = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI.absoluteString)]
+            if let codeVerifier { parameters.append(("code_verifier", codeVerifier)) }
+        case .refreshToken(let token, let scopes):
+            parameters = [("grant_type", "refresh_token"), ("refresh_token", token)]
+            if let scopes, !scopes.isEmpty { parameters.append(("scope", scopes.joined(separator: " "))) }
+        }
+        var headers: [String: String] = [:]
+        switch authentication {
+        case .none:
+            parameters.append(("client_id", clientID))
+        case .post(let secret):
+            parameters += [("client_id", clientID), ("client_secret", secret)]
+        case .basic(let secret):
+            let credentials = "\(FormURLEncoding.escape(clientID)):\(FormURLEncoding.escape(secret))"
+            headers["Authorization"] = "Basic " + Data(credentials.utf8).base64EncodedString()
+        }
+        return .form(tokenEndpoint, parameters + additionalParameters, headers: headers)
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+
+/// The configuration of one provider (SPEC §2 `providers add`), as kept in the config file.
+/// A client secret is referenced (environment variable or file), never stored.
+public struct ProviderConfig: Codable, Sendable, Equatable {
+    public var id: String
+    public var clientID: String?
+    /// The name of an environment variable holding the client secret.
+    public var clientSecretEnv: String?
+    /// A file holding the client secret.
+    public var clientSecretFile: String?
+    /// Default scopes added to the provider's own defaults.
+    public var scopes: [String]
+    /// Default custom parameters of the authorization request.
+    public var parameters: [String: String]
+    public var redirectURI: String?
+    public var listenAddress: String?
+    /// `oidc.*`: the issuer; discovery is at `<issuer>/.well-known/openid-configuration`.
+    public var issuer: String?
+    /// `oidc.*`: `code` (default) or `implicit`.
+    public var flow: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, clientID = "clientId", clientSecretEnv, clientSecretFile, scopes, parameters, redirectURI = "redirectUri"
+        case listenAddress, issuer, flow
+    }
+
+    public init(id: String, clientID: String? = nil, clientSecretEnv: String? = nil, clientSecretFile: String? = nil,
+                scopes: [String] = [], parameters: [String: String] = [:], redirectURI: String? = nil,
+                listenAddress: String? = nil, issuer: String? = nil, flow: String? = nil) {
+        self.id = id
+        self.clientID = clientID
+        self.clientSecretEnv = clientSecretEnv
+        self.clientSecretFile = clientSecretFile
+        self.scopes = scopes
+        self.parameters = parameters
+        self.redirectURI = redirectURI
+        self.listenAddress = listenAddress
+        self.issuer = issuer
+        self.flow = flow
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        clientID = try c.decodeIfPresent(String.self, forKey: .clientID)
+        clientSecretEnv = try c.decodeIfPresent(String.self, forKey: .clientSecretEnv)
+        clientSecretFile = try c.decodeIfPresent(String.self, forKey: .clientSecretFile)
+        scopes = try c.decodeIfPresent([String].self, forKey: .scopes) ?? []
+        parameters = try c.decodeIfPresent([String: String].self, forKey: .parameters) ?? [:]
+        redirectURI = try c.decodeIfPresent(String.self, forKey: .redirectURI)
+        listenAddress = try c.decodeIfPresent(String.self, forKey: .listenAddress)
+        issuer = try c.decodeIfPresent(String.self, forKey: .issuer)
+        flow = try c.decodeIfPresent(String.self, forKey: .flow)
+    }
+
+    /// Checks a configuration before it is saved: every problem that can be seen now is
+    /// an `invalid-argument` naming the option.
+    public func validate() throws {
+        let providerID = try ProviderID(parsing: id)
+        if let clientID, clientID.isEmpty { throw AuthError.invalidArgument("--client-id is empty. Pass the client id the provider gave your app") }
+        if clientSecretEnv != nil, clientSecretFile != nil {
+            throw AuthError.invalidArgument("--client-secret-env and --client-secret-file exclude each other. Keep one")
+        }
+        try AuthorizationRequest.checkCustomParameters(parameters.sorted { $0.key < $1.key })
+        if let redirectURI {
+            guard let url = URL(string: redirectURI), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+                throw AuthError.invalidArgument("--redirect-uri '\(Sanitize.text(redirectURI))' is not an http(s) URL. Use for example http://127.0.0.1:8400/callback")
+            }
+        }
+        if let listenAddress { _ = try ListenAddress(parsing: listenAddress) }
+        if case .oidc = providerID.kind {
+            guard let issuer else {
+                throw AuthError.invalidArgument("\(id) needs --issuer URL (the provider's issuer; discovery is at ISSUER/.well-known/openid-configuration)")
+            }
+            guard let url = URL(string: issuer), url.scheme != nil, url.host != nil, url.query == nil, url.fragment == nil else {
+                throw AuthError.invalidArgument("--issuer '\(Sanitize.text(issuer))' is not a URL. Use for example https://auth.example.com")
+            }
+            do {
+                try EndpointPolicy.check(url, what: "--issuer")
+            } catch let error as AuthError {
+                throw AuthError.invalidArgument(error.message)
+            }
+        } else if issuer != nil {
+            throw AuthError.invalidArgument("--issuer applies to oidc.* providers only")
+        }
+        if let flow, flow != "code", flow != "implicit" {
+            throw AuthError.invalidArgument("--flow must be 'code' or 'implicit', not '\(Sanitize.text(flow, limit: 20))'")
+        }
+    }
+}
+
+/// `--listen-address HOST:PORT` (a loopback address; port 0 for an ephemeral one).
+public struct ListenAddress: Sendable, Equatable {
+    public var host: String
+    public var port: UInt16
+
+    public init(host: String, port: UInt16) {
+        self.host = host
+        self.port = port
+    }
+
+    public init(parsing text: String) throws {
+        let usage = "--listen-address '\(Sanitize.text(text, limit: 60))' is not HOST:PORT on a loopback address. Use for example 127.0.0.1:8400 or [::1]:8400"
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
+            throw AuthError.invalidArgument(usage)
+        }
+        let host = String(text[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        guard EndpointPolicy.isLoopback(host: host) else { throw AuthError.invalidArgument(usage) }
+        self.init(host: host, port: port)
+    }
+}
+
+/// The configuration file: every registered provider.
+public struct ConfigFile: Codable, Sendable, Equatable {
+    public static let currentVersion = 1
+    public var version: Int
+    public var providers: [String: ProviderConfig]
+
+    public init(providers: [String: ProviderConfig] = [:]) {
+        version = Self.currentVersion
+        self.providers = providers
+    }
+}
+
+/// Reads and writes the configuration file (0600, atomic writes).
+public struct ConfigStore: Sendable {
+    public let path: String
+    let random: any RandomSource
+
+    public init(path: String, random: any RandomSource) {
+        self.path = path
+        self.random = random
+    }
+
+    public func load() throws -> ConfigFile {
+        guard let data = try SafeFile.read(path, what: "the configuration file") else { return ConfigFile() }
+        guard let file = try? JSONDecoder().decode(ConfigFile.self, from: data), file.version <= ConfigFile.currentVersion else {
+            throw AuthError.keystore("the configuration file \(path) is corrupt or from a newer authctl. Fix or move it away (mv '\(path)' '\(path).bad') and add the providers again")
+        }
+        return file
+    }
+
+    public func provider(_ id: ProviderID) throws -> ProviderConfig {
+        guard let config = try load().providers[id.rawValue] else {
+            throw AuthError.notConfigured("the provider \(id) is not configured. Add it with: authctl providers add \(id) --client-id ID\(id.rawValue.hasPrefix("oidc.") ? " --issuer URL" : "")")
+        }
+        return config
+    }
+
+    public func update(_ change: (inout ConfigFile) throws -> Void) async throws {
+        let lock = try await FileLock.acquire(for: path, timeout: 30, what: "the configuration file")
+        defer { lock.release() }
+        var file = try load()
+        try change(&file)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try SafeFile.writeAtomically(try encoder.encode(file), to: path, what: "the configuration file", random: random)
+    }
+}

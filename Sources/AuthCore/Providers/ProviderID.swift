@@ -1,0 +1,37 @@
+import Foundation
+
+/// A provider id (SPEC §1): `microsoft.com`, `apple.com`, or `oidc.<name>` with a name of
+/// lower-case letters, digits, `-` and `_`. `microsoft` and `apple` are accepted aliases.
+public struct ProviderID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        case microsoft
+        case apple
+        case oidc(name: String)
+    }
+
+    public let rawValue: String
+    public let kind: Kind
+
+    public init(parsing text: String) throws {
+        switch text {
+        case "microsoft", "microsoft.com":
+            rawValue = "microsoft.com"
+            kind = .microsoft
+        case "apple", "apple.com":
+            rawValue = "apple.com"
+            kind = .apple
+        default:
+            let name = text.hasPrefix("oidc.") ? String(text.dropFirst(5)) : ""
+            let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-_")
+            guard !name.isEmpty, name.count <= 64, name.allSatisfy({ allowed.contains($0) }) else {
+                throw AuthError.invalidArgument(
+                    "'\(Sanitize.text(text, limit: 80))' is not a provider id. Use microsoft.com, apple.com or oidc.NAME (NAME: lower-case letters, digits, - and _)")
+            }
+            rawValue = text
+            kind = .oidc(name: name)
+        }
+    }
+
+    public var description: String { rawValue }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// One HTTP request as authctl sends it.
+public struct HTTPRequest: Sendable, Equatable {
+    public var method: String
+    public var url: URL
+    public var headers: [String: String]
+    public var body: Data?
+
+    public init(method: String = "GET", url: URL, headers: [String: String] = [:], body: Data? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A `POST` of `application/x-www-form-urlencoded` parameters.
+    public static func form(_ url: URL, _ parameters: [(String, String)], headers: [String: String] = [:]) -> HTTPRequest {
+        var all = headers
+        all["Content-Type"] = "application/x-www-form-urlencoded"
+        all["Accept"] = "application/json"
+        return HTTPRequest(method: "POST", url: url, headers: all, body: Data(FormURLEncoding.encode(parameters).utf8))
+    }
+}
+
+/// One HTTP response. Redirects are never followed: a 3xx arrives here as it is.
+public struct HTTPResponse: Sendable, Equatable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: Data
+
+    public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public func header(_ name: String) -> String? {
+        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}
+
+/// The network seam. The executable wires `URLSessionTransport`; tests wire stubs or the
+/// in-process fake provider.
+///
+/// A transport throws `AuthError` with code `network-request-failed` when the exchange
+/// could not happen; any HTTP status, including 3xx and 5xx, is returned as a response.
+public protocol HTTPTransport: Sendable {
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+}
+
+/// `application/x-www-form-urlencoded` as the OAuth specs use it (RFC 6749 Appendix B).
+public enum FormURLEncoding {
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    public static func escape(_ string: String) -> String {
+        string.addingPercentEncoding(withAllowedCharacters: unreserved) ?? string
+    }
+
+    public static func encode(_ parameters: [(String, String)]) -> String {
+        parameters.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
+    }
+
+    /// Decodes a query string or form body into ordered pairs; `+` is a space.
+    /// Returns nil when a percent escape is malformed.
+    public static func decode(_ string: some StringProtocol) -> [(String, String)]? {
+        var pairs: [(String, String)] = []
+        for piece in String(string).split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func unescape(_ s: Substring) -> String? {
+                s.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+            }
+            guard let name = unescape(parts[0]) else { return nil }
+            guard let value = parts.count > 1 ? unescape(parts[1]) : "" else { return nil }
+            pairs.append((name, value))
+        }
+        return pairs
+    }
+}

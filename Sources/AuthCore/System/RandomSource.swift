@@ -1,0 +1,40 @@
+import Foundation
+
+/// Cryptographically secure random bytes. `state`, `nonce`, PKCE verifiers and uids are
+/// drawn from here (only by factories; request types take them as parameters).
+public protocol RandomSource: Sendable {
+    func bytes(count: Int) -> [UInt8]
+}
+
+/// The operating system's CSPRNG (`getrandom(2)` on Linux, through `SystemRandomNumberGenerator`).
+public struct SystemRandomSource: RandomSource {
+    public init() {}
+    public func bytes(count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+}
+
+extension RandomSource {
+    /// `count` random bytes as unpadded base64url (RFC 4648 §5).
+    public func base64URL(bytes count: Int) -> String {
+        Base64URL.encode(bytes(count: count))
+    }
+}
+
+/// Unpadded base64url (RFC 4648 §5), as JOSE and PKCE use it.
+public enum Base64URL {
+    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    public static func decode(_ string: some StringProtocol) -> Data? {
+        var base64 = string.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        guard !base64.contains("=") || string.isEmpty else { return nil }
+        while base64.count % 4 != 0 { base64.append("=") }
+        return Data(base64Encoded: base64)
+    }
+}

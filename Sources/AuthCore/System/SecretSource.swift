@@ -1,0 +1,26 @@
+import Foundation
+
+/// Reads client secrets from where the configuration points (an environment variable or
+/// a file). Values are used for one request and never stored or printed.
+public protocol SecretSource: Sendable {
+    func environmentValue(_ name: String) -> String?
+    func fileContents(_ path: String) throws -> String
+}
+
+/// The process environment and the file system.
+public struct ProcessSecretSource: SecretSource {
+    let environment: [String: String]
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.environment = environment
+    }
+
+    public func environmentValue(_ name: String) -> String? { environment[name] }
+
+    public func fileContents(_ path: String) throws -> String {
+        guard let data = try SafeFile.read(path, what: "the client secret file"), let text = String(data: data, encoding: .utf8) else {
+            throw AuthError.notConfigured("the client secret file \(path) does not exist or is not text. Check --client-secret-file")
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

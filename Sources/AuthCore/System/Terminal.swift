@@ -1,0 +1,24 @@
+import Foundation
+
+/// Where a use case reports progress for a person (stderr in the executable). Results are
+/// returned, never printed, by the core.
+public protocol Terminal: Sendable {
+    /// True when a person is at a terminal (stdin and stderr are TTYs).
+    var isInteractive: Bool { get }
+    /// One progress line (stderr). Suppressed by `--quiet`.
+    func progress(_ line: String)
+    /// A line that must be shown even with `--quiet` (the authorization URL when no
+    /// browser could be opened, warnings).
+    func notice(_ line: String)
+    /// A diagnostic line shown with `--verbose` only (HTTP exchanges, redacted).
+    func debug(_ line: String)
+}
+
+/// A terminal that drops everything (library use, tests).
+public struct SilentTerminal: Terminal {
+    public init() {}
+    public var isInteractive: Bool { false }
+    public func progress(_ line: String) {}
+    public func notice(_ line: String) {}
+    public func debug(_ line: String) {}
+}

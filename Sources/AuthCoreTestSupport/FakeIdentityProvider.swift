@@ -1,0 +1,252 @@
+import AuthCore
+import Crypto
+import Foundation
+import _CryptoExtras
+
+/// An OpenID Connect provider in the test process, on 127.0.0.1, that behaves like a real
+/// one (discovery, JWKS, authorize with a 302 back to the redirect URI, token endpoint with
+/// PKCE checks and refresh-token rotation, revocation) — and, on request, like a hostile or
+/// broken one (see `Behaviour`).
+public final class FakeIdentityProvider: @unchecked Sendable {
+    /// What the provider does; every field defaults to correct behaviour.
+    public struct Behaviour: Sendable {
+        public var subject = "248289761001"
+        public var email: String? = "ada@example.com"
+        public var emailVerified: JSONValue = .bool(true)
+        public var name: String? = "Ada Lovelace"
+        public var accessTokenLifetime: JSONValue = .number(3600)
+        /// Overrides the `iss` claim of ID tokens.
+        public var idTokenIssuer: String?
+        /// Overrides the `aud` claim.
+        public var idTokenAudience: JSONValue?
+        public var idTokenAuthorizedParty: String?
+        /// Overrides the `nonce` claim (nil: echo the request's).
+        public var idTokenNonce: String?
+        /// Seconds from now; `exp` and `iat`.
+        public var idTokenExpiresIn: TimeInterval = 3600
+        public var idTokenIssuedAgo: TimeInterval = 0
+        public var expAsString = false
+        public var signing: TestTokenSigner.Signing = .rs256
+        /// Sign with a key that is not in the JWKS (same kid).
+        public var signWithUnpublishedKey = false
+        public var discoveryIssuer: String?
+        public var authorizeError: String?
+        public var authorizeErrorDescription: String?
+        /// Add `iss` to the authorization response (RFC 9207), and advertise it.
+        public var sendIssuerOnRedirect = false
+        public var issuerOnRedirect: String?
+        /// Token endpoint answers: nil = normal.
+        public var tokenEndpointOverride: HTTPResponse?
+        public var refreshError: String?
+        public var rotateRefreshTokens = true
+        public var idTokenOnRefresh = true
+        public var refreshedSubject: String?
+        public var revocationSupported = true
+        /// Delay of each token-endpoint answer (to widen races in concurrency tests).
+        public var tokenDelay: TimeInterval = 0
+
+        public init() {}
+    }
+
+    public let clientID = "authctl-test-client"
+    public private(set) var server: LoopbackHTTPServer!
+    private let lock = NSLock()
+    private var behaviourValue = Behaviour()
+    public let signer: TestTokenSigner
+    private var codes: [String: (redirectURI: String, challenge: String?, nonce: String?, clientID: String)] = [:]
+    private var refreshTokens: Set<String> = []
+    private var counters: [String: Int] = [:]
+    private var revokedTokens: [String] = []
+    private var authorizationParameters: [String: String] = [:]
+
+    public init() throws {
+        signer = try TestTokenSigner()
+        server = try LoopbackHTTPServer { [unowned self] request in self.handle(request) }
+    }
+
+    deinit { server.stop() }
+
+    public var issuer: String { server.baseURL }
+
+    public var behaviour: Behaviour {
+        get { lock.withLock { behaviourValue } }
+        set { lock.withLock { behaviourValue = newValue } }
+    }
+
+    public func update(_ change: (inout Behaviour) -> Void) { lock.withLock { change(&behaviourValue) } }
+
+    /// How often an endpoint was called: "authorize", "token", "refresh", "discovery", "jwks", "revoke".
+    public func count(_ name: String) -> Int { lock.withLock { counters[name] ?? 0 } }
+    public var revoked: [String] { lock.withLock { revokedTokens } }
+    /// The parameters of the last authorization request.
+    public var lastAuthorizationRequest: [String: String] { lock.withLock { authorizationParameters } }
+
+    /// Starts signing with a new `kid` (a key rotation): tokens carry it, and the JWKS serves it.
+    public func rotateKeys(to kid: String) { signer.keyID = kid }
+
+    private func bump(_ name: String) { lock.withLock { counters[name, default: 0] += 1 } }
+
+    // MARK: Routing
+
+    private func handle(_ request: ReceivedRequest) -> HTTPResponse {
+        let behaviour = self.behaviour
+        switch (request.method, request.path) {
+        case ("GET", "/.well-known/openid-configuration"):
+            bump("discovery")
+            return json(discovery(behaviour))
+        case ("GET", "/jwks"):
+            bump("jwks")
+            return json(jwks())
+        case ("GET", "/authorize"):
+            bump("authorize")
+            return authorize(request, behaviour)
+        case ("POST", "/token"):
+            bump("token")
+            if behaviour.tokenDelay > 0 { Thread.sleep(forTimeInterval: behaviour.tokenDelay) }
+            if let override = behaviour.tokenEndpointOverride { return override }
+            return token(request, behaviour)
+        case ("POST", "/revoke"):
+            bump("revoke")
+            let form = Self.form(request.body)
+            lock.withLock {
+                if let token = form["token"] {
+                    revokedTokens.append(token)
+                    refreshTokens.remove(token)
+                }
+            }
+            return HTTPResponse(status: 200)
+        default:
+            return HTTPResponse(status: 404, body: Data("not found".utf8))
+        }
+    }
+
+    private func discovery(_ behaviour: Behaviour) -> JSONValue {
+        var document: [String: JSONValue] = [
+            "issuer": .string(behaviour.discoveryIssuer ?? issuer),
+            "authorization_endpoint": .string("\(issuer)/authorize"),
+            "token_endpoint": .string("\(issuer)/token"),
+            "jwks_uri": .string("\(issuer)/jwks"),
+            "response_types_supported": .array([.string("code")]),
+            "subject_types_supported": .array([.string("public")]),
+            "id_token_signing_alg_values_supported": .array([.string("RS256")]),
+            "code_challenge_methods_supported": .array([.string("S256")]),
+            "token_endpoint_auth_methods_supported": .array([.string("none"), .string("client_secret_basic")]),
+        ]
+        if behaviour.revocationSupported { document["revocation_endpoint"] = .string("\(issuer)/revoke") }
+        if behaviour.sendIssuerOnRedirect { document["authorization_response_iss_parameter_supported"] = .bool(true) }
+        return .object(document)
+    }
+
+    private func jwks() -> JSONValue { signer.jwks }
+
+    private func authorize(_ request: ReceivedRequest, _ behaviour: Behaviour) -> HTTPResponse {
+        let parameters = Self.form(Data((request.query ?? "").utf8))
+        lock.withLock { authorizationParameters = parameters }
+        guard let redirectURI = parameters["redirect_uri"], let state = parameters["state"],
+              parameters["client_id"] == clientID, parameters["response_type"] == "code" else {
+            return HTTPResponse(status: 400, body: Data("bad authorization request".utf8))
+        }
+        var response: [(String, String)] = [("state", state)]
+        if let error = behaviour.authorizeError {
+            response.insert(("error", error), at: 0)
+            if let description = behaviour.authorizeErrorDescription { response.append(("error_description", description)) }
+        } else {
+            let code = "code-" + UUID().uuidString
+            lock.withLock {
+                codes[code] = (redirectURI, parameters["code_challenge"], parameters["nonce"], parameters["client_id"] ?? "")
+            }
+            response.insert(("code", code), at: 0)
+        }
+        if behaviour.sendIssuerOnRedirect || behaviour.issuerOnRedirect != nil {
+            response.append(("iss", behaviour.issuerOnRedirect ?? issuer))
+        }
+        let separator = redirectURI.contains("?") ? "&" : "?"
+        return HTTPResponse(status: 302, headers: ["Location": redirectURI + separator + FormURLEncoding.encode(response)])
+    }
+
+    private func token(_ request: ReceivedRequest, _ behaviour: Behaviour) -> HTTPResponse {
+        let form = Self.form(request.body)
+        switch form["grant_type"] {
+        case "authorization_code":
+            guard let code = form["code"], let grant = lock.withLock({ codes.removeValue(forKey: code) }) else {
+                return oauthError("invalid_grant", "unknown or used code")
+            }
+            guard form["redirect_uri"] == grant.redirectURI, form["client_id"] == grant.clientID else {
+                return oauthError("invalid_grant", "redirect_uri or client_id differs")
+            }
+            if let challenge = grant.challenge {
+                let verifier = form["code_verifier"] ?? ""
+                guard Base64URL.encode(SHA256.hash(data: Data(verifier.utf8))) == challenge else {
+                    return oauthError("invalid_grant", "PKCE verification failed")
+                }
+            }
+            return issueTokens(behaviour, nonce: grant.nonce, subject: behaviour.subject, includeIDToken: true)
+        case "refresh_token":
+            bump("refresh")
+            if let error = behaviour.refreshError { return oauthError(error, "refresh refused") }
+            guard let token = form["refresh_token"], lock.withLock({ refreshTokens.contains(token) }) else {
+                return oauthError("invalid_grant", "unknown refresh token")
+            }
+            if behaviour.rotateRefreshTokens { lock.withLock { _ = refreshTokens.remove(token) } }
+            return issueTokens(behaviour, nonce: nil, subject: behaviour.refreshedSubject ?? behaviour.subject,
+                               includeIDToken: behaviour.idTokenOnRefresh, keepRefreshToken: behaviour.rotateRefreshTokens ? nil : token)
+        default:
+            return oauthError("unsupported_grant_type", nil)
+        }
+    }
+
+    private func issueTokens(_ behaviour: Behaviour, nonce: String?, subject: String, includeIDToken: Bool, keepRefreshToken: String? = nil) -> HTTPResponse {
+        let refreshToken = "rt-" + UUID().uuidString
+        lock.withLock { _ = refreshTokens.insert(refreshToken) }
+        var body: [String: JSONValue] = [
+            "access_token": .string("at-" + UUID().uuidString),
+            "token_type": .string("Bearer"),
+            "expires_in": behaviour.accessTokenLifetime,
+            "scope": .string("openid profile email"),
+        ]
+        if keepRefreshToken == nil { body["refresh_token"] = .string(refreshToken) }
+        if includeIDToken { body["id_token"] = .string(idToken(behaviour, nonce: nonce, subject: subject)) }
+        return json(.object(body))
+    }
+
+    /// Signs an ID token as this provider would, shaped by `behaviour`.
+    public func idToken(_ behaviour: Behaviour, nonce: String?, subject: String) -> String {
+        let now = Date().timeIntervalSince1970
+        var claims: [String: JSONValue] = [
+            "iss": .string(behaviour.idTokenIssuer ?? issuer),
+            "sub": .string(subject),
+            "aud": behaviour.idTokenAudience ?? .string(clientID),
+            "exp": behaviour.expAsString ? .string(String(Int(now + behaviour.idTokenExpiresIn))) : .number((now + behaviour.idTokenExpiresIn).rounded()),
+            "iat": .number((now - behaviour.idTokenIssuedAgo).rounded()),
+        ]
+        if let nonce = behaviour.idTokenNonce ?? nonce { claims["nonce"] = .string(nonce) }
+        if let azp = behaviour.idTokenAuthorizedParty { claims["azp"] = .string(azp) }
+        if let email = behaviour.email { claims["email"] = .string(email); claims["email_verified"] = behaviour.emailVerified }
+        if let name = behaviour.name { claims["name"] = .string(name) }
+        return sign(claims: .object(claims), behaviour)
+    }
+
+    public func sign(claims: JSONValue, _ behaviour: Behaviour) -> String {
+        signer.sign(claims: claims, signing: behaviour.signing, unpublishedKey: behaviour.signWithUnpublishedKey)
+    }
+
+    private func json(_ value: JSONValue) -> HTTPResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return HTTPResponse(status: 200, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"], body: try! encoder.encode(value))
+    }
+
+    private func oauthError(_ error: String, _ description: String?) -> HTTPResponse {
+        var body: [String: JSONValue] = ["error": .string(error)]
+        if let description { body["error_description"] = .string(description) }
+        var response = json(.object(body))
+        response.status = 400
+        return response
+    }
+
+    static func form(_ body: Data) -> [String: String] {
+        var result: [String: String] = [:]
+        for (name, value) in FormURLEncoding.decode(String(decoding: body, as: UTF8.self)) ?? [] { result[name] = value }
+        return result
+    }
+}

@@ -1,0 +1,98 @@
+import AuthCore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A tiny HTTP/1.1 server on 127.0.0.1 for tests: one request per connection, handled on
+/// its own thread by a closure. Good enough for a fake provider; not for production.
+public final class LoopbackHTTPServer: @unchecked Sendable {
+    public typealias Handler = @Sendable (ReceivedRequest) -> HTTPResponse
+
+    public let port: UInt16
+    private let fd: Int32
+    private let handler: Handler
+    private let lock = NSLock()
+    private var stopped = false
+
+    public init(handler: @escaping Handler) throws {
+        self.handler = handler
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.fd = fd
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 64) == 0 else {
+            close(fd)
+            throw AuthError.internalError("test server could not bind")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        self.port = UInt16(bigEndian: address.sin_port)
+        let thread = Thread { [self] in self.acceptLoop() }
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    public func stop() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopped else { return }
+        stopped = true
+        shutdown(fd, Int32(SHUT_RDWR))
+        close(fd)
+    }
+
+    private var isStopped: Bool { lock.lock(); defer { lock.unlock() }; return stopped }
+
+    private func acceptLoop() {
+        while !isStopped {
+            let client = accept(fd, nil, nil)
+            if client < 0 { if isStopped { return } else { continue } }
+            let handler = self.handler
+            Thread {
+                Self.serve(client, handler: handler)
+            }.start()
+        }
+    }
+
+    private static func serve(_ client: Int32, handler: Handler) {
+        defer { close(client) }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var parser = HTTPRequestParser()
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        while true {
+            let count = read(client, &buffer, buffer.count)
+            guard count > 0 else { return }
+            switch parser.append(buffer[0..<count]) {
+            case .needMore: continue
+            case .invalid: return
+            case .complete(let request):
+                let response = handler(request)
+                var head = "HTTP/1.1 \(response.status) X\r\nContent-Length: \(response.body.count)\r\nConnection: close\r\n"
+                for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+                let bytes = Array((head + "\r\n").utf8) + Array(response.body)
+                var offset = 0
+                while offset < bytes.count {
+                    let written = bytes[offset...].withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    if written <= 0 { return }
+                    offset += written
+                }
+                return
+            }
+        }
+    }
+}

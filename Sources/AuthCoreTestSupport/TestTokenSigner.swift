@@ -1,0 +1,76 @@
+import AuthCore
+import Crypto
+import Foundation
+import _CryptoExtras
+
+/// Signs JWTs for tests with an RSA key generated at test time (never committed), and
+/// publishes its JWK Set. Can also sign the way attackers do (`none`, HS256 keyed with
+/// the public key, a key that is not published).
+public final class TestTokenSigner: @unchecked Sendable {
+    public enum Signing: Sendable {
+        case rs256
+        case none
+        /// HS256 with the RSA public key (DER) as the HMAC key: algorithm confusion.
+        case hs256WithPublicKey
+    }
+
+    private let lock = NSLock()
+    private let signingKey: _RSA.Signing.PrivateKey
+    private let otherKey: _RSA.Signing.PrivateKey
+    private var currentKeyID = "key-1"
+
+    public init() throws {
+        signingKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        otherKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+    }
+
+    /// The `kid` of tokens and of the published key.
+    public var keyID: String {
+        get { lock.withLock { currentKeyID } }
+        set { lock.withLock { currentKeyID = newValue } }
+    }
+
+    /// The JWK Set: one unusable key (skipped by a correct client) and the RSA key.
+    public var jwks: JSONValue {
+        let primitives = try! signingKey.publicKey.getKeyPrimitives()
+        return .object(["keys": .array([
+            .object(["kty": .string("EC"), "crv": .string("P-256"), "kid": .string("unusable-without-y"), "x": .string("AAAA")]),
+            .object([
+                "kty": .string("RSA"), "use": .string("sig"), "alg": .string("RS256"), "kid": .string(keyID),
+                "n": .string(Base64URL.encode(primitives.modulus)), "e": .string(Base64URL.encode(primitives.publicExponent)),
+            ]),
+        ])])
+    }
+
+    public var keySet: JSONWebKeySet {
+        JSONWebKeySet(data: try! JSONEncoder().encode(jwks))!
+    }
+
+    public func sign(claims: JSONValue, signing: Signing = .rs256, unpublishedKey: Bool = false, header extra: [String: JSONValue] = [:]) -> String {
+        let algorithm = switch signing {
+        case .rs256: "RS256"
+        case .none: "none"
+        case .hs256WithPublicKey: "HS256"
+        }
+        var fields: [String: JSONValue] = ["alg": .string(algorithm), "kid": .string(keyID), "typ": .string("JWT")]
+        fields.merge(extra) { $1 }
+        let input = Self.segment(.object(fields)) + "." + Self.segment(claims)
+        switch signing {
+        case .none:
+            return input + "."
+        case .hs256WithPublicKey:
+            let key = SymmetricKey(data: signingKey.publicKey.derRepresentation)
+            return input + "." + Base64URL.encode(Data(HMAC<SHA256>.authenticationCode(for: Data(input.utf8), using: key)))
+        case .rs256:
+            let key = unpublishedKey ? otherKey : signingKey
+            let signature = try! key.signature(for: SHA256.hash(data: Data(input.utf8)), padding: .insecurePKCS1v1_5)
+            return input + "." + Base64URL.encode(signature.rawRepresentation)
+        }
+    }
+
+    static func segment(_ value: JSONValue) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Base64URL.encode(try! encoder.encode(value))
+    }
+}

@@ -1,0 +1,20 @@
+import ArgumentParser
+import AuthCore
+import Foundation
+
+
+/// `authctl`: sign in to identity providers from the command line.
+struct Authctl: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "authctl",
+        abstract: "Sign in to OpenID Connect providers from the command line and keep the session in a local keystore.",
+        discussion: "Global options (--keystore, --config, --json, -v, -q) go before or after the subcommand.",
+        version: AuthctlVersion.string,
+        subcommands: [
+            Login.self, Status.self, Token.self, SignOutCommand.self, ProvidersCommand.self, UsersCommand.self,
+        ])
+}
+
+enum AuthctlVersion {
+    static let string = "0.1.0"
+}

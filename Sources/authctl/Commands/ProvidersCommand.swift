@@ -1,0 +1,107 @@
+import ArgumentParser
+import AuthCore
+import Foundation
+
+struct ProvidersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "providers",
+        abstract: "Register and inspect providers (configuration, not accounts).",
+        subcommands: [Add.self, List.self, Show.self, Remove.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Register or update a provider.",
+            discussion: "Options given replace the stored ones; others stay. A client secret is referenced (environment variable or file), never copied into the configuration.")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The provider id: oidc.NAME.") var provider: String
+        @Option(name: .customLong("client-id"), help: "The client id registered at the provider.") var clientID: String?
+        @Option(name: .customLong("client-secret-env"), help: ArgumentHelp("An environment variable holding the client secret.", valueName: "var")) var clientSecretEnv: String?
+        @Option(name: .customLong("client-secret-file"), help: ArgumentHelp("A file (mode 0600) holding the client secret.", valueName: "path")) var clientSecretFile: String?
+        @Option(name: .customLong("scope"), help: "A default scope (repeatable).") var scopes: [String] = []
+        @Option(name: .customLong("param"), help: ArgumentHelp("A default custom parameter (repeatable).", valueName: "key=value")) var parameters: [String] = []
+        @Option(name: .customLong("redirect-uri"), help: "The redirect URI to send (a loopback URI with a port fixes the listening port).") var redirectURI: String?
+        @Option(name: .customLong("listen-address"), help: ArgumentHelp("Where the redirect listener binds.", valueName: "host:port")) var listenAddress: String?
+        @Option(help: "oidc.*: the issuer URL (discovery at ISSUER/.well-known/openid-configuration).") var issuer: String?
+        @Option(help: "oidc.*: code (default) or implicit.") var flow: String?
+
+        func run() async throws {
+            let wiring = Wiring(options: global)
+            let id = try ProviderID(parsing: provider)
+            let parsed = try Dictionary(parameters.map(FlowArguments.parseParameter), uniquingKeysWith: { $1 })
+            let config = try await Providers(configStore: wiring.configStore()).add(ProviderConfig(id: id.rawValue)) { config in
+                if let clientID { config.clientID = clientID }
+                if let clientSecretEnv { config.clientSecretEnv = clientSecretEnv; config.clientSecretFile = nil }
+                if let clientSecretFile { config.clientSecretFile = clientSecretFile; config.clientSecretEnv = nil }
+                if !scopes.isEmpty { config.scopes = scopes }
+                if !parsed.isEmpty { config.parameters = parsed }
+                if let redirectURI { config.redirectURI = redirectURI }
+                if let listenAddress { config.listenAddress = listenAddress }
+                if let issuer { config.issuer = issuer }
+                if let flow { config.flow = flow }
+            }
+            if global.json { Output.json(ProvidersCommand.json(config)) } else { Output.line("Saved \(config.id) in \(wiring.configPath).") }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the registered providers.")
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let providers = try Providers(configStore: Wiring(options: global).configStore()).list()
+            if global.json {
+                Output.json(.object(["providers": .array(providers.map(ProvidersCommand.json))]))
+            } else if providers.isEmpty {
+                Output.line("No providers. Add one with: authctl providers add oidc.NAME --issuer URL --client-id ID")
+            } else {
+                for config in providers { Output.line("\(config.id)\t\(config.issuer ?? "")\t\(config.clientID ?? "(no client id)")") }
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show a provider's configuration.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The provider id.") var provider: String
+
+        func run() async throws {
+            let config = try Providers(configStore: Wiring(options: global).configStore()).show(ProviderID(parsing: provider))
+            if global.json {
+                Output.json(ProvidersCommand.json(config))
+            } else {
+                for case let (key, value?) in ProvidersCommand.fields(config) { Output.line("\(key): \(value)") }
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a provider's configuration (accounts stay in the keystore).")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The provider id.") var provider: String
+
+        func run() async throws {
+            let id = try ProviderID(parsing: provider)
+            try await Providers(configStore: Wiring(options: global).configStore()).remove(id)
+            if global.json { Output.json(.object(["removed": .string(id.rawValue)])) } else { Output.line("Removed \(id).") }
+        }
+    }
+
+    static func fields(_ config: ProviderConfig) -> [(String, String?)] {
+        [
+            ("providerId", config.id), ("issuer", config.issuer), ("clientId", config.clientID),
+            ("clientSecretEnv", config.clientSecretEnv), ("clientSecretFile", config.clientSecretFile),
+            ("scopes", config.scopes.isEmpty ? nil : config.scopes.joined(separator: " ")),
+            ("parameters", config.parameters.isEmpty ? nil : config.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")),
+            ("redirectUri", config.redirectURI), ("listenAddress", config.listenAddress), ("flow", config.flow),
+        ]
+    }
+
+    static func json(_ config: ProviderConfig) -> JSONValue {
+        var object: [String: JSONValue] = [:]
+        for case let (key, value?) in fields(config) { object[key] = .string(value) }
+        object["scopes"] = .array(config.scopes.map(JSONValue.string))
+        object["parameters"] = .object(config.parameters.mapValues(JSONValue.string))
+        return .object(object)
+    }
+}

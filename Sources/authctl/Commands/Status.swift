@@ -1,0 +1,26 @@
+import ArgumentParser
+import AuthCore
+import Foundation
+
+struct Status: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show who is signed in, the linked providers and token lifetimes.",
+        discussion: "Exits 0 when signed in and 16 (no-current-user) when not. Reads the keystore only.")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let wiring = Wiring(options: global)
+        let state = try wiring.keystore().read()
+        guard let user = state.currentUser else {
+            if global.json { Output.json(.object(["signedIn": .bool(false)])) }
+            FileHandle.standardError.write(Data("authctl: nobody is signed in. Sign in with: authctl login PROVIDER\n".utf8))
+            throw ExitCode(AuthError.Code.noCurrentUser.exitStatus)
+        }
+        if global.json {
+            Output.json(.object(["signedIn": .bool(true), "user": Output.user(user)]))
+        } else {
+            Output.line("Signed in as " + Output.describe(user, now: Date()).joined(separator: "\n"))
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import AuthCore
+import Foundation
+
+/// The options every command takes (SPEC §2).
+struct GlobalOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).", valueName: "path"))
+    var keystore: String?
+
+    @Option(help: ArgumentHelp("The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).", valueName: "path"))
+    var config: String?
+
+    @Flag(help: "Print exactly one JSON document on stdout (the result or the error).")
+    var json = false
+
+    @Flag(name: .shortAndLong, help: "Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.")
+    var verbose = false
+
+    @Flag(name: .shortAndLong, help: "Print no progress lines.")
+    var quiet = false
+
+    /// The global options that take a value.
+    static let valued: Set<String> = ["--keystore", "--config"]
+    static let flags: Set<String> = ["--json", "-v", "--verbose", "-q", "--quiet"]
+
+    /// `authctl --json status` → `authctl status --json`: global options given before the
+    /// subcommand are moved after it (before any `--`), where every subcommand accepts them.
+    static func hoistingLeadingGlobals(_ arguments: [String]) -> [String] {
+        var leading: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            if flags.contains(argument) {
+                leading.append(argument)
+                index += 1
+            } else if valued.contains(name) {
+                leading.append(argument)
+                if !argument.contains("="), index + 1 < arguments.count {
+                    leading.append(arguments[index + 1])
+                    index += 1
+                }
+                index += 1
+            } else {
+                break
+            }
+        }
+        guard !leading.isEmpty, index < arguments.count else { return arguments }
+        var rest = Array(arguments[index...])
+        let insertAt = rest.firstIndex(of: "--") ?? rest.count
+        rest.insert(contentsOf: leading, at: insertAt)
+        return rest
+    }
+}

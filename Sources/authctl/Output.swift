@@ -1,0 +1,94 @@
+import AuthCore
+import Foundation
+
+/// Writes results: one JSON document with `--json`, text for people otherwise.
+enum Output {
+    static func json(_ value: JSONValue) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        FileHandle.standardOutput.write(data + Data("\n".utf8))
+    }
+
+    static func line(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    static func timestamp(_ date: Date?) -> JSONValue {
+        guard let date else { return .null }
+        return .string(rfc3339(date))
+    }
+
+    static func rfc3339(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+
+    static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+
+    /// The USER object of SPEC §6.
+    static func user(_ user: User) -> JSONValue {
+        .object([
+            "uid": .string(user.uid),
+            "email": optional(user.email),
+            "emailVerified": .bool(user.emailVerified),
+            "displayName": optional(user.displayName),
+            "photoURL": optional(user.photoURL),
+            "createdAt": timestamp(user.createdAt),
+            "lastSignInAt": timestamp(user.lastSignInAt),
+            "lastAuthAt": timestamp(user.lastAuthAt),
+            "providerData": .array(user.providerData.map { identity in
+                .object([
+                    "providerId": .string(identity.providerID),
+                    "federatedId": .string(identity.federatedID),
+                    "issuer": .string(identity.issuer),
+                    "email": optional(identity.profile.email),
+                    "displayName": optional(identity.profile.displayName),
+                    "accessTokenExpiresAt": timestamp(identity.tokens?.expiresAt),
+                    "refreshable": .bool(identity.tokens?.refreshToken != nil),
+                    "signedIn": .bool(identity.tokens != nil),
+                ])
+            }),
+        ])
+    }
+
+    /// A person's view of a user, one identity per line.
+    static func describe(_ user: User, now: Date) -> [String] {
+        var lines = ["\(user.email ?? user.displayName ?? user.uid)\(user.displayName.map { user.email != nil ? " (\($0))" : "" } ?? "")"]
+        lines.append("  uid:        \(user.uid)")
+        lines.append("  last login: \(rfc3339(user.lastSignInAt)) with \(user.lastProviderID ?? "?")")
+        for identity in user.providerData {
+            var state = "signed out"
+            if let tokens = identity.tokens {
+                state = tokens.expiresAt.map { expiry in
+                    let seconds = Int(expiry.timeIntervalSince(now))
+                    return seconds > 0 ? "access token valid for \(lifetime(seconds))" : "access token expired"
+                } ?? "access token (lifetime unknown)"
+                state += tokens.refreshToken != nil ? ", refreshable" : ", not refreshable"
+            }
+            lines.append("  \(identity.providerID): \(identity.profile.email ?? identity.federatedID) — \(state)")
+        }
+        return lines
+    }
+
+    static func lifetime(_ seconds: Int) -> String {
+        if seconds < 120 { return "\(seconds) s" }
+        if seconds < 7200 { return "\(seconds / 60) min" }
+        return "\(seconds / 3600) h \(seconds % 3600 / 60) min"
+    }
+}
+
+/// Prints a failure: one line on stderr, and with `--json` the error document on stdout.
+enum ErrorReport {
+    static func emit(_ error: AuthError, json: Bool) -> Int32 {
+        let message = error.message.replacingOccurrences(of: "\n", with: " ")
+        FileHandle.standardError.write(Data("authctl: \(message)\n".utf8))
+        if json {
+            var fields: [String: JSONValue] = ["code": .string(error.code.rawValue), "message": .string(message)]
+            for (key, value) in error.details { fields[key] = .string(value) }
+            Output.json(.object(["error": .object(fields)]))
+        }
+        return error.code.exitStatus
+    }
+}

@@ -1,0 +1,85 @@
+import AuthCore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The one place where the real `System/` implementations are chosen and wired.
+struct Wiring {
+    let options: GlobalOptions
+    let environment: [String: String] = ProcessInfo.processInfo.environment
+
+    var keystorePath: String {
+        options.keystore ?? environment["AUTHCTL_KEYSTORE"] ?? "\(xdg("XDG_DATA_HOME", ".local/share"))/authctl/keystore.json"
+    }
+
+    var configPath: String {
+        options.config ?? environment["AUTHCTL_CONFIG"] ?? "\(xdg("XDG_CONFIG_HOME", ".config"))/authctl/config.json"
+    }
+
+    var cacheDirectory: String { "\(xdg("XDG_CACHE_HOME", ".cache"))/authctl" }
+
+    private func xdg(_ variable: String, _ fallback: String) -> String {
+        if let value = environment[variable], value.hasPrefix("/") { return value }
+        return "\(environment["HOME"] ?? NSHomeDirectory())/\(fallback)"
+    }
+
+    var terminal: StderrTerminal {
+        StderrTerminal(verbose: options.verbose, quiet: options.quiet, colors: environment["NO_COLOR"] == nil)
+    }
+
+    /// The keystore alone: what `status`, `users` and a cached `token` need.
+    func keystore() -> FileKeystore { FileKeystore(path: keystorePath, random: SystemRandomSource()) }
+
+    func configStore() -> ConfigStore { ConfigStore(path: configPath, random: SystemRandomSource()) }
+
+    /// Everything, for the commands that may talk to a provider.
+    func authEnvironment(browser: any BrowserLauncher = NoBrowserLauncher()) -> AuthEnvironment {
+        let terminal = self.terminal
+        let clock = SystemClock()
+        let random = SystemRandomSource()
+        return AuthEnvironment(
+            transport: LoggingTransport(URLSessionTransport(), terminal: terminal, clock: clock),
+            clock: clock, random: random, browser: browser, terminal: terminal,
+            keystore: keystore(), configStore: configStore(),
+            metadataCache: FileMetadataCache(directory: cacheDirectory, random: random),
+            secrets: ProcessSecretSource(environment: environment))
+    }
+
+    /// `--no-browser`, `--browser-command CMD` (env AUTHCTL_BROWSER), or the desktop's browser.
+    func browser(command: String?, disabled: Bool) -> any BrowserLauncher {
+        if disabled { return NoBrowserLauncher() }
+        if let command = command ?? environment["AUTHCTL_BROWSER"], !command.trimmingCharacters(in: .whitespaces).isEmpty {
+            return CommandBrowserLauncher(command: command)
+        }
+        return SystemBrowserLauncher()
+    }
+}
+
+/// Progress on stderr; colours only on a terminal and never with NO_COLOR (SPEC §8).
+struct StderrTerminal: Terminal {
+    let verbose: Bool
+    let quiet: Bool
+    let isInteractive: Bool
+    let useColor: Bool
+
+    init(verbose: Bool, quiet: Bool, colors: Bool) {
+        self.verbose = verbose
+        self.quiet = quiet
+        self.isInteractive = isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1
+        self.useColor = colors && isatty(STDERR_FILENO) == 1
+    }
+
+    func progress(_ line: String) { if !quiet { Self.write(styled(line, "2")) } }
+    func notice(_ line: String) { Self.write(styled(line, "1")) }
+    func debug(_ line: String) { if verbose { Self.write(styled(line, "2")) } }
+
+    func styled(_ text: String, _ code: String) -> String {
+        useColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+
+    static func write(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

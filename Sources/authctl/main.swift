@@ -1,0 +1,38 @@
+import ArgumentParser
+import AuthCore
+import Foundation
+
+// The entry point: parse, run one command, map any error to SPEC §6 in one place.
+// Ctrl-C cancels the running command (the loopback listener closes; exit 5).
+
+let arguments = GlobalOptions.hoistingLeadingGlobals(Array(CommandLine.arguments.dropFirst()))
+let wantsJSON = arguments.contains("--json")
+
+signal(SIGINT, SIG_IGN)
+let work = Task { () -> Int32 in
+    do {
+        var command = try Authctl.parseAsRoot(arguments)
+        if var asyncCommand = command as? any AsyncParsableCommand {
+            try await asyncCommand.run()
+        } else {
+            try command.run()
+        }
+        return 0
+    } catch let error as AuthError {
+        return ErrorReport.emit(error, json: wantsJSON)
+    } catch is CancellationError {
+        return ErrorReport.emit(AuthError.cancelled("cancelled"), json: wantsJSON)
+    } catch {
+        if Authctl.exitCode(for: error) == .success {
+            Authctl.exit(withError: error)  // --help, --version, completion scripts
+        }
+        if let exit = error as? ExitCode { return exit.rawValue }
+        let message = Authctl.message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
+        let usage = AuthError.invalidArgument(message.isEmpty ? "invalid usage. See: authctl --help" : message + ". See: authctl help")
+        return ErrorReport.emit(usage, json: wantsJSON)
+    }
+}
+let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+interrupt.setEventHandler { work.cancel() }
+interrupt.resume()
+exit(await work.value)

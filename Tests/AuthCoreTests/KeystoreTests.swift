@@ -1,0 +1,96 @@
+import AuthCore
+import AuthCoreTestSupport
+import Foundation
+import Testing
+
+@Suite("Keystore file (SPEC §7)")
+struct KeystoreTests {
+    let directory: String
+
+    init() throws {
+        directory = NSTemporaryDirectory() + "authctl-keystore-\(UUID().uuidString)"
+    }
+
+    var path: String { directory + "/nested/keystore.json" }
+    var keystore: FileKeystore { FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 2) }
+
+    func sampleUser(_ uid: String) -> User {
+        let date = Date(timeIntervalSince1970: 1_790_000_000)
+        return User(uid: uid, email: "ada@example.com", emailVerified: true, displayName: "Ada", photoURL: nil, createdAt: date,
+                    lastSignInAt: date, lastAuthAt: date, lastProviderID: "oidc.a", providerData: [])
+    }
+
+    func mode(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1
+    }
+
+    @Test("a new keystore is created 0600 in a 0700 directory, and reads back")
+    func createsPrivately() async throws {
+        try await keystore.update { $0.users.append(sampleUser("u1")) }
+        #expect(try mode(path) == 0o600)
+        #expect(try mode(directory + "/nested") == 0o700)
+        #expect(try keystore.read().users.map(\.uid) == ["u1"])
+        let json = try #require(JSONValue.object(from: Data(contentsOf: URL(fileURLWithPath: path))))
+        #expect(json["version"] == .number(1))
+    }
+
+    @Test("a keystore others can read is refused with the chmod fix")
+    func unsafePermissions() async throws {
+        try await keystore.update { $0.users.append(sampleUser("u1")) }
+        chmod(path, 0o644)
+        #expect { try keystore.read() } throws: { ($0 as? AuthError)?.code == .keystoreError && ($0 as? AuthError)?.message.contains("chmod 600") == true }
+    }
+
+    @Test("a symlinked keystore is refused")
+    func symlink() async throws {
+        try await keystore.update { $0.users.append(sampleUser("u1")) }
+        let link = directory + "/link.json"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        #expect { try FileKeystore(path: link, random: SystemRandomSource()).read() } throws: { ($0 as? AuthError)?.message.contains("symbolic link") == true }
+    }
+
+    @Test("a corrupt keystore is refused and never overwritten", arguments: [#"{"version": 1, "users": "#, "[]", #"{"users": []}"#, #"{"version": 99, "users": []}"#])
+    func corrupt(content: String) async throws {
+        try FileManager.default.createDirectory(atPath: directory + "/nested", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: path, contents: Data(content.utf8), attributes: [.posixPermissions: 0o600])
+        await #expect(throws: AuthError.self) { try await keystore.update { $0.users.append(sampleUser("u1")) } }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == content)
+    }
+
+    @Test("a change that fails leaves the file byte-for-byte as it was")
+    func failedChange() async throws {
+        try await keystore.update { $0.users.append(sampleUser("u1")) }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        await #expect(throws: AuthError.self) {
+            try await keystore.update { state in
+                state.users.removeAll()
+                throw AuthError.invalidCredential("refused")
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory + "/nested").filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test("concurrent updates through separate locks lose nothing")
+    func concurrentUpdates() async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<20 {
+                group.addTask {
+                    try await FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 30).update { $0.users.append(sampleUser("u\(index)")) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try keystore.read().users.count == 20)
+    }
+
+    @Test("a keystore that stays locked fails with keystore-error after the lock timeout")
+    func lockTimeout() async throws {
+        let holder = try await FileLock.acquire(for: path, timeout: 1, what: "the keystore")
+        defer { holder.release() }
+        await #expect { try await FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 0.3).update { $0.currentUID = "x" } } throws: {
+            ($0 as? AuthError)?.code == .keystoreError
+        }
+    }
+}
