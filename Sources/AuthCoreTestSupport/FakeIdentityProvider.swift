@@ -30,6 +30,8 @@ public final class FakeIdentityProvider: @unchecked Sendable {
         /// Sign with a key that is not in the JWKS (same kid).
         public var signWithUnpublishedKey = false
         public var discoveryIssuer: String?
+        /// Sends this `state` back instead of the request's (a forged or stale redirect).
+        public var forgedState: String?
         public var authorizeError: String?
         public var authorizeErrorDescription: String?
         /// Add `iss` to the authorization response (RFC 9207), and advertise it.
@@ -58,6 +60,7 @@ public final class FakeIdentityProvider: @unchecked Sendable {
     private var counters: [String: Int] = [:]
     private var revokedTokens: [String] = []
     private var authorizationParameters: [String: String] = [:]
+    private var secrets: [String] = []
 
     public init() throws {
         signer = try TestTokenSigner()
@@ -80,6 +83,10 @@ public final class FakeIdentityProvider: @unchecked Sendable {
     public var revoked: [String] { lock.withLock { revokedTokens } }
     /// The parameters of the last authorization request.
     public var lastAuthorizationRequest: [String: String] { lock.withLock { authorizationParameters } }
+    /// Every code, verifier, state, nonce and token this provider saw or issued, to prove none leaks.
+    public var issuedSecrets: [String] { lock.withLock { secrets } }
+
+    private func remember(_ values: String?...) { lock.withLock { secrets += values.compactMap { $0 } } }
 
     /// Starts signing with a new `kid` (a key rotation): tokens carry it, and the JWKS serves it.
     public func rotateKeys(to kid: String) { signer.keyID = kid }
@@ -142,11 +149,12 @@ public final class FakeIdentityProvider: @unchecked Sendable {
     private func authorize(_ request: ReceivedRequest, _ behaviour: Behaviour) -> HTTPResponse {
         let parameters = Self.form(Data((request.query ?? "").utf8))
         lock.withLock { authorizationParameters = parameters }
+        remember(parameters["state"], parameters["nonce"], parameters["code_challenge"])
         guard let redirectURI = parameters["redirect_uri"], let state = parameters["state"],
               parameters["client_id"] == clientID, parameters["response_type"] == "code" else {
             return HTTPResponse(status: 400, body: Data("bad authorization request".utf8))
         }
-        var response: [(String, String)] = [("state", state)]
+        var response: [(String, String)] = [("state", behaviour.forgedState ?? state)]
         if let error = behaviour.authorizeError {
             response.insert(("error", error), at: 0)
             if let description = behaviour.authorizeErrorDescription { response.append(("error_description", description)) }
@@ -156,6 +164,7 @@ public final class FakeIdentityProvider: @unchecked Sendable {
                 codes[code] = (redirectURI, parameters["code_challenge"], parameters["nonce"], parameters["client_id"] ?? "")
             }
             response.insert(("code", code), at: 0)
+            remember(code)
         }
         if behaviour.sendIssuerOnRedirect || behaviour.issuerOnRedirect != nil {
             response.append(("iss", behaviour.issuerOnRedirect ?? issuer))
@@ -166,6 +175,7 @@ public final class FakeIdentityProvider: @unchecked Sendable {
 
     private func token(_ request: ReceivedRequest, _ behaviour: Behaviour) -> HTTPResponse {
         let form = Self.form(request.body)
+        remember(form["code_verifier"])
         switch form["grant_type"] {
         case "authorization_code":
             guard let code = form["code"], let grant = lock.withLock({ codes.removeValue(forKey: code) }) else {
@@ -206,6 +216,7 @@ public final class FakeIdentityProvider: @unchecked Sendable {
         ]
         if keepRefreshToken == nil { body["refresh_token"] = .string(refreshToken) }
         if includeIDToken { body["id_token"] = .string(idToken(behaviour, nonce: nonce, subject: subject)) }
+        remember(body["access_token"]?.stringValue, body["refresh_token"]?.stringValue, body["id_token"]?.stringValue)
         return json(.object(body))
     }
 

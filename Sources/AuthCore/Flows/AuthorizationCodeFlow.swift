@@ -41,7 +41,8 @@ struct AuthorizationCodeFlow: Sendable {
 
         let terminal = environment.terminal
         if environment.browser.open(request.url) {
-            terminal.progress("Opened the browser to sign in to \(provider.id). If it did not open, visit:\n  \(request.url.absoluteString)")
+            // The URL carries state and nonce: it is shown only when it must be (SECURITY.md).
+            terminal.progress("Opened the browser to sign in to \(provider.id). If nothing opened, run again with --no-browser to see the URL")
         } else {
             terminal.notice("Open this URL in a browser to sign in to \(provider.id):\n  \(request.url.absoluteString)")
         }

@@ -57,8 +57,14 @@ public struct TokenRefresh: Sendable {
                   let current = state.users[userIndex].providerData[identityIndex].tokens
             else { throw AuthError.noCurrentUser }
             let now = environment.clock.now()
-            if current != tokens || !input.forceRefresh,
-               let output = Self.validOutput(current, providerID: providerID, input: input, now: now, refreshed: false) {
+            if current != tokens {
+                // Another process refreshed while this one waited for the lock: use its result
+                // (even when --min-ttl asks more than the provider's lifetime), never refresh twice.
+                if let output = Self.validOutput(current, providerID: providerID, input: input, now: now, refreshed: false, minimumTTLApplies: false) {
+                    return output
+                }
+            } else if !input.forceRefresh,
+                      let output = Self.validOutput(current, providerID: providerID, input: input, now: now, refreshed: false) {
                 return output
             }
             let identity = state.users[userIndex].providerData[identityIndex]

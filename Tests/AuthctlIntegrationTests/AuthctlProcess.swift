@@ -1,0 +1,81 @@
+import AuthCore
+import Foundation
+
+/// Runs the real `authctl` binary in a private home (keystore, config and cache in a fresh
+/// temporary directory), with no terminal: stdin is closed.
+struct AuthctlProcess {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var json: [String: JSONValue]? { JSONValue.object(from: Data(stdout.utf8)) }
+    }
+
+    let home: String
+    var keystorePath: String { home + "/data/authctl/keystore.json" }
+    var configPath: String { home + "/config/authctl/config.json" }
+
+    /// A browser that follows the provider's 302 into authctl's listener, as a real one does.
+    static let browserCommand = "curl --silent --show-error --location --max-time 20 --output /dev/null"
+
+    init() {
+        home = NSTemporaryDirectory() + "authctl-it-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+    }
+
+    static var binary: String {
+        if let path = ProcessInfo.processInfo.environment["AUTHCTL_BINARY"] { return path }
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("authctl").path
+        if FileManager.default.isExecutableFile(atPath: beside) { return beside }
+        let bundle = Bundle.main.bundleURL.appendingPathComponent("authctl").path
+        if FileManager.default.isExecutableFile(atPath: bundle) { return bundle }
+        // .build/debug/authctl from this source file's package root.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/authctl").path
+    }
+
+    var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        for key in ["AUTHCTL_KEYSTORE", "AUTHCTL_CONFIG", "AUTHCTL_BROWSER", "DISPLAY", "WAYLAND_DISPLAY"] { environment[key] = nil }
+        environment["HOME"] = home
+        environment["XDG_DATA_HOME"] = home + "/data"
+        environment["XDG_CONFIG_HOME"] = home + "/config"
+        environment["XDG_CACHE_HOME"] = home + "/cache"
+        environment["NO_COLOR"] = "1"
+        return environment
+    }
+
+    /// Starts authctl; the caller waits with `finish`.
+    func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = arguments
+        process.environment = environment.merging(extra) { $1 }
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return (process, stdout, stderr)
+    }
+
+    static func finish(_ started: (Process, Pipe, Pipe)) async -> Result {
+        let (process, stdout, stderr) = started
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let out = stdout.fileHandleForReading.readDataToEndOfFile()
+                let err = stderr.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                                                      stderr: String(decoding: err, as: UTF8.self)))
+            }
+        }
+    }
+
+    @discardableResult
+    func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> Result {
+        await Self.finish(try start(arguments, environment: extra))
+    }
+
+    func keystoreBytes() -> Data? { FileManager.default.contents(atPath: keystorePath) }
+}

@@ -1,0 +1,229 @@
+function __authctl_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __authctl_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __authctl_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __authctl_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __authctl_parse_tokens -S
+    set -l unparsed_tokens (__authctl_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'authctl'
+        __authctl_parse_subcommand 0 'version' 'h/help'
+        switch $unparsed_tokens[1]
+        case 'login'
+            __authctl_parse_subcommand 1 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'scope=+' 'param=+' 'browser-command=' 'no-browser' 'timeout=' 'listen-address=' 'redirect-uri=' 'version' 'h/help'
+        case 'status'
+            __authctl_parse_subcommand 0 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+        case 'token'
+            __authctl_parse_subcommand 1 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'id-token' 'min-ttl=' 'force-refresh' 'format=' 'version' 'h/help'
+        case 'signout'
+            __authctl_parse_subcommand 0 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'all' 'revoke' 'version' 'h/help'
+        case 'providers'
+            __authctl_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'add'
+                __authctl_parse_subcommand 1 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'client-id=' 'client-secret-env=' 'client-secret-file=' 'scope=+' 'param=+' 'redirect-uri=' 'listen-address=' 'issuer=' 'flow=' 'version' 'h/help'
+            case 'list'
+                __authctl_parse_subcommand 0 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            case 'show'
+                __authctl_parse_subcommand 1 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            case 'remove'
+                __authctl_parse_subcommand 1 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            end
+        case 'users'
+            __authctl_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'list'
+                __authctl_parse_subcommand 0 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            case 'show'
+                __authctl_parse_subcommand 1 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            case 'use'
+                __authctl_parse_subcommand 1 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            end
+        case 'help'
+            __authctl_parse_subcommand -r 1 'version'
+        end
+    end
+end
+
+function __authctl_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __authctl_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __authctl_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __authctl_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__authctl_tokens -p)
+    if test -z "$(__authctl_tokens -t)"
+        set -l index (count (__authctl_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'authctl' -f
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'login' -d 'Sign in to a provider through the browser.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'status' -d 'Show who is signed in, the linked providers and token lifetimes.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'token' -d 'Print a valid access token (or ID token) of the current user.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'signout' -d 'End the session: drop the tokens and clear the current user.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'providers' -d 'Register and inspect providers (configuration, not accounts).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'users' -d 'List, show and switch between the users in the keystore.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login"' -l 'scope' -d 'A scope to ask beside the defaults (repeatable).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login"' -l 'param' -d 'A custom authorization parameter, e.g. prompt=login (repeatable).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" browser-command' -l 'browser-command' -d 'Open the URL with this command (split on white space, URL appended; env AUTHCTL_BROWSER).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" no-browser' -l 'no-browser' -d 'Do not open a browser: print the URL (the redirect still comes back to this machine).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" timeout' -l 'timeout' -d 'Seconds to wait for the sign-in to finish in the browser.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" listen-address' -l 'listen-address' -d 'Where the redirect listener binds (a loopback HOST:PORT).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" redirect-uri' -l 'redirect-uri' -d 'The redirect URI to send (default http://127.0.0.1:PORT/callback).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl status" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl status" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl status" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl status" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl status" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl status" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl status" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" id-token' -l 'id-token' -d 'Print the ID token instead of the access token.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" min-ttl' -l 'min-ttl' -d 'Refresh when the token expires within this many seconds.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" force-refresh' -l 'force-refresh' -d 'Refresh even when the cached token is still valid.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" format' -l 'format' -d 'How to print the token: raw, json, header, env, kubectl-exec.' -rfka 'raw json header env kubectl-exec'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" all' -l 'all' -d 'Sign out every user, not only the current one.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" revoke' -l 'revoke' -d 'First revoke the refresh tokens at providers that support it, and report each result.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl providers" -eq 1' -fa 'add' -d 'Register or update a provider.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl providers" -eq 1' -fa 'list' -d 'List the registered providers.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl providers" -eq 1' -fa 'show' -d 'Show a provider\'s configuration.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl providers" -eq 1' -fa 'remove' -d 'Remove a provider\'s configuration (accounts stay in the keystore).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" client-id' -l 'client-id' -d 'The client id registered at the provider.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" client-secret-env' -l 'client-secret-env' -d 'An environment variable holding the client secret.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" client-secret-file' -l 'client-secret-file' -d 'A file (mode 0600) holding the client secret.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add"' -l 'scope' -d 'A default scope (repeatable).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add"' -l 'param' -d 'A default custom parameter (repeatable).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" redirect-uri' -l 'redirect-uri' -d 'The redirect URI to send (a loopback URI with a port fixes the listening port).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" listen-address' -l 'listen-address' -d 'Where the redirect listener binds.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" issuer' -l 'issuer' -d 'oidc.*: the issuer URL (discovery at ISSUER/.well-known/openid-configuration).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" flow' -l 'flow' -d 'oidc.*: code (default) or implicit.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers list" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers list" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers list" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers list" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers list" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers list" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers list" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers show" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers show" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers show" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers show" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers show" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers show" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers show" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers remove" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers remove" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers remove" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers remove" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers remove" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers remove" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers remove" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl users" -eq 1' -fa 'list' -d 'List every user in the keystore.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl users" -eq 1' -fa 'show' -d 'Show a user (the current one by default).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl users" -eq 1' -fa 'use' -d 'Make another signed-in user the current one.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users list" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users list" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users list" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users list" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users list" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users list" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users list" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users show" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users show" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users show" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users show" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users show" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users show" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users show" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users use" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users use" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users use" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users use" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users use" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users use" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users use" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl help" version' -l 'version' -d 'Show the version.'
