@@ -78,6 +78,9 @@ extension AuthError {
 
     /// An ID-token rule of OpenID Connect Core 3.1.3.7 that failed.
     static func idToken(_ rule: String) -> AuthError {
-        .init(.invalidCredential, "the ID token was refused: \(rule). Try signing in again; if it keeps failing, check the provider's configuration (issuer, client id, clock)")
+        .init(
+            .invalidCredential,
+            "the ID token was refused: \(rule). Try signing in again; if it keeps failing, check the provider's configuration (issuer, client id, clock)"
+        )
     }
 }

@@ -151,7 +151,8 @@ public final class FakeIdentityProvider: @unchecked Sendable {
         lock.withLock { authorizationParameters = parameters }
         remember(parameters["state"], parameters["nonce"], parameters["code_challenge"])
         guard let redirectURI = parameters["redirect_uri"], let state = parameters["state"],
-              parameters["client_id"] == clientID, parameters["response_type"] == "code" else {
+            parameters["client_id"] == clientID, parameters["response_type"] == "code"
+        else {
             return HTTPResponse(status: 400, body: Data("bad authorization request".utf8))
         }
         var response: [(String, String)] = [("state", behaviour.forgedState ?? state)]
@@ -198,14 +199,17 @@ public final class FakeIdentityProvider: @unchecked Sendable {
                 return oauthError("invalid_grant", "unknown refresh token")
             }
             if behaviour.rotateRefreshTokens { lock.withLock { _ = refreshTokens.remove(token) } }
-            return issueTokens(behaviour, nonce: nil, subject: behaviour.refreshedSubject ?? behaviour.subject,
-                               includeIDToken: behaviour.idTokenOnRefresh, keepRefreshToken: behaviour.rotateRefreshTokens ? nil : token)
+            return issueTokens(
+                behaviour, nonce: nil, subject: behaviour.refreshedSubject ?? behaviour.subject,
+                includeIDToken: behaviour.idTokenOnRefresh, keepRefreshToken: behaviour.rotateRefreshTokens ? nil : token)
         default:
             return oauthError("unsupported_grant_type", nil)
         }
     }
 
-    private func issueTokens(_ behaviour: Behaviour, nonce: String?, subject: String, includeIDToken: Bool, keepRefreshToken: String? = nil) -> HTTPResponse {
+    private func issueTokens(_ behaviour: Behaviour, nonce: String?, subject: String, includeIDToken: Bool, keepRefreshToken: String? = nil)
+        -> HTTPResponse
+    {
         let refreshToken = "rt-" + UUID().uuidString
         lock.withLock { _ = refreshTokens.insert(refreshToken) }
         var body: [String: JSONValue] = [
@@ -227,7 +231,8 @@ public final class FakeIdentityProvider: @unchecked Sendable {
             "iss": .string(behaviour.idTokenIssuer ?? issuer),
             "sub": .string(subject),
             "aud": behaviour.idTokenAudience ?? .string(clientID),
-            "exp": behaviour.expAsString ? .string(String(Int(now + behaviour.idTokenExpiresIn))) : .number((now + behaviour.idTokenExpiresIn).rounded()),
+            "exp": behaviour.expAsString
+                ? .string(String(Int(now + behaviour.idTokenExpiresIn))) : .number((now + behaviour.idTokenExpiresIn).rounded()),
             "iat": .number((now - behaviour.idTokenIssuedAgo).rounded()),
         ]
         if let nonce = behaviour.idTokenNonce ?? nonce { claims["nonce"] = .string(nonce) }
@@ -244,7 +249,8 @@ public final class FakeIdentityProvider: @unchecked Sendable {
     private func json(_ value: JSONValue) -> HTTPResponse {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return HTTPResponse(status: 200, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"], body: try! encoder.encode(value))
+        return HTTPResponse(
+            status: 200, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"], body: try! encoder.encode(value))
     }
 
     private func oauthError(_ error: String, _ description: String?) -> HTTPResponse {

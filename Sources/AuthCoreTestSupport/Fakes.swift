@@ -70,7 +70,8 @@ public struct FollowingBrowser: BrowserLauncher {
         Task.detached {
             let transport = URLSessionTransport(timeout: 10)
             guard let response = try? await transport.send(HTTPRequest(url: url)), response.status == 302,
-                  let location = response.header("Location"), let redirect = URL(string: location) else { return }
+                let location = response.header("Location"), let redirect = URL(string: location)
+            else { return }
             _ = try? await transport.send(HTTPRequest(url: rewrite(redirect)))
         }
         return true

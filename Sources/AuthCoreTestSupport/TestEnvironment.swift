@@ -10,8 +10,10 @@ public struct TestEnvironment: Sendable {
     public let terminal: RecordingTerminal
     public let directory: String
 
-    public init(provider: FakeIdentityProvider, providerID: String = "oidc.fake", browser: any BrowserLauncher = FollowingBrowser(),
-                keystore: InMemoryKeystore = InMemoryKeystore(), clock: any Clock = SystemClock()) async throws {
+    public init(
+        provider: FakeIdentityProvider, providerID: String = "oidc.fake", browser: any BrowserLauncher = FollowingBrowser(),
+        keystore: InMemoryKeystore = InMemoryKeystore(), clock: any Clock = SystemClock()
+    ) async throws {
         directory = NSTemporaryDirectory() + "authctl-test-\(UUID().uuidString)"
         self.keystore = keystore
         terminal = RecordingTerminal()

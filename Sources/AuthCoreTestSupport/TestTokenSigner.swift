@@ -33,25 +33,30 @@ public final class TestTokenSigner: @unchecked Sendable {
     /// The JWK Set: one unusable key (skipped by a correct client) and the RSA key.
     public var jwks: JSONValue {
         let primitives = try! signingKey.publicKey.getKeyPrimitives()
-        return .object(["keys": .array([
-            .object(["kty": .string("EC"), "crv": .string("P-256"), "kid": .string("unusable-without-y"), "x": .string("AAAA")]),
-            .object([
-                "kty": .string("RSA"), "use": .string("sig"), "alg": .string("RS256"), "kid": .string(keyID),
-                "n": .string(Base64URL.encode(primitives.modulus)), "e": .string(Base64URL.encode(primitives.publicExponent)),
-            ]),
-        ])])
+        return .object([
+            "keys": .array([
+                .object(["kty": .string("EC"), "crv": .string("P-256"), "kid": .string("unusable-without-y"), "x": .string("AAAA")]),
+                .object([
+                    "kty": .string("RSA"), "use": .string("sig"), "alg": .string("RS256"), "kid": .string(keyID),
+                    "n": .string(Base64URL.encode(primitives.modulus)), "e": .string(Base64URL.encode(primitives.publicExponent)),
+                ]),
+            ])
+        ])
     }
 
     public var keySet: JSONWebKeySet {
         JSONWebKeySet(data: try! JSONEncoder().encode(jwks))!
     }
 
-    public func sign(claims: JSONValue, signing: Signing = .rs256, unpublishedKey: Bool = false, header extra: [String: JSONValue] = [:]) -> String {
-        let algorithm = switch signing {
-        case .rs256: "RS256"
-        case .none: "none"
-        case .hs256WithPublicKey: "HS256"
-        }
+    public func sign(claims: JSONValue, signing: Signing = .rs256, unpublishedKey: Bool = false, header extra: [String: JSONValue] = [:])
+        -> String
+    {
+        let algorithm =
+            switch signing {
+            case .rs256: "RS256"
+            case .none: "none"
+            case .hs256WithPublicKey: "HS256"
+            }
         var fields: [String: JSONValue] = ["alg": .string(algorithm), "kid": .string(keyID), "typ": .string("JWT")]
         fields.merge(extra) { $1 }
         let input = Self.segment(.object(fields)) + "." + Self.segment(claims)

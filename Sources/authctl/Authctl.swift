@@ -2,7 +2,6 @@ import ArgumentParser
 import AuthCore
 import Foundation
 
-
 /// `authctl`: sign in to identity providers from the command line.
 struct Authctl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

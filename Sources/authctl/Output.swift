@@ -38,18 +38,19 @@ enum Output {
             "createdAt": timestamp(user.createdAt),
             "lastSignInAt": timestamp(user.lastSignInAt),
             "lastAuthAt": timestamp(user.lastAuthAt),
-            "providerData": .array(user.providerData.map { identity in
-                .object([
-                    "providerId": .string(identity.providerID),
-                    "federatedId": .string(identity.federatedID),
-                    "issuer": .string(identity.issuer),
-                    "email": optional(identity.profile.email),
-                    "displayName": optional(identity.profile.displayName),
-                    "accessTokenExpiresAt": timestamp(identity.tokens?.expiresAt),
-                    "refreshable": .bool(identity.tokens?.refreshToken != nil),
-                    "signedIn": .bool(identity.tokens != nil),
-                ])
-            }),
+            "providerData": .array(
+                user.providerData.map { identity in
+                    .object([
+                        "providerId": .string(identity.providerID),
+                        "federatedId": .string(identity.federatedID),
+                        "issuer": .string(identity.issuer),
+                        "email": optional(identity.profile.email),
+                        "displayName": optional(identity.profile.displayName),
+                        "accessTokenExpiresAt": timestamp(identity.tokens?.expiresAt),
+                        "refreshable": .bool(identity.tokens?.refreshToken != nil),
+                        "signedIn": .bool(identity.tokens != nil),
+                    ])
+                }),
         ])
     }
 
@@ -61,10 +62,11 @@ enum Output {
         for identity in user.providerData {
             var state = "signed out"
             if let tokens = identity.tokens {
-                state = tokens.expiresAt.map { expiry in
-                    let seconds = Int(expiry.timeIntervalSince(now))
-                    return seconds > 0 ? "access token valid for \(lifetime(seconds))" : "access token expired"
-                } ?? "access token (lifetime unknown)"
+                state =
+                    tokens.expiresAt.map { expiry in
+                        let seconds = Int(expiry.timeIntervalSince(now))
+                        return seconds > 0 ? "access token valid for \(lifetime(seconds))" : "access token expired"
+                    } ?? "access token (lifetime unknown)"
                 state += tokens.refreshToken != nil ? ", refreshable" : ", not refreshable"
             }
             lines.append("  \(identity.providerID): \(identity.profile.email ?? identity.federatedID) — \(state)")

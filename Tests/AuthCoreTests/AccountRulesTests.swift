@@ -6,11 +6,15 @@ import Testing
 struct AccountRulesTests {
     let now = Date(timeIntervalSince1970: 1_790_000_000)
 
-    func credential(provider: String = "oidc.a", subject: String = "sub-1", email: String? = "ada@example.com", verified: Bool = true) -> Credential {
-        Credential(providerID: provider, issuer: "https://\(provider).example", federatedID: subject,
-                   profile: Profile(email: email, emailVerified: verified, displayName: "Ada"),
-                   tokens: TokenSet(accessToken: "at-\(subject)", expiresAt: now.addingTimeInterval(3600), refreshToken: "rt", idToken: nil, scopes: ["openid"]),
-                   claims: IDTokenClaims(raw: [:]))
+    func credential(provider: String = "oidc.a", subject: String = "sub-1", email: String? = "ada@example.com", verified: Bool = true)
+        -> Credential
+    {
+        Credential(
+            providerID: provider, issuer: "https://\(provider).example", federatedID: subject,
+            profile: Profile(email: email, emailVerified: verified, displayName: "Ada"),
+            tokens: TokenSet(
+                accessToken: "at-\(subject)", expiresAt: now.addingTimeInterval(3600), refreshToken: "rt", idToken: nil, scopes: ["openid"]),
+            claims: IDTokenClaims(raw: [:]))
     }
 
     @Test("an unknown identity creates a new user that becomes current")

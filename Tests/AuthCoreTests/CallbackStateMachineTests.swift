@@ -38,7 +38,8 @@ struct CallbackStateMachineTests {
     @Test("a provider error with the right state ends the flow; its description is not echoed into the page")
     func errorRightState() {
         var machine = CallbackStateMachine(expectation: expectation)
-        let action = machine.receive(get("/callback?error=access_denied&error_description=%3Cscript%3Ealert(1)%3C%2Fscript%3E&state=expected-state"))
+        let action = machine.receive(
+            get("/callback?error=access_denied&error_description=%3Cscript%3Ealert(1)%3C%2Fscript%3E&state=expected-state"))
         guard case .finish(.denied(let error)) = action.decision else { Issue.record("not denied"); return }
         #expect(error.error == "access_denied")
         #expect(!action.response.body.contains("script"))
@@ -50,9 +51,11 @@ struct CallbackStateMachineTests {
         #expect(machine.receive(get("/callback?error=access_denied&state=forged")).decision == .keepWaiting)
     }
 
-    @Test("repeated parameters are refused", arguments: [
-        "/callback?code=a&code=b&state=expected-state", "/callback?code=a&state=expected-state&state=expected-state",
-    ])
+    @Test(
+        "repeated parameters are refused",
+        arguments: [
+            "/callback?code=a&code=b&state=expected-state", "/callback?code=a&state=expected-state&state=expected-state",
+        ])
     func repeated(target: String) {
         var machine = CallbackStateMachine(expectation: expectation)
         let action = machine.receive(get(target))
@@ -65,9 +68,12 @@ struct CallbackStateMachineTests {
         #expect(machine.receive(get("/callback?code=a&error=access_denied&state=expected-state")).decision == .keepWaiting)
     }
 
-    @Test("wrong paths, favicon requests and other methods get a 4xx and change nothing", arguments: [
-        ("GET", "/favicon.ico"), ("GET", "/"), ("GET", "/callback/extra?code=a&state=expected-state"), ("PUT", "/callback?code=a&state=expected-state"),
-    ])
+    @Test(
+        "wrong paths, favicon requests and other methods get a 4xx and change nothing",
+        arguments: [
+            ("GET", "/favicon.ico"), ("GET", "/"), ("GET", "/callback/extra?code=a&state=expected-state"),
+            ("PUT", "/callback?code=a&state=expected-state"),
+        ])
     func strays(method: String, target: String) {
         var machine = CallbackStateMachine(expectation: expectation)
         let action = machine.receive(ReceivedRequest(method: method, target: target))
@@ -79,9 +85,11 @@ struct CallbackStateMachineTests {
     @Test("a form_post body is accepted like a query")
     func formPost() {
         var machine = CallbackStateMachine(expectation: expectation)
-        let request = ReceivedRequest(method: "POST", target: "/callback", headers: ["content-type": "application/x-www-form-urlencoded"],
-                                      body: Data("code=abc&state=expected-state&user=%7B%7D".utf8))
-        #expect(machine.receive(request).decision == .finish(.authorized(AuthorizationResponse(code: "abc", extraParameters: ["user": "{}"]))))
+        let request = ReceivedRequest(
+            method: "POST", target: "/callback", headers: ["content-type": "application/x-www-form-urlencoded"],
+            body: Data("code=abc&state=expected-state&user=%7B%7D".utf8))
+        #expect(
+            machine.receive(request).decision == .finish(.authorized(AuthorizationResponse(code: "abc", extraParameters: ["user": "{}"]))))
     }
 
     @Test("an iss from another issuer is refused (RFC 9207 mix-up defence)")
@@ -93,9 +101,13 @@ struct CallbackStateMachineTests {
 
     @Test("a missing iss is refused when the provider promises it")
     func issuerRequired() {
-        var machine = CallbackStateMachine(expectation: .init(path: "/callback", state: "s", issuer: "https://idp.example", issuerParameterRequired: true))
-        guard case .finish(.refused) = machine.receive(get("/callback?code=a&state=s")).decision else { Issue.record("not refused"); return }
-        var second = CallbackStateMachine(expectation: .init(path: "/callback", state: "s", issuer: "https://idp.example", issuerParameterRequired: true))
+        var machine = CallbackStateMachine(
+            expectation: .init(path: "/callback", state: "s", issuer: "https://idp.example", issuerParameterRequired: true))
+        guard case .finish(.refused) = machine.receive(get("/callback?code=a&state=s")).decision else {
+            Issue.record("not refused"); return
+        }
+        var second = CallbackStateMachine(
+            expectation: .init(path: "/callback", state: "s", issuer: "https://idp.example", issuerParameterRequired: true))
         guard case .finish(.authorized) = second.receive(get("/callback?code=a&state=s&iss=https%3A%2F%2Fidp.example")).decision else {
             Issue.record("not authorized"); return
         }
@@ -116,7 +128,9 @@ struct HTTPRequestParserTests {
     func incremental() {
         var parser = HTTPRequestParser()
         #expect(parser.append(Array("GET /callback?code=a HT".utf8)) == .needMore)
-        #expect(parser.append(Array("TP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)) == .complete(ReceivedRequest(method: "GET", target: "/callback?code=a", headers: ["host": "127.0.0.1"])))
+        #expect(
+            parser.append(Array("TP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+                == .complete(ReceivedRequest(method: "GET", target: "/callback?code=a", headers: ["host": "127.0.0.1"])))
     }
 
     @Test("an oversized header is refused with 431")

@@ -59,7 +59,8 @@ struct IDTokenValidatorTests {
 
     @Test("rule 3: an untrusted extra audience is refused")
     func extraAudience() async {
-        await expectRefused(signer.sign(claims: claims { $0["aud"] = .array([.string(clientID), .string("evil")]) }), mentioning: "not trusted")
+        await expectRefused(
+            signer.sign(claims: claims { $0["aud"] = .array([.string(clientID), .string("evil")]) }), mentioning: "not trusted")
     }
 
     @Test("rule 5: azp naming another client is refused")
@@ -129,23 +130,28 @@ struct IDTokenValidatorTests {
 
     @Test("exp, iat and nbf must be JSON numbers")
     func numericDates() async {
-        await expectRefused(signer.sign(claims: claims { $0["exp"] = .string("\(Int(now.timeIntervalSince1970 + 600))") }), mentioning: "not a number")
-        await expectRefused(signer.sign(claims: claims { $0["iat"] = .string("\(Int(now.timeIntervalSince1970))") }), mentioning: "not a number")
+        await expectRefused(
+            signer.sign(claims: claims { $0["exp"] = .string("\(Int(now.timeIntervalSince1970 + 600))") }), mentioning: "not a number")
+        await expectRefused(
+            signer.sign(claims: claims { $0["iat"] = .string("\(Int(now.timeIntervalSince1970))") }), mentioning: "not a number")
         await expectRefused(signer.sign(claims: claims { $0["nbf"] = .string("0") }), mentioning: "not a number")
     }
 
     @Test("rule 10: an iat more than 24 hours old is refused even when exp is later")
     func oldIssuedAt() async {
-        await expectRefused(signer.sign(claims: claims {
-            $0["iat"] = .number(now.timeIntervalSince1970 - 25 * 3600)
-            $0["exp"] = .number(now.timeIntervalSince1970 + 3600)
-        }), mentioning: "too long ago")
+        await expectRefused(
+            signer.sign(
+                claims: claims {
+                    $0["iat"] = .number(now.timeIntervalSince1970 - 25 * 3600)
+                    $0["exp"] = .number(now.timeIntervalSince1970 + 3600)
+                }), mentioning: "too long ago")
     }
 
     @Test("an iat or nbf in the future beyond the skew is refused")
     func future() async {
         await expectRefused(signer.sign(claims: claims { $0["iat"] = .number(now.timeIntervalSince1970 + 600) }), mentioning: "future")
-        await expectRefused(signer.sign(claims: claims { $0["nbf"] = .number(now.timeIntervalSince1970 + 600) }), mentioning: "not valid yet")
+        await expectRefused(
+            signer.sign(claims: claims { $0["nbf"] = .number(now.timeIntervalSince1970 + 600) }), mentioning: "not valid yet")
     }
 
     @Test("rule 11: a wrong or missing nonce is refused")
@@ -171,7 +177,11 @@ struct IDTokenValidatorTests {
 
     @Test("unusable keys in a JWK Set are skipped, not fatal")
     func unusableKeys() throws {
-        let keys = try #require(JSONWebKeySet(data: Data(#"{"keys":[{"kty":"oct","k":"abc"},{"kty":"RSA","n":"AQAB"},{"kty":"RSA","n":"AQAB","e":"AQAB","d":"secret"},{"kty":"RSA","kid":"ok","n":"AQAB","e":"AQAB"}]}"#.utf8)))
+        let keys = try #require(
+            JSONWebKeySet(
+                data: Data(
+                    #"{"keys":[{"kty":"oct","k":"abc"},{"kty":"RSA","n":"AQAB"},{"kty":"RSA","n":"AQAB","e":"AQAB","d":"secret"},{"kty":"RSA","kid":"ok","n":"AQAB","e":"AQAB"}]}"#
+                        .utf8)))
         #expect(keys.keys.map(\.keyID) == ["ok"])
     }
 }

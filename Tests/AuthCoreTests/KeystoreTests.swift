@@ -16,8 +16,9 @@ struct KeystoreTests {
 
     func sampleUser(_ uid: String) -> User {
         let date = Date(timeIntervalSince1970: 1_790_000_000)
-        return User(uid: uid, email: "ada@example.com", emailVerified: true, displayName: "Ada", photoURL: nil, createdAt: date,
-                    lastSignInAt: date, lastAuthAt: date, lastProviderID: "oidc.a", providerData: [])
+        return User(
+            uid: uid, email: "ada@example.com", emailVerified: true, displayName: "Ada", photoURL: nil, createdAt: date,
+            lastSignInAt: date, lastAuthAt: date, lastProviderID: "oidc.a", providerData: [])
     }
 
     func mode(_ path: String) throws -> Int {
@@ -38,7 +39,9 @@ struct KeystoreTests {
     func unsafePermissions() async throws {
         try await keystore.update { $0.users.append(sampleUser("u1")) }
         chmod(path, 0o644)
-        #expect { try keystore.read() } throws: { ($0 as? AuthError)?.code == .keystoreError && ($0 as? AuthError)?.message.contains("chmod 600") == true }
+        #expect { try keystore.read() } throws: {
+            ($0 as? AuthError)?.code == .keystoreError && ($0 as? AuthError)?.message.contains("chmod 600") == true
+        }
     }
 
     @Test("a symlinked keystore is refused")
@@ -46,10 +49,14 @@ struct KeystoreTests {
         try await keystore.update { $0.users.append(sampleUser("u1")) }
         let link = directory + "/link.json"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
-        #expect { try FileKeystore(path: link, random: SystemRandomSource()).read() } throws: { ($0 as? AuthError)?.message.contains("symbolic link") == true }
+        #expect { try FileKeystore(path: link, random: SystemRandomSource()).read() } throws: {
+            ($0 as? AuthError)?.message.contains("symbolic link") == true
+        }
     }
 
-    @Test("a corrupt keystore is refused and never overwritten", arguments: [#"{"version": 1, "users": "#, "[]", #"{"users": []}"#, #"{"version": 99, "users": []}"#])
+    @Test(
+        "a corrupt keystore is refused and never overwritten",
+        arguments: [#"{"version": 1, "users": "#, "[]", #"{"users": []}"#, #"{"version": 99, "users": []}"#])
     func corrupt(content: String) async throws {
         try FileManager.default.createDirectory(atPath: directory + "/nested", withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: path, contents: Data(content.utf8), attributes: [.posixPermissions: 0o600])
@@ -77,7 +84,9 @@ struct KeystoreTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<20 {
                 group.addTask {
-                    try await FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 30).update { $0.users.append(sampleUser("u\(index)")) }
+                    try await FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 30).update {
+                        $0.users.append(sampleUser("u\(index)"))
+                    }
                 }
             }
             try await group.waitForAll()
@@ -89,7 +98,9 @@ struct KeystoreTests {
     func lockTimeout() async throws {
         let holder = try await FileLock.acquire(for: path, timeout: 1, what: "the keystore")
         defer { holder.release() }
-        await #expect { try await FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 0.3).update { $0.currentUID = "x" } } throws: {
+        await #expect {
+            try await FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 0.3).update { $0.currentUID = "x" }
+        } throws: {
             ($0 as? AuthError)?.code == .keystoreError
         }
     }

@@ -1,5 +1,6 @@
 import AuthCore
 import AuthCoreTestSupport
+import Foundation
 import Testing
 
 @Suite("PKCE (RFC 7636)")
@@ -44,7 +45,10 @@ struct AuthorizationRequestTests {
 
     @Test("openid is always first and scopes are not repeated")
     func scopes() {
-        #expect(AuthorizationRequest.mergeScopes(["profile", "email"], ["email", "offline_access"]) == ["openid", "profile", "email", "offline_access"])
+        #expect(
+            AuthorizationRequest.mergeScopes(["profile", "email"], ["email", "offline_access"]) == [
+                "openid", "profile", "email", "offline_access",
+            ])
     }
 
     @Test("the URL carries S256 PKCE, state, nonce and the custom parameters")
@@ -62,5 +66,3 @@ struct AuthorizationRequestTests {
         #expect(parameters["code_verifier"] == nil)
     }
 }
-
-import Foundation

@@ -35,7 +35,9 @@ struct TokenResponseTests {
         }
     }
 
-    @Test("an HTML error page, a 5xx or a redirect is network-request-failed", arguments: [(500, "<html>oops</html>"), (302, ""), (200, "<html></html>")])
+    @Test(
+        "an HTML error page, a 5xx or a redirect is network-request-failed",
+        arguments: [(500, "<html>oops</html>"), (302, ""), (200, "<html></html>")])
     func notTheProtocol(status: Int, body: String) {
         #expect { try parse(status, body) } throws: { ($0 as? AuthError)?.code == .networkRequestFailed }
     }
@@ -44,16 +46,19 @@ struct TokenResponseTests {
 @Suite("Discovery (OpenID Connect Discovery 1.0)")
 struct DiscoveryDocumentTests {
     func document(issuer: String, endpoint: String = "https://idp.example") -> Data {
-        Data("""
-        {"issuer":"\(issuer)","authorization_endpoint":"\(endpoint)/authorize","token_endpoint":"\(endpoint)/token","jwks_uri":"\(endpoint)/jwks"}
-        """.utf8)
+        Data(
+            """
+            {"issuer":"\(issuer)","authorization_endpoint":"\(endpoint)/authorize","token_endpoint":"\(endpoint)/token","jwks_uri":"\(endpoint)/jwks"}
+            """.utf8)
     }
 
     @Test("the issuer must equal the configured issuer exactly")
     func exactIssuer() throws {
         let source = URL(string: "https://idp.example/.well-known/openid-configuration")!
         _ = try DiscoveryDocument.parse(document(issuer: "https://idp.example"), expectedIssuer: "https://idp.example", source: source)
-        #expect { try DiscoveryDocument.parse(document(issuer: "https://idp.example/"), expectedIssuer: "https://idp.example", source: source) } throws: {
+        #expect {
+            try DiscoveryDocument.parse(document(issuer: "https://idp.example/"), expectedIssuer: "https://idp.example", source: source)
+        } throws: {
             ($0 as? AuthError)?.code == .providerNotConfigured
         }
     }
@@ -61,15 +66,24 @@ struct DiscoveryDocumentTests {
     @Test("plain http endpoints off loopback are refused; loopback http is allowed")
     func endpointPolicy() throws {
         let source = URL(string: "https://idp.example/.well-known/openid-configuration")!
-        #expect { try DiscoveryDocument.parse(document(issuer: "https://idp.example", endpoint: "http://idp.example"), expectedIssuer: "https://idp.example", source: source) } throws: {
+        #expect {
+            try DiscoveryDocument.parse(
+                document(issuer: "https://idp.example", endpoint: "http://idp.example"), expectedIssuer: "https://idp.example",
+                source: source)
+        } throws: {
             ($0 as? AuthError)?.code == .providerNotConfigured
         }
-        _ = try DiscoveryDocument.parse(document(issuer: "http://127.0.0.1:9", endpoint: "http://127.0.0.1:9"), expectedIssuer: "http://127.0.0.1:9", source: source)
+        _ = try DiscoveryDocument.parse(
+            document(issuer: "http://127.0.0.1:9", endpoint: "http://127.0.0.1:9"), expectedIssuer: "http://127.0.0.1:9", source: source)
     }
 
     @Test("a document missing required fields is provider-not-configured")
     func missingFields() {
-        #expect { try DiscoveryDocument.parse(Data(#"{"issuer":"https://idp.example"}"#.utf8), expectedIssuer: "https://idp.example", source: URL(string: "https://idp.example")!) } throws: {
+        #expect {
+            try DiscoveryDocument.parse(
+                Data(#"{"issuer":"https://idp.example"}"#.utf8), expectedIssuer: "https://idp.example",
+                source: URL(string: "https://idp.example")!)
+        } throws: {
             ($0 as? AuthError)?.code == .providerNotConfigured
         }
     }
@@ -77,9 +91,11 @@ struct DiscoveryDocumentTests {
 
 @Suite("Provider ids and configuration")
 struct ProviderConfigTests {
-    @Test("aliases and oidc names parse; anything else is invalid-argument", arguments: [
-        ("microsoft", "microsoft.com"), ("apple", "apple.com"), ("oidc.my-idp_2", "oidc.my-idp_2"),
-    ])
+    @Test(
+        "aliases and oidc names parse; anything else is invalid-argument",
+        arguments: [
+            ("microsoft", "microsoft.com"), ("apple", "apple.com"), ("oidc.my-idp_2", "oidc.my-idp_2"),
+        ])
     func valid(text: String, expected: String) throws {
         #expect(try ProviderID(parsing: text).rawValue == expected)
     }

@@ -9,12 +9,15 @@ struct HostileThenRealBrowser: BrowserLauncher {
         Task.detached {
             let transport = URLSessionTransport(timeout: 10)
             guard let response = try? await transport.send(HTTPRequest(url: url)), let location = response.header("Location"),
-                  let redirect = URL(string: location), var components = URLComponents(url: redirect, resolvingAgainstBaseURL: false) else { return }
+                let redirect = URL(string: location), var components = URLComponents(url: redirect, resolvingAgainstBaseURL: false)
+            else { return }
             let base = "http://\(redirect.host!):\(redirect.port!)"
             for stray in ["/favicon.ico", "/", "/callback", "/callback?code=forged&state=forged"] {
                 _ = try? await transport.send(HTTPRequest(url: URL(string: base + stray)!))
             }
-            _ = try? await transport.send(HTTPRequest(method: "POST", url: URL(string: base + "/callback")!, headers: ["Content-Type": "text/plain"], body: Data("x".utf8)))
+            _ = try? await transport.send(
+                HTTPRequest(
+                    method: "POST", url: URL(string: base + "/callback")!, headers: ["Content-Type": "text/plain"], body: Data("x".utf8)))
             // Raw junk on a socket.
             _ = try? await transport.send(HTTPRequest(method: "BREW", url: URL(string: base + "/callback")!))
             components.queryItems = components.queryItems
@@ -31,11 +34,15 @@ struct SignInFlowTests {
     init() throws { provider = try FakeIdentityProvider() }
 
     func signIn(_ test: TestEnvironment, timeout: TimeInterval = 10, parameters: [(String, String)] = []) async throws -> SignIn.Output {
-        try await SignIn(environment: test.environment).run(.init(providerID: try ProviderID(parsing: "oidc.fake"),
-                                                                   options: FlowOptions(parameters: parameters, timeout: timeout)))
+        try await SignIn(environment: test.environment).run(
+            .init(
+                providerID: try ProviderID(parsing: "oidc.fake"),
+                options: FlowOptions(parameters: parameters, timeout: timeout)))
     }
 
-    func expectFailure(_ code: AuthError.Code, _ test: TestEnvironment, timeout: TimeInterval = 10, parameters: [(String, String)] = []) async {
+    func expectFailure(_ code: AuthError.Code, _ test: TestEnvironment, timeout: TimeInterval = 10, parameters: [(String, String)] = [])
+        async
+    {
         do {
             _ = try await signIn(test, timeout: timeout, parameters: parameters)
             Issue.record("sign-in succeeded; expected \(code)")
@@ -81,7 +88,9 @@ struct SignInFlowTests {
 
     @Test("access_denied with the right state is invalid-credential")
     func accessDenied() async throws {
-        provider.update { $0.authorizeError = "access_denied"; $0.authorizeErrorDescription = "user said no" }
+        provider.update {
+            $0.authorizeError = "access_denied"; $0.authorizeErrorDescription = "user said no"
+        }
         await expectFailure(.invalidCredential, try await TestEnvironment(provider: provider))
     }
 
@@ -124,10 +133,12 @@ struct SignInFlowTests {
         #expect(provider.count("authorize") == 0 && provider.count("discovery") == 0)
     }
 
-    @Test("a token endpoint answering HTML, a 5xx or a redirect is network-request-failed", arguments: [
-        HTTPResponse(status: 500, headers: ["Content-Type": "text/html"], body: Data("<html>down</html>".utf8)),
-        HTTPResponse(status: 302, headers: ["Location": "http://127.0.0.1:1/elsewhere"]),
-    ])
+    @Test(
+        "a token endpoint answering HTML, a 5xx or a redirect is network-request-failed",
+        arguments: [
+            HTTPResponse(status: 500, headers: ["Content-Type": "text/html"], body: Data("<html>down</html>".utf8)),
+            HTTPResponse(status: 302, headers: ["Location": "http://127.0.0.1:1/elsewhere"]),
+        ])
     func tokenEndpointBroken(response: HTTPResponse) async throws {
         provider.update { $0.tokenEndpointOverride = response }
         await expectFailure(.networkRequestFailed, try await TestEnvironment(provider: provider))
@@ -155,7 +166,8 @@ struct TokenRefreshTests {
 
     func signedIn() async throws -> TestEnvironment {
         let test = try await TestEnvironment(provider: provider)
-        _ = try await SignIn(environment: test.environment).run(.init(providerID: try ProviderID(parsing: "oidc.fake"), options: FlowOptions(timeout: 10)))
+        _ = try await SignIn(environment: test.environment).run(
+            .init(providerID: try ProviderID(parsing: "oidc.fake"), options: FlowOptions(timeout: 10)))
         return test
     }
 
@@ -225,7 +237,9 @@ struct TokenRefreshTests {
     @Test("no current user is no-current-user")
     func noUser() async throws {
         let test = try await TestEnvironment(provider: provider)
-        await #expect { try await TokenRefresh(environment: test.environment).run(.init()) } throws: { ($0 as? AuthError)?.code == .noCurrentUser }
+        await #expect { try await TokenRefresh(environment: test.environment).run(.init()) } throws: {
+            ($0 as? AuthError)?.code == .noCurrentUser
+        }
     }
 
     @Test("signout --revoke revokes the refresh token at the provider and drops the tokens")

@@ -18,7 +18,8 @@ struct AuthctlBinaryTests {
     }
 
     func login(_ extra: [String] = [], environment: [String: String] = [:]) async throws -> AuthctlProcess.Result {
-        try await authctl.run(["login", "oidc.fake", "--browser-command", AuthctlProcess.browserCommand, "--timeout", "20"] + extra, environment: environment)
+        try await authctl.run(
+            ["login", "oidc.fake", "--browser-command", AuthctlProcess.browserCommand, "--timeout", "20"] + extra, environment: environment)
     }
 
     @Test("login, status, token, forced refresh, signout --revoke: the whole session")
@@ -64,17 +65,20 @@ struct AuthctlBinaryTests {
         let after = try await authctl.run(["status", "--keystore", elsewhere, "--json"])
         #expect(before.status == 16 && after.status == 16)
         #expect(before.json?["signedIn"] == .bool(false) && before.stdout == after.stdout)
-        let viaEnvironment = try await authctl.run(["providers", "add", "oidc.env", "--issuer", "https://idp.example", "--client-id", "c"],
-                                                   environment: ["AUTHCTL_CONFIG": authctl.home + "/env-config.json"])
+        let viaEnvironment = try await authctl.run(
+            ["providers", "add", "oidc.env", "--issuer", "https://idp.example", "--client-id", "c"],
+            environment: ["AUTHCTL_CONFIG": authctl.home + "/env-config.json"])
         #expect(viaEnvironment.status == 0)
         #expect(FileManager.default.fileExists(atPath: authctl.home + "/env-config.json"))
     }
 
-    @Test("hostile providers are refused with SPEC exit codes and a byte-identical keystore", arguments: [
-        ("bad signature", Int32(4)), ("wrong issuer", 4), ("wrong audience", 4), ("wrong nonce", 4), ("alg none", 4),
-        ("HS256 with the public key", 4), ("expired", 4), ("string exp", 4), ("access denied", 4), ("token endpoint 500", 3),
-        ("discovery issuer mismatch", 7), ("wrong state", 5),
-    ])
+    @Test(
+        "hostile providers are refused with SPEC exit codes and a byte-identical keystore",
+        arguments: [
+            ("bad signature", Int32(4)), ("wrong issuer", 4), ("wrong audience", 4), ("wrong nonce", 4), ("alg none", 4),
+            ("HS256 with the public key", 4), ("expired", 4), ("string exp", 4), ("access denied", 4), ("token endpoint 500", 3),
+            ("discovery issuer mismatch", 7), ("wrong state", 5),
+        ])
     func hostile(name: String, exit: Int32) async throws {
         try await addProvider()
         #expect(try await login().status == 0)
@@ -90,7 +94,8 @@ struct AuthctlBinaryTests {
             case "expired": behaviour.idTokenExpiresIn = -3600
             case "string exp": behaviour.expAsString = true
             case "access denied": behaviour.authorizeError = "access_denied"
-            case "token endpoint 500": behaviour.tokenEndpointOverride = HTTPResponse(status: 500, body: Data("<html>Internal Server Error</html>".utf8))
+            case "token endpoint 500":
+                behaviour.tokenEndpointOverride = HTTPResponse(status: 500, body: Data("<html>Internal Server Error</html>".utf8))
             case "discovery issuer mismatch": behaviour.discoveryIssuer = "https://impostor.example"
             default: behaviour.forgedState = "forged-state"
             }
@@ -122,7 +127,8 @@ struct AuthctlBinaryTests {
         for junk in ["/favicon.ico", "/", "/callback?code=x&state=forged", "/../../etc/passwd"] {
             _ = Process.run("curl", ["-s", "-o", "/dev/null", base + junk])
         }
-        _ = Process.run("curl", ["-s", "-o", "/dev/null", "-X", "POST", "--data-binary", String(repeating: "A", count: 200_000), base + "/callback"])
+        _ = Process.run(
+            "curl", ["-s", "-o", "/dev/null", "-X", "POST", "--data-binary", String(repeating: "A", count: 200_000), base + "/callback"])
         _ = Process.run("curl", ["-s", "-L", "-o", "/dev/null", url])
         let result = await AuthctlProcess.finish(started)
         #expect(result.status == 0, "\(text)\(result.stderr)")
@@ -149,7 +155,9 @@ struct AuthctlBinaryTests {
         try await addProvider()
         provider.update { $0.accessTokenLifetime = .number(30) }  // expires within the default --min-ttl of 60 s
         #expect(try await login().status == 0)
-        provider.update { $0.tokenDelay = 0.3; $0.accessTokenLifetime = .number(3600) }
+        provider.update {
+            $0.tokenDelay = 0.3; $0.accessTokenLifetime = .number(3600)
+        }
         let before = provider.count("refresh")
         let results = try await withThrowingTaskGroup(of: AuthctlProcess.Result.self) { group in
             for _ in 0..<6 { group.addTask { try await authctl.run(["token"]) } }
@@ -187,11 +195,13 @@ struct AuthctlBinaryTests {
         #expect(authctl.keystoreBytes() == corrupt)
     }
 
-    @Test("bad usage exits 2 with a message naming the problem", arguments: [
-        (["login"], "provider"), (["login", "google"], "not a provider id"), (["token", "--format", "yaml"], "format"),
-        (["login", "oidc.fake", "--param", "state=x"], "'state'"), (["providers", "add", "oidc.x", "--client-id", "c"], "--issuer"),
-        (["login", "oidc.fake", "--listen-address", "0.0.0.0:80"], "loopback"),
-    ])
+    @Test(
+        "bad usage exits 2 with a message naming the problem",
+        arguments: [
+            (["login"], "provider"), (["login", "google"], "not a provider id"), (["token", "--format", "yaml"], "format"),
+            (["login", "oidc.fake", "--param", "state=x"], "'state'"), (["providers", "add", "oidc.x", "--client-id", "c"], "--issuer"),
+            (["login", "oidc.fake", "--listen-address", "0.0.0.0:80"], "loopback"),
+        ])
     func usage(arguments: [String], mention: String) async throws {
         try await addProvider()
         let result = try await authctl.run(arguments)
@@ -227,7 +237,9 @@ struct AuthctlBinaryTests {
     }
 
     static func tokens(in text: String) -> [String] {
-        text.split(whereSeparator: { "\" ,\n".contains($0) }).map(String.init).filter { $0.hasPrefix("at-") || $0.hasPrefix("rt-") || $0.hasPrefix("ey") }
+        text.split(whereSeparator: { "\" ,\n".contains($0) }).map(String.init).filter {
+            $0.hasPrefix("at-") || $0.hasPrefix("rt-") || $0.hasPrefix("ey")
+        }
     }
 
     @Test("the committed completion scripts are current", arguments: ["bash", "zsh", "fish"])

@@ -66,8 +66,10 @@ struct AuthctlProcess {
                 let out = stdout.fileHandleForReading.readDataToEndOfFile()
                 let err = stderr.fileHandleForReading.readDataToEndOfFile()
                 process.waitUntilExit()
-                continuation.resume(returning: Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                                                      stderr: String(decoding: err, as: UTF8.self)))
+                continuation.resume(
+                    returning: Result(
+                        status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                        stderr: String(decoding: err, as: UTF8.self)))
             }
         }
     }

@@ -29,8 +29,11 @@ public enum AccountRules {
             uid: newUID, email: credential.profile.email, emailVerified: credential.profile.emailVerified,
             displayName: credential.profile.displayName, photoURL: credential.profile.photoURL,
             createdAt: now, lastSignInAt: now, lastAuthAt: now, lastProviderID: credential.providerID,
-            providerData: [LinkedIdentity(providerID: credential.providerID, issuer: credential.issuer, federatedID: credential.federatedID,
-                                          profile: credential.profile, linkedAt: now, tokens: credential.tokens)])
+            providerData: [
+                LinkedIdentity(
+                    providerID: credential.providerID, issuer: credential.issuer, federatedID: credential.federatedID,
+                    profile: credential.profile, linkedAt: now, tokens: credential.tokens)
+            ])
         state.users.append(user)
         state.currentUID = user.uid
         return SignInResult(user: user, isNewUser: true)

@@ -11,7 +11,9 @@ public struct TokenSet: Codable, Sendable, Equatable {
     /// The scopes granted (or asked, when the provider did not say).
     public var scopes: [String]
 
-    public init(accessToken: String, tokenType: String = "Bearer", expiresAt: Date?, refreshToken: String?, idToken: String?, scopes: [String]) {
+    public init(
+        accessToken: String, tokenType: String = "Bearer", expiresAt: Date?, refreshToken: String?, idToken: String?, scopes: [String]
+    ) {
         self.accessToken = accessToken
         self.tokenType = tokenType
         self.expiresAt = expiresAt
@@ -101,8 +103,10 @@ public struct User: Codable, Sendable, Equatable {
         case lastProviderID = "lastProviderId", providerData
     }
 
-    public init(uid: String, email: String?, emailVerified: Bool, displayName: String?, photoURL: String?, createdAt: Date,
-                lastSignInAt: Date, lastAuthAt: Date, lastProviderID: String?, providerData: [LinkedIdentity]) {
+    public init(
+        uid: String, email: String?, emailVerified: Bool, displayName: String?, photoURL: String?, createdAt: Date,
+        lastSignInAt: Date, lastAuthAt: Date, lastProviderID: String?, providerData: [LinkedIdentity]
+    ) {
         self.uid = uid
         self.email = email
         self.emailVerified = emailVerified

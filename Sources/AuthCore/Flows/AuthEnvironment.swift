@@ -13,9 +13,11 @@ public struct AuthEnvironment: Sendable {
     public var metadataCache: any MetadataCache
     public var secrets: any SecretSource
 
-    public init(transport: any HTTPTransport, clock: any Clock, random: any RandomSource, browser: any BrowserLauncher,
-                terminal: any Terminal, keystore: any Keystore, configStore: ConfigStore,
-                metadataCache: any MetadataCache, secrets: any SecretSource) {
+    public init(
+        transport: any HTTPTransport, clock: any Clock, random: any RandomSource, browser: any BrowserLauncher,
+        terminal: any Terminal, keystore: any Keystore, configStore: ConfigStore,
+        metadataCache: any MetadataCache, secrets: any SecretSource
+    ) {
         self.transport = transport
         self.clock = clock
         self.random = random

@@ -10,7 +10,8 @@ struct AuthorizationCodeFlow: Sendable {
         let config = provider.config
         // Everything that can be checked without the network fails before the browser opens.
         guard let clientID = config.clientID else {
-            throw AuthError.notConfigured("\(provider.id) has no client id. Set it with: authctl providers add \(provider.id) --client-id ID")
+            throw AuthError.notConfigured(
+                "\(provider.id) has no client id. Set it with: authctl providers add \(provider.id) --client-id ID")
         }
         var parameters = config.parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         for (name, value) in options.parameters {
@@ -20,7 +21,8 @@ struct AuthorizationCodeFlow: Sendable {
         try AuthorizationRequest.checkCustomParameters(parameters)
         let authentication = try ClientCredentials.resolve(config, secrets: environment.secrets)
         let redirectOverride = try (options.redirectURI ?? config.redirectURI).map(Self.parseRedirectURI)
-        let listenAddress = try options.listenAddress ?? config.listenAddress.map(ListenAddress.init(parsing:))
+        let listenAddress =
+            try options.listenAddress ?? config.listenAddress.map(ListenAddress.init(parsing:))
             ?? Self.listenAddress(impliedBy: redirectOverride)
 
         let metadata = ProviderMetadata(environment: environment)
@@ -35,31 +37,39 @@ struct AuthorizationCodeFlow: Sendable {
             redirectURI: redirectURI,
             scopes: AuthorizationRequest.mergeScopes(provider.defaultScopes + config.scopes, options.scopes),
             state: attempt.state, nonce: attempt.nonce, pkce: attempt.pkce, additionalParameters: parameters)
-        let machine = CallbackStateMachine(expectation: .init(
-            path: redirectURI.path, state: attempt.state, issuer: provider.issuer,
-            issuerParameterRequired: discovery.authorizationResponseIssParameterSupported == true))
+        let machine = CallbackStateMachine(
+            expectation: .init(
+                path: redirectURI.path, state: attempt.state, issuer: provider.issuer,
+                issuerParameterRequired: discovery.authorizationResponseIssParameterSupported == true))
 
         let terminal = environment.terminal
         if environment.browser.open(request.url) {
             // The URL carries state and nonce: it is shown only when it must be (SECURITY.md).
-            terminal.progress("Opened the browser to sign in to \(provider.id). If nothing opened, run again with --no-browser to see the URL")
+            terminal.progress(
+                "Opened the browser to sign in to \(provider.id). If nothing opened, run again with --no-browser to see the URL")
         } else {
             terminal.notice("Open this URL in a browser to sign in to \(provider.id):\n  \(request.url.absoluteString)")
         }
-        terminal.progress("Waiting for the sign-in on \(listener.host):\(listener.port) (timeout \(Int(options.timeout)) s)\(terminal.isInteractive ? "; press Ctrl-C to cancel" : "")…")
+        terminal.progress(
+            "Waiting for the sign-in on \(listener.host):\(listener.port) (timeout \(Int(options.timeout)) s)\(terminal.isInteractive ? "; press Ctrl-C to cancel" : "")…"
+        )
 
         let outcome = try await listener.waitForRedirect(machine, timeout: options.timeout)
         let response: AuthorizationResponse
         switch outcome {
         case .denied(let error):
-            throw AuthError(.invalidCredential, "\(provider.id) refused the sign-in: \(error.summary). Try again, or check the app's registration at the provider",
-                            details: ["oauthError": Sanitize.text(error.error, limit: 64)])
+            throw AuthError(
+                .invalidCredential,
+                "\(provider.id) refused the sign-in: \(error.summary). Try again, or check the app's registration at the provider",
+                details: ["oauthError": Sanitize.text(error.error, limit: 64)])
         case .refused(let reason):
             throw AuthError.invalidCredential("the sign-in response was refused: \(reason). Try again")
         case .authorized(let value):
             response = value
         }
-        guard let code = response.code else { throw AuthError.invalidCredential("the sign-in response carried no authorization code. Try again") }
+        guard let code = response.code else {
+            throw AuthError.invalidCredential("the sign-in response carried no authorization code. Try again")
+        }
 
         let tokenRequest = TokenRequest(
             tokenEndpoint: discovery.tokenEndpoint, clientID: clientID,
@@ -76,9 +86,10 @@ struct AuthorizationCodeFlow: Sendable {
         return Credential(
             providerID: provider.id.rawValue, issuer: provider.issuer, federatedID: try provider.federatedID(from: claims),
             profile: provider.profile(from: claims),
-            tokens: TokenSet(accessToken: tokens.accessToken, tokenType: tokens.tokenType,
-                             expiresAt: tokens.expiresIn.map { now.addingTimeInterval($0) }, refreshToken: tokens.refreshToken,
-                             idToken: idToken, scopes: tokens.scopes ?? request.scopes),
+            tokens: TokenSet(
+                accessToken: tokens.accessToken, tokenType: tokens.tokenType,
+                expiresAt: tokens.expiresIn.map { now.addingTimeInterval($0) }, refreshToken: tokens.refreshToken,
+                idToken: idToken, scopes: tokens.scopes ?? request.scopes),
             claims: claims)
     }
 
@@ -93,7 +104,8 @@ struct AuthorizationCodeFlow: Sendable {
     /// redirect URIs exactly); otherwise 127.0.0.1 and an ephemeral port.
     static func listenAddress(impliedBy redirectURI: URL?) -> ListenAddress {
         if let redirectURI, EndpointPolicy.isLoopback(host: redirectURI.host), let port = redirectURI.port {
-            let host = redirectURI.host == "localhost" ? "127.0.0.1" : redirectURI.host!.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            let host =
+                redirectURI.host == "localhost" ? "127.0.0.1" : redirectURI.host!.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
             return ListenAddress(host: host, port: UInt16(port))
         }
         return ListenAddress(host: "127.0.0.1", port: 0)
@@ -106,11 +118,14 @@ struct IDTokenVerification: Sendable {
     let environment: AuthEnvironment
     let metadata: ProviderMetadata
 
-    func validate(_ token: String, provider: any IdentityProvider, discovery: DiscoveryDocument, clientID: String, nonce: String?) async throws -> IDTokenClaims {
+    func validate(_ token: String, provider: any IdentityProvider, discovery: DiscoveryDocument, clientID: String, nonce: String?)
+        async throws -> IDTokenClaims
+    {
         let keys = try await metadata.keys(for: discovery)
         let algorithms = Set(discovery.idTokenSigningAlgValuesSupported ?? ["RS256"])
-        let expectations = IDTokenExpectations(issuer: provider.issuer, clientID: clientID, nonce: nonce,
-                                               allowedAlgorithms: algorithms, now: environment.clock.now())
+        let expectations = IDTokenExpectations(
+            issuer: provider.issuer, clientID: clientID, nonce: nonce,
+            allowedAlgorithms: algorithms, now: environment.clock.now())
         let metadata = self.metadata
         return try await IDTokenValidator().validate(token, expectations: expectations, keys: keys) {
             try await metadata.keys(for: discovery, forceRefresh: true)
@@ -124,7 +139,9 @@ enum ClientCredentials {
     static func resolve(_ config: ProviderConfig, secrets: any SecretSource) throws -> ClientAuthentication {
         if let name = config.clientSecretEnv {
             guard let value = secrets.environmentValue(name), !value.isEmpty else {
-                throw AuthError.notConfigured("the client secret of \(config.id) comes from the environment variable \(name), which is not set. Set it, or change --client-secret-env")
+                throw AuthError.notConfigured(
+                    "the client secret of \(config.id) comes from the environment variable \(name), which is not set. Set it, or change --client-secret-env"
+                )
             }
             return .basic(secret: value)
         }

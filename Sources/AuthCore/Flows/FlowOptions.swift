@@ -11,8 +11,10 @@ public struct FlowOptions: Sendable {
     public var listenAddress: ListenAddress?
     public var redirectURI: String?
 
-    public init(scopes: [String] = [], parameters: [(String, String)] = [], timeout: TimeInterval = 300,
-                listenAddress: ListenAddress? = nil, redirectURI: String? = nil) {
+    public init(
+        scopes: [String] = [], parameters: [(String, String)] = [], timeout: TimeInterval = 300,
+        listenAddress: ListenAddress? = nil, redirectURI: String? = nil
+    ) {
         self.scopes = scopes
         self.parameters = parameters
         self.timeout = timeout

@@ -14,7 +14,8 @@ struct ProviderMetadata: Sendable {
         try EndpointPolicy.check(url, what: "the discovery URL")
         let now = environment.clock.now()
         if let cached = environment.metadataCache.load(url), now.timeIntervalSince(cached.fetchedAt) < Self.discoveryTTL,
-           let document = try? DiscoveryDocument.parse(cached.body, expectedIssuer: provider.issuer, source: url) {
+            let document = try? DiscoveryDocument.parse(cached.body, expectedIssuer: provider.issuer, source: url)
+        {
             return document
         }
         let body = try await fetch(url, what: "discovery document")
@@ -41,7 +42,9 @@ struct ProviderMetadata: Sendable {
     private func fetch(_ url: URL, what: String) async throws -> Data {
         let response = try await environment.transport.send(HTTPRequest(url: url, headers: ["Accept": "application/json"]))
         guard response.status == 200 else {
-            throw AuthError.network("the provider's \(what) at \(url.host ?? "?")\(url.path) answered HTTP \(response.status). Check the issuer URL, or try again later")
+            throw AuthError.network(
+                "the provider's \(what) at \(url.host ?? "?")\(url.path) answered HTTP \(response.status). Check the issuer URL, or try again later"
+            )
         }
         return response.body
     }

@@ -43,8 +43,8 @@ public struct IDTokenClaims: Sendable, Equatable {
     static func unverifiedParts(of token: String) -> (header: [String: JSONValue], payload: [String: JSONValue])? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
-              let headerData = Base64URL.decode(parts[0]), let header = JSONValue.object(from: headerData),
-              let payloadData = Base64URL.decode(parts[1]), let payload = JSONValue.object(from: payloadData)
+            let headerData = Base64URL.decode(parts[0]), let header = JSONValue.object(from: headerData),
+            let payloadData = Base64URL.decode(parts[1]), let payload = JSONValue.object(from: payloadData)
         else { return nil }
         return (header, payload)
     }

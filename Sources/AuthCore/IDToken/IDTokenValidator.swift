@@ -113,7 +113,9 @@ public struct IDTokenValidator: Sendable {
         // Rule 10: `iat` must be a number, not in the future, and not older than 24 hours.
         guard case .number(let iat) = claims["iat"] else { throw AuthError.idToken("its issue time (iat) is missing or not a number") }
         let now = expectations.now.timeIntervalSince1970
-        guard iat <= now + expectations.clockSkew else { throw AuthError.idToken("it was issued in the future (check this machine's clock)") }
+        guard iat <= now + expectations.clockSkew else {
+            throw AuthError.idToken("it was issued in the future (check this machine's clock)")
+        }
         guard iat >= now - expectations.maximumAge - expectations.clockSkew else { throw AuthError.idToken("it was issued too long ago") }
 
         // `nbf` (RFC 7519 §4.1.5), when present, must be a number and not in the future.
@@ -139,7 +141,8 @@ public struct IDTokenValidator: Sendable {
         var json = key.json
         json["kid"] = .string("authctl-selected")
         guard let data = try? JSONEncoder().encode(JSONValue.object(json)),
-              let jwk = try? JSONDecoder().decode(JWK.self, from: data) else { return false }
+            let jwk = try? JSONDecoder().decode(JWK.self, from: data)
+        else { return false }
         let collection = JWTKeyCollection()
         do {
             try await collection.add(jwk: jwk, isDefault: true)

@@ -42,15 +42,17 @@ public struct JSONWebKeySet: Sendable, Equatable {
             guard let json = entry.objectValue, let keyType = json["kty"]?.stringValue else { return nil }
             // A published private key is a provider bug; never use such a key.
             guard json["d"] == nil else { return nil }
-            let required: [String] = switch keyType {
-            case "RSA": ["n", "e"]
-            case "EC": ["crv", "x", "y"]
-            case "OKP": ["crv", "x"]
-            default: ["unsupported"]
-            }
+            let required: [String] =
+                switch keyType {
+                case "RSA": ["n", "e"]
+                case "EC": ["crv", "x", "y"]
+                case "OKP": ["crv", "x"]
+                default: ["unsupported"]
+                }
             guard required.allSatisfy({ json[$0]?.stringValue != nil }) else { return nil }
-            return JSONWebKey(keyID: json["kid"]?.stringValue, keyType: keyType,
-                              algorithm: json["alg"]?.stringValue, use: json["use"]?.stringValue, json: json)
+            return JSONWebKey(
+                keyID: json["kid"]?.stringValue, keyType: keyType,
+                algorithm: json["alg"]?.stringValue, use: json["use"]?.stringValue, json: json)
         }
     }
 

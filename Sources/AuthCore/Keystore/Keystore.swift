@@ -40,4 +40,3 @@ public struct FileKeystore: Keystore {
         return result
     }
 }
-

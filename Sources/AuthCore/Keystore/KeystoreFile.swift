@@ -21,18 +21,26 @@ struct KeystoreFile: Codable, Equatable {
 
     static func decode(_ data: Data, path: String) throws -> KeystoreFile {
         guard let object = JSONValue.object(from: data) else {
-            throw AuthError.keystore("the keystore \(path) is corrupt (not a JSON object). authctl will not change it: move it away (mv '\(path)' '\(path).bad') and sign in again, or restore a backup")
+            throw AuthError.keystore(
+                "the keystore \(path) is corrupt (not a JSON object). authctl will not change it: move it away (mv '\(path)' '\(path).bad') and sign in again, or restore a backup"
+            )
         }
         guard case .number(let version) = object["version"] else {
-            throw AuthError.keystore("the keystore \(path) has no version number, so it is not an authctl keystore or it is corrupt. authctl will not change it: move it away and sign in again")
+            throw AuthError.keystore(
+                "the keystore \(path) has no version number, so it is not an authctl keystore or it is corrupt. authctl will not change it: move it away and sign in again"
+            )
         }
         guard Int(version) <= currentVersion, version >= 1 else {
-            throw AuthError.keystore("the keystore \(path) has format version \(Int(version)), written by a newer authctl. Upgrade authctl; this one will not change the file")
+            throw AuthError.keystore(
+                "the keystore \(path) has format version \(Int(version)), written by a newer authctl. Upgrade authctl; this one will not change the file"
+            )
         }
         do {
             return try decoder.decode(KeystoreFile.self, from: data)
         } catch {
-            throw AuthError.keystore("the keystore \(path) is corrupt (its content does not match format version \(Int(version))). authctl will not change it: move it away (mv '\(path)' '\(path).bad') and sign in again")
+            throw AuthError.keystore(
+                "the keystore \(path) is corrupt (its content does not match format version \(Int(version))). authctl will not change it: move it away (mv '\(path)' '\(path).bad') and sign in again"
+            )
         }
     }
 

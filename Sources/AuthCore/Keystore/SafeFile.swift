@@ -12,35 +12,43 @@ import Foundation
 public enum SafeFile {
     /// Reads a private file. Nil when it does not exist.
     ///
-    /// - Parameter what: how the message names the file ("the keystore").
-    public static func read(_ path: String, what: String) throws -> Data? {
+    /// - Parameters:
+    ///   - what: how the message names the file ("the keystore").
+    ///   - code: the error code of a refusal (`keystore-error` for the keystore,
+    ///     `provider-not-configured` for configuration and secret files).
+    public static func read(_ path: String, what: String, code: AuthError.Code = .keystoreError) throws -> Data? {
+        func refuse(_ message: String) -> AuthError { AuthError(code, message) }
         var info = stat()
         guard lstat(path, &info) == 0 else {
             if errno == ENOENT { return nil }
-            throw AuthError.keystore("\(what) \(path) cannot be read (\(String(cString: strerror(errno)))). Check the path and its permissions")
+            throw refuse("\(what) \(path) cannot be read (\(String(cString: strerror(errno)))). Check the path and its permissions")
         }
         if (info.st_mode & S_IFMT) == S_IFLNK {
-            throw AuthError.keystore("\(what) \(path) is a symbolic link, which authctl refuses (it could point anywhere). Replace it with the real file, or pass the real path with --keystore")
+            throw refuse(
+                "\(what) \(path) is a symbolic link, which authctl refuses (it could point anywhere). Replace it with the real file, or pass the real path (--keystore or --config)"
+            )
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw AuthError.keystore("\(what) \(path) is not a regular file. Move it away or choose another path with --keystore")
+            throw refuse("\(what) \(path) is not a regular file. Move it away or choose another path (--keystore or --config)")
         }
         if info.st_uid != geteuid() {
-            throw AuthError.keystore("\(what) \(path) belongs to another user. Use your own file (--keystore PATH)")
+            throw refuse("\(what) \(path) belongs to another user. Use your own file (--keystore or --config PATH)")
         }
         if info.st_mode & 0o077 != 0 {
-            throw AuthError.keystore("\(what) \(path) can be read or written by other users (mode \(String(info.st_mode & 0o777, radix: 8))). Fix it with: chmod 600 '\(path)'")
+            throw refuse(
+                "\(what) \(path) can be read or written by other users (mode \(String(info.st_mode & 0o777, radix: 8))). Fix it with: chmod 600 '\(path)'"
+            )
         }
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else {
-            throw AuthError.keystore("\(what) \(path) cannot be opened (\(String(cString: strerror(errno)))). Check its permissions")
+            throw refuse("\(what) \(path) cannot be opened (\(String(cString: strerror(errno)))). Check its permissions")
         }
         defer { close(fd) }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = Glibc.read(fd, &buffer, buffer.count)
-            if count < 0 { throw AuthError.keystore("\(what) \(path) could not be read (\(String(cString: strerror(errno))))") }
+            if count < 0 { throw refuse("\(what) \(path) could not be read (\(String(cString: strerror(errno))))") }
             if count == 0 { break }
             data.append(contentsOf: buffer[0..<count])
         }
@@ -53,11 +61,14 @@ public enum SafeFile {
         guard !directory.isEmpty else { return }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw AuthError.keystore("\(directory) is not a directory; \(what) cannot be created there") }
+            guard isDirectory.boolValue else {
+                throw AuthError.keystore("\(directory) is not a directory; \(what) cannot be created there")
+            }
             return
         }
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw AuthError.keystore("cannot create the directory \(directory) for \(what): \(error.localizedDescription)")
         }
@@ -72,7 +83,8 @@ public enum SafeFile {
         let temporary = (directory.isEmpty ? "" : directory + "/") + ".\(name).tmp-\(getpid())-\(random.base64URL(bytes: 6))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw AuthError.keystore("cannot write \(what) beside \(path) (\(String(cString: strerror(errno)))). Check that its directory is writable")
+            throw AuthError.keystore(
+                "cannot write \(what) beside \(path) (\(String(cString: strerror(errno)))). Check that its directory is writable")
         }
         var ok = true
         data.withUnsafeBytes { raw in
@@ -87,7 +99,9 @@ public enum SafeFile {
         close(fd)
         guard ok, rename(temporary, path) == 0 else {
             unlink(temporary)
-            throw AuthError.keystore("could not write \(what) \(path) (\(String(cString: strerror(errno)))); it is unchanged. Check free disk space and permissions")
+            throw AuthError.keystore(
+                "could not write \(what) \(path) (\(String(cString: strerror(errno)))); it is unchanged. Check free disk space and permissions"
+            )
         }
         let directoryFD = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if directoryFD >= 0 {
@@ -109,13 +123,16 @@ public final class FileLock: @unchecked Sendable {
         let lockPath = path + ".lock"
         let fd = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw AuthError.keystore("cannot open the lock file \(lockPath) (\(String(cString: strerror(errno)))). Check the directory's permissions")
+            throw AuthError.keystore(
+                "cannot open the lock file \(lockPath) (\(String(cString: strerror(errno)))). Check the directory's permissions")
         }
         let deadline = Date().addingTimeInterval(timeout)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
                 close(fd)
-                throw AuthError.keystore("\(what) \(path) stayed locked by another authctl for \(Int(timeout)) s. Wait for it to finish, or end it, and try again")
+                throw AuthError.keystore(
+                    "\(what) \(path) stayed locked by another authctl for \(Int(timeout)) s. Wait for it to finish, or end it, and try again"
+                )
             }
             try? await Task.sleep(nanoseconds: 20_000_000)
         }

@@ -118,13 +118,16 @@ public struct CallbackStateMachine: Sendable {
         let issuer = parameters["iss"]
         if let issuer, issuer != expectation.issuer {
             isFinished = true
-            return Action(response: .page(status: 400, SignInPage.failure),
-                          decision: .finish(.refused(reason: "the authorization response came from another issuer (RFC 9207 mix-up defence)")))
+            return Action(
+                response: .page(status: 400, SignInPage.failure),
+                decision: .finish(.refused(reason: "the authorization response came from another issuer (RFC 9207 mix-up defence)")))
         }
         if issuer == nil, expectation.issuerParameterRequired {
             isFinished = true
-            return Action(response: .page(status: 400, SignInPage.failure),
-                          decision: .finish(.refused(reason: "the authorization response has no 'iss' although the provider promises one (RFC 9207)")))
+            return Action(
+                response: .page(status: 400, SignInPage.failure),
+                decision: .finish(.refused(reason: "the authorization response has no 'iss' although the provider promises one (RFC 9207)"))
+            )
         }
         isFinished = true
         var extra = parameters
@@ -165,11 +168,15 @@ public struct ListenerResponse: Sendable, Equatable {
 
     /// The bytes on the wire, with the headers SECURITY.md asks for.
     public var bytes: [UInt8] {
-        let reason = [200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 408: "Request Timeout",
-                      410: "Gone", 413: "Content Too Large", 415: "Unsupported Media Type", 431: "Request Header Fields Too Large",
-                      501: "Not Implemented", 503: "Service Unavailable"][status] ?? "Error"
+        let reason =
+            [
+                200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 408: "Request Timeout",
+                410: "Gone", 413: "Content Too Large", 415: "Unsupported Media Type", 431: "Request Header Fields Too Large",
+                501: "Not Implemented", 503: "Service Unavailable",
+            ][status] ?? "Error"
         let payload = Array(body.utf8)
-        let head = "HTTP/1.1 \(status) \(reason)\r\n"
+        let head =
+            "HTTP/1.1 \(status) \(reason)\r\n"
             + "Content-Type: \(contentType)\r\n"
             + "Content-Length: \(payload.count)\r\n"
             + "Cache-Control: no-store\r\n"
@@ -183,7 +190,8 @@ public struct ListenerResponse: Sendable, Equatable {
 
 /// The pages the browser sees at the end: static, self-contained, never echoing input.
 public enum SignInPage {
-    public static let success = page(title: "Signed in", text: "You are signed in to authctl. You can close this window and return to the terminal.")
+    public static let success = page(
+        title: "Signed in", text: "You are signed in to authctl. You can close this window and return to the terminal.")
     public static let failure = page(title: "Sign-in failed", text: "The sign-in did not complete. Return to the terminal to see why.")
 
     static func page(title: String, text: String) -> String {

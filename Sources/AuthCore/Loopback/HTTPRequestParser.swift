@@ -46,7 +46,8 @@ public struct HTTPRequestParser: Sendable {
             return buffer.count > Self.maximumHeaderBytes ? .invalid(status: 431) : .needMore
         }
         guard headerEnd <= Self.maximumHeaderBytes,
-              let head = String(bytes: buffer[0..<headerEnd], encoding: .utf8) else {
+            let head = String(bytes: buffer[0..<headerEnd], encoding: .utf8)
+        else {
             return .invalid(status: 431)
         }
         var lines = head.components(separatedBy: "\r\n")

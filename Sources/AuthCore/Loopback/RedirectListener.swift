@@ -80,7 +80,8 @@ public final class RedirectListener: @unchecked Sendable {
             let code = errno
             Glibc.close(fd)
             if code == EADDRINUSE {
-                throw AuthError.invalidArgument("the port \(port) on \(host) is already in use. Choose another with --listen-address, or stop what uses it")
+                throw AuthError.invalidArgument(
+                    "the port \(port) on \(host) is already in use. Choose another with --listen-address, or stop what uses it")
             }
             throw AuthError.internalError("could not listen on \(host):\(port) (errno \(code))")
         }
@@ -134,7 +135,9 @@ public final class RedirectListener: @unchecked Sendable {
         var deadline: ContinuousClock.Instant
     }
 
-    private func serve(_ initial: CallbackStateMachine, deadline: ContinuousClock.Instant, cancelled: CancellationFlag) throws -> CallbackStateMachine.Outcome {
+    private func serve(_ initial: CallbackStateMachine, deadline: ContinuousClock.Instant, cancelled: CancellationFlag) throws
+        -> CallbackStateMachine.Outcome
+    {
         var machine = initial
         var connections: [Connection] = []
         defer { for connection in connections { _ = Glibc.close(connection.fd) } }
@@ -144,7 +147,9 @@ public final class RedirectListener: @unchecked Sendable {
             }
             let now = ContinuousClock.now
             if now >= deadline {
-                throw AuthError.cancelled("no sign-in response arrived before the timeout. Run the command again (and finish the sign-in in the browser), or raise --timeout")
+                throw AuthError.cancelled(
+                    "no sign-in response arrived before the timeout. Run the command again (and finish the sign-in in the browser), or raise --timeout"
+                )
             }
             // Drop connections past their read deadline (slow or idle clients).
             connections.removeAll { connection in

@@ -27,9 +27,11 @@ public struct AuthorizationRequest: Sendable, Equatable {
     /// Custom parameters (`prompt`, `login_hint`, …); reserved names are refused earlier.
     public var additionalParameters: [(String, String)]
 
-    public init(authorizationEndpoint: URL, issuer: String, clientID: String, redirectURI: URL, scopes: [String],
-                responseType: String = "code", responseMode: String? = nil, state: String, nonce: String, pkce: PKCE?,
-                additionalParameters: [(String, String)] = []) {
+    public init(
+        authorizationEndpoint: URL, issuer: String, clientID: String, redirectURI: URL, scopes: [String],
+        responseType: String = "code", responseMode: String? = nil, state: String, nonce: String, pkce: PKCE?,
+        additionalParameters: [(String, String)] = []
+    ) {
         self.authorizationEndpoint = authorizationEndpoint
         self.issuer = issuer
         self.clientID = clientID

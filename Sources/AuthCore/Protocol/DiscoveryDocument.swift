@@ -30,11 +30,13 @@ public struct DiscoveryDocument: Sendable, Equatable, Codable {
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
     }
 
-    public init(issuer: String, authorizationEndpoint: URL, tokenEndpoint: URL, jwksURI: URL,
-                userinfoEndpoint: URL? = nil, revocationEndpoint: URL? = nil,
-                deviceAuthorizationEndpoint: URL? = nil, idTokenSigningAlgValuesSupported: [String]? = nil,
-                tokenEndpointAuthMethodsSupported: [String]? = nil, codeChallengeMethodsSupported: [String]? = nil,
-                authorizationResponseIssParameterSupported: Bool? = nil) {
+    public init(
+        issuer: String, authorizationEndpoint: URL, tokenEndpoint: URL, jwksURI: URL,
+        userinfoEndpoint: URL? = nil, revocationEndpoint: URL? = nil,
+        deviceAuthorizationEndpoint: URL? = nil, idTokenSigningAlgValuesSupported: [String]? = nil,
+        tokenEndpointAuthMethodsSupported: [String]? = nil, codeChallengeMethodsSupported: [String]? = nil,
+        authorizationResponseIssParameterSupported: Bool? = nil
+    ) {
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint
         self.tokenEndpoint = tokenEndpoint
@@ -57,14 +59,17 @@ public struct DiscoveryDocument: Sendable, Equatable, Codable {
             document = try JSONDecoder().decode(DiscoveryDocument.self, from: data)
         } catch {
             throw AuthError.notConfigured(
-                "the discovery document at \(source.host ?? "?")\(source.path) is not usable (required fields missing or malformed). Check the issuer URL with: authctl providers show")
+                "the discovery document at \(source.host ?? "?")\(source.path) is not usable (required fields missing or malformed). Check the issuer URL with: authctl providers show"
+            )
         }
         if document.issuer != expectedIssuer {
             throw AuthError.notConfigured(
-                "the discovery document names the issuer '\(Sanitize.text(document.issuer))', not the configured '\(expectedIssuer)'. Fix the issuer with: authctl providers add ID --issuer URL")
+                "the discovery document names the issuer '\(Sanitize.text(document.issuer))', not the configured '\(expectedIssuer)'. Fix the issuer with: authctl providers add ID --issuer URL"
+            )
         }
         for endpoint in [document.authorizationEndpoint, document.tokenEndpoint, document.jwksURI]
-            + [document.userinfoEndpoint, document.revocationEndpoint, document.deviceAuthorizationEndpoint].compactMap({ $0 }) {
+            + [document.userinfoEndpoint, document.revocationEndpoint, document.deviceAuthorizationEndpoint].compactMap({ $0 })
+        {
             try EndpointPolicy.check(endpoint, what: "the provider's endpoint")
         }
         return document
@@ -86,7 +91,8 @@ public enum EndpointPolicy {
             return
         default:
             throw AuthError.notConfigured(
-                "\(what) \(url.scheme ?? "?")://\(url.host ?? "")\(url.path) is not https:// (plain http is only allowed on loopback addresses). Use the provider's https:// address")
+                "\(what) \(url.scheme ?? "?")://\(url.host ?? "")\(url.path) is not https:// (plain http is only allowed on loopback addresses). Use the provider's https:// address"
+            )
         }
     }
 }

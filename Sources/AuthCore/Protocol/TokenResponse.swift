@@ -15,8 +15,10 @@ public struct TokenResponse: Sendable, Equatable {
     /// `scope` as granted, when the provider says.
     public var scopes: [String]?
 
-    public init(accessToken: String, tokenType: String = "Bearer", expiresIn: TimeInterval? = nil,
-                refreshToken: String? = nil, idToken: String? = nil, scopes: [String]? = nil) {
+    public init(
+        accessToken: String, tokenType: String = "Bearer", expiresIn: TimeInterval? = nil,
+        refreshToken: String? = nil, idToken: String? = nil, scopes: [String]? = nil
+    ) {
         self.accessToken = accessToken
         self.tokenType = tokenType
         self.expiresIn = expiresIn
@@ -35,10 +37,13 @@ public struct TokenResponse: Sendable, Equatable {
         let json = JSONValue.object(from: response.body)
         if response.status != 200 {
             if let json, let error = OAuthErrorResponse(json) {
-                throw AuthError(.invalidCredential, "\(host) refused the token request: \(error.summary). Sign in again",
-                                details: ["oauthError": error.error])
+                throw AuthError(
+                    .invalidCredential, "\(host) refused the token request: \(error.summary). Sign in again",
+                    details: ["oauthError": error.error])
             }
-            throw AuthError.network("the token endpoint at \(host) answered HTTP \(response.status) without an OAuth response. The provider may be down or misconfigured; try again later")
+            throw AuthError.network(
+                "the token endpoint at \(host) answered HTTP \(response.status) without an OAuth response. The provider may be down or misconfigured; try again later"
+            )
         }
         guard let json else {
             throw AuthError.network("the token endpoint at \(host) did not answer with JSON. Check the provider's configuration")
@@ -50,7 +55,8 @@ public struct TokenResponse: Sendable, Equatable {
             throw AuthError.network("the token response from \(host) has no token_type. Check the provider's configuration")
         }
         guard tokenType.lowercased() == "bearer" else {
-            throw AuthError.network("the token response from \(host) has token_type '\(Sanitize.text(tokenType))'; authctl only uses Bearer tokens")
+            throw AuthError.network(
+                "the token response from \(host) has token_type '\(Sanitize.text(tokenType))'; authctl only uses Bearer tokens")
         }
         var expiresIn: TimeInterval?
         switch json["expires_in"] {
@@ -95,9 +101,11 @@ public struct OAuthErrorResponse: Sendable, Equatable {
 /// Makes untrusted text safe for a terminal: control characters dropped, length bounded.
 public enum Sanitize {
     public static func text(_ text: String, limit: Int = 200) -> String {
-        let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.filter {
-            !CharacterSet.controlCharacters.contains($0) && $0.properties.generalCategory != .format
-        }))
+        let cleaned = String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.filter {
+                    !CharacterSet.controlCharacters.contains($0) && $0.properties.generalCategory != .format
+                }))
         return cleaned.count > limit ? String(cleaned.prefix(limit)) + "…" : cleaned
     }
 }

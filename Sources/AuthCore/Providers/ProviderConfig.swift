@@ -25,9 +25,11 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         case listenAddress, issuer, flow
     }
 
-    public init(id: String, clientID: String? = nil, clientSecretEnv: String? = nil, clientSecretFile: String? = nil,
-                scopes: [String] = [], parameters: [String: String] = [:], redirectURI: String? = nil,
-                listenAddress: String? = nil, issuer: String? = nil, flow: String? = nil) {
+    public init(
+        id: String, clientID: String? = nil, clientSecretEnv: String? = nil, clientSecretFile: String? = nil,
+        scopes: [String] = [], parameters: [String: String] = [:], redirectURI: String? = nil,
+        listenAddress: String? = nil, issuer: String? = nil, flow: String? = nil
+    ) {
         self.id = id
         self.clientID = clientID
         self.clientSecretEnv = clientSecretEnv
@@ -58,23 +60,30 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
     /// an `invalid-argument` naming the option.
     public func validate() throws {
         let providerID = try ProviderID(parsing: id)
-        if let clientID, clientID.isEmpty { throw AuthError.invalidArgument("--client-id is empty. Pass the client id the provider gave your app") }
+        if let clientID, clientID.isEmpty {
+            throw AuthError.invalidArgument("--client-id is empty. Pass the client id the provider gave your app")
+        }
         if clientSecretEnv != nil, clientSecretFile != nil {
             throw AuthError.invalidArgument("--client-secret-env and --client-secret-file exclude each other. Keep one")
         }
         try AuthorizationRequest.checkCustomParameters(parameters.sorted { $0.key < $1.key })
         if let redirectURI {
-            guard let url = URL(string: redirectURI), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
-                throw AuthError.invalidArgument("--redirect-uri '\(Sanitize.text(redirectURI))' is not an http(s) URL. Use for example http://127.0.0.1:8400/callback")
+            guard let url = URL(string: redirectURI), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                url.host != nil
+            else {
+                throw AuthError.invalidArgument(
+                    "--redirect-uri '\(Sanitize.text(redirectURI))' is not an http(s) URL. Use for example http://127.0.0.1:8400/callback")
             }
         }
         if let listenAddress { _ = try ListenAddress(parsing: listenAddress) }
         if case .oidc = providerID.kind {
             guard let issuer else {
-                throw AuthError.invalidArgument("\(id) needs --issuer URL (the provider's issuer; discovery is at ISSUER/.well-known/openid-configuration)")
+                throw AuthError.invalidArgument(
+                    "\(id) needs --issuer URL (the provider's issuer; discovery is at ISSUER/.well-known/openid-configuration)")
             }
             guard let url = URL(string: issuer), url.scheme != nil, url.host != nil, url.query == nil, url.fragment == nil else {
-                throw AuthError.invalidArgument("--issuer '\(Sanitize.text(issuer))' is not a URL. Use for example https://auth.example.com")
+                throw AuthError.invalidArgument(
+                    "--issuer '\(Sanitize.text(issuer))' is not a URL. Use for example https://auth.example.com")
             }
             do {
                 try EndpointPolicy.check(url, what: "--issuer")
@@ -84,8 +93,12 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         } else if issuer != nil {
             throw AuthError.invalidArgument("--issuer applies to oidc.* providers only")
         }
-        if let flow, flow != "code", flow != "implicit" {
-            throw AuthError.invalidArgument("--flow must be 'code' or 'implicit', not '\(Sanitize.text(flow, limit: 20))'")
+        if flow == "implicit" {
+            throw AuthError.invalidArgument(
+                "--flow implicit is not supported by this version of authctl yet; use the default code flow (safer)")
+        }
+        if let flow, flow != "code" {
+            throw AuthError.invalidArgument("--flow must be 'code', not '\(Sanitize.text(flow, limit: 20))'")
         }
     }
 }
@@ -101,7 +114,8 @@ public struct ListenAddress: Sendable, Equatable {
     }
 
     public init(parsing text: String) throws {
-        let usage = "--listen-address '\(Sanitize.text(text, limit: 60))' is not HOST:PORT on a loopback address. Use for example 127.0.0.1:8400 or [::1]:8400"
+        let usage =
+            "--listen-address '\(Sanitize.text(text, limit: 60))' is not HOST:PORT on a loopback address. Use for example 127.0.0.1:8400 or [::1]:8400"
         guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
             throw AuthError.invalidArgument(usage)
         }
@@ -134,16 +148,20 @@ public struct ConfigStore: Sendable {
     }
 
     public func load() throws -> ConfigFile {
-        guard let data = try SafeFile.read(path, what: "the configuration file") else { return ConfigFile() }
+        guard let data = try SafeFile.read(path, what: "the configuration file", code: .providerNotConfigured) else { return ConfigFile() }
         guard let file = try? JSONDecoder().decode(ConfigFile.self, from: data), file.version <= ConfigFile.currentVersion else {
-            throw AuthError.keystore("the configuration file \(path) is corrupt or from a newer authctl. Fix or move it away (mv '\(path)' '\(path).bad') and add the providers again")
+            throw AuthError.notConfigured(
+                "the configuration file \(path) is corrupt or from a newer authctl. Fix or move it away (mv '\(path)' '\(path).bad') and add the providers again"
+            )
         }
         return file
     }
 
     public func provider(_ id: ProviderID) throws -> ProviderConfig {
         guard let config = try load().providers[id.rawValue] else {
-            throw AuthError.notConfigured("the provider \(id) is not configured. Add it with: authctl providers add \(id) --client-id ID\(id.rawValue.hasPrefix("oidc.") ? " --issuer URL" : "")")
+            throw AuthError.notConfigured(
+                "the provider \(id) is not configured. Add it with: authctl providers add \(id) --client-id ID\(id.rawValue.hasPrefix("oidc.") ? " --issuer URL" : "")"
+            )
         }
         return config
     }

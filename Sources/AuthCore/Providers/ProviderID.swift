@@ -25,7 +25,8 @@ public struct ProviderID: Sendable, Hashable, Comparable, CustomStringConvertibl
             let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-_")
             guard !name.isEmpty, name.count <= 64, name.allSatisfy({ allowed.contains($0) }) else {
                 throw AuthError.invalidArgument(
-                    "'\(Sanitize.text(text, limit: 80))' is not a provider id. Use microsoft.com, apple.com or oidc.NAME (NAME: lower-case letters, digits, - and _)")
+                    "'\(Sanitize.text(text, limit: 80))' is not a provider id. Use microsoft.com, apple.com or oidc.NAME (NAME: lower-case letters, digits, - and _)"
+                )
             }
             rawValue = text
             kind = .oidc(name: name)

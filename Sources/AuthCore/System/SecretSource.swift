@@ -18,7 +18,9 @@ public struct ProcessSecretSource: SecretSource {
     public func environmentValue(_ name: String) -> String? { environment[name] }
 
     public func fileContents(_ path: String) throws -> String {
-        guard let data = try SafeFile.read(path, what: "the client secret file"), let text = String(data: data, encoding: .utf8) else {
+        guard let data = try SafeFile.read(path, what: "the client secret file", code: .providerNotConfigured),
+            let text = String(data: data, encoding: .utf8)
+        else {
             throw AuthError.notConfigured("the client secret file \(path) does not exist or is not text. Check --client-secret-file")
         }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -32,8 +32,10 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
         return try await withCheckedThrowingContinuation { continuation in
             let task = session.dataTask(with: urlRequest) { data, response, error in
                 if let error {
-                    continuation.resume(throwing: AuthError.network(
-                        "could not reach \(host): \(error.localizedDescription). Check the provider's address and your network, then try again"))
+                    continuation.resume(
+                        throwing: AuthError.network(
+                            "could not reach \(host): \(error.localizedDescription). Check the provider's address and your network, then try again"
+                        ))
                     return
                 }
                 guard let http = response as? HTTPURLResponse else {
@@ -75,7 +77,8 @@ public struct LoggingTransport: HTTPTransport {
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let start = clock.now()
-        let target = "\(request.method) \(request.url.scheme ?? "")://\(request.url.host ?? "")\(request.url.port.map { ":\($0)" } ?? "")\(request.url.path)"
+        let target =
+            "\(request.method) \(request.url.scheme ?? "")://\(request.url.host ?? "")\(request.url.port.map { ":\($0)" } ?? "")\(request.url.path)"
         do {
             let response = try await base.send(request)
             let ms = Int(clock.now().timeIntervalSince(start) * 1000)

@@ -7,10 +7,15 @@ struct FlowArguments: ParsableArguments {
     @Option(name: .customLong("scope"), help: ArgumentHelp("A scope to ask beside the defaults (repeatable).", valueName: "scope"))
     var scopes: [String] = []
 
-    @Option(name: .customLong("param"), help: ArgumentHelp("A custom authorization parameter, e.g. prompt=login (repeatable).", valueName: "key=value"))
+    @Option(
+        name: .customLong("param"),
+        help: ArgumentHelp("A custom authorization parameter, e.g. prompt=login (repeatable).", valueName: "key=value"))
     var parameters: [String] = []
 
-    @Option(name: .customLong("browser-command"), help: ArgumentHelp("Open the URL with this command (split on white space, URL appended; env AUTHCTL_BROWSER).", valueName: "command"))
+    @Option(
+        name: .customLong("browser-command"),
+        help: ArgumentHelp(
+            "Open the URL with this command (split on white space, URL appended; env AUTHCTL_BROWSER).", valueName: "command"))
     var browserCommand: String?
 
     @Flag(name: .customLong("no-browser"), help: "Do not open a browser: print the URL (the redirect still comes back to this machine).")
@@ -19,10 +24,14 @@ struct FlowArguments: ParsableArguments {
     @Option(help: ArgumentHelp("Seconds to wait for the sign-in to finish in the browser.", valueName: "seconds"))
     var timeout: Int = 300
 
-    @Option(name: .customLong("listen-address"), help: ArgumentHelp("Where the redirect listener binds (a loopback HOST:PORT).", valueName: "host:port"))
+    @Option(
+        name: .customLong("listen-address"),
+        help: ArgumentHelp("Where the redirect listener binds (a loopback HOST:PORT).", valueName: "host:port"))
     var listenAddress: String?
 
-    @Option(name: .customLong("redirect-uri"), help: ArgumentHelp("The redirect URI to send (default http://127.0.0.1:PORT/callback).", valueName: "uri"))
+    @Option(
+        name: .customLong("redirect-uri"),
+        help: ArgumentHelp("The redirect URI to send (default http://127.0.0.1:PORT/callback).", valueName: "uri"))
     var redirectURI: String?
 
     func validate() throws {
@@ -38,7 +47,8 @@ struct FlowArguments: ParsableArguments {
     static func parseParameter(_ text: String) throws -> (String, String) {
         let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty else {
-            throw AuthError.invalidArgument("--param '\(Sanitize.text(text, limit: 60))' is not KEY=VALUE. Write for example --param prompt=login")
+            throw AuthError.invalidArgument(
+                "--param '\(Sanitize.text(text, limit: 60))' is not KEY=VALUE. Write for example --param prompt=login")
         }
         return (String(parts[0]), String(parts[1]))
     }

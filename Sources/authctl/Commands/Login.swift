@@ -17,7 +17,8 @@ struct Login: AsyncParsableCommand {
         let environment = wiring.authEnvironment(browser: wiring.browser(command: flow.browserCommand, disabled: flow.noBrowser))
         let output = try await SignIn(environment: environment).run(.init(providerID: providerID, options: try flow.flowOptions()))
         if global.json {
-            Output.json(.object(["user": Output.user(output.user), "providerId": .string(output.providerID), "isNewUser": .bool(output.isNewUser)]))
+            Output.json(
+                .object(["user": Output.user(output.user), "providerId": .string(output.providerID), "isNewUser": .bool(output.isNewUser)]))
         } else {
             let who = output.user.email ?? output.user.displayName ?? output.user.uid
             Output.line("Signed in to \(output.providerID) as \(who)\(output.isNewUser ? " (new user \(output.user.uid))" : "").")

@@ -11,17 +11,26 @@ struct ProvidersCommand: AsyncParsableCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register or update a provider.",
-            discussion: "Options given replace the stored ones; others stay. A client secret is referenced (environment variable or file), never copied into the configuration.")
+            discussion:
+                "Options given replace the stored ones; others stay. A client secret is referenced (environment variable or file), never copied into the configuration."
+        )
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The provider id: oidc.NAME.") var provider: String
         @Option(name: .customLong("client-id"), help: "The client id registered at the provider.") var clientID: String?
-        @Option(name: .customLong("client-secret-env"), help: ArgumentHelp("An environment variable holding the client secret.", valueName: "var")) var clientSecretEnv: String?
-        @Option(name: .customLong("client-secret-file"), help: ArgumentHelp("A file (mode 0600) holding the client secret.", valueName: "path")) var clientSecretFile: String?
+        @Option(
+            name: .customLong("client-secret-env"),
+            help: ArgumentHelp("An environment variable holding the client secret.", valueName: "var")) var clientSecretEnv: String?
+        @Option(
+            name: .customLong("client-secret-file"), help: ArgumentHelp("A file (mode 0600) holding the client secret.", valueName: "path"))
+        var clientSecretFile: String?
         @Option(name: .customLong("scope"), help: "A default scope (repeatable).") var scopes: [String] = []
-        @Option(name: .customLong("param"), help: ArgumentHelp("A default custom parameter (repeatable).", valueName: "key=value")) var parameters: [String] = []
-        @Option(name: .customLong("redirect-uri"), help: "The redirect URI to send (a loopback URI with a port fixes the listening port).") var redirectURI: String?
-        @Option(name: .customLong("listen-address"), help: ArgumentHelp("Where the redirect listener binds.", valueName: "host:port")) var listenAddress: String?
+        @Option(name: .customLong("param"), help: ArgumentHelp("A default custom parameter (repeatable).", valueName: "key=value"))
+        var parameters: [String] = []
+        @Option(name: .customLong("redirect-uri"), help: "The redirect URI to send (a loopback URI with a port fixes the listening port).")
+        var redirectURI: String?
+        @Option(name: .customLong("listen-address"), help: ArgumentHelp("Where the redirect listener binds.", valueName: "host:port"))
+        var listenAddress: String?
         @Option(help: "oidc.*: the issuer URL (discovery at ISSUER/.well-known/openid-configuration).") var issuer: String?
         @Option(help: "oidc.*: code (default) or implicit.") var flow: String?
 
@@ -40,7 +49,11 @@ struct ProvidersCommand: AsyncParsableCommand {
                 if let issuer { config.issuer = issuer }
                 if let flow { config.flow = flow }
             }
-            if global.json { Output.json(ProvidersCommand.json(config)) } else { Output.line("Saved \(config.id) in \(wiring.configPath).") }
+            if global.json {
+                Output.json(ProvidersCommand.json(config))
+            } else {
+                Output.line("Saved \(config.id) in \(wiring.configPath).")
+            }
         }
     }
 
@@ -92,7 +105,11 @@ struct ProvidersCommand: AsyncParsableCommand {
             ("providerId", config.id), ("issuer", config.issuer), ("clientId", config.clientID),
             ("clientSecretEnv", config.clientSecretEnv), ("clientSecretFile", config.clientSecretFile),
             ("scopes", config.scopes.isEmpty ? nil : config.scopes.joined(separator: " ")),
-            ("parameters", config.parameters.isEmpty ? nil : config.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")),
+            (
+                "parameters",
+                config.parameters.isEmpty
+                    ? nil : config.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            ),
             ("redirectUri", config.redirectURI), ("listenAddress", config.listenAddress), ("flow", config.flow),
         ]
     }

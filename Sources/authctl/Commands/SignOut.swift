@@ -16,24 +16,33 @@ struct SignOutCommand: AsyncParsableCommand {
         let wiring = Wiring(options: global)
         let output = try await SignOut(environment: wiring.authEnvironment()).run(.init(all: all, revoke: revoke))
         if global.json {
-            Output.json(.object([
-                "signedOut": .array(output.signedOut.map(JSONValue.string)),
-                "revocations": .array(output.revocations.map { revocation in
-                    .object(["uid": .string(revocation.uid), "providerId": .string(revocation.providerID),
-                             "result": .string(revocation.result.rawValue), "message": Output.optional(revocation.message)])
-                }),
-            ]))
+            Output.json(
+                .object([
+                    "signedOut": .array(output.signedOut.map(JSONValue.string)),
+                    "revocations": .array(
+                        output.revocations.map { revocation in
+                            .object([
+                                "uid": .string(revocation.uid), "providerId": .string(revocation.providerID),
+                                "result": .string(revocation.result.rawValue), "message": Output.optional(revocation.message),
+                            ])
+                        }),
+                ]))
             return
         }
         for revocation in output.revocations {
             let detail = revocation.message.map { ": \($0)" } ?? ""
-            let text = switch revocation.result {
-            case .revoked: "revoked the \(revocation.providerID) refresh token"
-            case .notSupported: "\(revocation.providerID) offers no revocation; its tokens were only deleted here"
-            case .failed: "could not revoke the \(revocation.providerID) token\(detail); it was deleted here anyway"
-            }
+            let text =
+                switch revocation.result {
+                case .revoked: "revoked the \(revocation.providerID) refresh token"
+                case .notSupported: "\(revocation.providerID) offers no revocation; its tokens were only deleted here"
+                case .failed: "could not revoke the \(revocation.providerID) token\(detail); it was deleted here anyway"
+                }
             FileHandle.standardError.write(Data("authctl: \(text)\n".utf8))
         }
-        Output.line(output.signedOut.isEmpty ? "Nobody was signed in." : "Signed out \(output.signedOut.count == 1 ? "" : "\(output.signedOut.count) users ")(\(output.signedOut.joined(separator: ", "))).")
+        Output.line(
+            output.signedOut.isEmpty
+                ? "Nobody was signed in."
+                : "Signed out \(output.signedOut.count == 1 ? "" : "\(output.signedOut.count) users ")(\(output.signedOut.joined(separator: ", ")))."
+        )
     }
 }

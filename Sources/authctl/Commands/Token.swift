@@ -5,7 +5,9 @@ import Foundation
 struct Token: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a valid access token (or ID token) of the current user.",
-        discussion: "Refreshes the token first when it expires within --min-ttl seconds. A valid cached token is printed without any network request.")
+        discussion:
+            "Refreshes the token first when it expires within --min-ttl seconds. A valid cached token is printed without any network request."
+    )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case raw, json, header, env
@@ -15,7 +17,8 @@ struct Token: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The provider (default: the one of the last sign-in).") var provider: String?
     @Flag(name: .customLong("id-token"), help: "Print the ID token instead of the access token.") var idToken = false
-    @Option(name: .customLong("min-ttl"), help: ArgumentHelp("Refresh when the token expires within this many seconds.", valueName: "seconds"))
+    @Option(
+        name: .customLong("min-ttl"), help: ArgumentHelp("Refresh when the token expires within this many seconds.", valueName: "seconds"))
     var minimumTTL: Int = 60
     @Flag(name: .customLong("force-refresh"), help: "Refresh even when the cached token is still valid.") var forceRefresh = false
     @Option(help: "How to print the token: raw, json, header, env, kubectl-exec.") var format: Format = .raw
@@ -26,8 +29,9 @@ struct Token: AsyncParsableCommand {
 
     func run() async throws {
         let wiring = Wiring(options: global)
-        let input = TokenRefresh.Input(providerID: try provider.map(ProviderID.init(parsing:)), idToken: idToken,
-                                       minimumTTL: TimeInterval(minimumTTL), forceRefresh: forceRefresh)
+        let input = TokenRefresh.Input(
+            providerID: try provider.map(ProviderID.init(parsing:)), idToken: idToken,
+            minimumTTL: TimeInterval(minimumTTL), forceRefresh: forceRefresh)
         let output = try await TokenRefresh(environment: wiring.authEnvironment()).run(input)
         switch global.json ? .json : format {
         case .raw:
@@ -37,21 +41,23 @@ struct Token: AsyncParsableCommand {
         case .env:
             Output.line("AUTHCTL_TOKEN=\(output.token)")
         case .json:
-            Output.json(.object([
-                "providerId": .string(output.providerID),
-                "tokenType": .string(output.tokenType),
-                output.isIDToken ? "idToken" : "accessToken": .string(output.token),
-                "expiresAt": Output.timestamp(output.expiresAt),
-                "scopes": .array(output.scopes.map(JSONValue.string)),
-            ]))
+            Output.json(
+                .object([
+                    "providerId": .string(output.providerID),
+                    "tokenType": .string(output.tokenType),
+                    output.isIDToken ? "idToken" : "accessToken": .string(output.token),
+                    "expiresAt": Output.timestamp(output.expiresAt),
+                    "scopes": .array(output.scopes.map(JSONValue.string)),
+                ]))
         case .kubectlExec:
             var status: [String: JSONValue] = ["token": .string(output.token)]
             if let expiresAt = output.expiresAt { status["expirationTimestamp"] = .string(Output.rfc3339(expiresAt)) }
-            Output.json(.object([
-                "apiVersion": .string("client.authentication.k8s.io/v1"),
-                "kind": .string("ExecCredential"),
-                "status": .object(status),
-            ]))
+            Output.json(
+                .object([
+                    "apiVersion": .string("client.authentication.k8s.io/v1"),
+                    "kind": .string("ExecCredential"),
+                    "status": .object(status),
+                ]))
         }
     }
 }

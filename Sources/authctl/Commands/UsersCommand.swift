@@ -15,10 +15,11 @@ struct UsersCommand: AsyncParsableCommand {
         func run() async throws {
             let state = try Wiring(options: global).keystore().read()
             if global.json {
-                Output.json(.object([
-                    "currentUid": Output.optional(state.currentUID),
-                    "users": .array(state.users.map(Output.user)),
-                ]))
+                Output.json(
+                    .object([
+                        "currentUid": Output.optional(state.currentUID),
+                        "users": .array(state.users.map(Output.user)),
+                    ]))
                 return
             }
             if state.users.isEmpty { Output.line("No users yet. Sign in with: authctl login PROVIDER") }
@@ -37,7 +38,11 @@ struct UsersCommand: AsyncParsableCommand {
         func run() async throws {
             let wiring = Wiring(options: global)
             let user = try Accounts(environment: wiring.authEnvironment()).show(uid: uid)
-            if global.json { Output.json(.object(["user": Output.user(user)])) } else { Output.line(Output.describe(user, now: Date()).joined(separator: "\n")) }
+            if global.json {
+                Output.json(.object(["user": Output.user(user)]))
+            } else {
+                Output.line(Output.describe(user, now: Date()).joined(separator: "\n"))
+            }
         }
     }
 
@@ -48,7 +53,11 @@ struct UsersCommand: AsyncParsableCommand {
 
         func run() async throws {
             let user = try await Accounts(environment: Wiring(options: global).authEnvironment()).use(uid: uid)
-            if global.json { Output.json(.object(["user": Output.user(user)])) } else { Output.line("Now using \(user.email ?? user.uid).") }
+            if global.json {
+                Output.json(.object(["user": Output.user(user)]))
+            } else {
+                Output.line("Now using \(user.email ?? user.uid).")
+            }
         }
     }
 }
