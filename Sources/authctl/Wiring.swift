@@ -40,7 +40,7 @@ struct Wiring {
         let clock = SystemClock()
         let random = SystemRandomSource()
         return AuthEnvironment(
-            transport: LoggingTransport(URLSessionTransport(), terminal: terminal, clock: clock),
+            transport: LoggingTransport(LazyTransport { URLSessionTransport() }, terminal: terminal, clock: clock),
             clock: clock, random: random, browser: browser, terminal: terminal,
             keystore: keystore(), configStore: configStore(),
             metadataCache: FileMetadataCache(directory: cacheDirectory, random: random),

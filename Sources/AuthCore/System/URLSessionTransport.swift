@@ -91,3 +91,23 @@ public struct LoggingTransport: HTTPTransport {
         }
     }
 }
+
+/// Creates its transport on the first request, so that commands answered from the
+/// keystore alone (`token` with a valid cached token, `status`) never set up networking.
+public final class LazyTransport: HTTPTransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private let make: @Sendable () -> any HTTPTransport
+    private var made: (any HTTPTransport)?
+
+    public init(_ make: @escaping @Sendable () -> any HTTPTransport) { self.make = make }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let transport = lock.withLock {
+            if let made { return made }
+            let transport = make()
+            made = transport
+            return transport
+        }
+        return try await transport.send(request)
+    }
+}

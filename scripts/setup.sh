@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what building and testing authctl needs on Debian/Ubuntu, when it is missing:
+# libcurl's headers (FoundationNetworking), curl (the scripted browser of the tests),
+# Python 3 with venv (the django-oauth-toolkit test provider). Idempotent and quiet.
+set -euo pipefail
+
+missing=()
+dpkg -s libcurl4-openssl-dev >/dev/null 2>&1 || missing+=(libcurl4-openssl-dev)
+command -v curl >/dev/null 2>&1 || missing+=(curl)
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
+python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
+
+if ((${#missing[@]})); then
+    echo "setup: installing ${missing[*]}" >&2
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq
+    $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+command -v swift >/dev/null 2>&1 || { echo "setup: the Swift toolchain (6.0 or later) is needed: https://www.swift.org/install" >&2; exit 1; }
