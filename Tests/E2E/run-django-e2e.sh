@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# End to end against a real, independent OpenID provider: django-oauth-toolkit with OIDC
+# (RS256 key generated here, PKCE required, a public client, loopback redirect on any
+# port), started on 127.0.0.1. Drives the real authctl binary with a scripted browser.
+#
+#   run-django-e2e.sh AUTHCTL            the test: prints "N passed, M failed"
+#   run-django-e2e.sh --demo AUTHCTL     the README demo: login, status, token
+set -euo pipefail
+
+demo=false
+if [ "${1:-}" = "--demo" ]; then demo=true; shift; fi
+authctl="$(realpath "${1:?usage: run-django-e2e.sh [--demo] PATH-TO-AUTHCTL}")"
+here="$(cd "$(dirname "$0")" && pwd)"
+
+venv="${XDG_CACHE_HOME:-$HOME/.cache}/authctl-e2e/venv-dot341"
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import oauth2_provider, jsonschema' 2>/dev/null; then
+    echo "e2e: installing django-oauth-toolkit into $venv" >&2
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check "Django==5.2.19" "django-oauth-toolkit==3.4.1" "jsonschema==4.26.0"
+fi
+py="$venv/bin/python"
+
+work="$(mktemp -d)"
+server_pid=""
+cleanup() {
+    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# Secrets of the run, generated now, never committed.
+export E2E_STATE_DIR="$work/provider"
+mkdir -p "$E2E_STATE_DIR"
+"$py" -c 'import secrets; print(secrets.token_urlsafe(48), end="")' >"$E2E_STATE_DIR/django-secret"
+"$py" -c '
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+print(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode(), end="")
+' >"$E2E_STATE_DIR/oidc-key.pem"
+export E2E_USERNAME=ada
+E2E_PASSWORD="$("$py" -c 'import secrets; print(secrets.token_urlsafe(18))')"
+export E2E_PASSWORD
+
+cd "$here/django_provider"
+"$py" manage.py migrate --verbosity 0
+client_id="$("$py" bootstrap.py)"
+port="$("$py" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+"$py" manage.py runserver "127.0.0.1:$port" --noreload --verbosity 0 >"$work/provider.log" 2>&1 &
+server_pid=$!
+issuer="http://127.0.0.1:$port/o"
+for _ in $(seq 1 100); do
+    curl --silent --fail --output /dev/null "$issuer/.well-known/openid-configuration" && break
+    sleep 0.1
+done
+cd "$here"
+
+# authctl in a private home.
+export HOME="$work/home" XDG_DATA_HOME="$work/home/data" XDG_CONFIG_HOME="$work/home/config" XDG_CACHE_HOME="$work/home/cache"
+unset AUTHCTL_KEYSTORE AUTHCTL_CONFIG AUTHCTL_BROWSER DISPLAY WAYLAND_DISPLAY
+keystore="$XDG_DATA_HOME/authctl/keystore.json"
+browser="python3 $here/scripted_browser.py"
+
+"$authctl" providers add oidc.dot --issuer "$issuer" --client-id "$client_id" >/dev/null
+
+if $demo; then
+    echo "demo: a local OpenID provider (django-oauth-toolkit) runs at $issuer" >&2
+    echo "\$ authctl login oidc.dot" >&2
+    "$authctl" login oidc.dot --browser-command "$browser" --timeout 60
+    echo "\$ authctl status" >&2
+    "$authctl" status
+    echo "\$ authctl token" >&2
+    "$authctl" token
+    exit 0
+fi
+
+passed=0 failed=0
+check() { # check NAME COMMAND...
+    local name="$1"; shift
+    if "$@"; then passed=$((passed + 1)); echo "ok   - $name"; else failed=$((failed + 1)); echo "FAIL - $name"; fi
+}
+json() { "$py" -c "import json, sys; d = json.load(sys.stdin); print($1)"; }
+
+check "login signs in through the browser" sh -c "'$authctl' login oidc.dot --browser-command '$browser' --timeout 60 --json >'$work/login.json' 2>'$work/login.err'"
+check "login says a new user was created" test "$(json 'd["isNewUser"]' <"$work/login.json")" = True
+check "status exits 0 when signed in" sh -c "'$authctl' status --json >'$work/status.json'"
+check "status names the oidc.dot identity" test "$(json 'd["user"]["providerData"][0]["providerId"]' <"$work/status.json")" = oidc.dot
+check "the user's email comes from the ID token" test "$(json 'd["user"]["email"]' <"$work/status.json")" = ada@example.com
+token1="$("$authctl" token)"
+check "token prints an access token" test -n "$token1"
+idtoken="$("$authctl" token --id-token)"
+check "token --id-token prints a JWT" test "$(echo "$idtoken" | tr '.' '\n' | wc -l)" -eq 3
+token2="$("$authctl" token --force-refresh)"
+check "a forced refresh gives a new access token" test -n "$token2" -a "$token1" != "$token2"
+check "the refreshed token is cached" test "$("$authctl" token)" = "$token2"
+check "the keystore matches docs/keystore.schema.json" "$py" -c "
+import json, sys, jsonschema
+schema = json.load(open('$here/../../docs/keystore.schema.json'))
+jsonschema.validate(json.load(open('$keystore')), schema)
+"
+check "the keystore is private (0600)" test "$(stat -c %a "$keystore")" = 600
+
+cp "$keystore" "$work/keystore.before"
+set +e
+E2E_BROWSER_MODE=wrong-state E2E_BROWSER_LOG="$work/browser.log" \
+    "$authctl" login oidc.dot --browser-command "$browser" --timeout 5 2>"$work/wrong-state.err"
+status=$?
+set -e
+check "a redirect with the wrong state ends in web-context-cancelled (exit 5)" test "$status" -eq 5
+check "the listener answered the wrong state with a 4xx" grep -qE '127\.0\.0\.1:[0-9]+/callback -> 4[0-9][0-9]' "$work/browser.log"
+check "the keystore is byte-identical after the refused sign-in" cmp -s "$keystore" "$work/keystore.before"
+
+refresh_token="$("$py" -c "import json; print(json.load(open('$keystore'))['users'][0]['providerData'][0]['tokens']['refreshToken'])")"
+check "signout --revoke succeeds" sh -c "'$authctl' signout --revoke 2>'$work/signout.err'"
+check "signout reports the revocation" grep -q "revoked" "$work/signout.err"
+set +e; "$authctl" status >/dev/null 2>&1; status=$?; set -e
+check "status exits 16 after signout" test "$status" -eq 16
+revoked="$(cd "$here/django_provider" && "$py" -c "
+import os, django
+os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'provider_site.settings'); django.setup()
+from oauth2_provider.models import RefreshToken
+print(not RefreshToken.objects.filter(token='$refresh_token', revoked__isnull=True).exists())
+")"
+check "the provider really revoked the refresh token" test "$revoked" = True
+check "no token or password reached stderr" sh -c "! cat '$work'/*.err | grep -qF -e '$token1' -e '$token2' -e '$refresh_token' -e '$E2E_PASSWORD'"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
