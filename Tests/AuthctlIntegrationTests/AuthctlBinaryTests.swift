@@ -39,8 +39,9 @@ struct AuthctlBinaryTests {
         let requestsBefore = provider.count("discovery") + provider.count("jwks") + provider.count("token")
         let token = try await authctl.run(["token"])
         #expect(token.status == 0 && token.stdout.hasPrefix("at-"))
-        #expect(provider.count("discovery") + provider.count("jwks") + provider.count("token") == requestsBefore,
-                "a valid cached token is printed without asking the provider anything")
+        #expect(
+            provider.count("discovery") + provider.count("jwks") + provider.count("token") == requestsBefore,
+            "a valid cached token is printed without asking the provider anything")
         #expect(token.stderr.isEmpty)
         let idToken = try await authctl.run(["token", "--id-token"])
         #expect(idToken.stdout.split(separator: ".").count == 3)

@@ -23,8 +23,13 @@ py="$venv/bin/python"
 work="$(mktemp -d)"
 server_pid=""
 cleanup() {
-    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+    local status=$?
+    if [ -n "$server_pid" ]; then
+        kill "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true  # a killed server's 143 is not the script's status
+    fi
     rm -rf "$work"
+    exit "$status"
 }
 trap cleanup EXIT
 

@@ -66,16 +66,10 @@ public struct SignOut: Sendable {
             guard let endpoint = discovery.revocationEndpoint else { return result(.notSupported) }
             var parameters = [("token", token), ("token_type_hint", isRefreshToken ? "refresh_token" : "access_token")]
             var headers: [String: String] = [:]
-            switch ClientCredentials.method(
+            ClientCredentials.method(
                 try ClientCredentials.resolve(provider.config, secrets: environment.secrets),
-                supported: discovery.tokenEndpointAuthMethodsSupported)
-            {
-            case .none: parameters.append(("client_id", clientID))
-            case .post(let secret): parameters += [("client_id", clientID), ("client_secret", secret)]
-            case .basic(let secret):
-                headers["Authorization"] =
-                    "Basic " + Data("\(FormURLEncoding.escape(clientID)):\(FormURLEncoding.escape(secret))".utf8).base64EncodedString()
-            }
+                supported: discovery.tokenEndpointAuthMethodsSupported
+            ).apply(clientID: clientID, to: &parameters, headers: &headers)
             let response = try await environment.transport.send(.form(endpoint, parameters, headers: headers))
             return response.status == 200 ? result(.revoked) : result(.failed, "HTTP \(response.status)")
         } catch let error as AuthError {

@@ -40,23 +40,14 @@ public final class RedirectListener: @unchecked Sendable {
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        var boundPort: UInt16 = 0
         let result: Int32
+        let boundPort: UInt16
         if isIPv6 {
             var address = sockaddr_in6()
             address.sin6_family = sa_family_t(AF_INET6)
             address.sin6_port = port.bigEndian
             inet_pton(AF_INET6, literal, &address.sin6_addr)
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-            }
-            if result == 0 {
-                var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-                _ = withUnsafeMutablePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-                }
-                boundPort = UInt16(bigEndian: address.sin6_port)
-            }
+            (result, boundPort) = Self.bind(fd, &address) { UInt16(bigEndian: $0.sin6_port) }
         } else {
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
@@ -65,16 +56,7 @@ public final class RedirectListener: @unchecked Sendable {
                 Glibc.close(fd)
                 throw AuthError.invalidArgument("the listen address '\(host)' is not an IP address. Use 127.0.0.1 or [::1]")
             }
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            if result == 0 {
-                var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-                _ = withUnsafeMutablePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-                }
-                boundPort = UInt16(bigEndian: address.sin_port)
-            }
+            (result, boundPort) = Self.bind(fd, &address) { UInt16(bigEndian: $0.sin_port) }
         }
         guard result == 0, listen(fd, 16) == 0 else {
             let code = errno
@@ -92,6 +74,21 @@ public final class RedirectListener: @unchecked Sendable {
     }
 
     deinit { close() }
+
+    /// Binds `fd` to a `sockaddr_in` or `sockaddr_in6`; returns bind's result and the port
+    /// actually bound (read back with getsockname, for ephemeral ports).
+    private static func bind<Address>(_ fd: Int32, _ address: inout Address, port: (Address) -> UInt16) -> (Int32, UInt16) {
+        let size = socklen_t(MemoryLayout<Address>.size)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, size) }
+        }
+        guard result == 0 else { return (result, 0) }
+        var length = size
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return (0, port(address))
+    }
 
     /// Closes the socket. Safe to call more than once.
     public func close() {

@@ -9,6 +9,19 @@ public enum ClientAuthentication: Sendable, Equatable {
     case basic(secret: String)
     /// `client_secret_post`: id and secret in the body.
     case post(secret: String)
+
+    /// Adds the client's credentials to a request to the token or revocation endpoint.
+    public func apply(clientID: String, to parameters: inout [(String, String)], headers: inout [String: String]) {
+        switch self {
+        case .none:
+            parameters.append(("client_id", clientID))
+        case .post(let secret):
+            parameters += [("client_id", clientID), ("client_secret", secret)]
+        case .basic(let secret):
+            let credentials = "\(FormURLEncoding.escape(clientID)):\(FormURLEncoding.escape(secret))"
+            headers["Authorization"] = "Basic " + Data(credentials.utf8).base64EncodedString()
+        }
+    }
 }
 
 /// A token request (RFC 6749 §4.1.3 authorization code, §6 refresh).
@@ -47,15 +60,7 @@ public struct TokenRequest: Sendable, Equatable {
             if let scopes, !scopes.isEmpty { parameters.append(("scope", scopes.joined(separator: " "))) }
         }
         var headers: [String: String] = [:]
-        switch authentication {
-        case .none:
-            parameters.append(("client_id", clientID))
-        case .post(let secret):
-            parameters += [("client_id", clientID), ("client_secret", secret)]
-        case .basic(let secret):
-            let credentials = "\(FormURLEncoding.escape(clientID)):\(FormURLEncoding.escape(secret))"
-            headers["Authorization"] = "Basic " + Data(credentials.utf8).base64EncodedString()
-        }
+        authentication.apply(clientID: clientID, to: &parameters, headers: &headers)
         return .form(tokenEndpoint, parameters + additionalParameters, headers: headers)
     }
 }
