@@ -126,9 +126,9 @@ public final class FileLock: @unchecked Sendable {
             throw AuthError.keystore(
                 "cannot open the lock file \(lockPath) (\(String(cString: strerror(errno)))). Check the directory's permissions")
         }
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
+            guard errno == EWOULDBLOCK || errno == EINTR, ContinuousClock.now < deadline else {
                 close(fd)
                 throw AuthError.keystore(
                     "\(what) \(path) stayed locked by another authctl for \(Int(timeout)) s. Wait for it to finish, or end it, and try again"

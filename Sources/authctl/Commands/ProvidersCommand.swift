@@ -38,7 +38,7 @@ struct ProvidersCommand: AsyncParsableCommand {
             let wiring = Wiring(options: global)
             let id = try ProviderID(parsing: provider)
             let parsed = try Dictionary(parameters.map(FlowArguments.parseParameter), uniquingKeysWith: { $1 })
-            let config = try await Providers(configStore: wiring.configStore()).add(ProviderConfig(id: id.rawValue)) { config in
+            let config = try await Providers(configStore: wiring.configStore()).add(id) { config in
                 if let clientID { config.clientID = clientID }
                 if let clientSecretEnv { config.clientSecretEnv = clientSecretEnv; config.clientSecretFile = nil }
                 if let clientSecretFile { config.clientSecretFile = clientSecretFile; config.clientSecretEnv = nil }

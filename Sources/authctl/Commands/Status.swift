@@ -20,7 +20,7 @@ struct Status: AsyncParsableCommand {
         if global.json {
             Output.json(.object(["signedIn": .bool(true), "user": Output.user(user)]))
         } else {
-            Output.line("Signed in as " + Output.describe(user, now: Date()).joined(separator: "\n"))
+            Output.line("Signed in as " + Output.describe(user, now: SystemClock().now()).joined(separator: "\n"))
         }
     }
 }

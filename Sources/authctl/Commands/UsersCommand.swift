@@ -41,7 +41,7 @@ struct UsersCommand: AsyncParsableCommand {
             if global.json {
                 Output.json(.object(["user": Output.user(user)]))
             } else {
-                Output.line(Output.describe(user, now: Date()).joined(separator: "\n"))
+                Output.line(Output.describe(user, now: SystemClock().now()).joined(separator: "\n"))
             }
         }
     }

@@ -1,0 +1,35 @@
+import Foundation
+
+/// `providers add|list|show|remove`: the configuration file.
+public struct Providers: Sendable {
+    let configStore: ConfigStore
+
+    public init(configStore: ConfigStore) { self.configStore = configStore }
+
+    /// Registers or updates a provider: options given replace the stored ones, others stay.
+    public func add(_ id: ProviderID, merge: (inout ProviderConfig) -> Void) async throws -> ProviderConfig {
+        var saved = ProviderConfig(id: id.rawValue)
+        try await configStore.update { file in
+            var config = file.providers[id.rawValue] ?? ProviderConfig(id: id.rawValue)
+            merge(&config)
+            try config.validate()
+            _ = try ProviderRegistry.provider(for: config)
+            file.providers[id.rawValue] = config
+            saved = config
+        }
+        return saved
+    }
+
+    public func list() throws -> [ProviderConfig] {
+        try configStore.load().providers.values.sorted { $0.id < $1.id }
+    }
+
+    public func show(_ id: ProviderID) throws -> ProviderConfig {
+        try configStore.provider(id)
+    }
+
+    public func remove(_ id: ProviderID) async throws {
+        _ = try configStore.provider(id)
+        try await configStore.update { file in file.providers[id.rawValue] = nil }
+    }
+}
