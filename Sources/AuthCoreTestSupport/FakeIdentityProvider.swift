@@ -46,6 +46,10 @@ public final class FakeIdentityProvider: @unchecked Sendable {
         public var revocationSupported = true
         /// Delay of each token-endpoint answer (to widen races in concurrency tests).
         public var tokenDelay: TimeInterval = 0
+        /// A confidential client: the token endpoint then requires this secret, by HTTP
+        /// Basic (`client_secret_basic`) or, when `secretInBody`, in the form (`client_secret_post`).
+        public var clientSecret: String?
+        public var secretInBody = false
 
         public init() {}
     }
@@ -137,7 +141,8 @@ public final class FakeIdentityProvider: @unchecked Sendable {
             "subject_types_supported": .array([.string("public")]),
             "id_token_signing_alg_values_supported": .array([.string("RS256")]),
             "code_challenge_methods_supported": .array([.string("S256")]),
-            "token_endpoint_auth_methods_supported": .array([.string("none"), .string("client_secret_basic")]),
+            "token_endpoint_auth_methods_supported": .array(
+                behaviour.secretInBody ? [.string("client_secret_post")] : [.string("none"), .string("client_secret_basic")]),
         ]
         if behaviour.revocationSupported { document["revocation_endpoint"] = .string("\(issuer)/revoke") }
         if behaviour.sendIssuerOnRedirect { document["authorization_response_iss_parameter_supported"] = .bool(true) }
@@ -175,8 +180,19 @@ public final class FakeIdentityProvider: @unchecked Sendable {
     }
 
     private func token(_ request: ReceivedRequest, _ behaviour: Behaviour) -> HTTPResponse {
-        let form = Self.form(request.body)
+        var form = Self.form(request.body)
         remember(form["code_verifier"])
+        if let secret = behaviour.clientSecret {
+            if behaviour.secretInBody {
+                guard form["client_secret"] == secret else { return oauthError("invalid_client", "bad client secret", status: 401) }
+            } else {
+                let expected = "Basic " + Data("\(clientID):\(secret)".utf8).base64EncodedString()
+                guard request.headers["authorization"] == expected, form["client_secret"] == nil else {
+                    return oauthError("invalid_client", "bad client authentication", status: 401)
+                }
+                form["client_id"] = clientID
+            }
+        }
         switch form["grant_type"] {
         case "authorization_code":
             guard let code = form["code"], let grant = lock.withLock({ codes.removeValue(forKey: code) }) else {
@@ -253,11 +269,11 @@ public final class FakeIdentityProvider: @unchecked Sendable {
             status: 200, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"], body: try! encoder.encode(value))
     }
 
-    private func oauthError(_ error: String, _ description: String?) -> HTTPResponse {
+    private func oauthError(_ error: String, _ description: String?, status: Int = 400) -> HTTPResponse {
         var body: [String: JSONValue] = ["error": .string(error)]
         if let description { body["error_description"] = .string(description) }
         var response = json(.object(body))
-        response.status = 400
+        response.status = status
         return response
     }
 

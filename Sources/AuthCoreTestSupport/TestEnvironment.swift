@@ -12,18 +12,20 @@ public struct TestEnvironment: Sendable {
 
     public init(
         provider: FakeIdentityProvider, providerID: String = "oidc.fake", browser: any BrowserLauncher = FollowingBrowser(),
-        keystore: InMemoryKeystore = InMemoryKeystore(), clock: any Clock = SystemClock()
+        keystore: InMemoryKeystore = InMemoryKeystore(), clock: any Clock = SystemClock(),
+        clientSecretEnv: String? = nil, secrets: [String: String] = [:]
     ) async throws {
         directory = NSTemporaryDirectory() + "authctl-test-\(UUID().uuidString)"
         self.keystore = keystore
         terminal = RecordingTerminal()
         let configStore = ConfigStore(path: directory + "/config.json", random: SystemRandomSource())
         try await configStore.update { file in
-            file.providers[providerID] = ProviderConfig(id: providerID, clientID: provider.clientID, issuer: provider.issuer)
+            file.providers[providerID] = ProviderConfig(
+                id: providerID, clientID: provider.clientID, clientSecretEnv: clientSecretEnv, issuer: provider.issuer)
         }
         environment = AuthEnvironment(
             transport: URLSessionTransport(timeout: 10), clock: clock, random: SystemRandomSource(), browser: browser,
             terminal: terminal, keystore: keystore, configStore: configStore, metadataCache: NoMetadataCache(),
-            secrets: StaticSecrets())
+            secrets: StaticSecrets(secrets))
     }
 }

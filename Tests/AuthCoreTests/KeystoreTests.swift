@@ -4,17 +4,19 @@ import Foundation
 import Testing
 
 @Suite("Keystore file (SPEC §7)")
-struct KeystoreTests {
+final class KeystoreTests {
     let directory: String
 
     init() throws {
         directory = NSTemporaryDirectory() + "authctl-keystore-\(UUID().uuidString)"
     }
 
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
+
     var path: String { directory + "/nested/keystore.json" }
     var keystore: FileKeystore { FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 2) }
 
-    func sampleUser(_ uid: String) -> User {
+    static func sampleUser(_ uid: String) -> User {
         let date = Date(timeIntervalSince1970: 1_790_000_000)
         return User(
             uid: uid, email: "ada@example.com", emailVerified: true, displayName: "Ada", photoURL: nil, createdAt: date,
@@ -27,7 +29,7 @@ struct KeystoreTests {
 
     @Test("a new keystore is created 0600 in a 0700 directory, and reads back")
     func createsPrivately() async throws {
-        try await keystore.update { $0.users.append(sampleUser("u1")) }
+        try await keystore.update { $0.users.append(Self.sampleUser("u1")) }
         #expect(try mode(path) == 0o600)
         #expect(try mode(directory + "/nested") == 0o700)
         #expect(try keystore.read().users.map(\.uid) == ["u1"])
@@ -37,7 +39,7 @@ struct KeystoreTests {
 
     @Test("a keystore others can read is refused with the chmod fix")
     func unsafePermissions() async throws {
-        try await keystore.update { $0.users.append(sampleUser("u1")) }
+        try await keystore.update { $0.users.append(Self.sampleUser("u1")) }
         chmod(path, 0o644)
         #expect { try keystore.read() } throws: {
             ($0 as? AuthError)?.code == .keystoreError && ($0 as? AuthError)?.message.contains("chmod 600") == true
@@ -46,7 +48,7 @@ struct KeystoreTests {
 
     @Test("a symlinked keystore is refused")
     func symlink() async throws {
-        try await keystore.update { $0.users.append(sampleUser("u1")) }
+        try await keystore.update { $0.users.append(Self.sampleUser("u1")) }
         let link = directory + "/link.json"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
         #expect { try FileKeystore(path: link, random: SystemRandomSource()).read() } throws: {
@@ -60,13 +62,13 @@ struct KeystoreTests {
     func corrupt(content: String) async throws {
         try FileManager.default.createDirectory(atPath: directory + "/nested", withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: path, contents: Data(content.utf8), attributes: [.posixPermissions: 0o600])
-        await #expect(throws: AuthError.self) { try await keystore.update { $0.users.append(sampleUser("u1")) } }
+        await #expect(throws: AuthError.self) { try await keystore.update { $0.users.append(Self.sampleUser("u1")) } }
         #expect(try String(contentsOfFile: path, encoding: .utf8) == content)
     }
 
     @Test("a change that fails leaves the file byte-for-byte as it was")
     func failedChange() async throws {
-        try await keystore.update { $0.users.append(sampleUser("u1")) }
+        try await keystore.update { $0.users.append(Self.sampleUser("u1")) }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         await #expect(throws: AuthError.self) {
             try await keystore.update { state in
@@ -81,11 +83,12 @@ struct KeystoreTests {
 
     @Test("concurrent updates through separate locks lose nothing")
     func concurrentUpdates() async throws {
+        let path = self.path
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<20 {
                 group.addTask {
                     try await FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 30).update {
-                        $0.users.append(sampleUser("u\(index)"))
+                        $0.users.append(Self.sampleUser("u\(index)"))
                     }
                 }
             }

@@ -6,11 +6,13 @@ import Testing
 /// The real `authctl` binary against the in-process provider, with a scripted browser
 /// (curl following the 302 into authctl's loopback listener).
 @Suite("authctl binary end to end", .serialized)
-struct AuthctlBinaryTests {
+final class AuthctlBinaryTests {
     let provider: FakeIdentityProvider
     let authctl = AuthctlProcess()
 
     init() throws { provider = try FakeIdentityProvider() }
+
+    deinit { try? FileManager.default.removeItem(atPath: authctl.home) }
 
     func addProvider() async throws {
         let result = try await authctl.run(["providers", "add", "oidc.fake", "--issuer", provider.issuer, "--client-id", provider.clientID])
@@ -163,6 +165,7 @@ struct AuthctlBinaryTests {
             $0.tokenDelay = 0.3; $0.accessTokenLifetime = .number(3600)
         }
         let before = provider.count("refresh")
+        let authctl = self.authctl
         let results = try await withThrowingTaskGroup(of: AuthctlProcess.Result.self) { group in
             for _ in 0..<6 { group.addTask { try await authctl.run(["token"]) } }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -211,6 +214,28 @@ struct AuthctlBinaryTests {
         let result = try await authctl.run(arguments)
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stderr.contains(mention), "\(result.stderr)")
+    }
+
+    @Test("providers add keeps a client secret's reference, never its value, in a private config file")
+    func secretByReference() async throws {
+        let secret = "value-\(UUID().uuidString)"
+        let result = try await authctl.run(
+            [
+                "providers", "add", "oidc.conf", "--issuer", provider.issuer, "--client-id", provider.clientID, "--client-secret-env",
+                "CONF_SECRET",
+            ],
+            environment: ["CONF_SECRET": secret])
+        #expect(result.status == 0)
+        let config = try String(contentsOfFile: authctl.configPath, encoding: .utf8)
+        #expect(config.contains("CONF_SECRET") && !config.contains(secret))
+        let mode = try FileManager.default.attributesOfItem(atPath: authctl.configPath)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        provider.update { $0.clientSecret = secret }
+        let login = try await authctl.run(
+            ["login", "oidc.conf", "-v", "--browser-command", AuthctlProcess.browserCommand, "--timeout", "20"],
+            environment: ["CONF_SECRET": secret])
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(!login.stderr.contains(secret) && !login.stdout.contains(secret))
     }
 
     @Test("errors in --json mode are one JSON document on stdout")
