@@ -115,6 +115,20 @@ final class AuthctlBinaryTests {
         #expect(authctl.keystoreBytes() == before, "\(name) changed the keystore")
     }
 
+    @Test("a key rotation right after the key set was cached: one refetch, and the sign-in succeeds")
+    func keyRotation() async throws {
+        try await addProvider()
+        #expect(try await login().status == 0)  // caches discovery and the key set
+        let fetches = provider.count("jwks")
+        provider.rotateKeys(to: "rotated-key")
+        let again = try await login()
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(provider.count("jwks") == fetches + 1)
+        let cached = try await authctl.run(["token", "--force-refresh"])
+        #expect(cached.status == 0)
+        #expect(provider.count("jwks") == fetches + 1, "the refetched key set is cached again")
+    }
+
     @Test("junk, scans and wrong paths on the listener do not stop a sign-in")
     func junkOnListener() async throws {
         try await addProvider()

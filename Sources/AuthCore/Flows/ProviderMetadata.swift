@@ -6,8 +6,6 @@ struct ProviderMetadata: Sendable {
 
     static let discoveryTTL: TimeInterval = 24 * 3600
     static let keysTTL: TimeInterval = 3600
-    /// A forced JWKS refetch is skipped when the cached copy is younger than this.
-    static let keysCoolDown: TimeInterval = 60
 
     func discovery(for provider: any IdentityProvider) async throws -> DiscoveryDocument {
         let url = provider.discoveryURL
@@ -27,9 +25,14 @@ struct ProviderMetadata: Sendable {
     func keys(for discovery: DiscoveryDocument, forceRefresh: Bool = false) async throws -> JSONWebKeySet {
         let url = discovery.jwksURI
         let now = environment.clock.now()
-        if let cached = environment.metadataCache.load(url), let keys = JSONWebKeySet(data: cached.body) {
-            let age = now.timeIntervalSince(cached.fetchedAt)
-            if age < (forceRefresh ? Self.keysCoolDown : Self.keysTTL) { return keys }
+        // A forced refetch (a token names an unknown key id: a rotation) always asks the
+        // provider; IDTokenValidator asks for it at most once per validation, so a sign-in
+        // fetches the key set at most twice. A cool-down across processes would refuse
+        // sign-ins for its whole length after a rotation.
+        if !forceRefresh, let cached = environment.metadataCache.load(url), let keys = JSONWebKeySet(data: cached.body),
+            now.timeIntervalSince(cached.fetchedAt) < Self.keysTTL
+        {
+            return keys
         }
         let body = try await fetch(url, what: "key set (JWKS)")
         guard let keys = JSONWebKeySet(data: body) else {
