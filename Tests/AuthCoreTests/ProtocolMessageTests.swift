@@ -35,6 +35,14 @@ struct TokenResponseTests {
         }
     }
 
+    @Test("the next step fits the OAuth error: client errors point at the client's registration, invalid_grant at signing in")
+    func nextSteps() {
+        #expect { try parse(401, #"{"error":"invalid_client"}"#) } throws: {
+            ($0 as? AuthError)?.message.contains("client id and its secret") == true
+        }
+        #expect { try parse(400, #"{"error":"invalid_grant"}"#) } throws: { ($0 as? AuthError)?.message.hasSuffix("Sign in again") == true }
+    }
+
     @Test(
         "an HTML error page, a 5xx or a redirect is network-request-failed",
         arguments: [(500, "<html>oops</html>"), (302, ""), (200, "<html></html>")])

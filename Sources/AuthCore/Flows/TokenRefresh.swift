@@ -135,10 +135,10 @@ public struct TokenRefresh: Sendable {
         do {
             response = try TokenResponse.parse(
                 try await environment.transport.send(request.httpRequest), host: discovery.tokenEndpoint.host ?? "the provider")
-        } catch let error as AuthError where error.code == .invalidCredential {
+        } catch let error as AuthError where error.details["oauthError"] == "invalid_grant" {
             throw AuthError(
                 .invalidCredential,
-                "\(error.message.replacingOccurrences(of: ". Sign in again", with: "")): the session at \(identity.providerID) has ended. Sign in again: authctl login \(identity.providerID)",
+                "\(identity.providerID) no longer accepts the refresh token (invalid_grant): the session has ended. Sign in again: authctl login \(identity.providerID)",
                 details: error.details)
         }
         var idToken = tokens.idToken

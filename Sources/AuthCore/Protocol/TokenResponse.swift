@@ -38,8 +38,8 @@ public struct TokenResponse: Sendable, Equatable {
         if response.status != 200 {
             if let json, let error = OAuthErrorResponse(json) {
                 throw AuthError(
-                    .invalidCredential, "\(host) refused the token request: \(error.summary). Sign in again",
-                    details: ["oauthError": error.error])
+                    .invalidCredential, "\(host) refused the token request: \(error.summary). \(error.nextStep)",
+                    details: ["oauthError": Sanitize.text(error.error, limit: 64)])
             }
             throw AuthError.network(
                 "the token endpoint at \(host) answered HTTP \(response.status) without an OAuth response. The provider may be down or misconfigured; try again later"
@@ -88,6 +88,20 @@ public struct OAuthErrorResponse: Sendable, Equatable {
     init?(_ json: [String: JSONValue]) {
         guard let error = json["error"]?.stringValue else { return nil }
         self.init(error: error, errorDescription: json["error_description"]?.stringValue)
+    }
+
+    /// What to do about this error (RFC 6749 §5.2 codes).
+    public var nextStep: String {
+        switch error {
+        case "invalid_client", "unauthorized_client":
+            "Check the client id and its secret (authctl providers add ID --client-id … --client-secret-env VAR) against the app's registration at the provider"
+        case "invalid_scope":
+            "Ask only for scopes the app may use (--scope)"
+        case "invalid_grant":
+            "Sign in again"
+        default:
+            "Sign in again; if it keeps failing, check the app's registration at the provider"
+        }
     }
 
     /// `error` and a sanitized, shortened description, fit for a terminal.
