@@ -20,18 +20,7 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import oauth2_provide
 fi
 py="$venv/bin/python"
 
-work="$(mktemp -d)"
-server_pid=""
-cleanup() {
-    local status=$?
-    if [ -n "$server_pid" ]; then
-        kill "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true  # a killed server's 143 is not the script's status
-    fi
-    rm -rf "$work"
-    exit "$status"
-}
-trap cleanup EXIT
+source "$here/lib.sh"
 
 # Secrets of the run, generated now, never committed.
 export E2E_STATE_DIR="$work/provider"
@@ -50,19 +39,13 @@ export E2E_PASSWORD
 cd "$here/django_provider"
 "$py" manage.py migrate --verbosity 0
 client_id="$("$py" bootstrap.py)"
-port="$("$py" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-"$py" manage.py runserver "127.0.0.1:$port" --noreload --verbosity 0 >"$work/provider.log" 2>&1 &
-server_pid=$!
+port="$(free_port)"
+start_provider "$work/provider.log" "$py" manage.py runserver "127.0.0.1:$port" --noreload --verbosity 0
 issuer="http://127.0.0.1:$port/o"
-for _ in $(seq 1 100); do
-    curl --silent --fail --output /dev/null "$issuer/.well-known/openid-configuration" && break
-    sleep 0.1
-done
+wait_for "$issuer/.well-known/openid-configuration"
 cd "$here"
 
-# authctl in a private home.
-export HOME="$work/home" XDG_DATA_HOME="$work/home/data" XDG_CONFIG_HOME="$work/home/config" XDG_CACHE_HOME="$work/home/cache"
-unset AUTHCTL_KEYSTORE AUTHCTL_CONFIG AUTHCTL_BROWSER DISPLAY WAYLAND_DISPLAY
+private_home
 keystore="$XDG_DATA_HOME/authctl/keystore.json"
 browser="python3 $here/scripted_browser.py"
 
@@ -79,11 +62,6 @@ if $demo; then
     exit 0
 fi
 
-passed=0 failed=0
-check() { # check NAME COMMAND...
-    local name="$1"; shift
-    if "$@"; then passed=$((passed + 1)); echo "ok   - $name"; else failed=$((failed + 1)); echo "FAIL - $name"; fi
-}
 json() { "$py" -c "import json, sys; d = json.load(sys.stdin); print($1)"; }
 
 check "login signs in through the browser" sh -c "'$authctl' login oidc.dot --browser-command '$browser' --timeout 60 --json >'$work/login.json' 2>'$work/login.err'"
@@ -129,5 +107,4 @@ print(not RefreshToken.objects.filter(token='$refresh_token', revoked__isnull=Tr
 check "the provider really revoked the refresh token" test "$revoked" = True
 check "no token or password reached stderr" sh -c "! cat '$work'/*.err | grep -qF -e '$token1' -e '$token2' -e '$refresh_token' -e '$E2E_PASSWORD'"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

@@ -14,31 +14,15 @@ if [ ! -x "$venv/bin/oidc-provider-mock" ]; then
     "$venv/bin/pip" install --quiet --disable-pip-version-check "oidc-provider-mock==0.3.4"
 fi
 
-work="$(mktemp -d)"
-server_pid=""
-cleanup() {
-    local status=$?
-    if [ -n "$server_pid" ]; then
-        kill "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    rm -rf "$work"
-    exit "$status"
-}
-trap cleanup EXIT
+source "$(dirname "$0")/lib.sh"
 
-port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-PYTHONWARNINGS=ignore "$venv/bin/oidc-provider-mock" --host 127.0.0.1 --port "$port" --require-nonce true \
-    --user-claims '{"sub": "alice", "email": "alice@example.com", "email_verified": true, "name": "Alice"}' >"$work/provider.log" 2>&1 &
-server_pid=$!
+port="$(free_port)"
+PYTHONWARNINGS=ignore start_provider "$work/provider.log" "$venv/bin/oidc-provider-mock" --host 127.0.0.1 --port "$port" \
+    --require-nonce true --user-claims '{"sub": "alice", "email": "alice@example.com", "email_verified": true, "name": "Alice"}'
 issuer="http://127.0.0.1:$port"
-for _ in $(seq 1 100); do
-    curl --silent --fail --output /dev/null "$issuer/.well-known/openid-configuration" && break
-    sleep 0.1
-done
+wait_for "$issuer/.well-known/openid-configuration"
 
-export HOME="$work/home" XDG_DATA_HOME="$work/home/data" XDG_CONFIG_HOME="$work/home/config" XDG_CACHE_HOME="$work/home/cache"
-unset AUTHCTL_KEYSTORE AUTHCTL_CONFIG AUTHCTL_BROWSER DISPLAY WAYLAND_DISPLAY
+private_home
 # The provider's consent page takes the subject in a form field: this "browser" posts it
 # and follows the redirect into authctl's listener.
 printf '#!/bin/sh\nexec curl --silent --location --max-time 20 --output /dev/null --data sub=alice "$1"\n' >"$work/browser"
@@ -46,11 +30,6 @@ chmod +x "$work/browser"
 MOCK_SECRET="$(python3 -c 'import secrets; print(secrets.token_urlsafe(24))')"
 export MOCK_SECRET
 
-passed=0 failed=0
-check() {
-    local name="$1"; shift
-    if "$@"; then passed=$((passed + 1)); echo "ok   - $name"; else failed=$((failed + 1)); echo "FAIL - $name"; fi
-}
 run() { "$authctl" "$@" 2>>"$work/stderr"; }
 
 check "providers add keeps the secret's variable name" run providers add oidc.mock --issuer "$issuer" --client-id authctl-e2e --client-secret-env MOCK_SECRET
@@ -65,5 +44,4 @@ set +e; unset MOCK_SECRET; "$authctl" login oidc.mock --browser-command "$work/b
 check "an unset secret variable is provider-not-configured (exit 7), naming it" sh -c "[ $status -eq 7 ] && grep -q MOCK_SECRET '$work/unset.err'"
 check "no token reached stderr" sh -c "! grep -qF -e '$token1' -e '$token2' '$work/stderr'"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

@@ -1,0 +1,57 @@
+# Shared by the end-to-end drivers (sourced, not run).
+#   start_provider LOG COMMAND...   starts a provider in the background, stopped on exit
+#   wait_for URL                    waits until URL answers (10 s at most)
+#   free_port                       prints a free TCP port on 127.0.0.1
+#   check NAME COMMAND...           runs a check, counts it, prints ok/FAIL
+#   summary                         prints "N passed, M failed"; fails when any failed
+
+work="$(mktemp -d)"
+server_pid=""
+passed=0
+failed=0
+
+cleanup() {
+    local status=$?
+    if [ -n "$server_pid" ]; then
+        kill "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true  # a killed server's 143 is not the script's status
+    fi
+    rm -rf "$work"
+    exit "$status"
+}
+trap cleanup EXIT
+
+start_provider() {
+    local log="$1"; shift
+    "$@" >"$log" 2>&1 &
+    server_pid=$!
+}
+
+wait_for() {
+    for _ in $(seq 1 100); do
+        curl --silent --fail --output /dev/null "$1" && return 0
+        sleep 0.1
+    done
+    echo "e2e: $1 did not answer" >&2
+    return 1
+}
+
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# authctl in a private home under $work.
+private_home() {
+    export HOME="$work/home" XDG_DATA_HOME="$work/home/data" XDG_CONFIG_HOME="$work/home/config" XDG_CACHE_HOME="$work/home/cache"
+    unset AUTHCTL_KEYSTORE AUTHCTL_CONFIG AUTHCTL_BROWSER DISPLAY WAYLAND_DISPLAY
+}
+
+check() {
+    local name="$1"; shift
+    if "$@"; then passed=$((passed + 1)); echo "ok   - $name"; else failed=$((failed + 1)); echo "FAIL - $name"; fi
+}
+
+summary() {
+    echo "$passed passed, $failed failed"
+    [ "$failed" -eq 0 ]
+}
