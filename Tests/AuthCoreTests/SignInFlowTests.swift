@@ -227,6 +227,20 @@ struct TokenRefreshTests {
         #expect(test.keystore.state == before)
     }
 
+    @Test("a refresh that cannot give what was asked still keeps the rotated refresh token")
+    func rotatedTokenKeptWhenIDTokenMissing() async throws {
+        provider.update { $0.idTokenExpiresIn = -10 }  // expired, though within the validator's 5-minute skew
+        let test = try await signedIn()
+        provider.update { $0.idTokenOnRefresh = false }
+        let old = test.keystore.state.currentUser?.providerData.first?.tokens?.refreshToken
+        await #expect { try await TokenRefresh(environment: test.environment).run(.init(idToken: true)) } throws: {
+            ($0 as? AuthError)?.code == .invalidCredential
+        }
+        let kept = test.keystore.state.currentUser?.providerData.first?.tokens?.refreshToken
+        #expect(kept != nil && kept != old, "the provider rotated the refresh token; losing it would end the session")
+        #expect(try await TokenRefresh(environment: test.environment).run(.init(forceRefresh: true)).refreshed)
+    }
+
     @Test("--id-token returns the ID token")
     func idToken() async throws {
         let test = try await signedIn()

@@ -51,7 +51,7 @@ public struct TokenRefresh: Sendable {
         }
         let provider = try environment.provider(ProviderID(parsing: providerID))
         let uid = state.currentUID
-        return try await environment.keystore.update { state in
+        let output: Output? = try await environment.keystore.update { state in
             // Re-read under the lock: another process may have refreshed meanwhile.
             guard state.currentUID == uid, let userIndex = uid.flatMap(state.userIndex(uid:)),
                 let identityIndex = state.users[userIndex].providerData.firstIndex(where: { $0.providerID == providerID }),
@@ -73,17 +73,16 @@ public struct TokenRefresh: Sendable {
             }
             let identity = state.users[userIndex].providerData[identityIndex]
             let refreshed = try await refresh(identity, tokens: current, provider: provider)
+            // Stored even when it lacks what was asked: a rotated refresh token must not be lost.
             state.users[userIndex].providerData[identityIndex].tokens = refreshed
-            guard
-                let output = Self.validOutput(
-                    refreshed, providerID: providerID, input: input, now: now, refreshed: true, minimumTTLApplies: false)
-            else {
-                throw AuthError.invalidCredential(
-                    "\(providerID) returned no \(input.idToken ? "ID token" : "access token") on refresh. Sign in again: authctl login \(providerID)"
-                )
-            }
-            return output
+            return Self.validOutput(refreshed, providerID: providerID, input: input, now: now, refreshed: true, minimumTTLApplies: false)
         }
+        guard let output else {
+            throw AuthError.invalidCredential(
+                "\(providerID) returned no valid \(input.idToken ? "ID token" : "access token") on refresh. Sign in again: authctl login \(providerID)"
+            )
+        }
+        return output
     }
 
     /// The token set asked for: the given provider, or the one of the last sign-in.
