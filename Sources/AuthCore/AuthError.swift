@@ -52,10 +52,11 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     public let code: Code
     /// One sentence (or two) for a person: what failed, then what to do.
     public let message: String
-    /// Extra machine-readable context for `--json` (never secrets).
-    public let details: [String: String]
+    /// Extra machine-readable context for `--json` (never secrets): an email, provider
+    /// ids, a pending-credential handle, another user's uid.
+    public let details: [String: JSONValue]
 
-    public init(_ code: Code, _ message: String, details: [String: String] = [:]) {
+    public init(_ code: Code, _ message: String, details: [String: JSONValue] = [:]) {
         self.code = code
         self.message = message
         self.details = details
@@ -82,5 +83,47 @@ extension AuthError {
             .invalidCredential,
             "the ID token was refused: \(rule). Try signing in again; if it keeps failing, check the provider's configuration (issuer, client id, clock)"
         )
+    }
+
+    /// `unknownUser`: a uid the keystore does not hold.
+    static func unknownUser(_ uid: String) -> AuthError {
+        .invalidArgument("no user has the uid '\(Sanitize.text(uid, limit: 64))'. List them with: authctl users list")
+    }
+
+    static func noSuchProvider(_ providerID: String, linked: [String]) -> AuthError {
+        .init(
+            .noSuchProvider,
+            "the current user has no \(providerID) identity (linked: \(linked.isEmpty ? "none" : linked.joined(separator: ", "))). Link it with: authctl link \(providerID)",
+            details: ["providerId": .string(providerID), "providerIds": .array(linked.map(JSONValue.string))])
+    }
+
+    static func providerAlreadyLinked(_ providerID: String, sameIdentity: Bool) -> AuthError {
+        .init(
+            .providerAlreadyLinked,
+            sameIdentity
+                ? "this \(providerID) account is already linked to the current user. To refresh its tokens: authctl reauth \(providerID)"
+                : "the current user already has a \(providerID) identity; a user has one identity per provider. To link another \(providerID) account, first run: authctl unlink \(providerID)",
+            details: ["providerId": .string(providerID)])
+    }
+
+    /// SPEC §5: a new identity whose verified email is another user's.
+    static func accountExists(email: String, existing user: User, pendingHandle: String) -> AuthError {
+        let providers = user.providerData.map(\.providerID)
+        let first = providers.first ?? "PROVIDER"
+        return .init(
+            .accountExistsWithDifferentCredential,
+            "an account already exists for \(email) with \(providers.joined(separator: ", ")). Sign in with \(first) (authctl login \(first)), then run: authctl link --pending \(pendingHandle)",
+            details: [
+                "email": .string(email), "providerIds": .array(providers.map(JSONValue.string)), "uid": .string(user.uid),
+                "pendingCredential": .string(pendingHandle),
+            ])
+    }
+
+    /// SPEC §5: `link` with an identity that belongs to another user.
+    static func credentialAlreadyInUse(_ providerID: String, ownerUID: String, pendingHandle: String) -> AuthError {
+        .init(
+            .credentialAlreadyInUse,
+            "that \(providerID) account is already linked to another user (uid \(ownerUID)). To sign in as that user: authctl login --credential \(pendingHandle)",
+            details: ["providerId": .string(providerID), "uid": .string(ownerUID), "pendingCredential": .string(pendingHandle)])
     }
 }

@@ -54,6 +54,42 @@ enum Output {
         ])
     }
 
+    /// How a person recognises a user: email, else name, else uid.
+    static func name(of user: User) -> String { user.email ?? user.displayName ?? user.uid }
+
+    /// The result of `login`, `link` and `reauth` (SPEC §6).
+    static func accountResult(user: User, providerID: String, isNewUser: Bool, json: Bool, text: String) {
+        if json {
+            Output.json(.object(["user": Output.user(user), "providerId": .string(providerID), "isNewUser": .bool(isNewUser)]))
+        } else {
+            line(text)
+        }
+    }
+
+    static func revocations(_ revocations: [TokenRevocation.Result]) -> JSONValue {
+        .array(
+            revocations.map { revocation in
+                .object([
+                    "uid": .string(revocation.uid), "providerId": .string(revocation.providerID),
+                    "result": .string(revocation.result.rawValue), "message": optional(revocation.message),
+                ])
+            })
+    }
+
+    /// One stderr line per revocation, for people.
+    static func report(_ revocations: [TokenRevocation.Result]) {
+        for revocation in revocations {
+            let detail = revocation.message.map { ": \($0)" } ?? ""
+            let text =
+                switch revocation.result {
+                case .revoked: "revoked the \(revocation.providerID) refresh token"
+                case .notSupported: "\(revocation.providerID) offers no revocation; its tokens were only deleted here"
+                case .failed: "could not revoke the \(revocation.providerID) token\(detail); it was deleted here anyway"
+                }
+            FileHandle.standardError.write(Data("authctl: \(text)\n".utf8))
+        }
+    }
+
     /// A person's view of a user, one identity per line.
     static func describe(_ user: User, now: Date) -> [String] {
         var lines = ["\(user.email ?? user.displayName ?? user.uid)\(user.displayName.map { user.email != nil ? " (\($0))" : "" } ?? "")"]
@@ -61,7 +97,9 @@ enum Output {
         lines.append("  last login: \(rfc3339(user.lastSignInAt)) with \(user.lastProviderID ?? "?")")
         for identity in user.providerData {
             var state = "signed out"
-            if let tokens = identity.tokens {
+            if let tokens = identity.tokens, tokens.accessToken == nil {
+                state = "ID token only (signed in with --id-token), not refreshable"
+            } else if let tokens = identity.tokens {
                 state =
                     tokens.expiresAt.map { expiry in
                         let seconds = Int(expiry.timeIntervalSince(now))
@@ -88,7 +126,7 @@ enum ErrorReport {
         FileHandle.standardError.write(Data("authctl: \(message)\n".utf8))
         if json {
             var fields: [String: JSONValue] = ["code": .string(error.code.rawValue), "message": .string(message)]
-            for (key, value) in error.details { fields[key] = .string(value) }
+            for (key, value) in error.details { fields[key] = value }
             Output.json(.object(["error": .object(fields)]))
         }
         return error.code.exitStatus

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What one completed sign-in flow yields before it is applied to the keystore (SPEC §1).
-public struct Credential: Sendable, Equatable {
+public struct Credential: Codable, Sendable, Equatable {
     public var providerID: String
     public var issuer: String
     public var federatedID: String
@@ -9,6 +9,10 @@ public struct Credential: Sendable, Equatable {
     public var tokens: TokenSet
     /// The validated ID-token claims.
     public var claims: IDTokenClaims
+
+    enum CodingKeys: String, CodingKey {
+        case providerID = "providerId", issuer, federatedID = "federatedId", profile, tokens, claims
+    }
 
     public init(providerID: String, issuer: String, federatedID: String, profile: Profile, tokens: TokenSet, claims: IDTokenClaims) {
         self.providerID = providerID

@@ -2,7 +2,8 @@ import Foundation
 
 /// The tokens one linked identity holds in the session (SPEC §1 "session").
 public struct TokenSet: Codable, Sendable, Equatable {
-    public var accessToken: String
+    /// Absent after a sign-in with an ID token obtained elsewhere (`login --id-token -`).
+    public var accessToken: String?
     public var tokenType: String
     /// When the access token expires; nil when the provider did not say.
     public var expiresAt: Date?
@@ -12,7 +13,7 @@ public struct TokenSet: Codable, Sendable, Equatable {
     public var scopes: [String]
 
     public init(
-        accessToken: String, tokenType: String = "Bearer", expiresAt: Date?, refreshToken: String?, idToken: String?, scopes: [String]
+        accessToken: String?, tokenType: String = "Bearer", expiresAt: Date?, refreshToken: String?, idToken: String?, scopes: [String]
     ) {
         self.accessToken = accessToken
         self.tokenType = tokenType
@@ -128,10 +129,13 @@ public struct User: Codable, Sendable, Equatable {
 public struct AccountState: Sendable, Equatable {
     public var currentUID: String?
     public var users: [User]
+    /// Credentials waiting for a later command (`link --pending`, `login --credential`).
+    public var pendingCredentials: [PendingCredential]
 
-    public init(currentUID: String? = nil, users: [User] = []) {
+    public init(currentUID: String? = nil, users: [User] = [], pendingCredentials: [PendingCredential] = []) {
         self.currentUID = currentUID
         self.users = users
+        self.pendingCredentials = pendingCredentials
     }
 
     public var currentUser: User? {
@@ -149,5 +153,15 @@ public struct AccountState: Sendable, Equatable {
             }
         }
         return nil
+    }
+
+    /// The user an email belongs to (SPEC §5, "one account per email"): the user's own
+    /// email, or the verified email of one of its identities. Compared without case.
+    public func user(claimingEmail email: String) -> User? {
+        let email = email.lowercased()
+        return users.first { user in
+            user.email?.lowercased() == email
+                || user.providerData.contains { $0.profile.emailVerified && $0.profile.email?.lowercased() == email }
+        }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The local account commands `users show|use` (`status` and `users list` read the
+/// The local account commands `users show|use|export|import` (`status` and `users list` read the
 /// keystore directly).
 public struct Accounts: Sendable {
     let environment: AuthEnvironment
@@ -23,5 +23,19 @@ public struct Accounts: Sendable {
             try AccountRules.use(&state, uid: uid)
             return state.currentUser!
         }
+    }
+}
+
+extension Accounts {
+    /// `users export [--format authctl|firebase]`: the account records, never a token.
+    public func export(format: UserExport.Format) throws -> Data {
+        try UserExport.export(try environment.keystore.read(), format: format)
+    }
+
+    /// `users import FILE`: all or nothing, under the keystore lock. Imported users are
+    /// signed out (an export holds no token).
+    public func importUsers(_ data: Data, file: String) async throws -> UserExport.ImportResult {
+        let users = try UserExport.parse(data, file: file)
+        return try await environment.keystore.update { state in try UserExport.merge(users, into: &state) }
     }
 }

@@ -61,7 +61,7 @@ struct AuthorizationCodeFlow: Sendable {
             throw AuthError(
                 .invalidCredential,
                 "\(provider.id) refused the sign-in: \(error.summary). Try again, or check the app's registration at the provider",
-                details: ["oauthError": Sanitize.text(error.error, limit: 64)])
+                details: ["oauthError": .string(Sanitize.text(error.error, limit: 64))])
         case .refused(let reason):
             throw AuthError.invalidCredential("the sign-in response was refused: \(reason). Try again")
         case .authorized(let value):

@@ -1,14 +1,20 @@
 import Foundation
 
-/// `authctl login PROVIDER`: a browser sign-in, then the account rules of SPEC §5.
+/// `authctl login`: a credential (browser sign-in, ID token, or pending credential), then
+/// the account rules of SPEC §5.
 public struct SignIn: Sendable {
     public struct Input: Sendable {
-        public var providerID: ProviderID
-        public var options: FlowOptions
+        /// Required, except with a pending credential (which names its own provider).
+        public var providerID: ProviderID?
+        public var source: CredentialSource
+
+        public init(providerID: ProviderID?, source: CredentialSource) {
+            self.providerID = providerID
+            self.source = source
+        }
 
         public init(providerID: ProviderID, options: FlowOptions) {
-            self.providerID = providerID
-            self.options = options
+            self.init(providerID: providerID, source: .browser(options))
         }
     }
 
@@ -23,15 +29,55 @@ public struct SignIn: Sendable {
     public init(environment: AuthEnvironment) { self.environment = environment }
 
     public func run(_ input: Input) async throws -> Output {
-        let provider = try environment.provider(input.providerID)
-        // An unsafe or corrupt keystore fails before the browser opens.
-        _ = try environment.keystore.read()
-        let credential = try await AuthorizationCodeFlow(environment: environment).run(provider: provider, options: input.options)
-        let now = environment.clock.now()
-        let uid = environment.mintUID()
-        let result = try await environment.keystore.update { state in
-            AccountRules.signIn(&state, with: credential, now: now, newUID: uid)
+        let (credential, handle) = try await AccountOperation(environment: environment).credential(
+            for: input.providerID, source: input.source, command: "login")
+        let context = environment.accountContext()
+        let outcome = try await environment.keystore.update { state in
+            if let handle { _ = try AccountRules.pendingCredential(handle, in: state, now: context.now) }
+            return AccountRules.signIn(&state, with: credential, context: context, pendingHandle: handle)
         }
+        let result = try outcome.get()
         return Output(user: result.user, providerID: credential.providerID, isNewUser: result.isNewUser)
+    }
+}
+
+/// What `login`, `link` and `reauth` share: finding the provider and obtaining the credential.
+struct AccountOperation: Sendable {
+    let environment: AuthEnvironment
+
+    /// The credential to apply, and the pending handle it came from (if it did).
+    ///
+    /// - Parameter precheck: run on the keystore before any flow starts, so that a
+    ///   refusal that needs no sign-in (nobody signed in, provider already linked) comes
+    ///   before the browser opens.
+    func credential(
+        for providerID: ProviderID?, source: CredentialSource, command: String,
+        precheck: (AccountState) throws -> Void = { _ in }
+    ) async throws -> (Credential, String?) {
+        // An unsafe or corrupt keystore fails before the browser opens.
+        let state = try environment.keystore.read()
+        if case .pending(let handle) = source {
+            let pending = try AccountRules.pendingCredential(handle, in: state, now: environment.clock.now())
+            if let providerID, providerID.rawValue != pending.credential.providerID {
+                throw AuthError.invalidArgument(
+                    "the pending credential \(handle) is for \(pending.credential.providerID), not \(providerID). Run: authctl \(command) --\(command == "login" ? "credential" : "pending") \(handle)"
+                )
+            }
+            try precheck(state)
+            return (pending.credential, handle)
+        }
+        guard let providerID else {
+            throw AuthError.invalidArgument("name the provider: authctl \(command) PROVIDER (see authctl providers list)")
+        }
+        let provider = try environment.provider(providerID)
+        try precheck(state)
+        return (try await CredentialIssuance(environment: environment).credential(from: source, provider: provider), nil)
+    }
+}
+
+extension AuthEnvironment {
+    /// The time, a fresh uid and a fresh pending handle, drawn for one account operation.
+    func accountContext() -> AccountRules.Context {
+        AccountRules.Context(now: clock.now(), newUID: mintUID(), newHandle: "pc_" + random.base64URL(bytes: 15))
     }
 }

@@ -45,6 +45,11 @@ public struct TokenRefresh: Sendable {
         if !input.forceRefresh, let output = Self.validOutput(tokens, providerID: providerID, input: input, now: now, refreshed: false) {
             return output
         }
+        if !input.idToken, tokens.accessToken == nil, tokens.refreshToken == nil {
+            throw AuthError.invalidArgument(
+                "the \(providerID) identity was signed in with an ID token alone (login --id-token), so there is no access token. Print the ID token with: authctl token --id-token; or sign in through the browser: authctl login \(providerID)"
+            )
+        }
         guard tokens.refreshToken != nil else {
             throw AuthError.invalidCredential(
                 "the \(providerID) token has expired and there is no refresh token. Sign in again: authctl login \(providerID)")
@@ -110,9 +115,9 @@ public struct TokenRefresh: Sendable {
                 providerID: providerID, tokenType: "Bearer", token: idToken, isIDToken: true, expiresAt: expiresAt,
                 scopes: tokens.scopes, refreshed: refreshed)
         }
-        guard tokens.isValid(at: now, minimumTTL: ttl) else { return nil }
+        guard let accessToken = tokens.accessToken, tokens.isValid(at: now, minimumTTL: ttl) else { return nil }
         return Output(
-            providerID: providerID, tokenType: tokens.tokenType, token: tokens.accessToken, isIDToken: false,
+            providerID: providerID, tokenType: tokens.tokenType, token: accessToken, isIDToken: false,
             expiresAt: tokens.expiresAt, scopes: tokens.scopes, refreshed: refreshed)
     }
 
@@ -134,7 +139,7 @@ public struct TokenRefresh: Sendable {
         do {
             response = try TokenResponse.parse(
                 try await environment.transport.send(request.httpRequest), host: discovery.tokenEndpoint.host ?? "the provider")
-        } catch let error as AuthError where error.details["oauthError"] == "invalid_grant" {
+        } catch let error as AuthError where error.details["oauthError"] == .string("invalid_grant") {
             throw AuthError(
                 .invalidCredential,
                 "\(identity.providerID) no longer accepts the refresh token (invalid_grant): the session has ended. Sign in again: authctl login \(identity.providerID)",

@@ -49,3 +49,14 @@ public struct IDTokenClaims: Sendable, Equatable {
         return (header, payload)
     }
 }
+
+extension IDTokenClaims: Codable {
+    public init(from decoder: any Decoder) throws {
+        raw = try decoder.singleValueContainer().decode([String: JSONValue].self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(raw)
+    }
+}

@@ -10,14 +10,17 @@ struct KeystoreFile: Codable, Equatable {
     var version: Int
     var currentUid: String?
     var users: [User]
+    /// Absent when there are none (files stay as older builds wrote them).
+    var pendingCredentials: [PendingCredential]?
 
     init(_ state: AccountState) {
         version = Self.currentVersion
         currentUid = state.currentUID
         users = state.users
+        pendingCredentials = state.pendingCredentials.isEmpty ? nil : state.pendingCredentials
     }
 
-    var state: AccountState { AccountState(currentUID: currentUid, users: users) }
+    var state: AccountState { AccountState(currentUID: currentUid, users: users, pendingCredentials: pendingCredentials ?? []) }
 
     static func decode(_ data: Data, path: String) throws -> KeystoreFile {
         guard let object = JSONValue.object(from: data) else {

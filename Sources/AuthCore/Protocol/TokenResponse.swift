@@ -39,7 +39,7 @@ public struct TokenResponse: Sendable, Equatable {
             if let json, let error = OAuthErrorResponse(json) {
                 throw AuthError(
                     .invalidCredential, "\(host) refused the token request: \(error.summary). \(error.nextStep)",
-                    details: ["oauthError": Sanitize.text(error.error, limit: 64)])
+                    details: ["oauthError": .string(Sanitize.text(error.error, limit: 64))])
             }
             throw AuthError.network(
                 "the token endpoint at \(host) answered HTTP \(response.status) without an OAuth response. The provider may be down or misconfigured; try again later"

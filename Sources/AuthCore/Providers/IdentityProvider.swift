@@ -17,10 +17,16 @@ public protocol IdentityProvider: Sendable {
     func federatedID(from claims: IDTokenClaims) throws -> String
     /// The profile stated by the ID token.
     func profile(from claims: IDTokenClaims) -> Profile
+    /// The `nonce` claim expected for a raw nonce (default: the raw nonce itself).
+    func expectedNonce(forRawNonce rawNonce: String) -> String
 }
 
 extension IdentityProvider {
     public var clientID: String? { config.clientID }
+
+    /// The `nonce` an ID token must carry when it was requested with `rawNonce`. Most
+    /// providers echo the nonce as sent; a provider that hashes it says so here.
+    public func expectedNonce(forRawNonce rawNonce: String) -> String { rawNonce }
 }
 
 /// Builds the provider for a configuration.

@@ -59,3 +59,9 @@ public enum JSONValue: Sendable, Equatable, Codable {
         (try? JSONDecoder().decode(JSONValue.self, from: data))?.objectValue
     }
 }
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByBooleanLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+}

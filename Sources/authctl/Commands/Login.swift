@@ -4,24 +4,37 @@ import Foundation
 
 struct Login: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Sign in to a provider through the browser.",
-        discussion: "Opens the provider's sign-in page and waits for it to redirect back to a listener on 127.0.0.1.")
+        abstract: "Sign in to a provider through the browser (or with an ID token, or a pending credential).",
+        discussion: """
+            Opens the provider's sign-in page and waits for it to redirect back to a listener on 127.0.0.1.
+            With --id-token - the ID token is read from stdin instead; with --credential HANDLE a pending credential \
+            saved by an earlier conflict is applied (see docs/accounts.md).
+            """)
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The provider: oidc.NAME (microsoft.com and apple.com come later).") var provider: String
+    @Argument(help: "The provider: oidc.NAME (not needed with --credential).") var provider: String?
     @OptionGroup var flow: FlowArguments
+    @OptionGroup var credential: CredentialArguments
+    @Option(
+        name: .customLong("credential"),
+        help: ArgumentHelp("Apply a pending credential (pc_…) saved by an earlier credential-already-in-use error.", valueName: "handle"))
+    var pendingHandle: String?
+
+    func validate() throws {
+        if pendingHandle != nil, credential.idToken != nil { throw ValidationError("give either --credential or --id-token, not both") }
+        if pendingHandle == nil, provider == nil { throw ValidationError("name the provider: authctl login PROVIDER") }
+    }
 
     func run() async throws {
         let wiring = Wiring(options: global)
-        let providerID = try ProviderID(parsing: provider)
         let environment = wiring.authEnvironment(browser: wiring.browser(command: flow.browserCommand, disabled: flow.noBrowser))
-        let output = try await SignIn(environment: environment).run(.init(providerID: providerID, options: try flow.flowOptions()))
-        if global.json {
-            Output.json(
-                .object(["user": Output.user(output.user), "providerId": .string(output.providerID), "isNewUser": .bool(output.isNewUser)]))
-        } else {
-            let who = output.user.email ?? output.user.displayName ?? output.user.uid
-            Output.line("Signed in to \(output.providerID) as \(who)\(output.isNewUser ? " (new user \(output.user.uid))" : "").")
-        }
+        let source = try pendingHandle.map { CredentialSource.pending(handle: $0) } ?? credential.source(flow: flow)
+        let output = try await SignIn(environment: environment).run(
+            .init(providerID: try provider.map(ProviderID.init(parsing:)), source: source))
+        Output.accountResult(
+            user: output.user, providerID: output.providerID, isNewUser: output.isNewUser, json: global.json,
+            text:
+                "Signed in to \(output.providerID) as \(Output.name(of: output.user))\(output.isNewUser ? " (new user \(output.user.uid))" : "")."
+        )
     }
 }

@@ -19,26 +19,11 @@ struct SignOutCommand: AsyncParsableCommand {
             Output.json(
                 .object([
                     "signedOut": .array(output.signedOut.map(JSONValue.string)),
-                    "revocations": .array(
-                        output.revocations.map { revocation in
-                            .object([
-                                "uid": .string(revocation.uid), "providerId": .string(revocation.providerID),
-                                "result": .string(revocation.result.rawValue), "message": Output.optional(revocation.message),
-                            ])
-                        }),
+                    "revocations": Output.revocations(output.revocations),
                 ]))
             return
         }
-        for revocation in output.revocations {
-            let detail = revocation.message.map { ": \($0)" } ?? ""
-            let text =
-                switch revocation.result {
-                case .revoked: "revoked the \(revocation.providerID) refresh token"
-                case .notSupported: "\(revocation.providerID) offers no revocation; its tokens were only deleted here"
-                case .failed: "could not revoke the \(revocation.providerID) token\(detail); it was deleted here anyway"
-                }
-            FileHandle.standardError.write(Data("authctl: \(text)\n".utf8))
-        }
+        Output.report(output.revocations)
         Output.line(
             output.signedOut.isEmpty
                 ? "Nobody was signed in."

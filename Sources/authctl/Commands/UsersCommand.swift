@@ -5,8 +5,8 @@ import Foundation
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users",
-        abstract: "List, show and switch between the users in the keystore.",
-        subcommands: [List.self, Show.self, Use.self])
+        abstract: "List, show, switch between, delete, export and import the users in the keystore.",
+        subcommands: [List.self, Show.self, Use.self, Delete.self, Export.self, Import.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List every user in the keystore.")
@@ -57,6 +57,77 @@ struct UsersCommand: AsyncParsableCommand {
                 Output.json(.object(["user": Output.user(user)]))
             } else {
                 Output.line("Now using \(user.email ?? user.uid).")
+            }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a user (the current one by default) after revoking its tokens.",
+            discussion:
+                "A sensitive operation: it needs a sign-in or reauthentication in the last 5 minutes (else exit 15, requires-recent-login)."
+        )
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The uid (default: the current user).") var uid: String?
+
+        func run() async throws {
+            let output = try await DeleteUser(environment: Wiring(options: global).authEnvironment()).run(uid: uid)
+            if global.json {
+                Output.json(.object(["deleted": .string(output.user.uid), "revocations": Output.revocations(output.revocations)]))
+                return
+            }
+            Output.report(output.revocations)
+            Output.line("Deleted user \(Output.name(of: output.user)) (\(output.user.uid)).")
+        }
+    }
+
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the users (never their tokens) as JSON on stdout.",
+            discussion:
+                "--format authctl (default) round-trips through 'authctl users import'; --format firebase writes the users[] JSON of Firebase's auth:export."
+        )
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "authctl or firebase.") var format: ExportFormat = .authctl
+
+        enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
+            case authctl, firebase
+        }
+
+        func run() async throws {
+            let format = UserExport.Format(rawValue: format.rawValue)!
+            let data = try Accounts(environment: Wiring(options: global).authEnvironment()).export(format: format)
+            FileHandle.standardOutput.write(data + Data("\n".utf8))
+        }
+    }
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add the users of an authctl export to the keystore (all or nothing).",
+            discussion: "Imported users are signed out: an export holds no token. A user already present with the same record is skipped.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The file written by 'authctl users export' ('-' for stdin).") var file: String
+
+        func run() async throws {
+            let data: Data
+            if file == "-" {
+                data = FileHandle.standardInput.readDataToEndOfFile()
+            } else {
+                guard let contents = FileManager.default.contents(atPath: file) else {
+                    throw AuthError.invalidArgument("cannot read '\(file)'. Give the path of a file written by: authctl users export")
+                }
+                data = contents
+            }
+            let result = try await Accounts(environment: Wiring(options: global).authEnvironment()).importUsers(
+                data, file: file == "-" ? "stdin" : file)
+            if global.json {
+                Output.json(
+                    .object([
+                        "imported": .array(result.imported.map(JSONValue.string)),
+                        "unchanged": .array(result.unchanged.map(JSONValue.string)),
+                    ]))
+            } else {
+                Output.line("Imported \(result.imported.count) user(s); \(result.unchanged.count) already present and unchanged.")
             }
         }
     }

@@ -1,0 +1,146 @@
+import Foundation
+
+/// `users export` and `users import` (docs/accounts.md): the account records of a
+/// keystore, without any token. An export is a list of who exists and which identities
+/// each has; the session (tokens) never leaves the keystore.
+public enum UserExport {
+    public enum Format: String, Sendable, CaseIterable {
+        /// authctl's own format: round-trips losslessly through `users import`.
+        case authctl
+        /// The `users[]` / `providerUserInfo[]` JSON of Firebase's `auth:export`.
+        case firebase
+    }
+
+    /// The authctl export document.
+    struct Document: Codable {
+        static let formatName = "authctl-users"
+        var format: String
+        var version: Int
+        var users: [User]
+    }
+
+    /// The users, tokens removed, as a document of the given format.
+    public static func export(_ state: AccountState, format: Format) throws -> Data {
+        let users = state.users.map(withoutTokens)
+        switch format {
+        case .authctl:
+            return try KeystoreFile.encoder.encode(Document(format: Document.formatName, version: 1, users: users))
+        case .firebase:
+            return try KeystoreFile.encoder.encode(JSONValue.object(["users": .array(users.map(firebaseUser))]))
+        }
+    }
+
+    /// A user as Firebase's `auth:export` writes one: times as strings of epoch
+    /// milliseconds, absent fields left out.
+    static func firebaseUser(_ user: User) -> JSONValue {
+        var fields: [String: JSONValue] = [
+            "localId": .string(user.uid),
+            "emailVerified": .bool(user.emailVerified),
+            "createdAt": .string(milliseconds(user.createdAt)),
+            "lastSignedInAt": .string(milliseconds(user.lastSignInAt)),
+            "providerUserInfo": .array(
+                user.providerData.map { identity in
+                    var info: [String: JSONValue] = [
+                        "providerId": .string(identity.providerID), "rawId": .string(identity.federatedID),
+                    ]
+                    info["email"] = identity.profile.email.map(JSONValue.string)
+                    info["displayName"] = identity.profile.displayName.map(JSONValue.string)
+                    info["photoUrl"] = identity.profile.photoURL.map(JSONValue.string)
+                    return .object(info)
+                }),
+        ]
+        fields["email"] = user.email.map(JSONValue.string)
+        fields["displayName"] = user.displayName.map(JSONValue.string)
+        fields["photoUrl"] = user.photoURL.map(JSONValue.string)
+        return .object(fields)
+    }
+
+    static func milliseconds(_ date: Date) -> String { String(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
+
+    static func withoutTokens(_ user: User) -> User {
+        var user = user
+        for index in user.providerData.indices { user.providerData[index].tokens = nil }
+        return user
+    }
+
+    /// What an import did.
+    public struct ImportResult: Sendable, Equatable {
+        public var imported: [String]
+        /// Users already in the keystore with the same record.
+        public var unchanged: [String]
+    }
+
+    /// Reads an authctl export (`file` names it in errors).
+    public static func parse(_ data: Data, file: String) throws -> [User] {
+        guard let object = JSONValue.object(from: data) else {
+            throw AuthError.invalidArgument("\(file) is not a JSON object. Give a file written by: authctl users export")
+        }
+        if object["format"] == nil, object["users"] != nil {
+            throw AuthError.invalidArgument(
+                "\(file) looks like a Firebase export, which carries no issuer for its identities, so it cannot be imported. Import a file written by: authctl users export --format authctl"
+            )
+        }
+        guard object["format"]?.stringValue == Document.formatName else {
+            throw AuthError.invalidArgument("\(file) is not an authctl users export. Give a file written by: authctl users export")
+        }
+        guard object["version"]?.numberValue == 1 else {
+            throw AuthError.invalidArgument("\(file) has an export version this authctl does not know. Upgrade authctl")
+        }
+        let document: Document
+        do {
+            document = try KeystoreFile.decoder.decode(Document.self, from: data)
+        } catch {
+            throw AuthError.invalidArgument("\(file) is not a valid authctl users export (a user record is malformed)")
+        }
+        for (index, user) in document.users.enumerated() {
+            let label = "\(file): user \(index + 1)"
+            guard !user.uid.isEmpty, user.uid.count <= 128,
+                user.uid.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+            else { throw AuthError.invalidArgument("\(label) has an invalid uid") }
+            guard !user.providerData.isEmpty else { throw AuthError.invalidArgument("\(label) has no linked identity") }
+            for identity in user.providerData {
+                _ = try ProviderID(parsing: identity.providerID)
+                guard !identity.issuer.isEmpty, !identity.federatedID.isEmpty else {
+                    throw AuthError.invalidArgument("\(label) has an identity without issuer or federated id")
+                }
+            }
+        }
+        return document.users.map(withoutTokens)
+    }
+
+    /// Adds the users to the state, all or nothing. A user already present with the same
+    /// record is left as it is; a uid present with another record, or an identity that
+    /// belongs to another user, refuses the whole import.
+    public static func merge(_ users: [User], into state: inout AccountState) throws -> ImportResult {
+        var result = ImportResult(imported: [], unchanged: [])
+        var seen: [IdentityKey: String] = [:]
+        for user in users {
+            if let index = state.userIndex(uid: user.uid) {
+                guard withoutTokens(state.users[index]) == user else {
+                    throw AuthError.invalidArgument(
+                        "user \(user.uid) is already in the keystore with another record; nothing was imported. Delete it first (authctl users delete \(user.uid)) or remove it from the file"
+                    )
+                }
+                result.unchanged.append(user.uid)
+                continue
+            }
+            for identity in user.providerData {
+                let key = IdentityKey(providerID: identity.providerID, issuer: identity.issuer, federatedID: identity.federatedID)
+                if let (owner, _) = state.owner(of: key) {
+                    throw AuthError(
+                        .credentialAlreadyInUse,
+                        "the \(identity.providerID) identity of user \(user.uid) is already linked to user \(state.users[owner].uid) in the keystore; nothing was imported",
+                        details: ["providerId": .string(identity.providerID), "uid": .string(state.users[owner].uid)])
+                }
+                if let other = seen[key], other != user.uid {
+                    throw AuthError.invalidArgument(
+                        "users \(other) and \(user.uid) share a \(identity.providerID) identity; nothing was imported")
+                }
+                seen[key] = user.uid
+            }
+            state.users.append(user)
+            result.imported.append(user.uid)
+        }
+        return result
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Where the credential of a `login`, `link` or `reauth` comes from (SPEC §2).
+public enum CredentialSource: Sendable {
+    /// The browser sign-in of SPEC §3.
+    case browser(FlowOptions)
+    /// An ID token obtained elsewhere (`--id-token -`, read from stdin by the executable),
+    /// with the raw nonce it was requested with, if any (`--raw-nonce`).
+    case idToken(String, rawNonce: String?)
+    /// A pending credential saved by an earlier conflict (`login --credential`, `link --pending`).
+    case pending(handle: String)
+}
+
+/// Turns a credential source into a validated `Credential`.
+struct CredentialIssuance: Sendable {
+    let environment: AuthEnvironment
+
+    func credential(from source: CredentialSource, provider: any IdentityProvider) async throws -> Credential {
+        switch source {
+        case .browser(let options):
+            return try await AuthorizationCodeFlow(environment: environment).run(provider: provider, options: options)
+        case .idToken(let token, let rawNonce):
+            return try await idTokenCredential(token, rawNonce: rawNonce, provider: provider)
+        case .pending:
+            throw AuthError.internalError("a pending credential is applied, not issued")
+        }
+    }
+
+    /// The manual ID-token sign-in: the same validation as the browser flow (signature from
+    /// the provider's JWKS, issuer, audience = the client id, expiry, nonce when given), but
+    /// no tokens beyond the ID token itself.
+    func idTokenCredential(_ token: String, rawNonce: String?, provider: any IdentityProvider) async throws -> Credential {
+        guard let clientID = provider.clientID else {
+            throw AuthError.notConfigured(
+                "\(provider.id) has no client id, so the ID token's audience cannot be checked. Set it with: authctl providers add \(provider.id) --client-id ID"
+            )
+        }
+        let trimmed = token.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else {
+            throw AuthError.invalidArgument(
+                "no ID token arrived on stdin. Pipe it in: authctl login \(provider.id) --id-token - < token.jwt")
+        }
+        let metadata = ProviderMetadata(environment: environment)
+        let discovery = try await metadata.discovery(for: provider)
+        let claims = try await IDTokenVerification(environment: environment, metadata: metadata)
+            .validate(
+                trimmed, provider: provider, discovery: discovery, clientID: clientID,
+                nonce: rawNonce.map(provider.expectedNonce(forRawNonce:)))
+        return Credential(
+            providerID: provider.id.rawValue, issuer: provider.issuer, federatedID: try provider.federatedID(from: claims),
+            profile: provider.profile(from: claims),
+            tokens: TokenSet(accessToken: nil, expiresAt: nil, refreshToken: nil, idToken: trimmed, scopes: []),
+            claims: claims)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Token revocation (RFC 7009) at the provider's advertised `revocation_endpoint`, used by
+/// `signout --revoke`, `unlink` and `users delete`. Best effort: a failure is reported,
+/// never thrown, so that the local operation still happens.
+public struct TokenRevocation: Sendable {
+    /// The result of revoking one identity's token.
+    public struct Result: Sendable, Equatable {
+        public enum Outcome: String, Sendable, Equatable {
+            case revoked
+            /// The provider advertises no `revocation_endpoint`.
+            case notSupported = "not-supported"
+            case failed
+        }
+
+        public var uid: String
+        public var providerID: String
+        public var result: Outcome
+        public var message: String?
+    }
+
+    let environment: AuthEnvironment
+
+    /// Revokes the identity's refresh token (or its access token when it has none); nil
+    /// when the identity holds no token.
+    func revoke(_ identity: LinkedIdentity, uid: String) async -> Result? {
+        guard let tokens = identity.tokens, let token = tokens.refreshToken ?? tokens.accessToken else { return nil }
+        let isRefreshToken = tokens.refreshToken != nil
+        func result(_ value: Result.Outcome, _ message: String? = nil) -> Result {
+            Result(uid: uid, providerID: identity.providerID, result: value, message: message)
+        }
+        do {
+            let provider = try environment.provider(ProviderID(parsing: identity.providerID))
+            guard let clientID = provider.clientID else { return result(.failed, "no client id configured") }
+            let discovery = try await ProviderMetadata(environment: environment).discovery(for: provider)
+            guard let endpoint = discovery.revocationEndpoint else { return result(.notSupported) }
+            var parameters = [("token", token), ("token_type_hint", isRefreshToken ? "refresh_token" : "access_token")]
+            var headers: [String: String] = [:]
+            ClientCredentials.method(
+                try ClientCredentials.resolve(provider.config, secrets: environment.secrets),
+                supported: discovery.tokenEndpointAuthMethodsSupported
+            ).apply(clientID: clientID, to: &parameters, headers: &headers)
+            let response = try await environment.transport.send(.form(endpoint, parameters, headers: headers))
+            return response.status == 200 ? result(.revoked) : result(.failed, "HTTP \(response.status)")
+        } catch let error as AuthError {
+            return result(.failed, error.message)
+        } catch {
+            return result(.failed, "unexpected error")
+        }
+    }
+}

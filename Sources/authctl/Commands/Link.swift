@@ -1,0 +1,35 @@
+import ArgumentParser
+import AuthCore
+import Foundation
+
+struct LinkCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "link",
+        abstract: "Link another provider to the current user.",
+        discussion: "With --pending HANDLE, links the credential saved by an earlier account-exists-with-different-credential error.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The provider to link (not needed with --pending).") var provider: String?
+    @OptionGroup var flow: FlowArguments
+    @OptionGroup var credential: CredentialArguments
+    @Option(name: .customLong("pending"), help: ArgumentHelp("Link a pending credential (pc_…).", valueName: "handle"))
+    var pendingHandle: String?
+
+    func validate() throws {
+        if pendingHandle != nil, credential.idToken != nil { throw ValidationError("give either --pending or --id-token, not both") }
+        if pendingHandle == nil, provider == nil { throw ValidationError("name the provider: authctl link PROVIDER") }
+    }
+
+    func run() async throws {
+        let wiring = Wiring(options: global)
+        let environment = wiring.authEnvironment(browser: wiring.browser(command: flow.browserCommand, disabled: flow.noBrowser))
+        let source = try pendingHandle.map { CredentialSource.pending(handle: $0) } ?? credential.source(flow: flow)
+        let output = try await Link(environment: environment).run(
+            .init(providerID: try provider.map(ProviderID.init(parsing:)), source: source))
+        Output.accountResult(
+            user: output.user, providerID: output.providerID, isNewUser: false, json: global.json,
+            text:
+                "Linked \(output.providerID) to \(Output.name(of: output.user)) (\(output.user.providerData.map(\.providerID).joined(separator: ", ")))."
+        )
+    }
+}

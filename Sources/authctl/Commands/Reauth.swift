@@ -1,0 +1,25 @@
+import ArgumentParser
+import AuthCore
+import Foundation
+
+struct ReauthCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reauth",
+        abstract: "Sign in again with an identity the current user already has: fresh tokens and a recent sign-in time.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The provider.") var provider: String
+    @OptionGroup var flow: FlowArguments
+    @OptionGroup var credential: CredentialArguments
+
+    func run() async throws {
+        let wiring = Wiring(options: global)
+        let environment = wiring.authEnvironment(browser: wiring.browser(command: flow.browserCommand, disabled: flow.noBrowser))
+        let providerID = try ProviderID(parsing: provider)
+        let user = try await Reauthenticate(environment: environment).run(
+            .init(providerID: providerID, source: credential.source(flow: flow)))
+        Output.accountResult(
+            user: user, providerID: providerID.rawValue, isNewUser: false, json: global.json,
+            text: "Reauthenticated \(Output.name(of: user)) with \(providerID).")
+    }
+}

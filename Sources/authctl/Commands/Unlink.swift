@@ -1,0 +1,29 @@
+import ArgumentParser
+import AuthCore
+import Foundation
+
+struct UnlinkCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unlink",
+        abstract: "Remove a provider (and its tokens) from the current user.",
+        discussion: "Its refresh token is revoked first where the provider offers revocation; the result is reported.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The provider to unlink.") var provider: String
+
+    func run() async throws {
+        let wiring = Wiring(options: global)
+        let output = try await Unlink(environment: wiring.authEnvironment()).run(providerID: try ProviderID(parsing: provider))
+        let revocations = output.revocation.map { [$0] } ?? []
+        if global.json {
+            Output.json(
+                .object([
+                    "user": Output.user(output.user), "providerId": .string(output.providerID),
+                    "revocations": Output.revocations(revocations),
+                ]))
+            return
+        }
+        Output.report(revocations)
+        Output.line("Unlinked \(output.providerID) from \(Output.name(of: output.user)).")
+    }
+}
