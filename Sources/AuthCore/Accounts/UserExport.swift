@@ -111,7 +111,8 @@ public enum UserExport {
     /// Adds the users to the state, all or nothing. A user already present with the same
     /// record is left as it is; a uid present with another record, or an identity that
     /// belongs to another user, refuses the whole import.
-    public static func merge(_ users: [User], into state: inout AccountState) throws -> ImportResult {
+    public static func merge(_ users: [User], into target: inout AccountState) throws -> ImportResult {
+        var state = target
         var result = ImportResult(imported: [], unchanged: [])
         var seen: [IdentityKey: String] = [:]
         for user in users {
@@ -141,6 +142,7 @@ public enum UserExport {
             state.users.append(user)
             result.imported.append(user.uid)
         }
+        target = state
         return result
     }
 }
