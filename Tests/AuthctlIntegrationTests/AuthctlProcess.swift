@@ -46,7 +46,7 @@ struct AuthctlProcess {
     }
 
     /// Starts authctl; the caller waits with `finish`.
-    func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
+    func start(_ arguments: [String], environment extra: [String: String] = [:], stdin: Data? = nil) throws -> (Process, Pipe, Pipe) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = arguments
@@ -54,8 +54,13 @@ struct AuthctlProcess {
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
+        let input = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
         try process.run()
+        if let stdin {
+            input.fileHandleForWriting.write(stdin)
+            try input.fileHandleForWriting.close()
+        }
         return (process, stdout, stderr)
     }
 
@@ -75,8 +80,8 @@ struct AuthctlProcess {
     }
 
     @discardableResult
-    func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> Result {
-        await Self.finish(try start(arguments, environment: extra))
+    func run(_ arguments: [String], environment extra: [String: String] = [:], stdin: Data? = nil) async throws -> Result {
+        await Self.finish(try start(arguments, environment: extra, stdin: stdin))
     }
 
     func keystoreBytes() -> Data? { FileManager.default.contents(atPath: keystorePath) }
