@@ -173,13 +173,13 @@ _authctl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    login|status|token|signout|providers|users|help)
+    login|link|reauth|unlink|status|token|signout|providers|users|help)
         # Offer subcommand argument completions
         "_authctl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'login status token signout providers users help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'login link reauth unlink status token signout providers users help' -- "${cur}"))
         ;;
     esac
 }
@@ -188,7 +188,7 @@ _authctl_login() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --no-browser --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--keystore --config --browser-command --timeout --listen-address --redirect-uri)
+    non_repeating_options=(--keystore --config --browser-command --timeout --listen-address --redirect-uri --id-token --raw-nonce --credential)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -215,6 +215,120 @@ _authctl_login() {
         return
         ;;
     '--redirect-uri')
+        return
+        ;;
+    '--id-token')
+        return
+        ;;
+    '--raw-nonce')
+        return
+        ;;
+    '--credential')
+        return
+        ;;
+    esac
+}
+
+_authctl_link() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --no-browser --version -h --help)
+    repeating_options=(--scope --param)
+    non_repeating_options=(--keystore --config --browser-command --timeout --listen-address --redirect-uri --id-token --raw-nonce --pending)
+    __authctl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--keystore')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    '--scope')
+        return
+        ;;
+    '--param')
+        return
+        ;;
+    '--browser-command')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--listen-address')
+        return
+        ;;
+    '--redirect-uri')
+        return
+        ;;
+    '--id-token')
+        return
+        ;;
+    '--raw-nonce')
+        return
+        ;;
+    '--pending')
+        return
+        ;;
+    esac
+}
+
+_authctl_reauth() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --no-browser --version -h --help)
+    repeating_options=(--scope --param)
+    non_repeating_options=(--keystore --config --browser-command --timeout --listen-address --redirect-uri --id-token --raw-nonce)
+    __authctl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--keystore')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    '--scope')
+        return
+        ;;
+    '--param')
+        return
+        ;;
+    '--browser-command')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--listen-address')
+        return
+        ;;
+    '--redirect-uri')
+        return
+        ;;
+    '--id-token')
+        return
+        ;;
+    '--raw-nonce')
+        return
+        ;;
+    esac
+}
+
+_authctl_unlink() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--keystore --config)
+    __authctl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--keystore')
+        return
+        ;;
+    '--config')
         return
         ;;
     esac
@@ -415,13 +529,13 @@ _authctl_users() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    list|show|use)
+    list|show|use|delete|export|import)
         # Offer subcommand argument completions
         "_authctl_users_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'list show use' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'list show use delete export import' -- "${cur}"))
         ;;
     esac
 }
@@ -463,6 +577,64 @@ _authctl_users_show() {
 }
 
 _authctl_users_use() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--keystore --config)
+    __authctl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--keystore')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    esac
+}
+
+_authctl_users_delete() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--keystore --config)
+    __authctl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--keystore')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    esac
+}
+
+_authctl_users_export() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--keystore --config --format)
+    __authctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--keystore')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    '--format')
+        __authctl_add_completions -W 'authctl'$'\n''firebase'
+        return
+        ;;
+    esac
+}
+
+_authctl_users_import() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()

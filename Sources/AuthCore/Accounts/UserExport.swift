@@ -94,7 +94,7 @@ public enum UserExport {
         }
         for (index, user) in document.users.enumerated() {
             let label = "\(file): user \(index + 1)"
-            guard !user.uid.isEmpty, user.uid.count <= 128,
+            guard user.uid.count >= 20, user.uid.count <= 128,
                 user.uid.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
             else { throw AuthError.invalidArgument("\(label) has an invalid uid") }
             guard !user.providerData.isEmpty else { throw AuthError.invalidArgument("\(label) has no linked identity") }
