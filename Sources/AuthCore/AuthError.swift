@@ -126,4 +126,11 @@ extension AuthError {
             "that \(providerID) account is already linked to another user (uid \(ownerUID)). To sign in as that user: authctl login --credential \(pendingHandle)",
             details: ["providerId": .string(providerID), "uid": .string(ownerUID), "pendingCredential": .string(pendingHandle)])
     }
+
+    /// SPEC §4: linking a private-relay identity without consent.
+    static func consentRequired(_ reason: String) -> AuthError {
+        .init(
+            .consentRequired,
+            "linking needs your consent: \(reason). To agree, run the command again with --consent (or answer y on a terminal)")
+    }
 }

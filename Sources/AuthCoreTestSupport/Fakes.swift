@@ -49,9 +49,21 @@ public final class RecordingTerminal: Terminal, @unchecked Sendable {
     private var recorded: [String] = []
     public let isInteractive: Bool
 
-    public init(interactive: Bool = false) { isInteractive = interactive }
+    private var answers: [Bool]
+
+    /// - Parameter answers: what a person answers to `confirm`, in order (then no).
+    public init(interactive: Bool = false, answers: [Bool] = []) {
+        isInteractive = interactive
+        self.answers = answers
+    }
 
     public var lines: [String] { lock.withLock { recorded } }
+    public func confirm(_ question: String) -> Bool {
+        lock.withLock {
+            recorded.append("? " + question)
+            return answers.isEmpty ? false : answers.removeFirst()
+        }
+    }
     public func progress(_ line: String) { lock.withLock { recorded.append(line) } }
     public func notice(_ line: String) { lock.withLock { recorded.append(line) } }
     public func debug(_ line: String) { lock.withLock { recorded.append(line) } }

@@ -13,11 +13,11 @@ public struct TestEnvironment: Sendable {
     public init(
         provider: FakeIdentityProvider, providerID: String = "oidc.fake", browser: any BrowserLauncher = FollowingBrowser(),
         keystore: InMemoryKeystore = InMemoryKeystore(), clock: any Clock = SystemClock(),
-        clientSecretEnv: String? = nil, secrets: [String: String] = [:]
+        clientSecretEnv: String? = nil, secrets: [String: String] = [:], terminal: RecordingTerminal = RecordingTerminal()
     ) async throws {
         directory = NSTemporaryDirectory() + "authctl-test-\(UUID().uuidString)"
         self.keystore = keystore
-        terminal = RecordingTerminal()
+        self.terminal = terminal
         let configStore = ConfigStore(path: directory + "/config.json", random: SystemRandomSource())
         try await configStore.update { file in
             file.providers[providerID] = ProviderConfig(

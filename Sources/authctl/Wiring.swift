@@ -75,6 +75,13 @@ struct StderrTerminal: Terminal {
     func notice(_ line: String) { Self.write(styled(line, "1")) }
     func debug(_ line: String) { if verbose { Self.write(styled(line, "2")) } }
 
+    func confirm(_ question: String) -> Bool {
+        guard isInteractive else { return false }
+        FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
+        guard let answer = readLine(strippingNewline: true) else { return false }
+        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+
     func styled(_ text: String, _ code: String) -> String {
         useColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }

@@ -369,4 +369,34 @@ struct AccountRulesTests {
         try AccountRules.signOut(&state, all: true)
         #expect { try AccountRules.use(&state, uid: "uid-b") } throws: { ($0 as? AuthError)?.code == .noCurrentUser }
     }
+
+    // MARK: consent (SPEC §4, Apple's private relay)
+
+    @Test("linking a private-relay identity, or linking anything to a user that has one, needs consent")
+    func consent() throws {
+        var relay = credential(provider: "apple.com", subject: "001.apple", email: "x1y2@privaterelay.appleid.com")
+        relay.profile.isPrivateEmail = true
+        var state = try signedIn()
+        let before = state
+        #expect { try AccountRules.link(&state, with: relay, context: self.context()) } throws: {
+            ($0 as? AuthError)?.code == .consentRequired && ($0 as? AuthError)?.code.exitStatus == 18
+        }
+        #expect(state == before)
+        _ = try AccountRules.link(&state, with: relay, context: context(), consent: true).get()
+
+        // The other direction: a user signed in with the private-relay identity links another provider.
+        var other = AccountState()
+        try signIn(&other, relay, uid: "uid-relay")
+        #expect(throws: AuthError.self) { try AccountRules.checkConsentPossible(other) }
+        #expect {
+            try AccountRules.link(&other, with: self.credential(provider: "oidc.b", subject: "b"), context: self.context())
+        } throws: {
+            ($0 as? AuthError)?.code == .consentRequired
+        }
+        _ = try AccountRules.link(&other, with: credential(provider: "oidc.b", subject: "b"), context: context(), consent: true).get()
+        #expect(other.users[0].providerData.count == 2)
+        // Nothing private on either side: no consent needed.
+        #expect(AccountRules.consentReason(linking: credential(provider: "oidc.c").profile, to: try signedIn().users[0]) == nil)
+        try AccountRules.checkConsentPossible(try signedIn())
+    }
 }

@@ -95,14 +95,21 @@ public enum AccountRules {
     /// `link`: adds the identity to the current user. An identity that belongs to another
     /// user is refused with `credential-already-in-use` (the credential is saved as pending,
     /// so that `login --credential` can sign in to that user).
+    ///
+    /// - Parameter consent: the user agreed to link a private-relay identity (`--consent`
+    ///   or a yes on the terminal); without it such a link is `consent-required`.
     public static func link(
-        _ state: inout AccountState, with credential: Credential, context: Context, pendingHandle: String? = nil
+        _ state: inout AccountState, with credential: Credential, context: Context, pendingHandle: String? = nil,
+        consent: Bool = false
     ) throws -> Outcome<User> {
         pruneExpiredPending(&state, now: context.now)
         guard let userIndex = state.currentUID.flatMap(state.userIndex(uid:)) else { throw AuthError.noCurrentUser }
         var user = state.users[userIndex]
         if let linked = user.identity(for: credential.providerID) {
             throw AuthError.providerAlreadyLinked(credential.providerID, sameIdentity: linked.matches(credential.key))
+        }
+        if !consent, state.owner(of: credential.key) == nil, let reason = consentReason(linking: credential.profile, to: user) {
+            throw AuthError.consentRequired(reason)
         }
         if let (ownerIndex, _) = state.owner(of: credential.key) {
             let owner = state.users[ownerIndex]
@@ -116,6 +123,28 @@ public enum AccountRules {
         state.users[userIndex] = user
         removePending(pendingHandle, from: &state)
         return .applied(user)
+    }
+
+    /// Why linking an identity with this profile to `user` needs consent, or nil when it
+    /// does not (SPEC §4): either side has a private-relay email, so linking would tie the
+    /// hidden address to another identity.
+    public static func consentReason(linking profile: Profile, to user: User) -> String? {
+        if profile.isPrivateEmail == true {
+            return
+                "this \(profile.email.map { "account's address \($0)" } ?? "account") is a private relay that hides your real email; linking it to \(user.email ?? user.uid) lets that be known"
+        }
+        if let hidden = user.providerData.first(where: { $0.profile.isPrivateEmail == true }) {
+            return
+                "the user's \(hidden.providerID) identity uses a private relay address that hides the real email; linking another account to it lets the two be tied together"
+        }
+        return nil
+    }
+
+    /// Checked before a link flow starts, when no consent can be asked (no terminal, no
+    /// `--consent`): a user with a private-relay identity cannot link anything.
+    public static func checkConsentPossible(_ state: AccountState) throws {
+        guard let user = state.currentUser else { return }
+        if let reason = consentReason(linking: Profile(), to: user) { throw AuthError.consentRequired(reason) }
     }
 
     // MARK: - reauth

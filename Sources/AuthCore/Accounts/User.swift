@@ -37,12 +37,20 @@ public struct Profile: Codable, Sendable, Equatable {
     public var emailVerified: Bool
     public var displayName: String?
     public var photoURL: String?
+    /// True when the email is a relay address that hides the real one (Apple's private
+    /// relay). Linking such an identity with another needs the user's consent (SPEC §4).
+    /// Absent (nil) means false.
+    public var isPrivateEmail: Bool?
 
-    public init(email: String? = nil, emailVerified: Bool = false, displayName: String? = nil, photoURL: String? = nil) {
+    public init(
+        email: String? = nil, emailVerified: Bool = false, displayName: String? = nil, photoURL: String? = nil,
+        isPrivateEmail: Bool? = nil
+    ) {
         self.email = email
         self.emailVerified = emailVerified
         self.displayName = displayName
         self.photoURL = photoURL
+        self.isPrivateEmail = isPrivateEmail
     }
 }
 

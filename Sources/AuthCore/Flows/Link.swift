@@ -5,10 +5,13 @@ public struct Link: Sendable {
     public struct Input: Sendable {
         public var providerID: ProviderID?
         public var source: CredentialSource
+        /// `--consent`: agree to link a private-relay identity (SPEC §4) without being asked.
+        public var consent: Bool
 
-        public init(providerID: ProviderID?, source: CredentialSource) {
+        public init(providerID: ProviderID?, source: CredentialSource, consent: Bool = false) {
             self.providerID = providerID
             self.source = source
+            self.consent = consent
         }
     }
 
@@ -27,12 +30,26 @@ public struct Link: Sendable {
             for: providerID, source: input.source, command: "link"
         ) { state in
             if let providerID { try AccountRules.checkCanLink(state, providerID: providerID.rawValue) }
+            if !input.consent, !environment.terminal.isInteractive { try AccountRules.checkConsentPossible(state) }
         }
+        let consent = try askConsentIfNeeded(for: credential, given: input.consent)
         let context = environment.accountContext()
         let outcome = try await environment.keystore.update { state in
             if let handle { _ = try AccountRules.pendingCredential(handle, in: state, now: context.now) }
-            return try AccountRules.link(&state, with: credential, context: context, pendingHandle: handle)
+            return try AccountRules.link(&state, with: credential, context: context, pendingHandle: handle, consent: consent)
         }
         return Output(user: try outcome.get(), providerID: credential.providerID)
+    }
+
+    /// SPEC §4: a private-relay link needs consent — the flag, or a yes from a person at a
+    /// terminal. Without a terminal nobody is asked, and the rules refuse.
+    func askConsentIfNeeded(for credential: Credential, given: Bool) throws -> Bool {
+        guard !given else { return true }
+        let state = try environment.keystore.read()
+        guard let user = state.currentUser, state.owner(of: credential.key) == nil,
+            let reason = AccountRules.consentReason(linking: credential.profile, to: user),
+            environment.terminal.isInteractive
+        else { return false }
+        return environment.terminal.confirm("Link \(credential.providerID) to \(user.email ?? user.uid)? Note: \(reason).")
     }
 }

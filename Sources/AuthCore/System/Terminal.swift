@@ -12,6 +12,13 @@ public protocol Terminal: Sendable {
     func notice(_ line: String)
     /// A diagnostic line shown with `--verbose` only (HTTP exchanges, redacted).
     func debug(_ line: String)
+    /// Asks a yes/no question and returns the answer; false (no) unless a person answers
+    /// yes. Only called when `isInteractive` (SPEC §8: never ask without a terminal).
+    func confirm(_ question: String) -> Bool
+}
+
+extension Terminal {
+    public func confirm(_ question: String) -> Bool { false }
 }
 
 /// A terminal that drops everything (library use, tests).

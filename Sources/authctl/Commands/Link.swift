@@ -14,6 +14,8 @@ struct LinkCommand: AsyncParsableCommand {
     @OptionGroup var credential: CredentialArguments
     @Option(name: .customLong("pending"), help: ArgumentHelp("Link a pending credential (pc_…).", valueName: "handle"))
     var pendingHandle: String?
+    @Flag(help: "Agree to link a private-relay (hidden email) identity with another one, without being asked.")
+    var consent = false
 
     func validate() throws {
         if pendingHandle != nil, credential.idToken != nil { throw ValidationError("give either --pending or --id-token, not both") }
@@ -25,7 +27,7 @@ struct LinkCommand: AsyncParsableCommand {
         let environment = wiring.authEnvironment(browser: wiring.browser(command: flow.browserCommand, disabled: flow.noBrowser))
         let source = try pendingHandle.map { CredentialSource.pending(handle: $0) } ?? credential.source(flow: flow)
         let output = try await Link(environment: environment).run(
-            .init(providerID: try provider.map(ProviderID.init(parsing:)), source: source))
+            .init(providerID: try provider.map(ProviderID.init(parsing:)), source: source, consent: consent))
         Output.accountResult(
             user: output.user, providerID: output.providerID, isNewUser: false, json: global.json,
             text:
