@@ -81,12 +81,51 @@ public struct FollowingBrowser: BrowserLauncher {
         let rewrite = rewriteRedirect
         Task.detached {
             let transport = URLSessionTransport(timeout: 10)
-            guard let response = try? await transport.send(HTTPRequest(url: url)), response.status == 302,
-                let location = response.header("Location"), let redirect = URL(string: location)
-            else { return }
-            _ = try? await transport.send(HTTPRequest(url: rewrite(redirect)))
+            guard let response = try? await transport.send(HTTPRequest(url: url)) else { return }
+            if response.status == 302, let location = response.header("Location"), let redirect = URL(string: location) {
+                _ = try? await transport.send(HTTPRequest(url: rewrite(redirect)))
+            } else if response.status == 200, let form = AutoPostForm(html: String(decoding: response.body, as: UTF8.self)) {
+                // response_mode=form_post: the page posts the response to the redirect URI.
+                _ = try? await transport.send(
+                    HTTPRequest(
+                        method: "POST", url: rewrite(form.action), headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                        body: Data(FormURLEncoding.encode(form.fields).utf8)))
+            }
         }
         return true
+    }
+}
+
+/// The auto-submitting form of a `form_post` response page (OAuth 2.0 Form Post Response
+/// Mode): its action and hidden fields, as a browser would post them.
+public struct AutoPostForm: Sendable, Equatable {
+    public var action: URL
+    public var fields: [(String, String)]
+
+    public init?(html: String) {
+        guard let formTag = html.range(of: #"<form[^>]*>"#, options: .regularExpression),
+            let action = Self.attribute("action", in: String(html[formTag])).flatMap(URL.init(string:))
+        else { return nil }
+        self.action = action
+        var fields: [(String, String)] = []
+        var rest = html[formTag.upperBound...]
+        while let input = rest.range(of: #"<input[^>]*>"#, options: .regularExpression) {
+            let tag = String(rest[input])
+            if let name = Self.attribute("name", in: tag) { fields.append((name, Self.attribute("value", in: tag) ?? "")) }
+            rest = rest[input.upperBound...]
+        }
+        self.fields = fields
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.action == rhs.action && lhs.fields.map { "\($0.0)=\($0.1)" } == rhs.fields.map { "\($0.0)=\($0.1)" }
+    }
+
+    static func attribute(_ name: String, in tag: String) -> String? {
+        guard let range = tag.range(of: " \(name)=\"[^\"]*\"", options: .regularExpression) else { return nil }
+        let value = tag[range].dropFirst(name.count + 3).dropLast()
+        return value.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
     }
 }
 
