@@ -12,12 +12,12 @@ struct ProviderMetadata: Sendable {
         try EndpointPolicy.check(url, what: "the discovery URL")
         let now = environment.clock.now()
         if let cached = environment.metadataCache.load(url), now.timeIntervalSince(cached.fetchedAt) < Self.discoveryTTL,
-            let document = try? DiscoveryDocument.parse(cached.body, expectedIssuer: provider.issuer, source: url)
+            let document = try? DiscoveryDocument.parse(cached.body, source: url, checkIssuer: provider.checkDiscoveryIssuer)
         {
             return document
         }
         let body = try await fetch(url, what: "discovery document")
-        let document = try DiscoveryDocument.parse(body, expectedIssuer: provider.issuer, source: url)
+        let document = try DiscoveryDocument.parse(body, source: url, checkIssuer: provider.checkDiscoveryIssuer)
         environment.metadataCache.store(url, CachedDocument(fetchedAt: now, body: body))
         return document
     }

@@ -23,7 +23,7 @@ public struct SignIn: Sendable {
     public init(environment: AuthEnvironment) { self.environment = environment }
 
     public func run(_ input: Input) async throws -> Output {
-        let provider = try environment.provider(input.providerID)
+        let provider = try environment.provider(input.providerID, for: input.options)
         // An unsafe or corrupt keystore fails before the browser opens.
         _ = try environment.keystore.read()
         let credential = try await AuthorizationCodeFlow(environment: environment).run(provider: provider, options: input.options)

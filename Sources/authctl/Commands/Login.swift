@@ -8,7 +8,7 @@ struct Login: AsyncParsableCommand {
         discussion: "Opens the provider's sign-in page and waits for it to redirect back to a listener on 127.0.0.1.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The provider: oidc.NAME (microsoft.com and apple.com come later).") var provider: String
+    @Argument(help: "The provider: microsoft.com (or microsoft) or oidc.NAME (apple.com comes later).") var provider: String
     @OptionGroup var flow: FlowArguments
 
     func run() async throws {
