@@ -173,7 +173,7 @@ public struct TokenRefresh: Sendable {
         let discovery = try await metadata.discovery(for: provider)
         let request = TokenRequest(
             tokenEndpoint: discovery.tokenEndpoint, clientID: clientID,
-            grant: .refreshToken(refreshToken, scopes: scopes.isEmpty ? nil : scopes),
+            grant: .refreshToken(refreshToken, scopes: provider.refreshScopes(session: tokens, asked: scopes)),
             authentication: ClientCredentials.method(
                 try ClientCredentials.resolve(provider.config, secrets: environment.secrets),
                 supported: discovery.tokenEndpointAuthMethodsSupported))

@@ -48,6 +48,11 @@ public protocol IdentityProvider: Sendable {
     /// True when a token granted `granted` may be used where `needed` is asked. Default: every
     /// needed scope is granted. Microsoft: Graph scopes with or without the Graph host prefix.
     func scopes(_ granted: [String], cover needed: [String]) -> Bool
+    /// The `scope` of a refresh-token grant: `asked` for a token of other scopes, empty for
+    /// the session's own token. Nil sends none (RFC 6749 §6: the original scopes). Default:
+    /// `asked`, or nil. Microsoft requires `scope` on every refresh, and `offline_access` in it
+    /// to rotate the refresh token.
+    func refreshScopes(session: TokenSet, asked: [String]) -> [String]?
     /// What to do about an OAuth error of this provider's token endpoint, when the provider
     /// says more than RFC 6749 (Microsoft: AADSTS codes). Default: nil (the RFC's advice).
     func nextStep(for error: OAuthErrorResponse) -> String?
@@ -78,6 +83,7 @@ extension IdentityProvider {
     public var profilePhoto: ProtectedResource? { nil }
     public func scopes(_ granted: [String], cover needed: [String]) -> Bool { Set(needed).isSubset(of: Set(granted)) }
     public func nextStep(for error: OAuthErrorResponse) -> String? { nil }
+    public func refreshScopes(session: TokenSet, asked: [String]) -> [String]? { asked.isEmpty ? nil : asked }
 }
 
 /// Builds the provider for a configuration.

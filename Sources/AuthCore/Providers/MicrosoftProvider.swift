@@ -112,6 +112,16 @@ public struct MicrosoftProvider: IdentityProvider {
         return Set(needed.map(normal)).isSubset(of: Set(granted.map(normal)))
     }
 
+    /// Microsoft requires `scope` on a refresh (AADSTS900144 without it) and returns a new
+    /// refresh token only when `offline_access` is asked again (it never lists it as granted).
+    /// The session's refresh asks its granted scopes again (with `openid`, for a new ID token).
+    public func refreshScopes(session: TokenSet, asked: [String]) -> [String]? {
+        let base = asked.isEmpty ? ["openid"] + session.scopes : asked
+        var scopes: [String] = []
+        for scope in base + ["offline_access"] where !scopes.contains(scope) { scopes.append(scope) }
+        return scopes
+    }
+
     public func nextStep(for error: OAuthErrorResponse) -> String? {
         MicrosoftErrorCodes.nextStep(for: error)
     }
