@@ -188,7 +188,7 @@ _authctl_login() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --no-browser --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--keystore --config --browser-command --timeout --listen-address --redirect-uri)
+    non_repeating_options=(--keystore --config --browser-command --timeout --listen-address --redirect-uri --tenant)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -217,6 +217,9 @@ _authctl_login() {
     '--redirect-uri')
         return
         ;;
+    '--tenant')
+        return
+        ;;
     esac
 }
 
@@ -241,7 +244,7 @@ _authctl_status() {
 _authctl_token() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --id-token --force-refresh --version -h --help)
-    repeating_options=()
+    repeating_options=(--scope)
     non_repeating_options=(--keystore --config --min-ttl --format)
     __authctl_offer_flags_options 1
 
@@ -258,6 +261,9 @@ _authctl_token() {
         ;;
     '--format')
         __authctl_add_completions -W 'raw'$'\n''json'$'\n''header'$'\n''env'$'\n''kubectl-exec'
+        return
+        ;;
+    '--scope')
         return
         ;;
     esac
@@ -308,7 +314,7 @@ _authctl_providers_add() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--keystore --config --client-id --client-secret-env --client-secret-file --redirect-uri --listen-address --issuer --flow)
+    non_repeating_options=(--keystore --config --client-id --client-secret-env --client-secret-file --redirect-uri --listen-address --issuer --flow --tenant --authority-host --graph-host)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -344,6 +350,15 @@ _authctl_providers_add() {
         return
         ;;
     '--flow')
+        return
+        ;;
+    '--tenant')
+        return
+        ;;
+    '--authority-host')
+        return
+        ;;
+    '--graph-host')
         return
         ;;
     esac
@@ -415,13 +430,13 @@ _authctl_users() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    list|show|use)
+    list|show|use|photo)
         # Offer subcommand argument completions
         "_authctl_users_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'list show use' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'list show use photo' -- "${cur}"))
         ;;
     esac
 }
@@ -475,6 +490,27 @@ _authctl_users_use() {
         return
         ;;
     '--config')
+        return
+        ;;
+    esac
+}
+
+_authctl_users_photo() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--keystore --config --output -o)
+    __authctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--keystore')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    '--output'|'-o')
         return
         ;;
     esac
