@@ -594,33 +594,29 @@ public final class FakeMicrosoft: @unchecked Sendable {
     private func graphMe(_ request: ReceivedRequest) -> HTTPResponse {
         let caller = graphCaller(request, needs: "User.Read")
         guard let account = caller.account else { return caller.refusal! }
-        do {
-            let mail: JSONValue = account.mail.map(JSONValue.string) ?? .null
-            return FakeHTTP.json(
-                .object([
-                    "@odata.context": .string("\(host)/v1.0/$metadata#users/$entity"), "businessPhones": .array([]),
-                    "displayName": account.name.map(JSONValue.string) ?? .null, "givenName": .null, "jobTitle": .null, "mail": mail,
-                    "mobilePhone": .null, "officeLocation": .null, "preferredLanguage": .null, "surname": .null,
-                    "userPrincipalName": .string(account.preferredUsername), "id": .string(account.objectID),
-                ]))
-        }
+        let mail: JSONValue = account.mail.map(JSONValue.string) ?? .null
+        return FakeHTTP.json(
+            .object([
+                "@odata.context": .string("\(host)/v1.0/$metadata#users/$entity"), "businessPhones": .array([]),
+                "displayName": account.name.map(JSONValue.string) ?? .null, "givenName": .null, "jobTitle": .null, "mail": mail,
+                "mobilePhone": .null, "officeLocation": .null, "preferredLanguage": .null, "surname": .null,
+                "userPrincipalName": .string(account.preferredUsername), "id": .string(account.objectID),
+            ]))
     }
 
     private func graphPhoto(_ request: ReceivedRequest) -> HTTPResponse {
         let caller = graphCaller(request, needs: "User.Read")
         guard let account = caller.account else { return caller.refusal! }
-        do {
-            guard let photo = account.photo else {
-                return FakeHTTP.json(
-                    .object([
-                        "error": .object([
-                            "code": .string("ImageNotFound"),
-                            "message": .string(
-                                "Exception of type 'Microsoft.Fast.Profile.Core.Exception.ImageNotFoundException' was thrown."),
-                        ])
-                    ]), status: 404)
-            }
-            return HTTPResponse(status: 200, headers: ["Content-Type": "image/jpeg"], body: photo)
+        guard let photo = account.photo else {
+            return FakeHTTP.json(
+                .object([
+                    "error": .object([
+                        "code": .string("ImageNotFound"),
+                        "message": .string(
+                            "Exception of type 'Microsoft.Fast.Profile.Core.Exception.ImageNotFoundException' was thrown."),
+                    ])
+                ]), status: 404)
         }
+        return HTTPResponse(status: 200, headers: ["Content-Type": "image/jpeg"], body: photo)
     }
 }
