@@ -188,7 +188,7 @@ _authctl_login() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --no-browser --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--keystore --config --browser-command --timeout --listen-address --redirect-uri --id-token --raw-nonce --credential)
+    non_repeating_options=(--keystore --config --browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --credential)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -215,6 +215,9 @@ _authctl_login() {
         return
         ;;
     '--redirect-uri')
+        return
+        ;;
+    '--tenant')
         return
         ;;
     '--id-token')
@@ -231,9 +234,9 @@ _authctl_login() {
 
 _authctl_link() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --no-browser --version -h --help)
+    non_repeating_flags=(--json --verbose -v --quiet -q --no-browser --consent --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--keystore --config --browser-command --timeout --listen-address --redirect-uri --id-token --raw-nonce --pending)
+    non_repeating_options=(--keystore --config --browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --pending)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -260,6 +263,9 @@ _authctl_link() {
         return
         ;;
     '--redirect-uri')
+        return
+        ;;
+    '--tenant')
         return
         ;;
     '--id-token')
@@ -278,7 +284,7 @@ _authctl_reauth() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --no-browser --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--keystore --config --browser-command --timeout --listen-address --redirect-uri --id-token --raw-nonce)
+    non_repeating_options=(--keystore --config --browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -305,6 +311,9 @@ _authctl_reauth() {
         return
         ;;
     '--redirect-uri')
+        return
+        ;;
+    '--tenant')
         return
         ;;
     '--id-token')
@@ -355,7 +364,7 @@ _authctl_status() {
 _authctl_token() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --id-token --force-refresh --version -h --help)
-    repeating_options=()
+    repeating_options=(--scope)
     non_repeating_options=(--keystore --config --min-ttl --format)
     __authctl_offer_flags_options 1
 
@@ -372,6 +381,9 @@ _authctl_token() {
         ;;
     '--format')
         __authctl_add_completions -W 'raw'$'\n''json'$'\n''header'$'\n''env'$'\n''kubectl-exec'
+        return
+        ;;
+    '--scope')
         return
         ;;
     esac
@@ -422,7 +434,7 @@ _authctl_providers_add() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--keystore --config --client-id --client-secret-env --client-secret-file --redirect-uri --listen-address --issuer --flow)
+    non_repeating_options=(--keystore --config --client-id --client-secret-env --client-secret-file --redirect-uri --listen-address --issuer --flow --tenant --authority-host --graph-host)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -458,6 +470,15 @@ _authctl_providers_add() {
         return
         ;;
     '--flow')
+        return
+        ;;
+    '--tenant')
+        return
+        ;;
+    '--authority-host')
+        return
+        ;;
+    '--graph-host')
         return
         ;;
     esac
@@ -529,13 +550,13 @@ _authctl_users() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    list|show|use|delete|export|import)
+    list|show|use|delete|export|import|photo)
         # Offer subcommand argument completions
         "_authctl_users_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'list show use delete export import' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'list show use delete export import photo' -- "${cur}"))
         ;;
     esac
 }
@@ -647,6 +668,27 @@ _authctl_users_import() {
         return
         ;;
     '--config')
+        return
+        ;;
+    esac
+}
+
+_authctl_users_photo() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--keystore --config --output -o)
+    __authctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--keystore')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    '--output'|'-o')
         return
         ;;
     esac

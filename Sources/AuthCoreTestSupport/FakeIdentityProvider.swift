@@ -175,8 +175,7 @@ public final class FakeIdentityProvider: @unchecked Sendable {
         if behaviour.sendIssuerOnRedirect || behaviour.issuerOnRedirect != nil {
             response.append(("iss", behaviour.issuerOnRedirect ?? issuer))
         }
-        let separator = redirectURI.contains("?") ? "&" : "?"
-        return HTTPResponse(status: 302, headers: ["Location": redirectURI + separator + FormURLEncoding.encode(response)])
+        return FakeHTTP.redirect(to: redirectURI, response)
     }
 
     private func token(_ request: ReceivedRequest, _ behaviour: Behaviour) -> HTTPResponse {
@@ -202,8 +201,7 @@ public final class FakeIdentityProvider: @unchecked Sendable {
                 return oauthError("invalid_grant", "redirect_uri or client_id differs")
             }
             if let challenge = grant.challenge {
-                let verifier = form["code_verifier"] ?? ""
-                guard Base64URL.encode(SHA256.hash(data: Data(verifier.utf8))) == challenge else {
+                guard FakeHTTP.pkceMatches(verifier: form["code_verifier"], challenge: challenge) else {
                     return oauthError("invalid_grant", "PKCE verification failed")
                 }
             }
@@ -262,24 +260,13 @@ public final class FakeIdentityProvider: @unchecked Sendable {
         signer.sign(claims: claims, signing: behaviour.signing, unpublishedKey: behaviour.signWithUnpublishedKey)
     }
 
-    private func json(_ value: JSONValue) -> HTTPResponse {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return HTTPResponse(
-            status: 200, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"], body: try! encoder.encode(value))
-    }
+    private func json(_ value: JSONValue) -> HTTPResponse { FakeHTTP.json(value) }
 
     private func oauthError(_ error: String, _ description: String?, status: Int = 400) -> HTTPResponse {
         var body: [String: JSONValue] = ["error": .string(error)]
         if let description { body["error_description"] = .string(description) }
-        var response = json(.object(body))
-        response.status = status
-        return response
+        return FakeHTTP.json(.object(body), status: status)
     }
 
-    static func form(_ body: Data) -> [String: String] {
-        var result: [String: String] = [:]
-        for (name, value) in FormURLEncoding.decode(String(decoding: body, as: UTF8.self)) ?? [] { result[name] = value }
-        return result
-    }
+    static func form(_ body: Data) -> [String: String] { FakeHTTP.form(body) }
 }

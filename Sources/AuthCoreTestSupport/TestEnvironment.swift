@@ -15,14 +15,32 @@ public struct TestEnvironment: Sendable {
         keystore: InMemoryKeystore = InMemoryKeystore(), clock: any Clock = SystemClock(),
         clientSecretEnv: String? = nil, secrets: [String: String] = [:], terminal: RecordingTerminal = RecordingTerminal()
     ) async throws {
+        try await self.init(
+            config: ProviderConfig(id: providerID, clientID: provider.clientID, clientSecretEnv: clientSecretEnv, issuer: provider.issuer),
+            browser: browser, keystore: keystore, clock: clock, secrets: secrets, terminal: terminal)
+    }
+
+    /// `microsoft.com` configured against the fake Microsoft (authority and Graph on it).
+    public init(
+        microsoft: FakeMicrosoft, tenant: String? = nil, browser: any BrowserLauncher = FollowingBrowser(),
+        keystore: InMemoryKeystore = InMemoryKeystore(), clock: any Clock = SystemClock()
+    ) async throws {
+        try await self.init(
+            config: ProviderConfig(
+                id: "microsoft.com", clientID: microsoft.clientID, tenant: tenant, authorityHost: microsoft.host, graphHost: microsoft.host),
+            browser: browser, keystore: keystore, clock: clock)
+    }
+
+    /// Any one provider configuration.
+    public init(
+        config: ProviderConfig, browser: any BrowserLauncher = FollowingBrowser(), keystore: InMemoryKeystore = InMemoryKeystore(),
+        clock: any Clock = SystemClock(), secrets: [String: String] = [:], terminal: RecordingTerminal = RecordingTerminal()
+    ) async throws {
         directory = NSTemporaryDirectory() + "authctl-test-\(UUID().uuidString)"
         self.keystore = keystore
         self.terminal = terminal
         let configStore = ConfigStore(path: directory + "/config.json", random: SystemRandomSource())
-        try await configStore.update { file in
-            file.providers[providerID] = ProviderConfig(
-                id: providerID, clientID: provider.clientID, clientSecretEnv: clientSecretEnv, issuer: provider.issuer)
-        }
+        try await configStore.update { file in file.providers[config.id] = config }
         environment = AuthEnvironment(
             transport: URLSessionTransport(timeout: 10), clock: clock, random: SystemRandomSource(), browser: browser,
             terminal: terminal, keystore: keystore, configStore: configStore, metadataCache: NoMetadataCache(),

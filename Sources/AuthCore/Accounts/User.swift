@@ -11,9 +11,14 @@ public struct TokenSet: Codable, Sendable, Equatable {
     public var idToken: String?
     /// The scopes granted (or asked, when the provider did not say).
     public var scopes: [String]
+    /// Access tokens for other scopes (`authctl token --scope`; Microsoft: other resources),
+    /// obtained with the refresh token and keyed by `TokenSet.scopeKey` of the scopes asked.
+    /// Nil when there are none (absent from the keystore file).
+    public var additionalTokens: [String: ScopedAccessToken]?
 
     public init(
-        accessToken: String?, tokenType: String = "Bearer", expiresAt: Date?, refreshToken: String?, idToken: String?, scopes: [String]
+        accessToken: String?, tokenType: String = "Bearer", expiresAt: Date?, refreshToken: String?, idToken: String?, scopes: [String],
+        additionalTokens: [String: ScopedAccessToken]? = nil
     ) {
         self.accessToken = accessToken
         self.tokenType = tokenType
@@ -21,13 +26,44 @@ public struct TokenSet: Codable, Sendable, Equatable {
         self.refreshToken = refreshToken
         self.idToken = idToken
         self.scopes = scopes
+        self.additionalTokens = additionalTokens
+    }
+
+    /// The key of a scope set in `additionalTokens`: the distinct scopes, sorted, joined by
+    /// a space (`https://graph.microsoft.com/.default`).
+    public static func scopeKey(_ scopes: [String]) -> String {
+        Set(scopes.filter { !$0.isEmpty }).sorted().joined(separator: " ")
     }
 
     /// True when the access token is still valid `minimumTTL` seconds from `now`. A token
     /// whose lifetime is unknown counts as valid (nothing better can be known offline).
     public func isValid(at now: Date, minimumTTL: TimeInterval) -> Bool {
+        Self.isValid(expiresAt: expiresAt, at: now, minimumTTL: minimumTTL)
+    }
+
+    static func isValid(expiresAt: Date?, at now: Date, minimumTTL: TimeInterval) -> Bool {
         guard let expiresAt else { return true }
         return expiresAt.timeIntervalSince(now) > minimumTTL
+    }
+}
+
+/// An access token for scopes other than the session's, obtained with the refresh token.
+public struct ScopedAccessToken: Codable, Sendable, Equatable {
+    public var accessToken: String
+    public var tokenType: String
+    public var expiresAt: Date?
+    /// The scopes granted (or asked, when the provider did not say).
+    public var scopes: [String]
+
+    public init(accessToken: String, tokenType: String = "Bearer", expiresAt: Date?, scopes: [String]) {
+        self.accessToken = accessToken
+        self.tokenType = tokenType
+        self.expiresAt = expiresAt
+        self.scopes = scopes
+    }
+
+    public func isValid(at now: Date, minimumTTL: TimeInterval) -> Bool {
+        TokenSet.isValid(expiresAt: expiresAt, at: now, minimumTTL: minimumTTL)
     }
 }
 

@@ -34,6 +34,17 @@ public struct AuthEnvironment: Sendable {
         try ProviderRegistry.provider(for: configStore.provider(id))
     }
 
+    /// The configured provider for one sign-in, with the flow's overrides of its
+    /// configuration (`--tenant`), checked like `providers add` checks them.
+    func provider(_ id: ProviderID, for options: FlowOptions) throws -> any IdentityProvider {
+        var config = try configStore.provider(id)
+        if let tenant = options.tenant {
+            config.tenant = tenant
+            try config.validate()
+        }
+        return try ProviderRegistry.provider(for: config)
+    }
+
     /// A fresh uid (SPEC §1: random, URL-safe, at least 20 characters): 21 bytes → 28 characters.
     func mintUID() -> String { random.base64URL(bytes: 21) }
 }

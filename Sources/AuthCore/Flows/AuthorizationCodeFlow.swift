@@ -76,21 +76,25 @@ struct AuthorizationCodeFlow: Sendable {
             grant: .authorizationCode(code: code, redirectURI: redirectURI, codeVerifier: attempt.pkce.codeVerifier),
             authentication: ClientCredentials.method(authentication, supported: discovery.tokenEndpointAuthMethodsSupported))
         let tokens = try TokenResponse.parse(
-            try await environment.transport.send(tokenRequest.httpRequest), host: discovery.tokenEndpoint.host ?? "the provider")
+            try await environment.transport.send(tokenRequest.httpRequest), host: discovery.tokenEndpoint.host ?? "the provider",
+            nextStep: provider.nextStep(for:))
         guard let idToken = tokens.idToken else {
             throw AuthError.invalidCredential("\(provider.id) returned no ID token. Check that the app may use the 'openid' scope")
         }
         let claims = try await IDTokenVerification(environment: environment, metadata: metadata)
             .validate(idToken, provider: provider, discovery: discovery, clientID: clientID, nonce: attempt.nonce)
         let now = environment.clock.now()
+        let tokenSet = TokenSet(
+            accessToken: tokens.accessToken, tokenType: tokens.tokenType,
+            expiresAt: tokens.expiresIn.map { now.addingTimeInterval($0) }, refreshToken: tokens.refreshToken,
+            idToken: idToken, scopes: tokens.scopes ?? request.scopes)
+        // The identity is keyed by the validated `iss` (for most providers the configured
+        // issuer; for Microsoft the token's tenant issuer).
+        let federatedID = try provider.federatedID(from: claims)
         return Credential(
-            providerID: provider.id.rawValue, issuer: provider.issuer, federatedID: try provider.federatedID(from: claims),
-            profile: provider.profile(from: claims),
-            tokens: TokenSet(
-                accessToken: tokens.accessToken, tokenType: tokens.tokenType,
-                expiresAt: tokens.expiresIn.map { now.addingTimeInterval($0) }, refreshToken: tokens.refreshToken,
-                idToken: idToken, scopes: tokens.scopes ?? request.scopes),
-            claims: claims)
+            providerID: provider.id.rawValue, issuer: claims.issuer, federatedID: federatedID,
+            profile: await provider.enrichedProfile(provider.profile(from: claims), tokens: tokenSet, environment: environment),
+            tokens: tokenSet, claims: claims)
     }
 
     static func parseRedirectURI(_ text: String) throws -> URL {
@@ -123,13 +127,20 @@ struct IDTokenVerification: Sendable {
     {
         let keys = try await metadata.keys(for: discovery)
         let algorithms = Set(discovery.idTokenSigningAlgValuesSupported ?? ["RS256"])
+        // Rule 2's expected issuer is the provider's to say (Microsoft: the `{tenantid}`
+        // template filled with the token's `tid`); the comparison itself stays exact.
+        let unverified = IDTokenClaims(raw: IDTokenClaims.unverifiedParts(of: token)?.payload ?? [:])
         let expectations = IDTokenExpectations(
-            issuer: provider.issuer, clientID: clientID, nonce: nonce,
-            allowedAlgorithms: algorithms, now: environment.clock.now())
+            issuer: provider.expectedIDTokenIssuer(discoveryIssuer: discovery.issuer, claims: unverified), clientID: clientID,
+            nonce: nonce, allowedAlgorithms: algorithms, now: environment.clock.now())
         let metadata = self.metadata
-        return try await IDTokenValidator().validate(token, expectations: expectations, keys: keys) {
+        let claims = try await IDTokenValidator().validate(token, expectations: expectations, keys: keys) {
             try await metadata.keys(for: discovery, forceRefresh: true)
         }
+        // Only a token that passed every check meets the provider's own rules (Microsoft's
+        // tenant rules), so that a forged token is `invalid-credential`, never a tenant mismatch.
+        try provider.checkAccount(claims, discoveryIssuer: discovery.issuer)
+        return claims
     }
 }
 

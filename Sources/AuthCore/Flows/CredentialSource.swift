@@ -47,7 +47,7 @@ struct CredentialIssuance: Sendable {
                 trimmed, provider: provider, discovery: discovery, clientID: clientID,
                 nonce: rawNonce.map(provider.expectedNonce(forRawNonce:)))
         return Credential(
-            providerID: provider.id.rawValue, issuer: provider.issuer, federatedID: try provider.federatedID(from: claims),
+            providerID: provider.id.rawValue, issuer: claims.issuer, federatedID: try provider.federatedID(from: claims),
             profile: provider.profile(from: claims),
             tokens: TokenSet(accessToken: nil, expiresAt: nil, refreshToken: nil, idToken: trimmed, scopes: []),
             claims: claims)

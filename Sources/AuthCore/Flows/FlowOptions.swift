@@ -10,16 +10,19 @@ public struct FlowOptions: Sendable {
     public var timeout: TimeInterval
     public var listenAddress: ListenAddress?
     public var redirectURI: String?
+    /// `--tenant` (Microsoft): the tenant of this sign-in instead of the configured one.
+    public var tenant: String?
 
     public init(
         scopes: [String] = [], parameters: [(String, String)] = [], timeout: TimeInterval = 300,
-        listenAddress: ListenAddress? = nil, redirectURI: String? = nil
+        listenAddress: ListenAddress? = nil, redirectURI: String? = nil, tenant: String? = nil
     ) {
         self.scopes = scopes
         self.parameters = parameters
         self.timeout = timeout
         self.listenAddress = listenAddress
         self.redirectURI = redirectURI
+        self.tenant = tenant
     }
 }
 

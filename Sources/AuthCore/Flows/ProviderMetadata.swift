@@ -12,12 +12,12 @@ struct ProviderMetadata: Sendable {
         try EndpointPolicy.check(url, what: "the discovery URL")
         let now = environment.clock.now()
         if let cached = environment.metadataCache.load(url), now.timeIntervalSince(cached.fetchedAt) < Self.discoveryTTL,
-            let document = try? DiscoveryDocument.parse(cached.body, expectedIssuer: provider.issuer, source: url)
+            let document = try? DiscoveryDocument.parse(cached.body, source: url, checkIssuer: provider.checkDiscoveryIssuer)
         {
             return document
         }
-        let body = try await fetch(url, what: "discovery document")
-        let document = try DiscoveryDocument.parse(body, expectedIssuer: provider.issuer, source: url)
+        let body = try await fetch(url, what: "discovery document", nextStep: provider.nextStep(for:))
+        let document = try DiscoveryDocument.parse(body, source: url, checkIssuer: provider.checkDiscoveryIssuer)
         environment.metadataCache.store(url, CachedDocument(fetchedAt: now, body: body))
         return document
     }
@@ -42,8 +42,16 @@ struct ProviderMetadata: Sendable {
         return keys
     }
 
-    private func fetch(_ url: URL, what: String) async throws -> Data {
+    private func fetch(_ url: URL, what: String, nextStep: (OAuthErrorResponse) -> String? = { _ in nil }) async throws -> Data {
         let response = try await environment.transport.send(HTTPRequest(url: url, headers: ["Accept": "application/json"]))
+        // A 4xx with an OAuth error body is the provider saying the configuration is wrong
+        // (Microsoft: AADSTS90002, no such tenant).
+        if (400..<500).contains(response.status), let json = JSONValue.object(from: response.body), let error = OAuthErrorResponse(json) {
+            throw AuthError(
+                .providerNotConfigured,
+                "the provider refused its \(what) at \(url.host ?? "?")\(url.path): \(error.summary). \(nextStep(error) ?? "Check the provider's configuration with: authctl providers show")",
+                details: ["oauthError": .string(Sanitize.text(error.error, limit: 64))])
+        }
         guard response.status == 200 else {
             throw AuthError.network(
                 "the provider's \(what) at \(url.host ?? "?")\(url.path) answered HTTP \(response.status). Check the issuer URL, or try again later"

@@ -69,7 +69,8 @@ struct AccountOperation: Sendable {
         guard let providerID else {
             throw AuthError.invalidArgument("name the provider: authctl \(command) PROVIDER (see authctl providers list)")
         }
-        let provider = try environment.provider(providerID)
+        var provider = try environment.provider(providerID)
+        if case .browser(let options) = source { provider = try environment.provider(providerID, for: options) }
         try precheck(state)
         return (try await CredentialIssuance(environment: environment).credential(from: source, provider: provider), nil)
     }

@@ -7,19 +7,33 @@ import Foundation
 /// nothing else: no lock, no network, no write. A refresh happens under the keystore lock,
 /// after a re-read, so that when many processes need the same refresh, one does it and the
 /// others use its result.
+///
+/// With `scopes` (`token --scope`), the token asked for is one for other scopes (Microsoft:
+/// another resource), obtained by a refresh-token grant that names them and cached in the
+/// identity's `additionalTokens` under the scope set; the session's own access token stays,
+/// and a rotated refresh token replaces the old one.
 public struct TokenRefresh: Sendable {
     public struct Input: Sendable {
         public var providerID: ProviderID?
         public var idToken: Bool
         public var minimumTTL: TimeInterval
         public var forceRefresh: Bool
+        /// Other scopes than the session's (empty: the session's access token).
+        public var scopes: [String]
 
-        public init(providerID: ProviderID? = nil, idToken: Bool = false, minimumTTL: TimeInterval = 60, forceRefresh: Bool = false) {
+        public init(
+            providerID: ProviderID? = nil, idToken: Bool = false, minimumTTL: TimeInterval = 60, forceRefresh: Bool = false,
+            scopes: [String] = []
+        ) {
             self.providerID = providerID
             self.idToken = idToken
             self.minimumTTL = minimumTTL
             self.forceRefresh = forceRefresh
+            self.scopes = scopes
         }
+
+        /// The key of `scopes` in `TokenSet.additionalTokens`, nil without scopes.
+        var scopeKey: String? { scopes.isEmpty ? nil : TokenSet.scopeKey(scopes) }
     }
 
     public struct Output: Sendable, Equatable {
@@ -39,6 +53,9 @@ public struct TokenRefresh: Sendable {
     public init(environment: AuthEnvironment) { self.environment = environment }
 
     public func run(_ input: Input) async throws -> Output {
+        if input.idToken, !input.scopes.isEmpty {
+            throw AuthError.invalidArgument("--id-token and --scope exclude each other: --scope asks for an access token for other scopes")
+        }
         let state = try environment.keystore.read()
         let (providerID, tokens) = try Self.select(input, in: state)
         let now = environment.clock.now()
@@ -52,10 +69,14 @@ public struct TokenRefresh: Sendable {
         }
         guard tokens.refreshToken != nil else {
             throw AuthError.invalidCredential(
-                "the \(providerID) token has expired and there is no refresh token. Sign in again: authctl login \(providerID)")
+                input.scopes.isEmpty
+                    ? "the \(providerID) token has expired and there is no refresh token. Sign in again: authctl login \(providerID)"
+                    : "a token for other scopes needs a refresh token, and the \(providerID) session has none. Sign in again with a scope that grants one (for Microsoft, offline_access): authctl login \(providerID)"
+            )
         }
-        let provider = try environment.provider(ProviderID(parsing: providerID))
         let uid = state.currentUID
+        guard let identity = state.currentUser?.identity(for: providerID) else { throw AuthError.noCurrentUser }
+        let provider = try environment.provider(ProviderID(parsing: providerID)).provider(forSessionOf: identity)
         let output: Output? = try await environment.keystore.update { state in
             // Re-read under the lock: another process may have refreshed meanwhile.
             guard state.currentUID == uid, let userIndex = uid.flatMap(state.userIndex(uid:)),
@@ -63,7 +84,7 @@ public struct TokenRefresh: Sendable {
                 let current = state.users[userIndex].providerData[identityIndex].tokens
             else { throw AuthError.noCurrentUser }
             let now = environment.clock.now()
-            if current != tokens {
+            if Self.asked(current, input) != Self.asked(tokens, input) {
                 // Another process refreshed while this one waited for the lock: use its result
                 // (even when --min-ttl asks more than the provider's lifetime), never refresh twice.
                 if let output = Self.validOutput(
@@ -77,7 +98,7 @@ public struct TokenRefresh: Sendable {
                 return output
             }
             let identity = state.users[userIndex].providerData[identityIndex]
-            let refreshed = try await refresh(identity, tokens: current, provider: provider)
+            let refreshed = try await refresh(identity, tokens: current, provider: provider, scopes: input.scopes)
             // Stored even when it lacks what was asked: a rotated refresh token must not be lost.
             state.users[userIndex].providerData[identityIndex].tokens = refreshed
             return Self.validOutput(refreshed, providerID: providerID, input: input, now: now, refreshed: true, minimumTTLApplies: false)
@@ -103,10 +124,30 @@ public struct TokenRefresh: Sendable {
         return (providerID, tokens)
     }
 
+    /// The part of a token set that answers `input`: with scopes, their cached token only
+    /// (a refresh of the session's token or of other scopes leaves it as it was).
+    static func asked(_ tokens: TokenSet, _ input: Input) -> TokenSet {
+        guard let key = input.scopeKey else {
+            var session = tokens
+            session.additionalTokens = nil
+            return session
+        }
+        let scoped = tokens.additionalTokens?[key]
+        return TokenSet(
+            accessToken: scoped?.accessToken ?? "", tokenType: scoped?.tokenType ?? "", expiresAt: scoped?.expiresAt, refreshToken: nil,
+            idToken: nil, scopes: scoped?.scopes ?? [])
+    }
+
     static func validOutput(
         _ tokens: TokenSet, providerID: String, input: Input, now: Date, refreshed: Bool, minimumTTLApplies: Bool = true
     ) -> Output? {
         let ttl = minimumTTLApplies ? input.minimumTTL : 0
+        if let key = input.scopeKey {
+            guard let scoped = tokens.additionalTokens?[key], scoped.isValid(at: now, minimumTTL: ttl) else { return nil }
+            return Output(
+                providerID: providerID, tokenType: scoped.tokenType, token: scoped.accessToken, isIDToken: false,
+                expiresAt: scoped.expiresAt, scopes: scoped.scopes, refreshed: refreshed)
+        }
         if input.idToken {
             guard let idToken = tokens.idToken else { return nil }
             let expiresAt = IDTokenClaims.unverifiedParts(of: idToken).flatMap { IDTokenClaims(raw: $0.payload).expiresAt }
@@ -123,7 +164,12 @@ public struct TokenRefresh: Sendable {
 
     /// One refresh-token grant (RFC 6749 §6). A rotated refresh token replaces the old one;
     /// a missing one keeps it. A new ID token must keep `iss`, `sub` and `aud` (OIDC Core §12.2).
-    func refresh(_ identity: LinkedIdentity, tokens: TokenSet, provider: any IdentityProvider) async throws -> TokenSet {
+    /// With `scopes`, the grant asks for them (RFC 6749 §6 `scope`; Microsoft: another
+    /// resource) and the access token it yields goes to `additionalTokens`, the session's
+    /// own access token staying as it was.
+    func refresh(_ identity: LinkedIdentity, tokens: TokenSet, provider: any IdentityProvider, scopes: [String] = []) async throws
+        -> TokenSet
+    {
         guard let refreshToken = tokens.refreshToken, let clientID = provider.clientID else {
             throw AuthError.invalidCredential(
                 "the \(identity.providerID) token cannot be refreshed. Sign in again: authctl login \(identity.providerID)")
@@ -131,15 +177,17 @@ public struct TokenRefresh: Sendable {
         let metadata = ProviderMetadata(environment: environment)
         let discovery = try await metadata.discovery(for: provider)
         let request = TokenRequest(
-            tokenEndpoint: discovery.tokenEndpoint, clientID: clientID, grant: .refreshToken(refreshToken, scopes: nil),
+            tokenEndpoint: discovery.tokenEndpoint, clientID: clientID,
+            grant: .refreshToken(refreshToken, scopes: provider.refreshScopes(session: tokens, asked: scopes)),
             authentication: ClientCredentials.method(
                 try ClientCredentials.resolve(provider.config, secrets: environment.secrets),
                 supported: discovery.tokenEndpointAuthMethodsSupported))
         let response: TokenResponse
         do {
             response = try TokenResponse.parse(
-                try await environment.transport.send(request.httpRequest), host: discovery.tokenEndpoint.host ?? "the provider")
-        } catch let error as AuthError where error.details["oauthError"] == .string("invalid_grant") {
+                try await environment.transport.send(request.httpRequest), host: discovery.tokenEndpoint.host ?? "the provider",
+                nextStep: provider.nextStep(for:))
+        } catch let error as AuthError where error.details["oauthError"] == "invalid_grant" && scopes.isEmpty {
             throw AuthError(
                 .invalidCredential,
                 "\(identity.providerID) no longer accepts the refresh token (invalid_grant): the session has ended. Sign in again: authctl login \(identity.providerID)",
@@ -161,10 +209,22 @@ public struct TokenRefresh: Sendable {
             idToken = newIDToken
         }
         let now = environment.clock.now()
-        return TokenSet(
-            accessToken: response.accessToken, tokenType: response.tokenType,
-            expiresAt: response.expiresIn.map { now.addingTimeInterval($0) },
-            refreshToken: response.refreshToken ?? refreshToken, idToken: idToken,
-            scopes: response.scopes ?? tokens.scopes)
+        let expiresAt = response.expiresIn.map { now.addingTimeInterval($0) }
+        var refreshed = tokens
+        refreshed.refreshToken = response.refreshToken ?? refreshToken
+        refreshed.idToken = idToken
+        if scopes.isEmpty {
+            refreshed.accessToken = response.accessToken
+            refreshed.tokenType = response.tokenType
+            refreshed.expiresAt = expiresAt
+            refreshed.scopes = response.scopes ?? tokens.scopes
+        } else {
+            refreshed.additionalTokens = (tokens.additionalTokens ?? [:]).merging([
+                TokenSet.scopeKey(scopes): ScopedAccessToken(
+                    accessToken: response.accessToken, tokenType: response.tokenType, expiresAt: expiresAt,
+                    scopes: response.scopes ?? scopes)
+            ]) { $1 }
+        }
+        return refreshed
     }
 }

@@ -52,7 +52,10 @@ public struct IDTokenValidator: Sendable {
             throw AuthError.idToken("it is not a signed JWT")
         }
 
-        // Rule 2: the issuer must exactly match the issuer the request went to.
+        // Rule 2: the issuer must exactly match the issuer the request went to. The caller
+        // says which string that is (`IdentityProvider.expectedIDTokenIssuer`): the configured
+        // issuer, or for Microsoft the discovery document's `{tenantid}` template filled with the
+        // token's `tid`; the comparison is exact either way.
         guard claims["iss"]?.stringValue == expectations.issuer else {
             throw AuthError.idToken("its issuer is not '\(expectations.issuer)'")
         }

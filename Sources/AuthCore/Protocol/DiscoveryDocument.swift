@@ -54,6 +54,21 @@ public struct DiscoveryDocument: Sendable, Equatable, Codable {
     /// `expectedIssuer` exactly (Discovery §4.3), every endpoint `https://` or loopback
     /// `http://`. Any failure is `provider-not-configured`.
     public static func parse(_ data: Data, expectedIssuer: String, source: URL) throws -> DiscoveryDocument {
+        try parse(data, source: source) { try requireIssuer($0, equals: expectedIssuer) }
+    }
+
+    /// Discovery §4.3: the document's `issuer` equals the configured issuer exactly.
+    public static func requireIssuer(_ issuer: String, equals expectedIssuer: String) throws {
+        if issuer != expectedIssuer {
+            throw AuthError.notConfigured(
+                "the discovery document names the issuer '\(Sanitize.text(issuer))', not the configured '\(expectedIssuer)'. Fix the issuer with: authctl providers add ID --issuer URL"
+            )
+        }
+    }
+
+    /// The same, with the issuer checked by `checkIssuer` (a provider's rule,
+    /// `IdentityProvider.checkDiscoveryIssuer`).
+    public static func parse(_ data: Data, source: URL, checkIssuer: (String) throws -> Void) throws -> DiscoveryDocument {
         let document: DiscoveryDocument
         do {
             document = try JSONDecoder().decode(DiscoveryDocument.self, from: data)
@@ -62,11 +77,7 @@ public struct DiscoveryDocument: Sendable, Equatable, Codable {
                 "the discovery document at \(source.host ?? "?")\(source.path) is not usable (required fields missing or malformed). Check the issuer URL with: authctl providers show"
             )
         }
-        if document.issuer != expectedIssuer {
-            throw AuthError.notConfigured(
-                "the discovery document names the issuer '\(Sanitize.text(document.issuer))', not the configured '\(expectedIssuer)'. Fix the issuer with: authctl providers add ID --issuer URL"
-            )
-        }
+        try checkIssuer(document.issuer)
         for endpoint in [document.authorizationEndpoint, document.tokenEndpoint, document.jwksURI]
             + [document.userinfoEndpoint, document.revocationEndpoint, document.deviceAuthorizationEndpoint].compactMap({ $0 })
         {

@@ -33,13 +33,20 @@ public struct TokenResponse: Sendable, Equatable {
     /// Interprets an HTTP response from the token endpoint: a 200 with a JSON body is a
     /// token response, a 400/401 with an OAuth error body is the provider's refusal
     /// (`invalid-credential`), anything else is not the protocol (`network-request-failed`).
-    public static func parse(_ response: HTTPResponse, host: String) throws -> TokenResponse {
+    ///
+    /// - Parameter nextStep: the provider's advice for an error it explains better than
+    ///   RFC 6749 (`IdentityProvider.nextStep(for:)`).
+    public static func parse(
+        _ response: HTTPResponse, host: String, nextStep: (OAuthErrorResponse) -> String? = { _ in nil }
+    ) throws -> TokenResponse {
         let json = JSONValue.object(from: response.body)
         if response.status != 200 {
             if let json, let error = OAuthErrorResponse(json) {
+                var details: [String: JSONValue] = ["oauthError": .string(Sanitize.text(error.error, limit: 64))]
+                if !error.errorCodes.isEmpty { details["errorCodes"] = .array(error.errorCodes.map { .number(Double($0)) }) }
                 throw AuthError(
-                    .invalidCredential, "\(host) refused the token request: \(error.summary). \(error.nextStep)",
-                    details: ["oauthError": .string(Sanitize.text(error.error, limit: 64))])
+                    .invalidCredential, "\(host) refused the token request: \(error.summary). \(nextStep(error) ?? error.nextStep)",
+                    details: details)
             }
             throw AuthError.network(
                 "the token endpoint at \(host) answered HTTP \(response.status) without an OAuth response. The provider may be down or misconfigured; try again later"
@@ -79,15 +86,20 @@ public struct TokenResponse: Sendable, Equatable {
 public struct OAuthErrorResponse: Sendable, Equatable {
     public var error: String
     public var errorDescription: String?
+    /// `error_codes`: numeric codes some providers add (Microsoft's AADSTS numbers).
+    public var errorCodes: [Int]
 
-    public init(error: String, errorDescription: String? = nil) {
+    public init(error: String, errorDescription: String? = nil, errorCodes: [Int] = []) {
         self.error = error
         self.errorDescription = errorDescription
+        self.errorCodes = errorCodes
     }
 
     init?(_ json: [String: JSONValue]) {
         guard let error = json["error"]?.stringValue else { return nil }
-        self.init(error: error, errorDescription: json["error_description"]?.stringValue)
+        self.init(
+            error: error, errorDescription: json["error_description"]?.stringValue,
+            errorCodes: json["error_codes"]?.arrayValue?.compactMap { $0.numberValue.map { Int($0) } } ?? [])
     }
 
     /// What to do about this error (RFC 6749 §5.2 codes).
@@ -104,10 +116,12 @@ public struct OAuthErrorResponse: Sendable, Equatable {
         }
     }
 
-    /// `error` and a sanitized, shortened description, fit for a terminal.
+    /// `error` and a sanitized, shortened description, fit for a terminal: its first line
+    /// only (Microsoft appends trace and correlation ids on further lines).
     public var summary: String {
         let code = Sanitize.text(error, limit: 64)
-        guard let description = errorDescription, !description.isEmpty else { return code }
+        guard let description = errorDescription?.split(whereSeparator: \.isNewline).first.map(String.init), !description.isEmpty
+        else { return code }
         return "\(code) (\(Sanitize.text(description, limit: 200)))"
     }
 }

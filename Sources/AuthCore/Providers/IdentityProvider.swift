@@ -2,10 +2,16 @@ import Foundation
 
 /// What the generic flows ask of a provider. Every provider quirk lives behind this
 /// protocol, in `Providers/`; the flows never test a provider id.
+///
+/// The requirements after `profile(from:)` have neutral defaults (below) that plain
+/// OpenID Connect providers keep; Microsoft replaces them.
 public protocol IdentityProvider: Sendable {
     var id: ProviderID { get }
     var config: ProviderConfig { get }
-    /// The issuer the discovery document and the ID tokens must name.
+    /// The issuer configured for this provider: discovery is fetched under it, and for a
+    /// plain OpenID Connect provider the discovery document and every ID token must name it
+    /// exactly. (Microsoft: the authority `<authority-host>/<tenant>/v2.0`; the tokens name
+    /// a tenant's issuer, see `expectedIDTokenIssuer`.)
     var issuer: String { get }
     /// Where discovery is fetched.
     var discoveryURL: URL { get }
@@ -19,6 +25,50 @@ public protocol IdentityProvider: Sendable {
     func profile(from claims: IDTokenClaims) -> Profile
     /// The `nonce` claim expected for a raw nonce (default: the raw nonce itself).
     func expectedNonce(forRawNonce rawNonce: String) -> String
+
+    /// Checks the `issuer` of the discovery document (Discovery §4.3). Default: it must
+    /// equal `issuer` exactly. Any failure is `provider-not-configured`.
+    func checkDiscoveryIssuer(_ documentIssuer: String) throws
+    /// OpenID Connect Core 3.1.3.7 rule 2: the exact `iss` an ID token must carry, given the
+    /// discovery document's issuer and the token's (not yet verified) claims. Default:
+    /// `issuer`. Microsoft: the `{tenantid}` template filled with the token's `tid`.
+    func expectedIDTokenIssuer(discoveryIssuer: String, claims: IDTokenClaims) -> String
+    /// Rules of the provider on an ID token that passed every check of OpenID Connect Core
+    /// (signature, issuer, audience, times, nonce). Default: none. Microsoft: the tenant
+    /// rules (`tenant-id-mismatch`).
+    func checkAccount(_ claims: IDTokenClaims, discoveryIssuer: String) throws
+    /// The provider to refresh an identity's tokens with. Default: this one. Microsoft: the
+    /// authority of the identity's own tenant, whatever tenant was configured.
+    func provider(forSessionOf identity: LinkedIdentity) -> any IdentityProvider
+    /// The profile after sign-in, completed from the provider's APIs when the tokens allow
+    /// it. Never fails a sign-in: problems are reported on the terminal. Default: as is.
+    /// Microsoft: Graph `/v1.0/me` with `User.Read`.
+    func enrichedProfile(_ profile: Profile, tokens: TokenSet, environment: AuthEnvironment) async -> Profile
+    /// Where the signed-in user's photo is (binary), and the scopes a token needs to read
+    /// it; nil when the provider offers none (default).
+    var profilePhoto: ProtectedResource? { get }
+    /// True when a token granted `granted` may be used where `needed` is asked. Default: every
+    /// needed scope is granted. Microsoft: Graph scopes with or without the Graph host prefix.
+    func scopes(_ granted: [String], cover needed: [String]) -> Bool
+    /// The `scope` of a refresh-token grant: `asked` for a token of other scopes, empty for
+    /// the session's own token. Nil sends none (RFC 6749 §6: the original scopes). Default:
+    /// `asked`, or nil. Microsoft requires `scope` on every refresh, and `offline_access` in it
+    /// to rotate the refresh token.
+    func refreshScopes(session: TokenSet, asked: [String]) -> [String]?
+    /// What to do about an OAuth error of this provider's token endpoint, when the provider
+    /// says more than RFC 6749 (Microsoft: AADSTS codes). Default: nil (the RFC's advice).
+    func nextStep(for error: OAuthErrorResponse) -> String?
+}
+
+/// A resource of a provider's API that needs an access token with some scopes.
+public struct ProtectedResource: Sendable, Equatable {
+    public var url: URL
+    public var scopes: [String]
+
+    public init(url: URL, scopes: [String]) {
+        self.url = url
+        self.scopes = scopes
+    }
 }
 
 extension IdentityProvider {
@@ -27,6 +77,18 @@ extension IdentityProvider {
     /// The `nonce` an ID token must carry when it was requested with `rawNonce`. Most
     /// providers echo the nonce as sent; a provider that hashes it says so here.
     public func expectedNonce(forRawNonce rawNonce: String) -> String { rawNonce }
+    public func checkDiscoveryIssuer(_ documentIssuer: String) throws {
+        try DiscoveryDocument.requireIssuer(documentIssuer, equals: issuer)
+    }
+
+    public func expectedIDTokenIssuer(discoveryIssuer: String, claims: IDTokenClaims) -> String { issuer }
+    public func checkAccount(_ claims: IDTokenClaims, discoveryIssuer: String) throws {}
+    public func provider(forSessionOf identity: LinkedIdentity) -> any IdentityProvider { self }
+    public func enrichedProfile(_ profile: Profile, tokens: TokenSet, environment: AuthEnvironment) async -> Profile { profile }
+    public var profilePhoto: ProtectedResource? { nil }
+    public func scopes(_ granted: [String], cover needed: [String]) -> Bool { Set(needed).isSubset(of: Set(granted)) }
+    public func nextStep(for error: OAuthErrorResponse) -> String? { nil }
+    public func refreshScopes(session: TokenSet, asked: [String]) -> [String]? { asked.isEmpty ? nil : asked }
 }
 
 /// Builds the provider for a configuration.
@@ -36,7 +98,9 @@ public enum ProviderRegistry {
         switch id.kind {
         case .oidc:
             return try GenericOIDCProvider(id: id, config: config)
-        case .microsoft, .apple:
+        case .microsoft:
+            return try MicrosoftProvider(id: id, config: config)
+        case .apple:
             throw AuthError.notConfigured(
                 "\(id) is not supported by this version of authctl yet; use an oidc.NAME provider. See docs/configuration.md")
         }

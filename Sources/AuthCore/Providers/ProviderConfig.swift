@@ -19,16 +19,23 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
     public var issuer: String?
     /// `oidc.*`: `code` (default) or `implicit`.
     public var flow: String?
+    /// `microsoft.com`: the tenant (`common` when absent), see `MicrosoftTenant`.
+    public var tenant: String?
+    /// `microsoft.com`: the sign-in host (`https://login.microsoftonline.com` when absent).
+    public var authorityHost: String?
+    /// `microsoft.com`: the Microsoft Graph host (`https://graph.microsoft.com` when absent).
+    public var graphHost: String?
 
     enum CodingKeys: String, CodingKey {
         case id, clientID = "clientId", clientSecretEnv, clientSecretFile, scopes, parameters, redirectURI = "redirectUri"
-        case listenAddress, issuer, flow
+        case listenAddress, issuer, flow, tenant, authorityHost, graphHost
     }
 
     public init(
         id: String, clientID: String? = nil, clientSecretEnv: String? = nil, clientSecretFile: String? = nil,
         scopes: [String] = [], parameters: [String: String] = [:], redirectURI: String? = nil,
-        listenAddress: String? = nil, issuer: String? = nil, flow: String? = nil
+        listenAddress: String? = nil, issuer: String? = nil, flow: String? = nil, tenant: String? = nil,
+        authorityHost: String? = nil, graphHost: String? = nil
     ) {
         self.id = id
         self.clientID = clientID
@@ -40,6 +47,9 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         self.listenAddress = listenAddress
         self.issuer = issuer
         self.flow = flow
+        self.tenant = tenant
+        self.authorityHost = authorityHost
+        self.graphHost = graphHost
     }
 
     public init(from decoder: any Decoder) throws {
@@ -54,6 +64,9 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         listenAddress = try c.decodeIfPresent(String.self, forKey: .listenAddress)
         issuer = try c.decodeIfPresent(String.self, forKey: .issuer)
         flow = try c.decodeIfPresent(String.self, forKey: .flow)
+        tenant = try c.decodeIfPresent(String.self, forKey: .tenant)
+        authorityHost = try c.decodeIfPresent(String.self, forKey: .authorityHost)
+        graphHost = try c.decodeIfPresent(String.self, forKey: .graphHost)
     }
 
     /// Checks a configuration before it is saved: every problem that can be seen now is
@@ -93,12 +106,43 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         } else if issuer != nil {
             throw AuthError.invalidArgument("--issuer applies to oidc.* providers only")
         }
+        if case .microsoft = providerID.kind {
+            if let tenant { _ = try MicrosoftTenant(parsing: tenant) }
+            if let authorityHost {
+                try Self.checkHost(authorityHost, option: "--authority-host", example: "https://login.microsoftonline.us")
+            }
+            if let graphHost { try Self.checkHost(graphHost, option: "--graph-host", example: "https://graph.microsoft.us") }
+        } else {
+            for (value, option) in [(tenant, "--tenant"), (authorityHost, "--authority-host"), (graphHost, "--graph-host")]
+            where value != nil {
+                throw AuthError.invalidArgument("\(option) applies to microsoft.com only")
+            }
+        }
         if flow == "implicit" {
             throw AuthError.invalidArgument(
                 "--flow implicit is not supported by this version of authctl yet; use the default code flow (safer)")
         }
         if let flow, flow != "code" {
             throw AuthError.invalidArgument("--flow must be 'code', not '\(Sanitize.text(flow, limit: 20))'")
+        }
+    }
+}
+
+extension ProviderConfig {
+    /// A host option (`--authority-host`, `--graph-host`): an `https://` origin (or `http://`
+    /// on loopback, for tests), without path, query or fragment.
+    static func checkHost(_ text: String, option: String, example: String) throws {
+        let trimmed = text.hasSuffix("/") ? String(text.dropLast()) : text
+        guard let url = URL(string: trimmed), url.scheme != nil, let host = url.host, !host.isEmpty, url.path.isEmpty,
+            url.query == nil, url.fragment == nil, url.user == nil
+        else {
+            throw AuthError.invalidArgument(
+                "\(option) '\(Sanitize.text(text))' is not a host URL. Use for example \(example) (scheme and host, no path)")
+        }
+        do {
+            try EndpointPolicy.check(url, what: option)
+        } catch let error as AuthError {
+            throw AuthError.invalidArgument(error.message)
         }
     }
 }

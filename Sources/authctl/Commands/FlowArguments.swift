@@ -31,8 +31,14 @@ struct FlowArguments: ParsableArguments {
 
     @Option(
         name: .customLong("redirect-uri"),
-        help: ArgumentHelp("The redirect URI to send (default http://127.0.0.1:PORT/callback).", valueName: "uri"))
+        help: ArgumentHelp(
+            "The redirect URI to send (default http://127.0.0.1:PORT/callback; microsoft.com: http://localhost:PORT).", valueName: "uri"))
     var redirectURI: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "microsoft.com: the tenant of this sign-in (common, organizations, consumers, a tenant id or domain).", valueName: "tenant"))
+    var tenant: String?
 
     func validate() throws {
         guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds") }
@@ -41,7 +47,7 @@ struct FlowArguments: ParsableArguments {
     func flowOptions() throws -> FlowOptions {
         FlowOptions(
             scopes: scopes, parameters: try parameters.map(Self.parseParameter), timeout: TimeInterval(timeout),
-            listenAddress: try listenAddress.map(ListenAddress.init(parsing:)), redirectURI: redirectURI)
+            listenAddress: try listenAddress.map(ListenAddress.init(parsing:)), redirectURI: redirectURI, tenant: tenant)
     }
 
     static func parseParameter(_ text: String) throws -> (String, String) {

@@ -12,7 +12,7 @@ struct Login: AsyncParsableCommand {
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The provider: oidc.NAME (not needed with --credential).") var provider: String?
+    @Argument(help: "The provider: microsoft.com (or microsoft) or oidc.NAME; not needed with --credential.") var provider: String?
     @OptionGroup var flow: FlowArguments
     @OptionGroup var credential: CredentialArguments
     @Option(

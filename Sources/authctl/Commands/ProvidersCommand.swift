@@ -16,7 +16,7 @@ struct ProvidersCommand: AsyncParsableCommand {
         )
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The provider id: oidc.NAME.") var provider: String
+        @Argument(help: "The provider id: microsoft.com or oidc.NAME.") var provider: String
         @Option(name: .customLong("client-id"), help: "The client id registered at the provider.") var clientID: String?
         @Option(
             name: .customLong("client-secret-env"),
@@ -33,6 +33,16 @@ struct ProvidersCommand: AsyncParsableCommand {
         var listenAddress: String?
         @Option(help: "oidc.*: the issuer URL (discovery at ISSUER/.well-known/openid-configuration).") var issuer: String?
         @Option(help: "oidc.*: code (default) or implicit.") var flow: String?
+        @Option(help: "microsoft.com: common (default), organizations, consumers, a tenant id (GUID) or a tenant domain.")
+        var tenant: String?
+        @Option(
+            name: .customLong("authority-host"),
+            help: ArgumentHelp("microsoft.com: the sign-in host (default https://login.microsoftonline.com).", valueName: "url"))
+        var authorityHost: String?
+        @Option(
+            name: .customLong("graph-host"),
+            help: ArgumentHelp("microsoft.com: the Microsoft Graph host (default https://graph.microsoft.com).", valueName: "url"))
+        var graphHost: String?
 
         func run() async throws {
             let wiring = Wiring(options: global)
@@ -48,6 +58,9 @@ struct ProvidersCommand: AsyncParsableCommand {
                 if let listenAddress { config.listenAddress = listenAddress }
                 if let issuer { config.issuer = issuer }
                 if let flow { config.flow = flow }
+                if let tenant { config.tenant = tenant }
+                if let authorityHost { config.authorityHost = authorityHost }
+                if let graphHost { config.graphHost = graphHost }
             }
             if global.json {
                 Output.json(ProvidersCommand.json(config))
@@ -68,7 +81,10 @@ struct ProvidersCommand: AsyncParsableCommand {
             } else if providers.isEmpty {
                 Output.line("No providers. Add one with: authctl providers add oidc.NAME --issuer URL --client-id ID")
             } else {
-                for config in providers { Output.line("\(config.id)\t\(config.issuer ?? "")\t\(config.clientID ?? "(no client id)")") }
+                for config in providers {
+                    let issuer = (try? ProviderRegistry.provider(for: config).issuer) ?? config.issuer ?? ""
+                    Output.line("\(config.id)\t\(issuer)\t\(config.clientID ?? "(no client id)")")
+                }
             }
         }
     }
@@ -111,6 +127,7 @@ struct ProvidersCommand: AsyncParsableCommand {
                     ? nil : config.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
             ),
             ("redirectUri", config.redirectURI), ("listenAddress", config.listenAddress), ("flow", config.flow),
+            ("tenant", config.tenant), ("authorityHost", config.authorityHost), ("graphHost", config.graphHost),
         ]
     }
 

@@ -22,16 +22,25 @@ struct Token: AsyncParsableCommand {
     var minimumTTL: Int = 60
     @Flag(name: .customLong("force-refresh"), help: "Refresh even when the cached token is still valid.") var forceRefresh = false
     @Option(help: "How to print the token: raw, json, header, env, kubectl-exec.") var format: Format = .raw
+    @Option(
+        name: .customLong("scope"),
+        help: ArgumentHelp(
+            "Print an access token for these scopes instead, obtained with the refresh token and cached (repeatable; Microsoft: another resource, e.g. https://graph.microsoft.com/.default).",
+            valueName: "scope"))
+    var scopes: [String] = []
 
     func validate() throws {
         guard minimumTTL >= 0 else { throw ValidationError("--min-ttl must be zero or more seconds") }
+        guard scopes.allSatisfy({ !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.contains(" ") }) else {
+            throw ValidationError("--scope takes one scope each time (no spaces); repeat it for several")
+        }
     }
 
     func run() async throws {
         let wiring = Wiring(options: global)
         let input = TokenRefresh.Input(
             providerID: try provider.map(ProviderID.init(parsing:)), idToken: idToken,
-            minimumTTL: TimeInterval(minimumTTL), forceRefresh: forceRefresh)
+            minimumTTL: TimeInterval(minimumTTL), forceRefresh: forceRefresh, scopes: scopes)
         let output = try await TokenRefresh(environment: wiring.authEnvironment()).run(input)
         switch global.json ? .json : format {
         case .raw:

@@ -5,8 +5,8 @@ import Foundation
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users",
-        abstract: "List, show, switch between, delete, export and import the users in the keystore.",
-        subcommands: [List.self, Show.self, Use.self, Delete.self, Export.self, Import.self])
+        abstract: "List, show, switch between, delete, export and import the users in the keystore; fetch the current user's photo.",
+        subcommands: [List.self, Show.self, Use.self, Delete.self, Export.self, Import.self, Photo.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List every user in the keystore.")
@@ -128,6 +128,44 @@ struct UsersCommand: AsyncParsableCommand {
                     ]))
             } else {
                 Output.line("Imported \(result.imported.count) user(s); \(result.unchanged.count) already present and unchanged.")
+            }
+        }
+    }
+
+    struct Photo: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Fetch the current user's photo from the provider (Microsoft Graph).",
+            discussion:
+                "Binary image data: written to --output (mode 0600), or to stdout when it is not a terminal. Nothing is stored in the keystore."
+        )
+        @OptionGroup var global: GlobalOptions
+        @Option(name: .shortAndLong, help: ArgumentHelp("The file to write the image to.", valueName: "file")) var output: String?
+
+        func run() async throws {
+            if output == nil, global.json {
+                throw AuthError.invalidArgument("with --json, stdout carries JSON: write the photo to a file with --output FILE")
+            }
+            if output == nil, isatty(STDOUT_FILENO) == 1 {
+                throw AuthError.invalidArgument(
+                    "the photo is binary and stdout is a terminal. Write it to a file: authctl users photo --output photo.jpg")
+            }
+            let wiring = Wiring(options: global)
+            let photo = try await UserPhoto(environment: wiring.authEnvironment()).run()
+            guard let output else {
+                FileHandle.standardOutput.write(photo.data)
+                return
+            }
+            try SafeFile.writeAtomically(photo.data, to: output, what: "the photo", random: SystemRandomSource())
+            if global.json {
+                Output.json(
+                    .object([
+                        "providerId": .string(photo.providerID), "file": .string(output), "bytes": .number(Double(photo.data.count)),
+                        "contentType": Output.optional(photo.contentType),
+                    ]))
+            } else {
+                Output.line(
+                    "Wrote the \(photo.providerID) photo (\(photo.data.count) bytes\(photo.contentType.map { ", \($0)" } ?? "")) to \(output)."
+                )
             }
         }
     }

@@ -1,0 +1,67 @@
+import Foundation
+
+/// `authctl users photo`: the current user's photo from the first linked provider that
+/// offers one (Microsoft: Graph `/v1.0/me/photo/$value`, SPEC §4), fetched on demand with
+/// an access token that may read it. Nothing is stored: no photo URL, no image.
+public struct UserPhoto: Sendable {
+    public struct Output: Sendable, Equatable {
+        public var providerID: String
+        /// `Content-Type` as the provider said (`image/jpeg`).
+        public var contentType: String?
+        public var data: Data
+    }
+
+    let environment: AuthEnvironment
+
+    public init(environment: AuthEnvironment) { self.environment = environment }
+
+    public func run() async throws -> Output {
+        let state = try environment.keystore.read()
+        guard let user = state.currentUser else { throw AuthError.noCurrentUser }
+        for identity in user.providerData {
+            guard let tokens = identity.tokens, let id = try? ProviderID(parsing: identity.providerID),
+                let provider = try? environment.provider(id), let photo = provider.profilePhoto
+            else { continue }
+            // The session's token when it may read the photo, else one for the photo's scopes.
+            let scopes = provider.scopes(tokens.scopes, cover: photo.scopes) ? [] : photo.scopes
+            let token = try await TokenRefresh(environment: environment).run(.init(providerID: id, scopes: scopes))
+            try EndpointPolicy.check(photo.url, what: "the photo endpoint")
+            let response = try await environment.transport.send(
+                HTTPRequest(url: photo.url, headers: ["Authorization": "Bearer \(token.token)", "Accept": "image/*"]))
+            return try Self.output(response, providerID: id.rawValue, url: photo.url)
+        }
+        throw AuthError(
+            .noSuchProvider,
+            "the current user has no signed-in identity whose provider offers a photo (Microsoft does). Link one: authctl link microsoft")
+    }
+
+    static func output(_ response: HTTPResponse, providerID: String, url: URL) throws -> Output {
+        let place = "\(url.host ?? "?")\(url.path)"
+        let code = response.apiErrorCode
+        let details: [String: JSONValue] = code.map { ["providerError": .string($0)] } ?? [:]
+        switch response.status {
+        case 200 where !response.body.isEmpty:
+            return Output(providerID: providerID, contentType: response.header("Content-Type"), data: response.body)
+        case 404:
+            throw AuthError(
+                .invalidCredential,
+                "the \(providerID) account has no photo (\(place) answered 404\(code.map { " \($0)" } ?? "")). Add one at the provider",
+                details: details)
+        case 401, 403:
+            throw AuthError(
+                .invalidCredential,
+                "\(place) refused the access token (HTTP \(response.status)\(code.map { ", \($0)" } ?? "")). Sign in again with a scope that may read the photo (Microsoft: User.Read): authctl login \(providerID)",
+                details: details)
+        default:
+            throw AuthError.network("\(place) answered HTTP \(response.status) without a photo. Try again later")
+        }
+    }
+}
+
+extension HTTPResponse {
+    /// The code of a JSON API error body in the OData style
+    /// (`{"error": {"code": "ImageNotFound", "message": …}}`), sanitized; nil otherwise.
+    var apiErrorCode: String? {
+        JSONValue.object(from: body)?["error"]?.objectValue?["code"]?.stringValue.map { Sanitize.text($0, limit: 64) }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// The part of Microsoft Graph authctl uses: `/v1.0/me` (display name and mail) after a
+/// sign-in that granted `User.Read`, and `/v1.0/me/photo/$value` on demand.
+struct MicrosoftGraph: Sendable {
+    /// `https://graph.microsoft.com`, without a trailing slash.
+    let host: String
+
+    /// Completes a profile with Graph's `displayName` and `mail`. On any problem the profile
+    /// stays as the ID token stated it and a warning is printed: Graph never fails a sign-in.
+    func profile(completing profile: Profile, accessToken: String, environment: AuthEnvironment) async -> Profile {
+        guard let url = URL(string: host + "/v1.0/me") else { return profile }
+        let warning = "could not read the Microsoft Graph profile at \(url.host ?? "?")\(url.path)"
+        do {
+            try EndpointPolicy.check(url, what: "--graph-host")
+            let response = try await environment.transport.send(
+                HTTPRequest(url: url, headers: ["Authorization": "Bearer \(accessToken)", "Accept": "application/json"]))
+            guard response.status == 200, let me = JSONValue.object(from: response.body) else {
+                environment.terminal.notice(
+                    "authctl: \(warning) (HTTP \(response.status)\(response.apiErrorCode.map { ", \($0)" } ?? "")); the ID token's name and email are kept"
+                )
+                return profile
+            }
+            var completed = profile
+            if let name = me["displayName"]?.stringValue, !name.isEmpty { completed.displayName = name }
+            if let mail = me["mail"]?.stringValue, !mail.isEmpty {
+                completed.email = mail
+                completed.emailVerified = false
+            }
+            return completed
+        } catch {
+            environment.terminal.notice("authctl: \(warning); the ID token's name and email are kept")
+            return profile
+        }
+    }
+}
