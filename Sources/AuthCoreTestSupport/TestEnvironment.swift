@@ -31,6 +31,23 @@ public struct TestEnvironment: Sendable {
             browser: browser, keystore: keystore, clock: clock)
     }
 
+    /// `apple.com` configured against the fake Apple, its `.p8` key written (0600) beside
+    /// the configuration.
+    public init(
+        apple: FakeApple, keyFileMode: mode_t = 0o600, redirectURI: String? = nil, listenAddress: String? = nil,
+        browser: any BrowserLauncher = FollowingBrowser(), keystore: InMemoryKeystore = InMemoryKeystore(),
+        clock: any Clock = SystemClock(), terminal: RecordingTerminal = RecordingTerminal()
+    ) async throws {
+        let keyFile = NSTemporaryDirectory() + "AuthKey_\(apple.keyID)-\(UUID().uuidString).p8"
+        FileManager.default.createFile(
+            atPath: keyFile, contents: Data(apple.privateKeyPEM.utf8), attributes: [.posixPermissions: keyFileMode])
+        try await self.init(
+            config: ProviderConfig(
+                id: "apple.com", clientID: apple.clientID, redirectURI: redirectURI, listenAddress: listenAddress, issuer: apple.issuer,
+                teamID: apple.teamID, keyID: apple.keyID, privateKeyFile: keyFile),
+            browser: browser, keystore: keystore, clock: clock, terminal: terminal)
+    }
+
     /// Any one provider configuration.
     public init(
         config: ProviderConfig, browser: any BrowserLauncher = FollowingBrowser(), keystore: InMemoryKeystore = InMemoryKeystore(),

@@ -19,11 +19,13 @@ struct AuthorizationCodeFlow: Sendable {
             parameters.append((name, value))
         }
         try AuthorizationRequest.checkCustomParameters(parameters)
-        let authentication = try ClientCredentials.resolve(config, secrets: environment.secrets)
+        // A client secret that cannot be made (Apple: key file missing or unsafe) fails now.
+        _ = try ClientCredentials.resolve(provider, environment: environment)
         let redirectOverride = try (options.redirectURI ?? config.redirectURI).map(Self.parseRedirectURI)
         let listenAddress =
             try options.listenAddress ?? config.listenAddress.map(ListenAddress.init(parsing:))
             ?? Self.listenAddress(impliedBy: redirectOverride)
+        try Self.checkForwarding(redirectOverride, listenAddress: listenAddress)
 
         let metadata = ProviderMetadata(environment: environment)
         let discovery = try await metadata.discovery(for: provider)
@@ -32,11 +34,13 @@ struct AuthorizationCodeFlow: Sendable {
         defer { listener.close() }
         let redirectURI = redirectOverride ?? provider.defaultRedirectURI(host: listenAddress.host, port: listener.port)
         let attempt = AuthorizationAttempt.generate(using: environment.random)
+        let scopes = AuthorizationRequest.mergeScopes(provider.defaultScopes + config.scopes, options.scopes)
+        // The nonce as sent and as the ID token must carry it (Apple: its SHA-256 hex digest).
+        let nonce = provider.expectedNonce(forRawNonce: attempt.nonce)
         let request = AuthorizationRequest(
             authorizationEndpoint: discovery.authorizationEndpoint, issuer: provider.issuer, clientID: clientID,
-            redirectURI: redirectURI,
-            scopes: AuthorizationRequest.mergeScopes(provider.defaultScopes + config.scopes, options.scopes),
-            state: attempt.state, nonce: attempt.nonce, pkce: attempt.pkce, additionalParameters: parameters)
+            redirectURI: redirectURI, scopes: scopes, responseMode: provider.responseMode(for: scopes),
+            state: attempt.state, nonce: nonce, pkce: attempt.pkce, additionalParameters: parameters)
         let machine = CallbackStateMachine(
             expectation: .init(
                 path: redirectURI.path, state: attempt.state, issuer: provider.issuer,
@@ -74,7 +78,8 @@ struct AuthorizationCodeFlow: Sendable {
         let tokenRequest = TokenRequest(
             tokenEndpoint: discovery.tokenEndpoint, clientID: clientID,
             grant: .authorizationCode(code: code, redirectURI: redirectURI, codeVerifier: attempt.pkce.codeVerifier),
-            authentication: ClientCredentials.method(authentication, supported: discovery.tokenEndpointAuthMethodsSupported))
+            authentication: ClientCredentials.method(
+                try ClientCredentials.resolve(provider, environment: environment), supported: discovery.tokenEndpointAuthMethodsSupported))
         let tokens = try TokenResponse.parse(
             try await environment.transport.send(tokenRequest.httpRequest), host: discovery.tokenEndpoint.host ?? "the provider",
             nextStep: provider.nextStep(for:))
@@ -82,7 +87,7 @@ struct AuthorizationCodeFlow: Sendable {
             throw AuthError.invalidCredential("\(provider.id) returned no ID token. Check that the app may use the 'openid' scope")
         }
         let claims = try await IDTokenVerification(environment: environment, metadata: metadata)
-            .validate(idToken, provider: provider, discovery: discovery, clientID: clientID, nonce: attempt.nonce)
+            .validate(idToken, provider: provider, discovery: discovery, clientID: clientID, nonce: nonce)
         let now = environment.clock.now()
         let tokenSet = TokenSet(
             accessToken: tokens.accessToken, tokenType: tokens.tokenType,
@@ -93,7 +98,8 @@ struct AuthorizationCodeFlow: Sendable {
         let federatedID = try provider.federatedID(from: claims)
         return Credential(
             providerID: provider.id.rawValue, issuer: claims.issuer, federatedID: federatedID,
-            profile: await provider.enrichedProfile(provider.profile(from: claims), tokens: tokenSet, environment: environment),
+            profile: await provider.enrichedProfile(
+                provider.profile(from: claims, callbackFields: response.extraParameters), tokens: tokenSet, environment: environment),
             tokens: tokenSet, claims: claims)
     }
 
@@ -102,6 +108,23 @@ struct AuthorizationCodeFlow: Sendable {
             throw AuthError.invalidArgument("--redirect-uri '\(Sanitize.text(text))' is not an http(s) URL")
         }
         return url
+    }
+
+    /// A redirect URI off this machine (a registered `https` page that forwards the
+    /// response to the listener, docs/apple.md) must be `https`, and the forwarding page
+    /// must know where to post: the listener needs a fixed port.
+    static func checkForwarding(_ redirectURI: URL?, listenAddress: ListenAddress) throws {
+        guard let redirectURI, !EndpointPolicy.isLoopback(host: redirectURI.host) else { return }
+        guard redirectURI.scheme?.lowercased() == "https" else {
+            throw AuthError.invalidArgument(
+                "--redirect-uri \(Sanitize.text(redirectURI.absoluteString)) is neither on this machine nor https. Use an https page that forwards to the listener, or a loopback URI"
+            )
+        }
+        guard listenAddress.port != 0 else {
+            throw AuthError.invalidArgument(
+                "--redirect-uri \(Sanitize.text(redirectURI.absoluteString)) is not on this machine, so its page must forward to a listener at a fixed address: add --listen-address 127.0.0.1:PORT (the port the page posts to; see docs/apple.md)"
+            )
+        }
     }
 
     /// A loopback redirect URI with a port fixes the listening port (providers that match
@@ -146,6 +169,13 @@ struct IDTokenVerification: Sendable {
 
 /// Client authentication at the token endpoint.
 enum ClientCredentials {
+    /// The provider's own client authentication (Apple: a fresh client-secret JWT), else
+    /// the configured secret, else `.none`.
+    static func resolve(_ provider: any IdentityProvider, environment: AuthEnvironment) throws -> ClientAuthentication {
+        if let own = try provider.clientAuthentication(secrets: environment.secrets, now: environment.clock.now()) { return own }
+        return try resolve(provider.config, secrets: environment.secrets)
+    }
+
     /// The secret from the configured reference, or `.none` for a public client.
     static func resolve(_ config: ProviderConfig, secrets: any SecretSource) throws -> ClientAuthentication {
         if let name = config.clientSecretEnv {

@@ -8,6 +8,7 @@ struct ProviderMetadata: Sendable {
     static let keysTTL: TimeInterval = 3600
 
     func discovery(for provider: any IdentityProvider) async throws -> DiscoveryDocument {
+        if let documented = provider.documentedMetadata { return documented }
         let url = provider.discoveryURL
         try EndpointPolicy.check(url, what: "the discovery URL")
         let now = environment.clock.now()

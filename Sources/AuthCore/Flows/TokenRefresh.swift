@@ -180,7 +180,7 @@ public struct TokenRefresh: Sendable {
             tokenEndpoint: discovery.tokenEndpoint, clientID: clientID,
             grant: .refreshToken(refreshToken, scopes: provider.refreshScopes(session: tokens, asked: scopes)),
             authentication: ClientCredentials.method(
-                try ClientCredentials.resolve(provider.config, secrets: environment.secrets),
+                try ClientCredentials.resolve(provider, environment: environment),
                 supported: discovery.tokenEndpointAuthMethodsSupported))
         let response: TokenResponse
         do {

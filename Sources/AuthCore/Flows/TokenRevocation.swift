@@ -37,7 +37,7 @@ public struct TokenRevocation: Sendable {
             var parameters = [("token", token), ("token_type_hint", isRefreshToken ? "refresh_token" : "access_token")]
             var headers: [String: String] = [:]
             ClientCredentials.method(
-                try ClientCredentials.resolve(provider.config, secrets: environment.secrets),
+                try ClientCredentials.resolve(provider, environment: environment),
                 supported: discovery.tokenEndpointAuthMethodsSupported
             ).apply(clientID: clientID, to: &parameters, headers: &headers)
             let response = try await environment.transport.send(.form(endpoint, parameters, headers: headers))

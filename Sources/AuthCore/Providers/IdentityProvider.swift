@@ -58,6 +58,20 @@ public protocol IdentityProvider: Sendable {
     /// What to do about an OAuth error of this provider's token endpoint, when the provider
     /// says more than RFC 6749 (Microsoft: AADSTS codes). Default: nil (the RFC's advice).
     func nextStep(for error: OAuthErrorResponse) -> String?
+    /// The provider's endpoints when they are fixed by its documentation rather than read
+    /// by discovery. Default: nil (discovery). Apple: `<issuer>/auth/{authorize,token,keys,revoke}`.
+    var documentedMetadata: DiscoveryDocument? { get }
+    /// `response_mode` for a request of these scopes. Default: nil (the query string).
+    /// Apple: `form_post` whenever `name` or `email` is asked.
+    func responseMode(for scopes: [String]) -> String?
+    /// How the client authenticates at the token and revocation endpoints, when the
+    /// provider makes its own secret. Default: nil (the configured secret, if any). Apple:
+    /// a fresh ES256 client-secret JWT from the `.p8` key.
+    func clientAuthentication(secrets: any SecretSource, now: Date) throws -> ClientAuthentication?
+    /// The profile of a sign-in, from the validated claims and the other (unsigned) fields
+    /// of the authorization response. Default: `profile(from:)`; the fields are ignored.
+    /// Apple: the name of the first-time `user` field.
+    func profile(from claims: IDTokenClaims, callbackFields: [String: String]) -> Profile
 }
 
 /// A resource of a provider's API that needs an access token with some scopes.
@@ -89,6 +103,10 @@ extension IdentityProvider {
     public func scopes(_ granted: [String], cover needed: [String]) -> Bool { Set(needed).isSubset(of: Set(granted)) }
     public func nextStep(for error: OAuthErrorResponse) -> String? { nil }
     public func refreshScopes(session: TokenSet, asked: [String]) -> [String]? { asked.isEmpty ? nil : asked }
+    public var documentedMetadata: DiscoveryDocument? { nil }
+    public func responseMode(for scopes: [String]) -> String? { nil }
+    public func clientAuthentication(secrets: any SecretSource, now: Date) throws -> ClientAuthentication? { nil }
+    public func profile(from claims: IDTokenClaims, callbackFields: [String: String]) -> Profile { profile(from: claims) }
 }
 
 /// Builds the provider for a configuration.
@@ -101,8 +119,7 @@ public enum ProviderRegistry {
         case .microsoft:
             return try MicrosoftProvider(id: id, config: config)
         case .apple:
-            throw AuthError.notConfigured(
-                "\(id) is not supported by this version of authctl yet; use an oidc.NAME provider. See docs/configuration.md")
+            return try AppleProvider(id: id, config: config)
         }
     }
 }

@@ -25,17 +25,25 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
     public var authorityHost: String?
     /// `microsoft.com`: the Microsoft Graph host (`https://graph.microsoft.com` when absent).
     public var graphHost: String?
+    /// `apple.com`: the team id (10 characters).
+    public var teamID: String?
+    /// `apple.com`: the id of the Sign in with Apple key (10 characters).
+    public var keyID: String?
+    /// `apple.com`: the path of the `.p8` private key (mode 0600; never copied).
+    public var privateKeyFile: String?
 
     enum CodingKeys: String, CodingKey {
         case id, clientID = "clientId", clientSecretEnv, clientSecretFile, scopes, parameters, redirectURI = "redirectUri"
         case listenAddress, issuer, flow, tenant, authorityHost, graphHost
+        case teamID = "teamId", keyID = "keyId", privateKeyFile
     }
 
     public init(
         id: String, clientID: String? = nil, clientSecretEnv: String? = nil, clientSecretFile: String? = nil,
         scopes: [String] = [], parameters: [String: String] = [:], redirectURI: String? = nil,
         listenAddress: String? = nil, issuer: String? = nil, flow: String? = nil, tenant: String? = nil,
-        authorityHost: String? = nil, graphHost: String? = nil
+        authorityHost: String? = nil, graphHost: String? = nil, teamID: String? = nil, keyID: String? = nil,
+        privateKeyFile: String? = nil
     ) {
         self.id = id
         self.clientID = clientID
@@ -50,6 +58,9 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         self.tenant = tenant
         self.authorityHost = authorityHost
         self.graphHost = graphHost
+        self.teamID = teamID
+        self.keyID = keyID
+        self.privateKeyFile = privateKeyFile
     }
 
     public init(from decoder: any Decoder) throws {
@@ -67,6 +78,9 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         tenant = try c.decodeIfPresent(String.self, forKey: .tenant)
         authorityHost = try c.decodeIfPresent(String.self, forKey: .authorityHost)
         graphHost = try c.decodeIfPresent(String.self, forKey: .graphHost)
+        teamID = try c.decodeIfPresent(String.self, forKey: .teamID)
+        keyID = try c.decodeIfPresent(String.self, forKey: .keyID)
+        privateKeyFile = try c.decodeIfPresent(String.self, forKey: .privateKeyFile)
     }
 
     /// Checks a configuration before it is saved: every problem that can be seen now is
@@ -103,8 +117,24 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
             } catch let error as AuthError {
                 throw AuthError.invalidArgument(error.message)
             }
+        } else if case .apple = providerID.kind, let issuer {
+            // Overridable for tests and local fakes (SPEC §2); https off loopback.
+            try Self.checkHost(issuer, option: "--issuer", example: "https://appleid.apple.com")
         } else if issuer != nil {
-            throw AuthError.invalidArgument("--issuer applies to oidc.* providers only")
+            throw AuthError.invalidArgument("--issuer applies to oidc.* and apple.com providers only")
+        }
+        if case .apple = providerID.kind {
+            for (value, option) in [(teamID, "--team-id"), (keyID, "--key-id")] {
+                if let value, value.count != 10 || !value.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) {
+                    throw AuthError.invalidArgument(
+                        "\(option) '\(Sanitize.text(value, limit: 20))' is not an Apple id: 10 capital letters and digits, as the Apple developer site shows it"
+                    )
+                }
+            }
+        } else {
+            for (value, option) in [(teamID, "--team-id"), (keyID, "--key-id"), (privateKeyFile, "--private-key-file")] where value != nil {
+                throw AuthError.invalidArgument("\(option) applies to apple.com only")
+            }
         }
         if case .microsoft = providerID.kind {
             if let tenant { _ = try MicrosoftTenant(parsing: tenant) }

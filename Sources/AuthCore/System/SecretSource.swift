@@ -5,6 +5,20 @@ import Foundation
 public protocol SecretSource: Sendable {
     func environmentValue(_ name: String) -> String?
     func fileContents(_ path: String) throws -> String
+    /// A private key file (Apple's `.p8`): refused unless only its owner can read it.
+    func privateKey(_ path: String) throws -> String
+}
+
+extension SecretSource {
+    public func privateKey(_ path: String) throws -> String {
+        guard let data = try SafeFile.read(path, what: "the private key file", code: .providerNotConfigured),
+            let text = String(data: data, encoding: .utf8)
+        else {
+            throw AuthError.notConfigured(
+                "the private key file \(path) does not exist or is not text. Check --private-key-file (the AuthKey_KEYID.p8 from Apple)")
+        }
+        return text
+    }
 }
 
 /// The process environment and the file system.

@@ -16,7 +16,7 @@ struct ProvidersCommand: AsyncParsableCommand {
         )
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The provider id: microsoft.com or oidc.NAME.") var provider: String
+        @Argument(help: "The provider id: microsoft.com, apple.com or oidc.NAME.") var provider: String
         @Option(name: .customLong("client-id"), help: "The client id registered at the provider.") var clientID: String?
         @Option(
             name: .customLong("client-secret-env"),
@@ -31,7 +31,11 @@ struct ProvidersCommand: AsyncParsableCommand {
         var redirectURI: String?
         @Option(name: .customLong("listen-address"), help: ArgumentHelp("Where the redirect listener binds.", valueName: "host:port"))
         var listenAddress: String?
-        @Option(help: "oidc.*: the issuer URL (discovery at ISSUER/.well-known/openid-configuration).") var issuer: String?
+        @Option(
+            help:
+                "oidc.*: the issuer URL (discovery at ISSUER/.well-known/openid-configuration); apple.com: default https://appleid.apple.com (tests)."
+        )
+        var issuer: String?
         @Option(help: "oidc.*: code (default) or implicit.") var flow: String?
         @Option(help: "microsoft.com: common (default), organizations, consumers, a tenant id (GUID) or a tenant domain.")
         var tenant: String?
@@ -43,11 +47,22 @@ struct ProvidersCommand: AsyncParsableCommand {
             name: .customLong("graph-host"),
             help: ArgumentHelp("microsoft.com: the Microsoft Graph host (default https://graph.microsoft.com).", valueName: "url"))
         var graphHost: String?
+        @Option(name: .customLong("team-id"), help: "apple.com: the team id (10 characters).") var teamID: String?
+        @Option(name: .customLong("key-id"), help: "apple.com: the id of the Sign in with Apple key (10 characters).") var keyID: String?
+        @Option(
+            name: .customLong("private-key-file"),
+            help: ArgumentHelp("apple.com: the AuthKey_KEYID.p8 file (mode 0600; read when needed, never copied).", valueName: "path"))
+        var privateKeyFile: String?
 
         func run() async throws {
             let wiring = Wiring(options: global)
             let id = try ProviderID(parsing: provider)
             let parsed = try Dictionary(parameters.map(FlowArguments.parseParameter), uniquingKeysWith: { $1 })
+            // A key file that could not be used fails now, not at the first sign-in.
+            if let privateKeyFile, case .apple = id.kind {
+                _ = try AppleClientSecret(teamID: "-", keyID: keyID ?? "KEYID", clientID: "-", audience: "-")
+                    .make(privateKeyPEM: try ProcessSecretSource().privateKey(privateKeyFile), now: Date())
+            }
             let config = try await Providers(configStore: wiring.configStore()).add(id) { config in
                 if let clientID { config.clientID = clientID }
                 if let clientSecretEnv { config.clientSecretEnv = clientSecretEnv; config.clientSecretFile = nil }
@@ -61,6 +76,9 @@ struct ProvidersCommand: AsyncParsableCommand {
                 if let tenant { config.tenant = tenant }
                 if let authorityHost { config.authorityHost = authorityHost }
                 if let graphHost { config.graphHost = graphHost }
+                if let teamID { config.teamID = teamID }
+                if let keyID { config.keyID = keyID }
+                if let privateKeyFile { config.privateKeyFile = URL(fileURLWithPath: privateKeyFile).standardizedFileURL.path }
             }
             if global.json {
                 Output.json(ProvidersCommand.json(config))
@@ -128,6 +146,7 @@ struct ProvidersCommand: AsyncParsableCommand {
             ),
             ("redirectUri", config.redirectURI), ("listenAddress", config.listenAddress), ("flow", config.flow),
             ("tenant", config.tenant), ("authorityHost", config.authorityHost), ("graphHost", config.graphHost),
+            ("teamId", config.teamID), ("keyId", config.keyID), ("privateKeyFile", config.privateKeyFile),
         ]
     }
 

@@ -1,0 +1,99 @@
+import Crypto
+import Foundation
+
+/// Sign in with Apple (`apple.com`, SPEC §4; docs/apple.md).
+///
+/// Apple's quirks, all here: fixed endpoints under the issuer instead of discovery; scopes
+/// `name email`, which force `response_mode=form_post`; a hashed nonce; a client secret
+/// that is an ES256 JWT made from the `.p8` key; `email_verified` and `is_private_email`
+/// as strings; the first-time `user` field with the name; private-relay addresses.
+public struct AppleProvider: IdentityProvider {
+    public static let defaultIssuer = "https://appleid.apple.com"
+    /// The domain of Apple's private email relay.
+    public static let privateRelayDomain = "privaterelay.appleid.com"
+
+    public let id: ProviderID
+    public let config: ProviderConfig
+    public let issuer: String
+
+    public init(id: ProviderID, config: ProviderConfig) throws {
+        self.id = id
+        self.config = config
+        let issuer = config.issuer ?? Self.defaultIssuer
+        self.issuer = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
+    }
+
+    public var discoveryURL: URL { URL(string: issuer + "/.well-known/openid-configuration")! }
+
+    /// Apple's documented endpoints (no discovery round trip).
+    public var documentedMetadata: DiscoveryDocument? {
+        DiscoveryDocument(
+            issuer: issuer, authorizationEndpoint: URL(string: issuer + "/auth/authorize")!,
+            tokenEndpoint: URL(string: issuer + "/auth/token")!, jwksURI: URL(string: issuer + "/auth/keys")!,
+            revocationEndpoint: URL(string: issuer + "/auth/revoke")!, idTokenSigningAlgValuesSupported: ["RS256"],
+            tokenEndpointAuthMethodsSupported: ["client_secret_post"])
+    }
+
+    public var defaultScopes: [String] { ["name", "email"] }
+
+    public func responseMode(for scopes: [String]) -> String? {
+        scopes.contains("name") || scopes.contains("email") ? "form_post" : nil
+    }
+
+    public func defaultRedirectURI(host: String, port: UInt16) -> URL {
+        let literal = host.contains(":") ? "[\(host)]" : host
+        return URL(string: "http://\(literal):\(port)/callback")!
+    }
+
+    /// The request carries the SHA-256 hex digest of the raw nonce, and so does the ID token.
+    public func expectedNonce(forRawNonce rawNonce: String) -> String {
+        SHA256.hash(data: Data(rawNonce.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    public func clientAuthentication(secrets: any SecretSource, now: Date) throws -> ClientAuthentication? {
+        guard let clientID = config.clientID, let teamID = config.teamID, let keyID = config.keyID, let keyFile = config.privateKeyFile
+        else {
+            let missing = [
+                config.clientID == nil ? "--client-id" : nil, config.teamID == nil ? "--team-id" : nil,
+                config.keyID == nil ? "--key-id" : nil, config.privateKeyFile == nil ? "--private-key-file" : nil,
+            ].compactMap { $0 }
+            throw AuthError.notConfigured(
+                "apple.com needs \(missing.joined(separator: ", ")) to make its client secret. Set them with: authctl providers add apple.com \(missing.map { "\($0) …" }.joined(separator: " ")) (see docs/apple.md)"
+            )
+        }
+        let secret = AppleClientSecret(teamID: teamID, keyID: keyID, clientID: clientID, audience: issuer)
+        return .post(secret: try secret.make(privateKeyPEM: try secrets.privateKey(keyFile), now: now))
+    }
+
+    public func federatedID(from claims: IDTokenClaims) throws -> String {
+        guard !claims.subject.isEmpty else { throw AuthError.invalidCredential("Apple's ID token has no subject. Try again") }
+        return claims.subject
+    }
+
+    public func profile(from claims: IDTokenClaims) -> Profile {
+        let email = claims.email
+        let isPrivate =
+            claims.raw["is_private_email"]?.lenientBool == true
+            || email?.lowercased().hasSuffix("@" + Self.privateRelayDomain) == true
+        return Profile(email: email, emailVerified: claims.emailVerified, isPrivateEmail: isPrivate ? true : nil)
+    }
+
+    /// The `user` field (first authorization only) names the person; it is unsigned, so it
+    /// gives the display name and nothing else.
+    public func profile(from claims: IDTokenClaims, callbackFields: [String: String]) -> Profile {
+        var profile = profile(from: claims)
+        if let user = callbackFields["user"], let name = Self.name(fromUserField: user) { profile.displayName = name }
+        return profile
+    }
+
+    /// `{"name":{"firstName":"Ada","lastName":"Lovelace"},"email":"…"}` → "Ada Lovelace".
+    static func name(fromUserField text: String) -> String? {
+        guard text.utf8.count <= 4096, let user = JSONValue.object(from: Data(text.utf8)), let name = user["name"]?.objectValue else {
+            return nil
+        }
+        let parts = [name["firstName"]?.stringValue, name["lastName"]?.stringValue]
+            .compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        let joined = parts.joined(separator: " ")
+        return joined.isEmpty ? nil : String(joined.prefix(200))
+    }
+}
