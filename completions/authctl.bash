@@ -434,7 +434,7 @@ _authctl_providers_add() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--keystore --config --client-id --client-secret-env --client-secret-file --redirect-uri --listen-address --issuer --flow --tenant --authority-host --graph-host)
+    non_repeating_options=(--keystore --config --client-id --client-secret-env --client-secret-file --redirect-uri --listen-address --issuer --flow --tenant --authority-host --graph-host --team-id --key-id --private-key-file)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -479,6 +479,15 @@ _authctl_providers_add() {
         return
         ;;
     '--graph-host')
+        return
+        ;;
+    '--team-id')
+        return
+        ;;
+    '--key-id')
+        return
+        ;;
+    '--private-key-file')
         return
         ;;
     esac
