@@ -50,6 +50,15 @@ public final class FakeIdentityProvider: @unchecked Sendable {
         /// Basic (`client_secret_basic`) or, when `secretInBody`, in the form (`client_secret_post`).
         public var clientSecret: String?
         public var secretInBody = false
+        /// The device flow (RFC 8628): advertised when true.
+        public var deviceAuthorizationSupported = true
+        /// What the token endpoint answers to each device-code poll, in order: an OAuth
+        /// error (`authorization_pending`, `slow_down`, `access_denied`, `expired_token`)
+        /// or `approve`. After the list: `approve`.
+        public var devicePolls: [String] = ["authorization_pending", "approve"]
+        public var deviceInterval: JSONValue? = .number(5)
+        public var deviceExpiresIn: TimeInterval = 900
+        public var deviceVerificationComplete = true
 
         public init() {}
     }
@@ -116,6 +125,9 @@ public final class FakeIdentityProvider: @unchecked Sendable {
             if behaviour.tokenDelay > 0 { Thread.sleep(forTimeInterval: behaviour.tokenDelay) }
             if let override = behaviour.tokenEndpointOverride { return override }
             return token(request, behaviour)
+        case ("POST", "/device"):
+            bump("device")
+            return deviceAuthorization(request, behaviour)
         case ("POST", "/revoke"):
             bump("revoke")
             let form = Self.form(request.body)
@@ -145,6 +157,7 @@ public final class FakeIdentityProvider: @unchecked Sendable {
                 behaviour.secretInBody ? [.string("client_secret_post")] : [.string("none"), .string("client_secret_basic")]),
         ]
         if behaviour.revocationSupported { document["revocation_endpoint"] = .string("\(issuer)/revoke") }
+        if behaviour.deviceAuthorizationSupported { document["device_authorization_endpoint"] = .string("\(issuer)/device") }
         if behaviour.sendIssuerOnRedirect { document["authorization_response_iss_parameter_supported"] = .bool(true) }
         return .object(document)
     }
@@ -176,6 +189,27 @@ public final class FakeIdentityProvider: @unchecked Sendable {
             response.append(("iss", behaviour.issuerOnRedirect ?? issuer))
         }
         return FakeHTTP.redirect(to: redirectURI, response)
+    }
+
+    private var deviceCodes: Set<String> = []
+    private var devicePollsLeft: [String] = []
+
+    private func deviceAuthorization(_ request: ReceivedRequest, _ behaviour: Behaviour) -> HTTPResponse {
+        let form = Self.form(request.body)
+        guard form["client_id"] == clientID else { return oauthError("invalid_client", "unknown client", status: 401) }
+        let deviceCode = "dc-" + UUID().uuidString
+        remember(deviceCode)
+        lock.withLock {
+            deviceCodes.insert(deviceCode)
+            devicePollsLeft = behaviour.devicePolls
+        }
+        var body: [String: JSONValue] = [
+            "device_code": .string(deviceCode), "user_code": "WDJB-MJHT", "verification_uri": .string("\(issuer)/activate"),
+            "expires_in": .number(behaviour.deviceExpiresIn),
+        ]
+        if let interval = behaviour.deviceInterval { body["interval"] = interval }
+        if behaviour.deviceVerificationComplete { body["verification_uri_complete"] = .string("\(issuer)/activate?user_code=WDJB-MJHT") }
+        return json(.object(body))
     }
 
     private func token(_ request: ReceivedRequest, _ behaviour: Behaviour) -> HTTPResponse {
@@ -216,6 +250,15 @@ public final class FakeIdentityProvider: @unchecked Sendable {
             return issueTokens(
                 behaviour, nonce: nil, subject: behaviour.refreshedSubject ?? behaviour.subject,
                 includeIDToken: behaviour.idTokenOnRefresh, keepRefreshToken: behaviour.rotateRefreshTokens ? nil : token)
+        case "urn:ietf:params:oauth:grant-type:device_code":
+            bump("device-poll")
+            guard let code = form["device_code"], form["client_id"] == clientID, lock.withLock({ deviceCodes.contains(code) }) else {
+                return oauthError("invalid_grant", "unknown device code")
+            }
+            let answer = lock.withLock { devicePollsLeft.isEmpty ? "approve" : devicePollsLeft.removeFirst() }
+            guard answer == "approve" else { return oauthError(answer, nil) }
+            lock.withLock { _ = deviceCodes.remove(code) }
+            return issueTokens(behaviour, nonce: nil, subject: behaviour.subject, includeIDToken: true)
         default:
             return oauthError("unsupported_grant_type", nil)
         }

@@ -10,6 +10,17 @@ public final class FixedClock: Clock, @unchecked Sendable {
 
     public func now() -> Date { lock.withLock { current } }
     public func advance(by seconds: TimeInterval) { lock.withLock { current = current.addingTimeInterval(seconds) } }
+
+    /// Sleeping moves the clock at once: tests of polling never wait real seconds.
+    public func sleep(for seconds: TimeInterval) async throws {
+        try Task.checkCancellation()
+        advance(by: seconds)
+        lock.withLock { slept.append(seconds) }
+    }
+
+    private var slept: [TimeInterval] = []
+    /// Every wait asked of this clock, in order.
+    public var sleeps: [TimeInterval] { lock.withLock { slept } }
 }
 
 /// Deterministic "random" bytes: a counter, so every draw differs and runs repeat.
@@ -51,10 +62,24 @@ public final class RecordingTerminal: Terminal, @unchecked Sendable {
 
     private var answers: [Bool]
 
-    /// - Parameter answers: what a person answers to `confirm`, in order (then no).
-    public init(interactive: Bool = false, answers: [Bool] = []) {
+    private let respond: (@Sendable ([String]) async -> String?)?
+
+    /// - Parameters:
+    ///   - answers: what a person answers to `confirm`, in order (then no).
+    ///   - respond: what a person pastes for `readInput`, given every line shown so far
+    ///     (the authorization URL among them); nil: end of input.
+    public init(interactive: Bool = false, answers: [Bool] = [], respond: (@Sendable ([String]) async -> String?)? = nil) {
         isInteractive = interactive
         self.answers = answers
+        self.respond = respond
+    }
+
+    public func readInput(prompt: String) async -> String? {
+        let shown = lock.withLock {
+            recorded.append(prompt)
+            return recorded
+        }
+        return await respond?(shown)
     }
 
     public var lines: [String] { lock.withLock { recorded } }

@@ -82,6 +82,11 @@ struct StderrTerminal: Terminal {
         return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
     }
 
+    func readInput(prompt: String) async -> String? {
+        Self.write(styled(prompt, "1"))
+        return readLine(strippingNewline: true)
+    }
+
     func styled(_ text: String, _ code: String) -> String {
         useColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }

@@ -28,7 +28,7 @@ struct AccountFlowTests {
         return test
     }
 
-    let browser = CredentialSource.browser(FlowOptions(timeout: 10))
+    let browser = CredentialSource.interactive(FlowOptions(timeout: 10))
 
     func login(_ test: TestEnvironment, _ provider: String, source: CredentialSource? = nil) async throws -> SignIn.Output {
         try await SignIn(environment: test.environment).run(.init(providerID: try ProviderID(parsing: provider), source: source ?? browser))

@@ -11,7 +11,7 @@ struct AppleSignInTests {
 
     init() throws { apple = try FakeApple() }
 
-    let browser = CredentialSource.browser(FlowOptions(timeout: 10))
+    let browser = CredentialSource.interactive(FlowOptions(timeout: 10))
     var appleID: ProviderID { try! ProviderID(parsing: "apple") }
 
     func login(_ test: TestEnvironment, _ id: ProviderID? = nil) async throws -> SignIn.Output {
@@ -131,13 +131,13 @@ struct AppleConsentTests {
             file.providers["oidc.work"] = ProviderConfig(id: "oidc.work", clientID: oidc.clientID, issuer: oidc.issuer)
         }
         _ = try await SignIn(environment: test.environment).run(
-            .init(providerID: try ProviderID(parsing: first), source: .browser(FlowOptions(timeout: 10))))
+            .init(providerID: try ProviderID(parsing: first), source: .interactive(FlowOptions(timeout: 10))))
         return test
     }
 
     func link(_ test: TestEnvironment, _ provider: String, consent: Bool = false) async throws -> Link.Output {
         try await Link(environment: test.environment).run(
-            .init(providerID: try ProviderID(parsing: provider), source: .browser(FlowOptions(timeout: 10)), consent: consent))
+            .init(providerID: try ProviderID(parsing: provider), source: .interactive(FlowOptions(timeout: 10)), consent: consent))
     }
 
     func expectConsentRequired(_ test: TestEnvironment, _ provider: String) async {

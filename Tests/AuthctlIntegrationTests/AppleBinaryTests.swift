@@ -29,7 +29,8 @@ final class AppleBinaryTests {
     }
 
     func run(_ arguments: [String]) async throws -> AuthctlProcess.Result {
-        let flow = ["login", "link", "reauth"].contains(arguments[0]) ? ["--browser-command", Self.formPostingBrowser, "--timeout", "20"] : []
+        let flow =
+            ["login", "link", "reauth"].contains(arguments[0]) ? ["--browser-command", Self.formPostingBrowser, "--timeout", "20"] : []
         return try await authctl.run(arguments + flow)
     }
 

@@ -25,13 +25,16 @@ struct AuthorizationCodeFlow: Sendable {
         let listenAddress =
             try options.listenAddress ?? config.listenAddress.map(ListenAddress.init(parsing:))
             ?? Self.listenAddress(impliedBy: redirectOverride)
-        try Self.checkForwarding(redirectOverride, listenAddress: listenAddress)
+        if options.mode != .manual { try Self.checkForwarding(redirectOverride, listenAddress: listenAddress) }
 
         let metadata = ProviderMetadata(environment: environment)
         let discovery = try await metadata.discovery(for: provider)
 
+        // --manual needs no listener, only a port for the redirect URI: the browser's
+        // attempt to reach it fails, and the person pastes the address it ended on.
         let listener = try RedirectListener(host: listenAddress.host, port: listenAddress.port)
         defer { listener.close() }
+        if options.mode == .manual { listener.close() }
         let redirectURI = redirectOverride ?? provider.defaultRedirectURI(host: listenAddress.host, port: listener.port)
         let attempt = AuthorizationAttempt.generate(using: environment.random)
         let scopes = AuthorizationRequest.mergeScopes(provider.defaultScopes + config.scopes, options.scopes)
@@ -46,19 +49,12 @@ struct AuthorizationCodeFlow: Sendable {
                 path: redirectURI.path, state: attempt.state, issuer: provider.issuer,
                 issuerParameterRequired: discovery.authorizationResponseIssParameterSupported == true))
 
-        let terminal = environment.terminal
-        if environment.browser.open(request.url) {
-            // The URL carries state and nonce: it is shown only when it must be (SECURITY.md).
-            terminal.progress(
-                "Opened the browser to sign in to \(provider.id). If nothing opened, run again with --no-browser to see the URL")
+        let outcome: CallbackStateMachine.Outcome
+        if options.mode == .manual {
+            outcome = try await pastedOutcome(machine, url: request.url, provider: provider)
         } else {
-            terminal.notice("Open this URL in a browser to sign in to \(provider.id):\n  \(request.url.absoluteString)")
+            outcome = try await redirectOutcome(machine, url: request.url, provider: provider, listener: listener, timeout: options.timeout)
         }
-        terminal.progress(
-            "Waiting for the sign-in on \(listener.host):\(listener.port) (timeout \(Int(options.timeout)) s)\(terminal.isInteractive ? "; press Ctrl-C to cancel" : "")…"
-        )
-
-        let outcome = try await listener.waitForRedirect(machine, timeout: options.timeout)
         let response: AuthorizationResponse
         switch outcome {
         case .denied(let error):
@@ -83,24 +79,51 @@ struct AuthorizationCodeFlow: Sendable {
         let tokens = try TokenResponse.parse(
             try await environment.transport.send(tokenRequest.httpRequest), host: discovery.tokenEndpoint.host ?? "the provider",
             nextStep: provider.nextStep(for:))
-        guard let idToken = tokens.idToken else {
-            throw AuthError.invalidCredential("\(provider.id) returned no ID token. Check that the app may use the 'openid' scope")
+        return try await CredentialAssembly(environment: environment, metadata: metadata).credential(
+            tokens, provider: provider, discovery: discovery, clientID: clientID, nonce: nonce, askedScopes: request.scopes,
+            callbackFields: response.extraParameters)
+    }
+
+    /// The browser flow: open the browser (or print the URL), then wait for the redirect.
+    func redirectOutcome(
+        _ machine: CallbackStateMachine, url: URL, provider: any IdentityProvider, listener: RedirectListener, timeout: TimeInterval
+    ) async throws -> CallbackStateMachine.Outcome {
+        let terminal = environment.terminal
+        if environment.browser.open(url) {
+            // The URL carries state and nonce: it is shown only when it must be (SECURITY.md).
+            terminal.progress(
+                "Opened the browser to sign in to \(provider.id). If nothing opened, run again with --no-browser to see the URL")
+        } else {
+            terminal.notice("Open this URL in a browser to sign in to \(provider.id):\n  \(url.absoluteString)")
         }
-        let claims = try await IDTokenVerification(environment: environment, metadata: metadata)
-            .validate(idToken, provider: provider, discovery: discovery, clientID: clientID, nonce: nonce)
-        let now = environment.clock.now()
-        let tokenSet = TokenSet(
-            accessToken: tokens.accessToken, tokenType: tokens.tokenType,
-            expiresAt: tokens.expiresIn.map { now.addingTimeInterval($0) }, refreshToken: tokens.refreshToken,
-            idToken: idToken, scopes: tokens.scopes ?? request.scopes)
-        // The identity is keyed by the validated `iss` (for most providers the configured
-        // issuer; for Microsoft the token's tenant issuer).
-        let federatedID = try provider.federatedID(from: claims)
-        return Credential(
-            providerID: provider.id.rawValue, issuer: claims.issuer, federatedID: federatedID,
-            profile: await provider.enrichedProfile(
-                provider.profile(from: claims, callbackFields: response.extraParameters), tokens: tokenSet, environment: environment),
-            tokens: tokenSet, claims: claims)
+        terminal.progress(
+            "Waiting for the sign-in on \(listener.host):\(listener.port) (timeout \(Int(timeout)) s)\(terminal.isInteractive ? "; press Ctrl-C to cancel" : "")…"
+        )
+
+        return try await listener.waitForRedirect(machine, timeout: timeout)
+    }
+
+    /// `--manual`: the URL is printed; what the browser ended on is read from the terminal
+    /// and judged by the same state machine as the listener's requests.
+    func pastedOutcome(_ initial: CallbackStateMachine, url: URL, provider: any IdentityProvider) async throws
+        -> CallbackStateMachine.Outcome
+    {
+        let terminal = environment.terminal
+        terminal.notice("Open this URL in a browser to sign in to \(provider.id):\n  \(url.absoluteString)")
+        let prompt =
+            "Then paste the address the browser ended on (its page may fail to load: that is expected), or the form body it posted, and press Enter:"
+        guard let pasted = await terminal.readInput(prompt: prompt), !pasted.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw AuthError.cancelled(
+                "no redirect URL arrived on stdin. Paste the address the browser ended on after signing in (--manual reads it from stdin)")
+        }
+        var machine = initial
+        let action = machine.receive(PastedResponse.request(from: pasted, redirectPath: initial.expectation.path))
+        guard case .finish(let outcome) = action.decision else {
+            throw AuthError.cancelled(
+                "the pasted response does not belong to this sign-in (\(action.response.body.trimmingCharacters(in: .whitespacesAndNewlines))). Run the command again and paste the address the browser ended on"
+            )
+        }
+        return outcome
     }
 
     static func parseRedirectURI(_ text: String) throws -> URL {
@@ -136,6 +159,37 @@ struct AuthorizationCodeFlow: Sendable {
             return ListenAddress(host: host, port: UInt16(port))
         }
         return ListenAddress(host: "127.0.0.1", port: 0)
+    }
+}
+
+/// The end of every sign-in flow: the token response's ID token validated, the tokens
+/// and the provider's profile made into a `Credential`.
+struct CredentialAssembly: Sendable {
+    let environment: AuthEnvironment
+    let metadata: ProviderMetadata
+
+    func credential(
+        _ tokens: TokenResponse, provider: any IdentityProvider, discovery: DiscoveryDocument, clientID: String, nonce: String?,
+        askedScopes: [String], callbackFields: [String: String] = [:]
+    ) async throws -> Credential {
+        guard let idToken = tokens.idToken else {
+            throw AuthError.invalidCredential("\(provider.id) returned no ID token. Check that the app may use the 'openid' scope")
+        }
+        let claims = try await IDTokenVerification(environment: environment, metadata: metadata)
+            .validate(idToken, provider: provider, discovery: discovery, clientID: clientID, nonce: nonce)
+        let now = environment.clock.now()
+        let tokenSet = TokenSet(
+            accessToken: tokens.accessToken, tokenType: tokens.tokenType,
+            expiresAt: tokens.expiresIn.map { now.addingTimeInterval($0) }, refreshToken: tokens.refreshToken,
+            idToken: idToken, scopes: tokens.scopes ?? askedScopes)
+        // The identity is keyed by the validated `iss` (for most providers the configured
+        // issuer; for Microsoft the token's tenant issuer).
+        let federatedID = try provider.federatedID(from: claims)
+        return Credential(
+            providerID: provider.id.rawValue, issuer: claims.issuer, federatedID: federatedID,
+            profile: await provider.enrichedProfile(
+                provider.profile(from: claims, callbackFields: callbackFields), tokens: tokenSet, environment: environment),
+            tokens: tokenSet, claims: claims)
     }
 }
 

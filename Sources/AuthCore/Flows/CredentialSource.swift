@@ -2,8 +2,8 @@ import Foundation
 
 /// Where the credential of a `login`, `link` or `reauth` comes from (SPEC §2).
 public enum CredentialSource: Sendable {
-    /// The browser sign-in of SPEC §3.
-    case browser(FlowOptions)
+    /// An interactive sign-in: the browser flow of SPEC §3, `--manual`, or the device flow.
+    case interactive(FlowOptions)
     /// An ID token obtained elsewhere (`--id-token -`, read from stdin by the executable),
     /// with the raw nonce it was requested with, if any (`--raw-nonce`).
     case idToken(String, rawNonce: String?)
@@ -17,7 +17,9 @@ struct CredentialIssuance: Sendable {
 
     func credential(from source: CredentialSource, provider: any IdentityProvider) async throws -> Credential {
         switch source {
-        case .browser(let options):
+        case .interactive(let options) where options.mode == .deviceCode:
+            return try await DeviceCodeFlow(environment: environment).run(provider: provider, options: options)
+        case .interactive(let options):
             return try await AuthorizationCodeFlow(environment: environment).run(provider: provider, options: options)
         case .idToken(let token, let rawNonce):
             return try await idTokenCredential(token, rawNonce: rawNonce, provider: provider)

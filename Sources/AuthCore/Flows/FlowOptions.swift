@@ -1,22 +1,36 @@
 import Foundation
 
-/// The options of a browser sign-in (`login`, and later `link`, `reauth`).
+/// The options of an interactive sign-in (`login`, `link`, `reauth`): the browser flow,
+/// or the device flow with `deviceCode`.
 public struct FlowOptions: Sendable {
+    /// How the person gets to the provider's sign-in page.
+    public enum Mode: Sendable, Equatable {
+        /// The browser flow with the loopback listener (`--browser-command`, `--no-browser`).
+        case browser
+        /// The browser flow without a listener: the redirect URL (or posted form body) the
+        /// browser ended on is read from the terminal (`--manual`).
+        case manual
+        /// The device authorization grant, RFC 8628 (`--device-code`).
+        case deviceCode
+    }
+
     /// Scopes added to the provider's and the configuration's defaults.
     public var scopes: [String]
     /// Custom parameters, added to (and overriding) the configured ones.
     public var parameters: [(String, String)]
-    /// How long to wait for the redirect (not for discovery).
+    /// How long to wait for the redirect, or the device-code approval (not for discovery).
     public var timeout: TimeInterval
     public var listenAddress: ListenAddress?
     public var redirectURI: String?
     /// `--tenant` (Microsoft): the tenant of this sign-in instead of the configured one.
     public var tenant: String?
+    public var mode: Mode
 
     public init(
         scopes: [String] = [], parameters: [(String, String)] = [], timeout: TimeInterval = 300,
-        listenAddress: ListenAddress? = nil, redirectURI: String? = nil, tenant: String? = nil
+        listenAddress: ListenAddress? = nil, redirectURI: String? = nil, tenant: String? = nil, mode: Mode = .browser
     ) {
+        self.mode = mode
         self.scopes = scopes
         self.parameters = parameters
         self.timeout = timeout

@@ -14,7 +14,7 @@ public struct SignIn: Sendable {
         }
 
         public init(providerID: ProviderID, options: FlowOptions) {
-            self.init(providerID: providerID, source: .browser(options))
+            self.init(providerID: providerID, source: .interactive(options))
         }
     }
 
@@ -70,7 +70,7 @@ struct AccountOperation: Sendable {
             throw AuthError.invalidArgument("name the provider: authctl \(command) PROVIDER (see authctl providers list)")
         }
         var provider = try environment.provider(providerID)
-        if case .browser(let options) = source { provider = try environment.provider(providerID, for: options) }
+        if case .interactive(let options) = source { provider = try environment.provider(providerID, for: options) }
         try precheck(state)
         return (try await CredentialIssuance(environment: environment).credential(from: source, provider: provider), nil)
     }

@@ -32,6 +32,8 @@ public struct TokenRequest: Sendable, Equatable {
         case authorizationCode(code: String, redirectURI: URL, codeVerifier: String?)
         /// `grant_type=refresh_token`, optionally asking for other scopes.
         case refreshToken(String, scopes: [String]?)
+        /// `grant_type=urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 §3.4).
+        case deviceCode(String)
     }
 
     public var tokenEndpoint: URL
@@ -55,6 +57,8 @@ public struct TokenRequest: Sendable, Equatable {
         case .authorizationCode(let code, let redirectURI, let codeVerifier):
             parameters = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI.absoluteString)]
             if let codeVerifier { parameters.append(("code_verifier", codeVerifier)) }
+        case .deviceCode(let deviceCode):
+            parameters = [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", deviceCode)]
         case .refreshToken(let token, let scopes):
             parameters = [("grant_type", "refresh_token"), ("refresh_token", token)]
             if let scopes, !scopes.isEmpty { parameters.append(("scope", scopes.joined(separator: " "))) }

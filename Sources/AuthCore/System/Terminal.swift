@@ -15,10 +15,14 @@ public protocol Terminal: Sendable {
     /// Asks a yes/no question and returns the answer; false (no) unless a person answers
     /// yes. Only called when `isInteractive` (SPEC §8: never ask without a terminal).
     func confirm(_ question: String) -> Bool
+    /// One line a person types or pastes (stdin), after showing `prompt`; nil at the end
+    /// of input. Only for input the command documents (`--manual`).
+    func readInput(prompt: String) async -> String?
 }
 
 extension Terminal {
     public func confirm(_ question: String) -> Bool { false }
+    public func readInput(prompt: String) async -> String? { nil }
 }
 
 /// A terminal that drops everything (library use, tests).

@@ -29,7 +29,7 @@ struct CredentialArguments: ParsableArguments {
 
     /// The source of the credential: the ID token from stdin, or the browser flow.
     func source(flow: FlowArguments) throws -> CredentialSource {
-        guard idToken != nil else { return .browser(try flow.flowOptions()) }
+        guard idToken != nil else { return .interactive(try flow.flowOptions()) }
         return .idToken(try Self.readStandardInput(), rawNonce: rawNonce)
     }
 

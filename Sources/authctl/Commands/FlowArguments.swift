@@ -2,7 +2,7 @@ import ArgumentParser
 import AuthCore
 import Foundation
 
-/// The options of a browser sign-in (SPEC §2, shared by `login` and, later, `link`/`reauth`).
+/// The options of an interactive sign-in (SPEC §2, shared by `login`, `link` and `reauth`).
 struct FlowArguments: ParsableArguments {
     @Option(name: .customLong("scope"), help: ArgumentHelp("A scope to ask beside the defaults (repeatable).", valueName: "scope"))
     var scopes: [String] = []
@@ -21,7 +21,15 @@ struct FlowArguments: ParsableArguments {
     @Flag(name: .customLong("no-browser"), help: "Do not open a browser: print the URL (the redirect still comes back to this machine).")
     var noBrowser = false
 
-    @Option(help: ArgumentHelp("Seconds to wait for the sign-in to finish in the browser.", valueName: "seconds"))
+    @Flag(
+        name: .customLong("device-code"),
+        help: "Sign in on another device: show a code and a URL, and wait for the approval (RFC 8628; where the provider offers it).")
+    var deviceCode = false
+
+    @Flag(help: "Print the URL, then read the redirect URL the browser ended on (or the posted form body) from stdin.")
+    var manual = false
+
+    @Option(help: ArgumentHelp("Seconds to wait for the sign-in to finish (browser redirect or device approval).", valueName: "seconds"))
     var timeout: Int = 300
 
     @Option(
@@ -42,12 +50,20 @@ struct FlowArguments: ParsableArguments {
 
     func validate() throws {
         guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds") }
+        if deviceCode, manual { throw ValidationError("--device-code and --manual exclude each other: choose one") }
+        if deviceCode || manual, browserCommand != nil {
+            throw ValidationError("--browser-command has no use with \(deviceCode ? "--device-code" : "--manual"): nothing is opened")
+        }
     }
+
+    /// True when no browser is to be started: `--no-browser`, `--manual`, `--device-code`.
+    var opensNoBrowser: Bool { noBrowser || manual || deviceCode }
 
     func flowOptions() throws -> FlowOptions {
         FlowOptions(
             scopes: scopes, parameters: try parameters.map(Self.parseParameter), timeout: TimeInterval(timeout),
-            listenAddress: try listenAddress.map(ListenAddress.init(parsing:)), redirectURI: redirectURI, tenant: tenant)
+            listenAddress: try listenAddress.map(ListenAddress.init(parsing:)), redirectURI: redirectURI, tenant: tenant,
+            mode: deviceCode ? .deviceCode : manual ? .manual : .browser)
     }
 
     static func parseParameter(_ text: String) throws -> (String, String) {

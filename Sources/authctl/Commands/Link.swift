@@ -24,7 +24,7 @@ struct LinkCommand: AsyncParsableCommand {
 
     func run() async throws {
         let wiring = Wiring(options: global)
-        let environment = wiring.authEnvironment(browser: wiring.browser(command: flow.browserCommand, disabled: flow.noBrowser))
+        let environment = wiring.authEnvironment(browser: wiring.browser(command: flow.browserCommand, disabled: flow.opensNoBrowser))
         let source = try pendingHandle.map { CredentialSource.pending(handle: $0) } ?? credential.source(flow: flow)
         let output = try await Link(environment: environment).run(
             .init(providerID: try provider.map(ProviderID.init(parsing:)), source: source, consent: consent))

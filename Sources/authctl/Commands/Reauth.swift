@@ -14,7 +14,7 @@ struct ReauthCommand: AsyncParsableCommand {
 
     func run() async throws {
         let wiring = Wiring(options: global)
-        let environment = wiring.authEnvironment(browser: wiring.browser(command: flow.browserCommand, disabled: flow.noBrowser))
+        let environment = wiring.authEnvironment(browser: wiring.browser(command: flow.browserCommand, disabled: flow.opensNoBrowser))
         let providerID = try ProviderID(parsing: provider)
         let user = try await Reauthenticate(environment: environment).run(
             .init(providerID: providerID, source: credential.source(flow: flow)))

@@ -1,0 +1,89 @@
+import Foundation
+
+/// The device authorization request (RFC 8628 §3.1): `client_id` and `scope`, posted to
+/// the provider's `device_authorization_endpoint`.
+public struct DeviceAuthorizationRequest: Sendable, Equatable {
+    public var endpoint: URL
+    public var clientID: String
+    public var scopes: [String]
+    public var authentication: ClientAuthentication
+
+    public init(endpoint: URL, clientID: String, scopes: [String], authentication: ClientAuthentication) {
+        self.endpoint = endpoint
+        self.clientID = clientID
+        self.scopes = scopes
+        self.authentication = authentication
+    }
+
+    public var httpRequest: HTTPRequest {
+        var parameters = [("scope", scopes.joined(separator: " "))]
+        var headers: [String: String] = ["Accept": "application/json"]
+        authentication.apply(clientID: clientID, to: &parameters, headers: &headers)
+        return .form(endpoint, parameters, headers: headers)
+    }
+}
+
+/// The device authorization response (RFC 8628 §3.2).
+public struct DeviceAuthorizationResponse: Sendable, Equatable {
+    /// `device_code`: a secret between authctl and the provider, never shown.
+    public var deviceCode: String
+    /// `user_code`: what the person types at the verification page.
+    public var userCode: String
+    /// `verification_uri` (Microsoft's older endpoints: `verification_url`).
+    public var verificationURI: URL
+    /// `verification_uri_complete`: the page with the code filled in, when offered.
+    public var verificationURIComplete: URL?
+    /// `expires_in`, seconds.
+    public var expiresIn: TimeInterval
+    /// `interval`, seconds between polls (RFC 8628: 5 when absent).
+    public var interval: TimeInterval
+
+    public init(
+        deviceCode: String, userCode: String, verificationURI: URL, verificationURIComplete: URL? = nil, expiresIn: TimeInterval,
+        interval: TimeInterval = 5
+    ) {
+        self.deviceCode = deviceCode
+        self.userCode = userCode
+        self.verificationURI = verificationURI
+        self.verificationURIComplete = verificationURIComplete
+        self.expiresIn = expiresIn
+        self.interval = interval
+    }
+
+    /// Parses the endpoint's answer. An OAuth error is `invalid-credential` (the provider
+    /// refused the client or the scopes); anything else that is not the protocol is a
+    /// `network-request-failed`.
+    public static func parse(_ response: HTTPResponse, host: String) throws -> DeviceAuthorizationResponse {
+        let json = JSONValue.object(from: response.body)
+        if response.status != 200 {
+            if let json, let error = OAuthErrorResponse(json) {
+                throw AuthError(
+                    .invalidCredential, "\(host) refused the device authorization request: \(error.summary). \(error.nextStep)",
+                    details: ["oauthError": .string(Sanitize.text(error.error, limit: 64))])
+            }
+            throw AuthError.network(
+                "the device authorization endpoint at \(host) answered HTTP \(response.status) without an OAuth response. Try again later")
+        }
+        guard let json, let deviceCode = json["device_code"]?.stringValue, let userCode = json["user_code"]?.stringValue,
+            let uri = (json["verification_uri"] ?? json["verification_url"])?.stringValue.flatMap(URL.init(string:)),
+            let expiresIn = Self.seconds(json["expires_in"]), !deviceCode.isEmpty, !userCode.isEmpty
+        else {
+            throw AuthError.network(
+                "the device authorization endpoint at \(host) answered without device_code, user_code, verification_uri and expires_in. Check the provider"
+            )
+        }
+        return DeviceAuthorizationResponse(
+            deviceCode: deviceCode, userCode: userCode, verificationURI: uri,
+            verificationURIComplete: json["verification_uri_complete"]?.stringValue.flatMap(URL.init(string:)),
+            expiresIn: expiresIn, interval: Self.seconds(json["interval"]) ?? 5)
+    }
+
+    /// A number of seconds, sent as a number or (some providers) a string.
+    static func seconds(_ value: JSONValue?) -> TimeInterval? {
+        switch value {
+        case .number(let number) where number >= 0: number
+        case .string(let text): TimeInterval(text).flatMap { $0 >= 0 ? $0 : nil }
+        default: nil
+        }
+    }
+}
