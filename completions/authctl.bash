@@ -173,20 +173,20 @@ _authctl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    login|link|reauth|unlink|status|token|signout|providers|users|help)
+    login|link|reauth|unlink|status|token|exec|signout|providers|users|help)
         # Offer subcommand argument completions
         "_authctl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'login link reauth unlink status token signout providers users help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec signout providers users help' -- "${cur}"))
         ;;
     esac
 }
 
 _authctl_login() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --no-browser --version -h --help)
+    non_repeating_flags=(--json --verbose -v --quiet -q --no-browser --device-code --manual --version -h --help)
     repeating_options=(--scope --param)
     non_repeating_options=(--keystore --config --browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --credential)
     __authctl_offer_flags_options 1
@@ -234,7 +234,7 @@ _authctl_login() {
 
 _authctl_link() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --no-browser --consent --version -h --help)
+    non_repeating_flags=(--json --verbose -v --quiet -q --no-browser --device-code --manual --consent --version -h --help)
     repeating_options=(--scope --param)
     non_repeating_options=(--keystore --config --browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --pending)
     __authctl_offer_flags_options 1
@@ -282,7 +282,7 @@ _authctl_link() {
 
 _authctl_reauth() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --no-browser --version -h --help)
+    non_repeating_flags=(--json --verbose -v --quiet -q --no-browser --device-code --manual --version -h --help)
     repeating_options=(--scope --param)
     non_repeating_options=(--keystore --config --browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce)
     __authctl_offer_flags_options 1
@@ -381,6 +381,30 @@ _authctl_token() {
         ;;
     '--format')
         __authctl_add_completions -W 'raw'$'\n''json'$'\n''header'$'\n''env'$'\n''kubectl-exec'
+        return
+        ;;
+    '--scope')
+        return
+        ;;
+    esac
+}
+
+_authctl_exec() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=(--scope)
+    non_repeating_options=(--keystore --config --provider)
+    __authctl_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--keystore')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    '--provider')
         return
         ;;
     '--scope')

@@ -10,7 +10,8 @@ struct Authctl: AsyncParsableCommand {
         discussion: "Global options (--keystore, --config, --json, -v, -q) go before or after the subcommand.",
         version: AuthctlVersion.string,
         subcommands: [
-            Login.self, LinkCommand.self, ReauthCommand.self, UnlinkCommand.self, Status.self, Token.self, SignOutCommand.self,
+            Login.self, LinkCommand.self, ReauthCommand.self, UnlinkCommand.self, Status.self, Token.self, ExecCommand.self,
+            SignOutCommand.self,
             ProvidersCommand.self, UsersCommand.self,
         ])
 }

@@ -20,6 +20,13 @@ struct Wiring {
 
     var cacheDirectory: String { "\(xdg("XDG_CACHE_HOME", ".cache"))/authctl" }
 
+    /// Where `exec` keeps its token file: `$XDG_RUNTIME_DIR` (per user, in memory) or the
+    /// temporary directory.
+    var runtimeDirectory: String {
+        if let value = environment["XDG_RUNTIME_DIR"], value.hasPrefix("/") { return value }
+        return NSTemporaryDirectory()
+    }
+
     private func xdg(_ variable: String, _ fallback: String) -> String {
         if let value = environment[variable], value.hasPrefix("/") { return value }
         return "\(environment["HOME"] ?? NSHomeDirectory())/\(fallback)"

@@ -174,3 +174,39 @@ struct HeadlessFlowTests {
         #expect(output.isNewUser && output.user.displayName == "Ada Lovelace")
     }
 }
+
+/// A clock that moves at once and lets the test act while authctl waits between polls
+/// (what the person does on the other device).
+final class ActingClock: Clock, @unchecked Sendable {
+    let base = FixedClock(Date())
+    var action: @Sendable () -> Void = {}
+
+    func now() -> Date { base.now() }
+    func sleep(for seconds: TimeInterval) async throws {
+        action()
+        try await base.sleep(for: seconds)
+    }
+}
+
+@Suite("Device code with Microsoft (its devicecode endpoint, from its discovery document)", .serialized)
+struct MicrosoftDeviceCodeTests {
+    @Test("login microsoft --device-code: the code shown is approved at microsoft.com/devicelogin, then the sign-in completes")
+    func microsoftDeviceCode() async throws {
+        let microsoft = try FakeMicrosoft()
+        let clock = ActingClock()
+        let test = try await TestEnvironment(microsoft: microsoft, tenant: "organizations", clock: clock)
+        let terminal = test.terminal
+        clock.action = {
+            for line in terminal.lines {
+                if let range = line.range(of: #"enter the code [A-Z0-9]+"#, options: .regularExpression) {
+                    microsoft.approveDeviceCode(String(line[range].split(separator: " ").last!))
+                }
+            }
+        }
+        let output = try await SignIn(environment: test.environment).run(
+            .init(providerID: try ProviderID(parsing: "microsoft"), source: .interactive(FlowOptions(mode: .deviceCode))))
+        #expect(output.isNewUser && microsoft.count("devicecode") == 1 && microsoft.count("authorize") == 0)
+        #expect(terminal.lines.contains { $0.contains("https://microsoft.com/devicelogin") })
+        #expect(output.user.providerData[0].issuer.hasSuffix("/v2.0") && !output.user.providerData[0].issuer.contains("{tenantid}"))
+    }
+}

@@ -85,4 +85,24 @@ struct AuthctlProcess {
     }
 
     func keystoreBytes() -> Data? { FileManager.default.contents(atPath: keystorePath) }
+
+    /// A running authctl whose stdin the test writes (a person pasting).
+    struct Interactive {
+        var process: Process
+        var stdin: FileHandle
+    }
+
+    /// Starts authctl with a pipe on stdin (still no terminal).
+    func startInteractive(_ arguments: [String]) throws -> (Interactive, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = arguments
+        process.environment = environment
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        return (Interactive(process: process, stdin: stdin.fileHandleForWriting), stdout, stderr)
+    }
 }

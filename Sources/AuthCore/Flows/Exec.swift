@@ -1,0 +1,89 @@
+import Foundation
+
+/// `authctl exec [--provider P] [--scope S]… -- CMD ARGS…`: runs a command with a valid
+/// token, and keeps it valid for as long as the command runs (SPEC §2, docs/ci.md).
+///
+/// The child gets `AUTHCTL_TOKEN` (valid when it starts) and `AUTHCTL_TOKEN_FILE`, a file
+/// only this user can read that authctl rewrites with a fresh token before the old one
+/// expires; a long-running child reads the file (or runs `authctl token`) when it needs the
+/// token. The file and its directory are removed when the child ends.
+public struct Exec: Sendable {
+    public struct Input: Sendable {
+        public var providerID: ProviderID?
+        public var scopes: [String]
+        public var command: [String]
+        /// authctl's own environment, passed on to the child.
+        public var environment: [String: String]
+        /// Where the private token file goes (`$XDG_RUNTIME_DIR`, else the temporary directory).
+        public var runtimeDirectory: String
+
+        public init(
+            providerID: ProviderID? = nil, scopes: [String] = [], command: [String], environment: [String: String], runtimeDirectory: String
+        ) {
+            self.providerID = providerID
+            self.scopes = scopes
+            self.command = command
+            self.environment = environment
+            self.runtimeDirectory = runtimeDirectory
+        }
+    }
+
+    let environment: AuthEnvironment
+    let runner: any ChildProcessRunner
+
+    public init(environment: AuthEnvironment, runner: any ChildProcessRunner) {
+        self.environment = environment
+        self.runner = runner
+    }
+
+    /// The child's exit status.
+    public func run(_ input: Input) async throws -> Int32 {
+        guard !input.command.isEmpty else {
+            throw AuthError.invalidArgument("give the command to run after --: authctl exec -- COMMAND ARGS…")
+        }
+        let refresh = TokenRefresh(environment: environment)
+        let first = try await refresh.run(.init(providerID: input.providerID, scopes: input.scopes))
+        let directory = try PrivateDirectory.create(under: input.runtimeDirectory, random: environment.random)
+        defer { directory.remove() }
+        let file = directory.path + "/token"
+        try write(first.token, to: file)
+
+        var childEnvironment = input.environment
+        childEnvironment["AUTHCTL_TOKEN"] = first.token
+        childEnvironment["AUTHCTL_TOKEN_FILE"] = file
+        childEnvironment["AUTHCTL_PROVIDER"] = first.providerID
+
+        let keeper = Task { await keepFresh(file, from: first, input: input) }
+        defer { keeper.cancel() }
+        return try await runner.run(input.command, environment: childEnvironment)
+    }
+
+    /// Rewrites the file before each token expires. A failed refresh is reported and
+    /// retried; the child goes on with the token it has.
+    func keepFresh(_ file: String, from first: TokenRefresh.Output, input: Input) async {
+        var current = first
+        while !Task.isCancelled {
+            guard let expiresAt = current.expiresAt else { return }  // a token without a known lifetime
+            let remaining = expiresAt.timeIntervalSince(environment.clock.now())
+            // Refresh a minute before expiry, or halfway for short-lived tokens.
+            let margin = min(60, max(remaining, 2) / 2)
+            do {
+                try await environment.clock.sleep(for: max(1, remaining - margin))
+                current = try await TokenRefresh(environment: environment).run(
+                    .init(providerID: input.providerID, minimumTTL: margin + 1, scopes: input.scopes))
+                try write(current.token, to: file)
+            } catch is CancellationError {
+                return
+            } catch let error as AuthError {
+                environment.terminal.notice("authctl: could not refresh the token for the running command: \(error.message)")
+                try? await environment.clock.sleep(for: 10)
+            } catch {
+                return
+            }
+        }
+    }
+
+    func write(_ token: String, to file: String) throws {
+        try SafeFile.writeAtomically(Data(token.utf8), to: file, what: "the token file", random: environment.random)
+    }
+}

@@ -1,0 +1,123 @@
+import AuthCore
+import AuthCoreTestSupport
+import Foundation
+import Testing
+
+/// What CI scripts and SSH sessions use: exec, device code, --manual, and every command
+/// with no terminal and stdin closed.
+@Suite("authctl without a browser or a terminal", .serialized)
+final class HeadlessCommandsTests {
+    let provider: FakeIdentityProvider
+    let authctl = AuthctlProcess()
+
+    init() throws { provider = try FakeIdentityProvider() }
+
+    deinit { try? FileManager.default.removeItem(atPath: authctl.home) }
+
+    func setUp() async throws {
+        let add = try await authctl.run(["providers", "add", "oidc.fake", "--issuer", provider.issuer, "--client-id", provider.clientID])
+        #expect(add.status == 0)
+    }
+
+    func login() async throws {
+        let login = try await authctl.run(["login", "oidc.fake", "--browser-command", AuthctlProcess.browserCommand, "--timeout", "20"])
+        #expect(login.status == 0, "\(login.stderr)")
+    }
+
+    @Test("exec: the child gets the token and a file that is refreshed before expiry; authctl exits with the child's status")
+    func execKeepsTheTokenFresh() async throws {
+        try await setUp()
+        provider.behaviour.accessTokenLifetime = .number(4)
+        try await login()
+        let script = #"""
+            echo "env $AUTHCTL_TOKEN"; echo "file $(cat "$AUTHCTL_TOKEN_FILE")"; echo "path $AUTHCTL_TOKEN_FILE"
+            echo "mode $(stat -c %a "$AUTHCTL_TOKEN_FILE")"; sleep 4; echo "later $(cat "$AUTHCTL_TOKEN_FILE")"; exit 7
+            """#
+        let result = try await authctl.run(["exec", "--", "sh", "-c", script])
+        #expect(result.status == 7, "\(result.stderr)")
+        var values: [String: String] = [:]
+        for line in result.stdout.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+            if parts.count == 2 { values[parts[0]] = parts[1] }
+        }
+        #expect(values["env"]?.hasPrefix("at-") == true && values["env"] == values["file"])
+        #expect(values["later"]?.hasPrefix("at-") == true && values["later"] != values["env"], "refreshed while the child ran")
+        #expect(values["mode"] == "600")
+        #expect(values["path"].map { !FileManager.default.fileExists(atPath: $0) } == true, "removed when the child ends")
+        #expect(provider.count("refresh") >= 1)
+    }
+
+    @Test("exec: a command that cannot run, no command, nobody signed in")
+    func execRefusals() async throws {
+        try await setUp()
+        #expect(try await authctl.run(["exec"]).status == 2)
+        #expect(try await authctl.run(["exec", "--", "true"]).status == 16)
+        try await login()
+        #expect(try await authctl.run(["exec", "--", "true"]).status == 0)
+        let killed = try await authctl.run(["exec", "--", "sh", "-c", "kill -TERM $$"])
+        #expect(killed.status == 128 + 15, "a child ended by SIGTERM: \(killed.status) \(killed.stderr)")
+        let missing = try await authctl.run(["exec", "--", "/nonexistent/command"])
+        #expect(missing.status == 2 && missing.stderr.contains("cannot run '/nonexistent/command'"), "\(missing.stderr)")
+        let interrupted = try await authctl.run(["exec", "--", "sh", "-c", "kill -INT $$; echo survived"])
+        #expect(
+            interrupted.status == 128 + 2 && !interrupted.stdout.contains("survived"), "the child does not inherit authctl's ignored SIGINT"
+        )
+    }
+
+    @Test("login --device-code in a non-interactive run: the code and URL on stderr, the approval signs in")
+    func deviceCode() async throws {
+        try await setUp()
+        provider.behaviour.deviceInterval = .number(1)
+        provider.behaviour.devicePolls = ["authorization_pending", "approve"]
+        let result = try await authctl.run(["login", "oidc.fake", "--device-code", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("WDJB-MJHT") && result.json?["isNewUser"] == .bool(true))
+        provider.behaviour.devicePolls = ["access_denied"]
+        #expect(try await authctl.run(["login", "oidc.fake", "--device-code"]).status == 4)
+    }
+
+    @Test("login --manual reads the redirect URL from stdin; with stdin closed it fails at once with exit 5")
+    func manual() async throws {
+        try await setUp()
+        let closed = try await authctl.run(["login", "oidc.fake", "--manual", "--timeout", "5"])
+        #expect(closed.status == 5 && closed.stderr.contains("stdin"), "\(closed.stderr)")
+        #expect(closed.stderr.contains("/authorize?"), "the URL is printed for the person")
+
+        // A person: open the URL elsewhere, paste where the browser ended.
+        let (process, stdout, stderr) = try authctl.startInteractive(["login", "oidc.fake", "--manual", "--json"])
+        var printed = ""
+        let deadline = Date().addingTimeInterval(20)
+        while !printed.contains("/authorize?") && Date() < deadline {
+            printed += String(decoding: stderr.fileHandleForReading.availableData, as: UTF8.self)
+        }
+        let url = try #require(
+            printed.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("http") })
+        let redirect = try await URLSessionTransport(timeout: 10).send(HTTPRequest(url: try #require(URL(string: url))))
+        let location = try #require(redirect.header("Location"))
+        process.stdin.write(Data((location + "\n").utf8))
+        try process.stdin.close()
+        process.process.waitUntilExit()
+        #expect(process.process.terminationStatus == 0)
+        #expect(JSONValue.object(from: stdout.fileHandleForReading.readDataToEndOfFile())?["isNewUser"] == .bool(true))
+    }
+
+    @Test("every command, stdin closed and no terminal, finishes with its documented exit code and never asks")
+    func noTerminal() async throws {
+        let commands: [([String], Int32)] = [
+            (["status"], 16), (["token"], 16), (["signout"], 16), (["users", "list"], 0), (["users", "show"], 16),
+            (["users", "delete"], 16), (["users", "export"], 0), (["providers", "list"], 0), (["link", "oidc.fake"], 16),
+            (["reauth", "oidc.fake"], 16), (["unlink", "oidc.fake"], 16), (["exec", "--", "true"], 16),
+            (["login", "oidc.unknown"], 7), (["login", "oidc.fake", "--no-browser", "--timeout", "1"], 5),
+            (["login", "oidc.fake", "--manual", "--timeout", "1"], 5), (["users", "import", "-"], 2),
+            (["login", "oidc.fake", "--id-token", "-"], 2),
+        ]
+        try await setUp()
+        for (arguments, expected) in commands {
+            let started = Date()
+            let result = try await authctl.run(arguments)
+            #expect(result.status == expected, "\(arguments): \(result.stderr)")
+            #expect(Date().timeIntervalSince(started) < 15, "\(arguments) did not hang")
+            #expect(!result.stderr.contains("[y/N]"), "\(arguments) asked a question")
+        }
+    }
+}
