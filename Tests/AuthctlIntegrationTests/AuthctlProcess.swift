@@ -64,7 +64,7 @@ struct AuthctlProcess {
         return (process, stdout, stderr)
     }
 
-    static func finish(_ started: (Process, Pipe, Pipe)) async -> Result {
+    static func finish(_ started: (Process, Pipe, Pipe), alreadyRead: String = "") async -> Result {
         let (process, stdout, stderr) = started
         return await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
@@ -74,7 +74,7 @@ struct AuthctlProcess {
                 continuation.resume(
                     returning: Result(
                         status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                        stderr: String(decoding: err, as: UTF8.self)))
+                        stderr: alreadyRead + String(decoding: err, as: UTF8.self)))
             }
         }
     }
@@ -92,12 +92,29 @@ struct AuthctlProcess {
         var stdin: FileHandle
     }
 
+    /// Runs a `--manual` sign-in as a person would: waits for the printed URL, gives it to
+    /// `respond` (which plays the browser), pastes the answer on stdin.
+    func runManual(_ arguments: [String], environment extra: [String: String] = [:], respond: (URL) async throws -> String)
+        async throws -> Result
+    {
+        let (running, stdout, stderr) = try startInteractive(arguments, environment: extra)
+        var printed = ""
+        let deadline = Date().addingTimeInterval(20)
+        while !printed.contains("Then paste") && Date() < deadline {
+            printed += String(decoding: stderr.fileHandleForReading.availableData, as: UTF8.self)
+        }
+        let line = printed.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("http") }
+        if let url = line.flatMap(URL.init(string:)) { running.stdin.write(Data((try await respond(url) + "\n").utf8)) }
+        try running.stdin.close()
+        return await Self.finish((running.process, stdout, stderr), alreadyRead: printed)
+    }
+
     /// Starts authctl with a pipe on stdin (still no terminal).
-    func startInteractive(_ arguments: [String]) throws -> (Interactive, Pipe, Pipe) {
+    func startInteractive(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (Interactive, Pipe, Pipe) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = arguments
-        process.environment = environment
+        process.environment = environment.merging(extra) { $1 }
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
