@@ -285,6 +285,34 @@ final class AuthctlBinaryTests {
         }
     }
 
+    @Test("the committed man page docs/authctl.1 names every command and option the binary has")
+    func manPage() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let page = try String(contentsOf: root.appendingPathComponent("docs/authctl.1"), encoding: .utf8)
+        let dump = try await authctl.run(["--experimental-dump-help"])
+        let command = try #require(dump.json?["command"]?.objectValue)
+        var missing: [String] = []
+        func check(_ command: [String: JSONValue], path: String) {
+            let name = command["commandName"]?.stringValue ?? ""
+            if !path.isEmpty, !page.contains(".It Em \(name)\n") { missing.append("command \(path)") }
+            if let abstract = command["abstract"]?.stringValue, !abstract.isEmpty, !page.contains(abstract) {
+                missing.append("abstract of \(path.isEmpty ? "authctl" : path)")
+            }
+            for argument in command["arguments"]?.arrayValue ?? [] {
+                guard let argument = argument.objectValue, argument["shouldDisplay"] != .bool(false),
+                    let names = argument["names"]?.arrayValue, let long = names.compactMap({ $0.objectValue }).first(where: { $0["kind"] == "long" }),
+                    let option = long["name"]?.stringValue
+                else { continue }
+                if !page.contains("Fl -\(option)"), !page.contains(", -\(option)") { missing.append("--\(option) of \(path)") }
+            }
+            for sub in command["subcommands"]?.arrayValue ?? [] {
+                if let sub = sub.objectValue { check(sub, path: (path.isEmpty ? "" : path + " ") + (sub["commandName"]?.stringValue ?? "")) }
+            }
+        }
+        check(command, path: "")
+        #expect(missing.isEmpty, "docs/authctl.1 is stale (run scripts/update-completions.sh): \(missing)")
+    }
+
     @Test("the committed completion scripts are current", arguments: ["bash", "zsh", "fish"])
     func completions(shell: String) async throws {
         let result = try await authctl.run(["--generate-completion-script", shell])
