@@ -158,3 +158,30 @@ struct HTTPRequestParserTests {
         #expect(parser.append(Array("POST /callback HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)) == .invalid(status: 501))
     }
 }
+
+@Suite("--manual: what a person pastes")
+struct PastedResponseTests {
+    let machine = CallbackStateMachine(expectation: .init(path: "/callback", state: "s-123", issuer: "https://idp.example"))
+
+    func outcome(_ pasted: String) -> CallbackStateMachine.Decision {
+        var machine = self.machine
+        return machine.receive(PastedResponse.request(from: pasted, redirectPath: "/callback")).decision
+    }
+
+    @Test("the redirect URL the browser ended on, or the posted form body, with the right state")
+    func accepted() {
+        #expect(outcome("http://127.0.0.1:8400/callback?code=c-1&state=s-123\n") == .finish(.authorized(.init(code: "c-1"))))
+        #expect(outcome("  code=c-1&state=s-123  ") == .finish(.authorized(.init(code: "c-1"))))
+        #expect(outcome("?code=c-1&state=s-123") == .finish(.authorized(.init(code: "c-1"))))
+    }
+
+    @Test("another state, another path, a code in a fragment, or junk never finish the flow")
+    func refused() {
+        for pasted in [
+            "http://127.0.0.1:8400/callback?code=c-1&state=other", "http://127.0.0.1:8400/elsewhere?code=c-1&state=s-123",
+            "http://127.0.0.1:8400/callback#code=c-1&state=s-123", "hello", "code=c-1",
+        ] {
+            #expect(outcome(pasted) == .keepWaiting, "\(pasted)")
+        }
+    }
+}

@@ -9,8 +9,9 @@ public enum PastedResponse {
         let pasted = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if pasted.contains("://"), let url = URLComponents(string: pasted) {
             let path = url.percentEncodedPath.isEmpty ? "/" : url.percentEncodedPath
-            // Some providers answer in the fragment; a pasted URL may carry either.
-            let query = url.percentEncodedQuery ?? url.percentEncodedFragment ?? ""
+            // The query only: a code in a fragment is refused (SECURITY.md), as the listener,
+            // which never sees fragments, refuses it.
+            let query = url.percentEncodedQuery ?? ""
             return ReceivedRequest(method: "GET", target: path + "?" + query)
         }
         let body = pasted.hasPrefix("?") ? String(pasted.dropFirst()) : pasted

@@ -1,0 +1,9 @@
+// swift-tools-version:6.0
+// The floor of `authctl token`: a minimal program that reads and decodes the same keystore
+// file with Foundation's JSONDecoder and prints the current user's access token.
+import PackageDescription
+
+let package = Package(
+    name: "keystore-floor",
+    targets: [.executableTarget(name: "keystore-floor")]
+)
