@@ -6,7 +6,8 @@ import Foundation
 struct Authctl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "authctl",
-        abstract: "Sign in to Microsoft Entra ID, Sign in with Apple and OpenID Connect providers from the command line; keep the session in a local keystore.",
+        abstract:
+            "Sign in to Microsoft Entra ID, Sign in with Apple and OpenID Connect providers from the command line; keep the session in a local keystore.",
         discussion: "Global options (--keystore, --config, --json, -v, -q) go before or after the subcommand.",
         version: AuthctlVersion.string,
         subcommands: [

@@ -64,6 +64,33 @@ final class KeystoreTests {
         _ = FileManager.default.createFile(atPath: path, contents: Data(content.utf8), attributes: [.posixPermissions: 0o600])
         await #expect(throws: AuthError.self) { try await keystore.update { $0.users.append(Self.sampleUser("u1")) } }
         #expect(try String(contentsOfFile: path, encoding: .utf8) == content)
+        // The hot path's read refuses it the same way, with the same message.
+        var messages: [String] = []
+        for read in [{ try self.keystore.read() }, { try self.keystore.readCurrentUser() }] {
+            do {
+                _ = try read()
+                Issue.record("read a corrupt keystore: \(content)")
+            } catch let error as AuthError {
+                #expect(error.code == .keystoreError && error.message.contains(path))
+                messages.append(error.message)
+            }
+        }
+        #expect(messages.count == 2 && messages[0] == messages[1])
+        if content.contains("99") { #expect(messages[0].contains("newer authctl")) }
+        if content == #"{"users": []}"# { #expect(messages[0].contains("no version")) }
+    }
+
+    @Test("readCurrentUser decodes the current user alone, and nothing when nobody is signed in")
+    func currentUserOnly() async throws {
+        try await keystore.update { state in
+            state.users = (1...50).map { Self.sampleUser("user-\($0)") }
+            state.currentUID = "user-37"
+        }
+        let session = try keystore.readCurrentUser()
+        #expect(session.currentUID == "user-37" && session.users.map(\.uid) == ["user-37"])
+        #expect(session.currentUser == (try keystore.read()).currentUser)
+        try await keystore.update { $0.currentUID = nil }
+        #expect(try keystore.readCurrentUser() == AccountState())
     }
 
     @Test("a change that fails leaves the file byte-for-byte as it was")

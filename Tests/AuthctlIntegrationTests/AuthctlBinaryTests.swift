@@ -300,13 +300,16 @@ final class AuthctlBinaryTests {
             }
             for argument in command["arguments"]?.arrayValue ?? [] {
                 guard let argument = argument.objectValue, argument["shouldDisplay"] != .bool(false),
-                    let names = argument["names"]?.arrayValue, let long = names.compactMap({ $0.objectValue }).first(where: { $0["kind"] == "long" }),
+                    let names = argument["names"]?.arrayValue,
+                    let long = names.compactMap({ $0.objectValue }).first(where: { $0["kind"] == "long" }),
                     let option = long["name"]?.stringValue
                 else { continue }
                 if !page.contains("Fl -\(option)"), !page.contains(", -\(option)") { missing.append("--\(option) of \(path)") }
             }
             for sub in command["subcommands"]?.arrayValue ?? [] {
-                if let sub = sub.objectValue { check(sub, path: (path.isEmpty ? "" : path + " ") + (sub["commandName"]?.stringValue ?? "")) }
+                if let sub = sub.objectValue {
+                    check(sub, path: (path.isEmpty ? "" : path + " ") + (sub["commandName"]?.stringValue ?? ""))
+                }
             }
         }
         check(command, path: "")

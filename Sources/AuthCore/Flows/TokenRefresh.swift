@@ -56,7 +56,8 @@ public struct TokenRefresh: Sendable {
         if input.idToken, !input.scopes.isEmpty {
             throw AuthError.invalidArgument("--id-token and --scope exclude each other: --scope asks for an access token for other scopes")
         }
-        let state = try environment.keystore.read()
+        // The hot path: the current user alone, no lock, no network.
+        let state = try environment.keystore.readCurrentUser()
         let (providerID, tokens) = try Self.select(input, in: state)
         let now = environment.clock.now()
         if !input.forceRefresh, let output = Self.validOutput(tokens, providerID: providerID, input: input, now: now, refreshed: false) {

@@ -4,9 +4,20 @@ import Foundation
 public protocol Keystore: Sendable {
     /// Reads the state without a lock (a reader never sees a half-written file).
     func read() throws -> AccountState
+    /// Reads the current user alone (`users` holds it, or nothing): the hot path of
+    /// `token` and `status`, which must not pay for every other user. Read-only: never
+    /// write it back.
+    func readCurrentUser() throws -> AccountState
     /// Changes the state under an exclusive lock: re-read, change, write atomically. When
     /// `change` throws, or changes nothing, nothing is written.
     func update<T: Sendable>(_ change: (inout AccountState) async throws -> T) async throws -> T
+}
+
+extension Keystore {
+    public func readCurrentUser() throws -> AccountState {
+        let state = try read()
+        return AccountState(currentUID: state.currentUID, users: state.currentUser.map { [$0] } ?? [])
+    }
 }
 
 /// The JSON keystore file of SPEC §7.
@@ -24,6 +35,11 @@ public struct FileKeystore: Keystore {
     public func read() throws -> AccountState {
         guard let data = try SafeFile.read(path, what: "the keystore") else { return AccountState() }
         return try KeystoreFile.decode(data, path: path).state
+    }
+
+    public func readCurrentUser() throws -> AccountState {
+        guard let data = try SafeFile.read(path, what: "the keystore") else { return AccountState() }
+        return try KeystoreFile.decodeCurrentUser(data, path: path)
     }
 
     public func update<T: Sendable>(_ change: (inout AccountState) async throws -> T) async throws -> T {

@@ -23,26 +23,67 @@ struct KeystoreFile: Codable, Equatable {
     var state: AccountState { AccountState(currentUID: currentUid, users: users, pendingCredentials: pendingCredentials ?? []) }
 
     static func decode(_ data: Data, path: String) throws -> KeystoreFile {
-        guard let object = JSONValue.object(from: data) else {
-            throw AuthError.keystore(
-                "the keystore \(path) is corrupt (not a JSON object). authctl will not change it: move it away (mv '\(path)' '\(path).bad') and sign in again, or restore a backup"
-            )
+        try withReadableErrors(path: path) { try decoder.decode(KeystoreFile.self, from: data) }
+    }
+
+    /// The current user alone, for the commands that answer from the session (`token`,
+    /// `status`): one pass over the file, the version checked as for a full read, and no
+    /// other user decoded (their records are skipped, not built).
+    static func decodeCurrentUser(_ data: Data, path: String) throws -> AccountState {
+        try withReadableErrors(path: path) {
+            let session = try decoder.decode(CurrentUserView.self, from: data)
+            return AccountState(currentUID: session.currentUid, users: session.user.map { [$0] } ?? [])
         }
-        guard case .number(let version) = object["version"] else {
+    }
+
+    /// The version check both reads share: a file without `version` is not a keystore; a
+    /// newer version is refused (never rewritten).
+    fileprivate enum VersionCheck: Error {
+        case missing
+        case newer(Int)
+
+        static func check(_ container: KeyedDecodingContainer<CodingKeys>) throws -> Int {
+            guard let version = try? container.decode(Int.self, forKey: .version) else { throw missing }
+            guard version >= 1, version <= currentVersion else { throw newer(version) }
+            return version
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case version, currentUid, users, pendingCredentials
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try VersionCheck.check(container)
+        currentUid = try container.decodeIfPresent(String.self, forKey: .currentUid)
+        users = try container.decode([User].self, forKey: .users)
+        pendingCredentials = try container.decodeIfPresent([PendingCredential].self, forKey: .pendingCredentials)
+    }
+
+    /// Maps decoding failures to the keystore errors of docs/keystore.md.
+    static func withReadableErrors<T>(path: String, _ decode: () throws -> T) throws -> T {
+        do {
+            return try decode()
+        } catch VersionCheck.missing {
             throw AuthError.keystore(
                 "the keystore \(path) has no version number, so it is not an authctl keystore or it is corrupt. authctl will not change it: move it away and sign in again"
             )
-        }
-        guard Int(version) <= currentVersion, version >= 1 else {
+        } catch VersionCheck.newer(let version) {
             throw AuthError.keystore(
-                "the keystore \(path) has format version \(Int(version)), written by a newer authctl. Upgrade authctl; this one will not change the file"
+                "the keystore \(path) has format version \(version), written by a newer authctl. Upgrade authctl; this one will not change the file"
             )
-        }
-        do {
-            return try decoder.decode(KeystoreFile.self, from: data)
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            throw AuthError.keystore(
+                "the keystore \(path) is corrupt (not a JSON object). authctl will not change it: move it away (mv '\(path)' '\(path).bad') and sign in again, or restore a backup"
+            )
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+            throw AuthError.keystore(
+                "the keystore \(path) is corrupt (not a JSON object). authctl will not change it: move it away (mv '\(path)' '\(path).bad') and sign in again, or restore a backup"
+            )
         } catch {
             throw AuthError.keystore(
-                "the keystore \(path) is corrupt (its content does not match format version \(Int(version))). authctl will not change it: move it away (mv '\(path)' '\(path).bad') and sign in again"
+                "the keystore \(path) is corrupt (its content does not match format version \(currentVersion)). authctl will not change it: move it away (mv '\(path)' '\(path).bad') and sign in again"
             )
         }
     }
@@ -63,4 +104,27 @@ struct KeystoreFile: Codable, Equatable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
+}
+
+/// `{version, currentUid, users}` with only the current user decoded.
+private struct CurrentUserView: Decodable {
+    var currentUid: String?
+    var user: User?
+
+    private enum UserKeys: String, CodingKey { case uid }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: KeystoreFile.CodingKeys.self)
+        _ = try KeystoreFile.VersionCheck.check(container)
+        currentUid = try container.decodeIfPresent(String.self, forKey: .currentUid)
+        guard let currentUid else { return }
+        var users = try container.nestedUnkeyedContainer(forKey: .users)
+        while !users.isAtEnd {
+            let element = try users.superDecoder()
+            if try element.container(keyedBy: UserKeys.self).decode(String.self, forKey: .uid) == currentUid {
+                user = try User(from: element)
+                return
+            }
+        }
+    }
 }

@@ -4,6 +4,7 @@ import Foundation
 
 struct Login: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "login",
         abstract: "Sign in to a provider through the browser (or with an ID token, or a pending credential).",
         discussion: """
             Opens the provider's sign-in page and waits for it to redirect back to a listener on 127.0.0.1.

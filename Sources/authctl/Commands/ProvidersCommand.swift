@@ -10,6 +10,7 @@ struct ProvidersCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Register or update a provider.",
             discussion:
                 "Options given replace the stored ones; others stay. A client secret is referenced (environment variable or file), never copied into the configuration."
@@ -89,7 +90,7 @@ struct ProvidersCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the registered providers.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the registered providers.")
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
@@ -108,7 +109,7 @@ struct ProvidersCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show a provider's configuration.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a provider's configuration.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The provider id.") var provider: String
 
@@ -123,7 +124,8 @@ struct ProvidersCommand: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a provider's configuration (accounts stay in the keystore).")
+        static let configuration = CommandConfiguration(
+            commandName: "remove", abstract: "Remove a provider's configuration (accounts stay in the keystore).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The provider id.") var provider: String
 

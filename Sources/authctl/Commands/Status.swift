@@ -4,6 +4,7 @@ import Foundation
 
 struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "status",
         abstract: "Show who is signed in, the linked providers and token lifetimes.",
         discussion: "Exits 0 when signed in and 16 (no-current-user) when not. Reads the keystore only.")
 
@@ -11,7 +12,7 @@ struct Status: AsyncParsableCommand {
 
     func run() async throws {
         let wiring = Wiring(options: global)
-        let state = try wiring.keystore().read()
+        let state = try wiring.keystore().readCurrentUser()
         guard let user = state.currentUser else {
             if global.json { Output.json(.object(["signedIn": .bool(false)])) }
             FileHandle.standardError.write(Data("authctl: nobody is signed in. Sign in with: authctl login PROVIDER\n".utf8))

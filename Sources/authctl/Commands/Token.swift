@@ -4,6 +4,7 @@ import Foundation
 
 struct Token: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "token",
         abstract: "Print a valid access token (or ID token) of the current user.",
         discussion:
             "Refreshes the token first when it expires within --min-ttl seconds. A valid cached token is printed without any network request."

@@ -9,7 +9,7 @@ struct UsersCommand: AsyncParsableCommand {
         subcommands: [List.self, Show.self, Use.self, Delete.self, Export.self, Import.self, Photo.self])
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List every user in the keystore.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List every user in the keystore.")
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
@@ -31,7 +31,7 @@ struct UsersCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show a user (the current one by default).")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a user (the current one by default).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The uid.") var uid: String?
 
@@ -47,7 +47,7 @@ struct UsersCommand: AsyncParsableCommand {
     }
 
     struct Use: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Make another signed-in user the current one.")
+        static let configuration = CommandConfiguration(commandName: "use", abstract: "Make another signed-in user the current one.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The uid.") var uid: String
 
@@ -63,6 +63,7 @@ struct UsersCommand: AsyncParsableCommand {
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "delete",
             abstract: "Delete a user (the current one by default) after revoking its tokens.",
             discussion:
                 "A sensitive operation: it needs a sign-in or reauthentication in the last 5 minutes (else exit 15, requires-recent-login)."
@@ -83,6 +84,7 @@ struct UsersCommand: AsyncParsableCommand {
 
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write the users (never their tokens) as JSON on stdout.",
             discussion:
                 "--format authctl (default) round-trips through 'authctl users import'; --format firebase writes the users[] JSON of Firebase's auth:export."
@@ -103,6 +105,7 @@ struct UsersCommand: AsyncParsableCommand {
 
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Add the users of an authctl export to the keystore (all or nothing).",
             discussion: "Imported users are signed out: an export holds no token. A user already present with the same record is skipped.")
         @OptionGroup var global: GlobalOptions
@@ -134,6 +137,7 @@ struct UsersCommand: AsyncParsableCommand {
 
     struct Photo: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "photo",
             abstract: "Fetch the current user's photo from the provider (Microsoft Graph).",
             discussion:
                 "Binary image data: written to --output (mode 0600), or to stdout when it is not a terminal. Nothing is stored in the keystore."
