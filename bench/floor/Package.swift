@@ -1,9 +1,13 @@
 // swift-tools-version:6.0
 // The floor of `authctl token`: a minimal program that reads and decodes the same keystore
-// file with Foundation's JSONDecoder and prints the current user's access token.
+// file with Foundation's JSONDecoder and prints the current user's access token; and the
+// same program linked with FoundationNetworking (libcurl), to show what linking it costs.
 import PackageDescription
 
 let package = Package(
     name: "keystore-floor",
-    targets: [.executableTarget(name: "keystore-floor")]
+    targets: [
+        .executableTarget(name: "keystore-floor"),
+        .executableTarget(name: "keystore-floor-networking"),
+    ]
 )
