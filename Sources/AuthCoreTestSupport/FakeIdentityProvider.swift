@@ -195,7 +195,14 @@ public final class FakeIdentityProvider: @unchecked Sendable {
     private var devicePollsLeft: [String] = []
 
     private func deviceAuthorization(_ request: ReceivedRequest, _ behaviour: Behaviour) -> HTTPResponse {
-        let form = Self.form(request.body)
+        var form = Self.form(request.body)
+        if let secret = behaviour.clientSecret {
+            // RFC 8628 §3.1: a confidential client authenticates as at the token endpoint.
+            let basic = "Basic " + Data("\(clientID):\(secret)".utf8).base64EncodedString()
+            let authenticated = behaviour.secretInBody ? form["client_secret"] == secret : request.headers["authorization"] == basic
+            guard authenticated else { return oauthError("invalid_client", "bad client authentication", status: 401) }
+            if !behaviour.secretInBody { form["client_id"] = clientID }
+        }
         guard form["client_id"] == clientID else { return oauthError("invalid_client", "unknown client", status: 401) }
         let deviceCode = "dc-" + UUID().uuidString
         remember(deviceCode)

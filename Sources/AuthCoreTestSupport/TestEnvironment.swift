@@ -39,7 +39,7 @@ public struct TestEnvironment: Sendable {
         clock: any Clock = SystemClock(), terminal: RecordingTerminal = RecordingTerminal()
     ) async throws {
         let keyFile = NSTemporaryDirectory() + "AuthKey_\(apple.keyID)-\(UUID().uuidString).p8"
-        FileManager.default.createFile(
+        _ = FileManager.default.createFile(
             atPath: keyFile, contents: Data(apple.privateKeyPEM.utf8), attributes: [.posixPermissions: keyFileMode])
         try await self.init(
             config: ProviderConfig(

@@ -34,6 +34,23 @@ struct ConfidentialClientTests {
         #expect(try await signIn(test).isNewUser)
     }
 
+    @Test(
+        "device code with a confidential client: the device authorization and every poll authenticate as the provider asks",
+        arguments: [false, true])
+    func deviceCode(secretInBody: Bool) async throws {
+        provider.update {
+            $0.clientSecret = secret
+            $0.secretInBody = secretInBody
+            $0.devicePolls = ["authorization_pending", "approve"]
+        }
+        let test = try await TestEnvironment(
+            provider: provider, clock: FixedClock(Date()), clientSecretEnv: "FAKE_SECRET", secrets: ["FAKE_SECRET": secret])
+        let output = try await SignIn(environment: test.environment).run(
+            .init(providerID: try ProviderID(parsing: "oidc.fake"), options: FlowOptions(timeout: 60, mode: .deviceCode)))
+        #expect(output.isNewUser && provider.count("device") == 1 && provider.count("device-poll") == 2)
+        #expect(!test.terminal.lines.joined().contains(secret))
+    }
+
     @Test("a wrong secret is invalid-credential (invalid_client) and nothing is stored")
     func wrongSecret() async throws {
         provider.update { $0.clientSecret = secret }

@@ -51,7 +51,7 @@ final class AccountCommandsTests {
         #expect(lines.last?.hasPrefix("authctl: ") == true && lines.filter { $0.hasPrefix("authctl: ") }.count == 1, "one error line")
         let after = authctl.keystoreBytes()
         if savesPending {
-            let beforeState = try before.map { try JSONValue.object(from: $0) }
+            let beforeState = before.map { JSONValue.object(from: $0) }
             var afterState = after.flatMap { JSONValue.object(from: $0) }
             #expect((afterState?["pendingCredentials"]?.arrayValue?.count ?? 0) == 1)
             afterState?["pendingCredentials"] = nil

@@ -17,7 +17,8 @@ final class AppleBinaryTests {
         apple.behaviour.privateRelay = true
         oidc = try FakeIdentityProvider()
         keyFile = authctl.home + "/AuthKey_\(apple.keyID).p8"
-        FileManager.default.createFile(atPath: keyFile, contents: Data(apple.privateKeyPEM.utf8), attributes: [.posixPermissions: 0o644])
+        _ = FileManager.default.createFile(
+            atPath: keyFile, contents: Data(apple.privateKeyPEM.utf8), attributes: [.posixPermissions: 0o644])
     }
 
     deinit { try? FileManager.default.removeItem(atPath: authctl.home) }
