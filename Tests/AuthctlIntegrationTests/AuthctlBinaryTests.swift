@@ -299,6 +299,11 @@ final class AuthctlBinaryTests {
                 missing.append("abstract of \(path.isEmpty ? "authctl" : path)")
             }
             for argument in command["arguments"]?.arrayValue ?? [] {
+                if let argument = argument.objectValue, argument["shouldDisplay"] != .bool(false),
+                    let help = argument["abstract"]?.stringValue, !help.isEmpty, !page.contains(help)
+                {
+                    missing.append("the help of an argument of \(path.isEmpty ? "authctl" : path): \(help.prefix(40))…")
+                }
                 guard let argument = argument.objectValue, argument["shouldDisplay"] != .bool(false),
                     let names = argument["names"]?.arrayValue,
                     let long = names.compactMap({ $0.objectValue }).first(where: { $0["kind"] == "long" }),

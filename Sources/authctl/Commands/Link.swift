@@ -12,7 +12,7 @@ struct LinkCommand: AsyncParsableCommand {
     @Argument(help: "The provider to link (not needed with --pending).") var provider: String?
     @OptionGroup var flow: FlowArguments
     @OptionGroup var credential: CredentialArguments
-    @Option(name: .customLong("pending"), help: ArgumentHelp("Link a pending credential (pc_…).", valueName: "handle"))
+    @Option(name: .customLong("pending"), help: ArgumentHelp("Link a pending credential (its pc_ handle).", valueName: "handle"))
     var pendingHandle: String?
     @Flag(help: "Agree to link a private-relay (hidden email) identity with another one, without being asked.")
     var consent = false

@@ -18,7 +18,8 @@ struct Login: AsyncParsableCommand {
     @OptionGroup var credential: CredentialArguments
     @Option(
         name: .customLong("credential"),
-        help: ArgumentHelp("Apply a pending credential (pc_…) saved by an earlier credential-already-in-use error.", valueName: "handle"))
+        help: ArgumentHelp(
+            "Apply a pending credential (its pc_ handle) saved by an earlier credential-already-in-use error.", valueName: "handle"))
     var pendingHandle: String?
 
     func validate() throws {
