@@ -105,7 +105,7 @@ public struct FollowingBrowser: BrowserLauncher {
     public func open(_ url: URL) -> Bool {
         let rewrite = rewriteRedirect
         Task.detached {
-            let transport = URLSessionTransport(timeout: 10)
+            let transport = CurlTransport(timeout: 10)
             guard let response = try? await transport.send(HTTPRequest(url: url)) else { return }
             if response.status == 302, let location = response.header("Location"), let redirect = URL(string: location) {
                 _ = try? await transport.send(HTTPRequest(url: rewrite(redirect)))

@@ -59,7 +59,7 @@ public struct TestEnvironment: Sendable {
         let configStore = ConfigStore(path: directory + "/config.json", random: SystemRandomSource())
         try await configStore.update { file in file.providers[config.id] = config }
         environment = AuthEnvironment(
-            transport: URLSessionTransport(timeout: 10), clock: clock, random: SystemRandomSource(), browser: browser,
+            transport: CurlTransport(timeout: 10), clock: clock, random: SystemRandomSource(), browser: browser,
             terminal: terminal, keystore: keystore, configStore: configStore, metadataCache: NoMetadataCache(),
             secrets: StaticSecrets(secrets))
     }

@@ -47,7 +47,7 @@ struct Wiring {
         let clock = SystemClock()
         let random = SystemRandomSource()
         return AuthEnvironment(
-            transport: LoggingTransport(LazyTransport { URLSessionTransport() }, terminal: terminal, clock: clock),
+            transport: LoggingTransport(LazyTransport { CurlTransport() }, terminal: terminal, clock: clock),
             clock: clock, random: random, browser: browser, terminal: terminal,
             keystore: keystore(), configStore: configStore(),
             metadataCache: FileMetadataCache(directory: cacheDirectory, random: random),

@@ -93,7 +93,7 @@ struct AccountFlowTests {
     func accountExistsResolved() async throws {
         let test = try await environment()
         _ = try await login(test, "oidc.work")
-        try await SignOut(environment: test.environment).run(.init())
+        _ = try await SignOut(environment: test.environment).run(.init())
         let error = await expectRefusal(.accountExistsWithDifferentCredential, test, savesPending: true) {
             _ = try await login(test, "oidc.home")
         }

@@ -7,7 +7,7 @@ import Testing
 struct HostileThenRealBrowser: BrowserLauncher {
     func open(_ url: URL) -> Bool {
         Task.detached {
-            let transport = URLSessionTransport(timeout: 10)
+            let transport = CurlTransport(timeout: 10)
             guard let response = try? await transport.send(HTTPRequest(url: url)), let location = response.header("Location"),
                 let redirect = URL(string: location), var components = URLComponents(url: redirect, resolvingAgainstBaseURL: false)
             else { return }

@@ -92,7 +92,7 @@ final class HeadlessCommandsTests {
         }
         let url = try #require(
             printed.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("http") })
-        let redirect = try await URLSessionTransport(timeout: 10).send(HTTPRequest(url: try #require(URL(string: url))))
+        let redirect = try await CurlTransport(timeout: 10).send(HTTPRequest(url: try #require(URL(string: url))))
         let location = try #require(redirect.header("Location"))
         process.stdin.write(Data((location + "\n").utf8))
         try process.stdin.close()

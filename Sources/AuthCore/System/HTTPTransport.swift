@@ -40,7 +40,7 @@ public struct HTTPResponse: Sendable, Equatable {
     }
 }
 
-/// The network seam. The executable wires `URLSessionTransport`; tests wire stubs or the
+/// The network seam. The executable wires `CurlTransport`; tests wire stubs or the
 /// in-process fake provider.
 ///
 /// A transport throws `AuthError` with code `network-request-failed` when the exchange
@@ -75,5 +75,55 @@ public enum FormURLEncoding {
             pairs.append((name, value))
         }
         return pairs
+    }
+}
+
+/// Logs one line per exchange at `--verbose`: method, host and path, status, duration.
+/// Query strings, headers and bodies are never logged, so no secret can reach the log.
+public struct LoggingTransport: HTTPTransport {
+    let base: any HTTPTransport
+    let terminal: any Terminal
+    let clock: any Clock
+
+    public init(_ base: any HTTPTransport, terminal: any Terminal, clock: any Clock) {
+        self.base = base
+        self.terminal = terminal
+        self.clock = clock
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let start = clock.now()
+        let target =
+            "\(request.method) \(request.url.scheme ?? "")://\(request.url.host ?? "")\(request.url.port.map { ":\($0)" } ?? "")\(request.url.path)"
+        do {
+            let response = try await base.send(request)
+            let ms = Int(clock.now().timeIntervalSince(start) * 1000)
+            terminal.debug("http: \(target) → \(response.status) (\(ms) ms)")
+            return response
+        } catch {
+            let ms = Int(clock.now().timeIntervalSince(start) * 1000)
+            terminal.debug("http: \(target) → failed (\(ms) ms)")
+            throw error
+        }
+    }
+}
+
+/// Creates its transport on the first request, so that commands answered from the
+/// keystore alone (`token` with a valid cached token, `status`) never set up networking.
+public final class LazyTransport: HTTPTransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private let make: @Sendable () -> any HTTPTransport
+    private var made: (any HTTPTransport)?
+
+    public init(_ make: @escaping @Sendable () -> any HTTPTransport) { self.make = make }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let transport = lock.withLock {
+            if let made { return made }
+            let transport = make()
+            made = transport
+            return transport
+        }
+        return try await transport.send(request)
     }
 }

@@ -1,0 +1,212 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `HTTPTransport` over libcurl's easy interface, loaded with `dlopen` on the first request.
+///
+/// Why not Foundation's URLSession: FoundationNetworking links libcurl and its ~30 shared
+/// libraries into the executable, so every start of authctl paid for loading them — about
+/// 4.4 ms and 6 MiB (bench/README.md) — even `authctl token` answering from the keystore.
+/// Loaded on demand, libcurl costs only the commands that talk to a provider.
+///
+/// Redirects are never followed (SECURITY.md: "Redirects from the token endpoint are not
+/// followed"); a 3xx is returned to the caller, which treats it as a protocol violation.
+/// Only `http` and `https` are allowed; TLS verification is libcurl's default (on) and is
+/// never switched off.
+public struct CurlTransport: HTTPTransport {
+    let timeout: TimeInterval
+
+    public init(timeout: TimeInterval = 30) { self.timeout = timeout }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let curl = try LibCurl.shared()
+        let host = request.url.host ?? "?"
+        let cancelled = CancellationFlag()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+                Thread {
+                    continuation.resume(with: Result { try curl.perform(request, timeout: timeout, cancelled: cancelled, host: host) })
+                }.start()
+            }
+        } onCancel: {
+            cancelled.set()
+        }
+    }
+}
+
+/// The few libcurl functions authctl uses, resolved from `libcurl.so.4` once.
+final class LibCurl: @unchecked Sendable {
+    // curl.h: option numbers are a type base (long 0, object pointer 10000, function
+    // pointer 20000, curl_off_t 30000) plus the option's index.
+    enum Option: Int32 {
+        case writeData = 10001, url = 10002, errorBuffer = 10010, postFields = 10015, httpHeader = 10023, headerData = 10029
+        case customRequest = 10036, xferInfoData = 10057, acceptEncoding = 10102
+        case writeFunction = 20011, headerFunction = 20079, xferInfoFunction = 20219
+        case postFieldSizeLarge = 30120
+        case noProgress = 43, post = 47, followLocation = 52, noSignal = 99, timeoutMS = 155, connectTimeoutMS = 156
+        case protocols = 181
+    }
+    static let responseCode: Int32 = 0x20_0000 + 2  // CURLINFO_LONG + 2
+    static let protocolHTTP = 1, protocolHTTPS = 2  // CURLPROTO_HTTP, CURLPROTO_HTTPS
+
+    typealias Callback = @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int
+    typealias ProgressCallback = @convention(c) (UnsafeMutableRawPointer?, Int64, Int64, Int64, Int64) -> Int32
+
+    // `curl_easy_setopt` and `curl_easy_getinfo` are variadic; each is called through a
+    // prototype fixed to its one argument's type (a pointer, a long, a curl_off_t), which
+    // the x86-64 and AArch64 Linux calling conventions pass exactly as the variadic call would.
+    private let easyInit: @convention(c) () -> OpaquePointer?
+    private let easyCleanup: @convention(c) (OpaquePointer?) -> Void
+    private let easyPerform: @convention(c) (OpaquePointer?) -> Int32
+    private let easyStrerror: @convention(c) (Int32) -> UnsafePointer<CChar>?
+    private let setoptPointer: @convention(c) (OpaquePointer?, Int32, UnsafeRawPointer?) -> Int32
+    private let setoptLong: @convention(c) (OpaquePointer?, Int32, Int) -> Int32
+    private let setoptOffset: @convention(c) (OpaquePointer?, Int32, Int64) -> Int32
+    private let setoptCallback: @convention(c) (OpaquePointer?, Int32, Callback) -> Int32
+    private let setoptProgress: @convention(c) (OpaquePointer?, Int32, ProgressCallback) -> Int32
+    private let getinfoLong: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<Int>) -> Int32
+    private let slistAppend: @convention(c) (OpaquePointer?, UnsafePointer<CChar>) -> OpaquePointer?
+    private let slistFreeAll: @convention(c) (OpaquePointer?) -> Void
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var loaded: LibCurl?
+
+    static func shared() throws -> LibCurl {
+        try lock.withLock {
+            if let loaded { return loaded }
+            let library = try LibCurl()
+            loaded = library
+            return library
+        }
+    }
+
+    private init() throws {
+        guard let handle = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL) ?? dlopen("libcurl.so", RTLD_NOW | RTLD_LOCAL) else {
+            throw AuthError.network(
+                "libcurl could not be loaded, so authctl cannot reach the provider. Install it (Debian and Ubuntu: apt-get install libcurl4)")
+        }
+        func symbol<T>(_ name: String, as type: T.Type) throws -> T {
+            guard let address = dlsym(handle, name) else {
+                throw AuthError.network("the installed libcurl lacks \(name). Install libcurl 7.62 or later")
+            }
+            return unsafeBitCast(address, to: type)
+        }
+        typealias GlobalInit = @convention(c) (Int) -> Int32
+        guard try symbol("curl_global_init", as: GlobalInit.self)(3) == 0 else {  // CURL_GLOBAL_DEFAULT
+            throw AuthError.network("libcurl failed to initialise. Check the libcurl installation")
+        }
+        easyInit = try symbol("curl_easy_init", as: (@convention(c) () -> OpaquePointer?).self)
+        easyCleanup = try symbol("curl_easy_cleanup", as: (@convention(c) (OpaquePointer?) -> Void).self)
+        easyPerform = try symbol("curl_easy_perform", as: (@convention(c) (OpaquePointer?) -> Int32).self)
+        easyStrerror = try symbol("curl_easy_strerror", as: (@convention(c) (Int32) -> UnsafePointer<CChar>?).self)
+        setoptPointer = try symbol("curl_easy_setopt", as: (@convention(c) (OpaquePointer?, Int32, UnsafeRawPointer?) -> Int32).self)
+        setoptLong = try symbol("curl_easy_setopt", as: (@convention(c) (OpaquePointer?, Int32, Int) -> Int32).self)
+        setoptOffset = try symbol("curl_easy_setopt", as: (@convention(c) (OpaquePointer?, Int32, Int64) -> Int32).self)
+        setoptCallback = try symbol("curl_easy_setopt", as: (@convention(c) (OpaquePointer?, Int32, Callback) -> Int32).self)
+        setoptProgress = try symbol("curl_easy_setopt", as: (@convention(c) (OpaquePointer?, Int32, ProgressCallback) -> Int32).self)
+        getinfoLong = try symbol("curl_easy_getinfo", as: (@convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<Int>) -> Int32).self)
+        slistAppend = try symbol("curl_slist_append", as: (@convention(c) (OpaquePointer?, UnsafePointer<CChar>) -> OpaquePointer?).self)
+        slistFreeAll = try symbol("curl_slist_free_all", as: (@convention(c) (OpaquePointer?) -> Void).self)
+    }
+
+    /// What the callbacks fill while one transfer runs.
+    private final class Exchange {
+        var body = Data()
+        var headers: [String: String] = [:]
+        let cancelled: CancellationFlag
+        let maximumBody = 16 << 20
+
+        init(cancelled: CancellationFlag) { self.cancelled = cancelled }
+    }
+
+    /// One blocking transfer (run on its own thread).
+    func perform(_ request: HTTPRequest, timeout: TimeInterval, cancelled: CancellationFlag, host: String) throws -> HTTPResponse {
+        guard let easy = easyInit() else { throw AuthError.network("libcurl could not start a request to \(host). Try again") }
+        defer { easyCleanup(easy) }
+        let exchange = Exchange(cancelled: cancelled)
+        let context = Unmanaged.passUnretained(exchange).toOpaque()
+        var headerList: OpaquePointer?
+        defer { slistFreeAll(headerList) }
+        var errorBuffer = [CChar](repeating: 0, count: 256)  // CURL_ERROR_SIZE
+        // libcurl reads the POST body from this buffer during the transfer (it does not copy it).
+        let body = [UInt8](request.body ?? Data()) + [0]
+
+        let status: Int32 = errorBuffer.withUnsafeMutableBufferPointer { errors in
+            body.withUnsafeBufferPointer { bodyBytes in
+                _ = setoptPointer(easy, Option.url.rawValue, request.url.absoluteString)
+                _ = setoptLong(easy, Option.protocols.rawValue, Self.protocolHTTP | Self.protocolHTTPS)
+                _ = setoptLong(easy, Option.followLocation.rawValue, 0)
+                _ = setoptLong(easy, Option.noSignal.rawValue, 1)
+                _ = setoptLong(easy, Option.timeoutMS.rawValue, Int(timeout * 1000))
+                _ = setoptLong(easy, Option.connectTimeoutMS.rawValue, Int(min(timeout, 15) * 1000))
+                _ = setoptPointer(easy, Option.acceptEncoding.rawValue, "")
+                _ = setoptPointer(easy, Option.errorBuffer.rawValue, errors.baseAddress)
+                _ = setoptCallback(easy, Option.writeFunction.rawValue, Self.receiveBody)
+                _ = setoptPointer(easy, Option.writeData.rawValue, context)
+                _ = setoptCallback(easy, Option.headerFunction.rawValue, Self.receiveHeader)
+                _ = setoptPointer(easy, Option.headerData.rawValue, context)
+                _ = setoptLong(easy, Option.noProgress.rawValue, 0)
+                _ = setoptProgress(easy, Option.xferInfoFunction.rawValue, Self.progress)
+                _ = setoptPointer(easy, Option.xferInfoData.rawValue, context)
+                switch request.method {
+                case "GET": break
+                case "POST":
+                    _ = setoptLong(easy, Option.post.rawValue, 1)
+                    _ = setoptOffset(easy, Option.postFieldSizeLarge.rawValue, Int64(request.body?.count ?? 0))
+                    _ = setoptPointer(easy, Option.postFields.rawValue, bodyBytes.baseAddress)
+                default:
+                    _ = setoptPointer(easy, Option.customRequest.rawValue, request.method)
+                }
+                // Suppress libcurl's own `Expect: 100-continue` on POSTs, as URLSession did.
+                for line in request.headers.map({ "\($0.key): \($0.value)" }) + ["Expect:"] {
+                    headerList = slistAppend(headerList, line)
+                }
+                _ = setoptPointer(easy, Option.httpHeader.rawValue, UnsafeRawPointer(headerList))
+                return easyPerform(easy)
+            }
+        }
+        if cancelled.isSet { throw CancellationError() }
+        guard status == 0 else {
+            let detail = errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            let reason = detail.isEmpty ? easyStrerror(status).map { String(cString: $0) } ?? "error \(status)" : detail
+            throw AuthError.network(
+                "could not reach \(host): \(Sanitize.text(reason, limit: 160)). Check the provider's address and your network, then try again")
+        }
+        var code = 0
+        _ = getinfoLong(easy, Self.responseCode, &code)
+        return HTTPResponse(status: code, headers: exchange.headers, body: exchange.body)
+    }
+
+    private static let receiveBody: Callback = { data, size, count, context in
+        guard let data, let context else { return 0 }
+        let exchange = Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
+        let length = size * count
+        guard exchange.body.count + length <= exchange.maximumBody else { return 0 }  // aborts the transfer
+        exchange.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
+        return length
+    }
+
+    /// Header lines of the last response (a `100 Continue` or an interim response starts over).
+    private static let receiveHeader: Callback = { data, size, count, context in
+        guard let data, let context else { return 0 }
+        let exchange = Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
+        let length = size * count
+        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        if line.hasPrefix("HTTP/") {
+            exchange.headers = [:]
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
+            exchange.headers[name] = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        }
+        return length
+    }
+
+    /// Aborts the transfer when the task was cancelled (Ctrl-C).
+    private static let progress: ProgressCallback = { context, _, _, _, _ in
+        guard let context else { return 0 }
+        return Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue().cancelled.isSet ? 1 : 0
+    }
+}
