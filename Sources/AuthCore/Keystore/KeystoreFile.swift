@@ -30,7 +30,16 @@ struct KeystoreFile: Codable, Equatable {
     /// `status`): one pass over the file, the version checked as for a full read, and no
     /// other user decoded (their records are skipped, not built).
     static func decodeCurrentUser(_ data: Data, path: String) throws -> AccountState {
-        try withReadableErrors(path: path) {
+        // The current user's record found by a scan that skips the others, then decoded;
+        // a file the scan does not understand goes through the decoder, which explains.
+        if let found = KeystoreScan.currentUser(in: data), (1...currentVersion).contains(found.version) {
+            guard let range = found.user else { return AccountState(currentUID: found.currentUID, users: []) }
+            let slice = data[(data.startIndex + range.lowerBound)..<(data.startIndex + range.upperBound)]
+            if let user = try? decoder.decode(User.self, from: slice) {
+                return AccountState(currentUID: found.currentUID, users: [user])
+            }
+        }
+        return try withReadableErrors(path: path) {
             let session = try decoder.decode(CurrentUserView.self, from: data)
             return AccountState(currentUID: session.currentUid, users: session.user.map { [$0] } ?? [])
         }

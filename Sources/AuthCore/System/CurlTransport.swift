@@ -85,7 +85,8 @@ final class LibCurl: @unchecked Sendable {
     private init() throws {
         guard let handle = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL) ?? dlopen("libcurl.so", RTLD_NOW | RTLD_LOCAL) else {
             throw AuthError.network(
-                "libcurl could not be loaded, so authctl cannot reach the provider. Install it (Debian and Ubuntu: apt-get install libcurl4)")
+                "libcurl could not be loaded, so authctl cannot reach the provider. Install it (Debian and Ubuntu: apt-get install libcurl4)"
+            )
         }
         func symbol<T>(_ name: String, as type: T.Type) throws -> T {
             guard let address = dlsym(handle, name) else {
@@ -172,7 +173,8 @@ final class LibCurl: @unchecked Sendable {
             let detail = errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             let reason = detail.isEmpty ? easyStrerror(status).map { String(cString: $0) } ?? "error \(status)" : detail
             throw AuthError.network(
-                "could not reach \(host): \(Sanitize.text(reason, limit: 160)). Check the provider's address and your network, then try again")
+                "could not reach \(host): \(Sanitize.text(reason, limit: 160)). Check the provider's address and your network, then try again"
+            )
         }
         var code = 0
         _ = getinfoLong(easy, Self.responseCode, &code)
