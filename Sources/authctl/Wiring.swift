@@ -7,8 +7,24 @@ import Foundation
 
 /// The one place where the real `System/` implementations are chosen and wired.
 struct Wiring {
-    let options: GlobalOptions
+    /// The global options as plain values (`GlobalOptions`, or the token fast path's parser).
+    struct Settings: Equatable {
+        var keystore: String?
+        var config: String?
+        var json = false
+        var verbose = false
+        var quiet = false
+    }
+
+    let options: Settings
     let environment: [String: String] = ProcessInfo.processInfo.environment
+
+    init(options: GlobalOptions) {
+        self.options = Settings(
+            keystore: options.keystore, config: options.config, json: options.json, verbose: options.verbose, quiet: options.quiet)
+    }
+
+    init(settings: Settings) { options = settings }
 
     var keystorePath: String {
         options.keystore ?? environment["AUTHCTL_KEYSTORE"] ?? "\(xdg("XDG_DATA_HOME", ".local/share"))/authctl/keystore.json"

@@ -9,8 +9,9 @@ let arguments = GlobalOptions.hoistingLeadingGlobals(Array(CommandLine.arguments
 let wantsJSON = arguments.contains("--json")
 
 /// The command to run. `authctl token …` — the hot path, often run before every request —
-/// is parsed as the `token` command alone, which spares building the whole command tree
-/// (bench/README.md); anything unusual (help, completion requests, a parse error) goes
+/// skips ArgumentParser when its arguments are of the common forms (`TokenRequest.parseFast`),
+/// and else is parsed as the `token` command alone, which spares building the whole command
+/// tree (bench/README.md); anything unusual (help, completion requests, a parse error) goes
 /// through the root, so messages and help are the same.
 func parse(_ arguments: [String]) throws -> any ParsableCommand {
     if arguments.first == "token",
@@ -27,6 +28,10 @@ func parse(_ arguments: [String]) throws -> any ParsableCommand {
 signal(SIGINT, SIG_IGN)
 let work = Task { () -> Int32 in
     do {
+        if arguments.first == "token", let request = TokenRequest.parseFast(Array(arguments.dropFirst())) {
+            try await request.run()
+            return 0
+        }
         var command = try parse(arguments)
         if var asyncCommand = command as? any AsyncParsableCommand {
             try await asyncCommand.run()

@@ -156,16 +156,18 @@ enum KeystoreScan {
             }
         }
 
+        /// Jumps from quote to quote with `memchr` (tokens make up most of a keystore); a quote
+        /// after an odd number of backslashes is escaped and does not end the string.
         mutating func skipString() -> Bool {
+            guard let base = bytes.baseAddress else { return false }
             position += 1
             while position < bytes.count {
-                switch bytes[position] {
-                case Self.backslash: position += 2
-                case Self.quote:
-                    position += 1
-                    return true
-                default: position += 1
-                }
+                guard let hit = memchr(base + position, Int32(Self.quote), bytes.count - position) else { return false }
+                let quoteAt = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                var backslashes = 0
+                while quoteAt - backslashes - 1 >= position, bytes[quoteAt - backslashes - 1] == Self.backslash { backslashes += 1 }
+                position = quoteAt + 1
+                if backslashes % 2 == 0 { return true }
             }
             return false
         }

@@ -37,13 +37,84 @@ struct Token: AsyncParsableCommand {
         }
     }
 
+    /// The options as plain values.
+    var request: TokenRequest {
+        TokenRequest(
+            settings: Wiring(options: global).options, provider: provider, idToken: idToken, minimumTTL: minimumTTL,
+            forceRefresh: forceRefresh, format: format, scopes: scopes)
+    }
+
+    func run() async throws { try await request.run() }
+}
+
+/// What `authctl token` was asked, as plain values: the command above fills it through
+/// ArgumentParser; the hot path fills it with `parseFast` and skips ArgumentParser entirely.
+struct TokenRequest: Equatable {
+    var settings: Wiring.Settings
+    var provider: String?
+    var idToken = false
+    var minimumTTL = 60
+    var forceRefresh = false
+    var format: Token.Format = .raw
+    var scopes: [String] = []
+
+    /// The common forms of `authctl token …` (arguments after `token`), parsed by hand;
+    /// nil for anything else — help, an unknown option, a bad value, `-vq` — which then goes
+    /// through ArgumentParser for its usual messages. A test holds it to ArgumentParser's
+    /// result for every option.
+    static func parseFast(_ arguments: [String]) -> TokenRequest? {
+        var request = TokenRequest(settings: Wiring.Settings())
+        var index = 0
+        func value(_ inline: String?) -> String? {
+            if let inline { return inline }
+            index += 1
+            return index < arguments.count ? arguments[index] : nil
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+            let name = argument.hasPrefix("--") ? parts[0] : argument
+            let inline = argument.hasPrefix("--") && parts.count == 2 ? parts[1] : nil
+            switch name {
+            case "--json": request.settings.json = true
+            case "-v", "--verbose": request.settings.verbose = true
+            case "-q", "--quiet": request.settings.quiet = true
+            case "--id-token": request.idToken = true
+            case "--force-refresh": request.forceRefresh = true
+            case "--keystore":
+                guard let path = value(inline) else { return nil }
+                request.settings.keystore = path
+            case "--config":
+                guard let path = value(inline) else { return nil }
+                request.settings.config = path
+            case "--min-ttl":
+                guard let seconds = value(inline).flatMap({ Int($0) }), seconds >= 0 else { return nil }
+                request.minimumTTL = seconds
+            case "--format":
+                guard let format = value(inline).flatMap(Token.Format.init(rawValue:)) else { return nil }
+                request.format = format
+            case "--scope":
+                guard let scope = value(inline), !scope.isEmpty, !scope.contains(" ") else { return nil }
+                request.scopes.append(scope)
+            default:
+                guard !argument.hasPrefix("-"), request.provider == nil else { return nil }
+                request.provider = argument
+            }
+            if inline != nil, ["--json", "-v", "--verbose", "-q", "--quiet", "--id-token", "--force-refresh"].contains(name) {
+                return nil
+            }
+            index += 1
+        }
+        return request
+    }
+
     func run() async throws {
-        let wiring = Wiring(options: global)
+        let wiring = Wiring(settings: settings)
         let input = TokenRefresh.Input(
             providerID: try provider.map(ProviderID.init(parsing:)), idToken: idToken,
             minimumTTL: TimeInterval(minimumTTL), forceRefresh: forceRefresh, scopes: scopes)
         let output = try await TokenRefresh(environment: wiring.authEnvironment()).run(input)
-        switch global.json ? .json : format {
+        switch settings.json ? .json : format {
         case .raw:
             Output.line(output.token)
         case .header:
