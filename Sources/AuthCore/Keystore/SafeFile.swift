@@ -44,14 +44,18 @@ public enum SafeFile {
             throw refuse("\(what) \(path) cannot be opened (\(String(cString: strerror(errno)))). Check its permissions")
         }
         defer { close(fd) }
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 65536)
+        // Straight into a buffer of the file's size (one copy, few calls: the keystore is read
+        // on every `authctl token`); a file that grew meanwhile is read to its end all the same.
+        var data = Data(count: max(Int(info.st_size), 0) + 1)
+        var length = 0
         while true {
-            let count = Glibc.read(fd, &buffer, buffer.count)
+            if length == data.count { data.count += max(data.count, 65536) }
+            let count = data.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + length, $0.count - length) }
             if count < 0 { throw refuse("\(what) \(path) could not be read (\(String(cString: strerror(errno))))") }
             if count == 0 { break }
-            data.append(contentsOf: buffer[0..<count])
+            length += count
         }
+        data.count = length
         return data
     }
 
