@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Installs what building and testing authctl needs on Debian/Ubuntu, when it is missing:
-# libcurl's headers (FoundationNetworking), curl (the scripted browser of the tests),
+# libcurl (authctl loads it for HTTP), curl (the scripted browser of the tests),
 # Python 3 with venv (the django-oauth-toolkit test provider). Idempotent and quiet.
 set -euo pipefail
 
 missing=()
-dpkg -s libcurl4-openssl-dev >/dev/null 2>&1 || missing+=(libcurl4-openssl-dev)
+ldconfig -p 2>/dev/null | grep -q 'libcurl\.so\.4' || missing+=(libcurl4)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
