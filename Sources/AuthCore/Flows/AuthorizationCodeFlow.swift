@@ -9,10 +9,7 @@ struct AuthorizationCodeFlow: Sendable {
     func run(provider: any IdentityProvider, options: FlowOptions) async throws -> Credential {
         let config = provider.config
         // Everything that can be checked without the network fails before the browser opens.
-        guard let clientID = config.clientID else {
-            throw AuthError.notConfigured(
-                "\(provider.id) has no client id. Set it with: authctl providers add \(provider.id) --client-id ID")
-        }
+        let clientID = try provider.requireClientID()
         var parameters = config.parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         for (name, value) in options.parameters {
             parameters.removeAll { $0.0 == name }

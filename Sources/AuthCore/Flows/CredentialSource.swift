@@ -32,11 +32,8 @@ struct CredentialIssuance: Sendable {
     /// the provider's JWKS, issuer, audience = the client id, expiry, nonce when given), but
     /// no tokens beyond the ID token itself.
     func idTokenCredential(_ token: String, rawNonce: String?, provider: any IdentityProvider) async throws -> Credential {
-        guard let clientID = provider.clientID else {
-            throw AuthError.notConfigured(
-                "\(provider.id) has no client id, so the ID token's audience cannot be checked. Set it with: authctl providers add \(provider.id) --client-id ID"
-            )
-        }
+        // The audience must be the client id.
+        let clientID = try provider.requireClientID()
         let trimmed = token.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else {
             throw AuthError.invalidArgument(

@@ -12,10 +12,7 @@ struct DeviceCodeFlow: Sendable {
 
     func run(provider: any IdentityProvider, options: FlowOptions) async throws -> Credential {
         let config = provider.config
-        guard let clientID = config.clientID else {
-            throw AuthError.notConfigured(
-                "\(provider.id) has no client id. Set it with: authctl providers add \(provider.id) --client-id ID")
-        }
+        let clientID = try provider.requireClientID()
         _ = try ClientCredentials.resolve(provider, environment: environment)
         let metadata = ProviderMetadata(environment: environment)
         let discovery = try await metadata.discovery(for: provider)

@@ -88,6 +88,14 @@ public struct ProtectedResource: Sendable, Equatable {
 extension IdentityProvider {
     public var clientID: String? { config.clientID }
 
+    /// The client id a flow needs, or `provider-not-configured` with the command that sets it.
+    public func requireClientID() throws -> String {
+        guard let clientID = config.clientID else {
+            throw AuthError.notConfigured("\(id) has no client id. Set it with: authctl providers add \(id) --client-id ID")
+        }
+        return clientID
+    }
+
     /// The `nonce` an ID token must carry when it was requested with `rawNonce`. Most
     /// providers echo the nonce as sent; a provider that hashes it says so here.
     public func expectedNonce(forRawNonce rawNonce: String) -> String { rawNonce }
