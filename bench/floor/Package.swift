@@ -7,7 +7,8 @@ import PackageDescription
 let package = Package(
     name: "keystore-floor",
     targets: [
-        .executableTarget(name: "keystore-floor"),
-        .executableTarget(name: "keystore-floor-networking"),
+        .target(name: "KeystoreFloor"),
+        .executableTarget(name: "keystore-floor", dependencies: ["KeystoreFloor"]),
+        .executableTarget(name: "keystore-floor-networking", dependencies: ["KeystoreFloor"]),
     ]
 )

@@ -1,37 +1,8 @@
 import Foundation
 import FoundationNetworking
+import KeystoreFloor
 
-// Linked, never used on this path: what authctl's HTTP transport costs a command that
-// makes no request.
+// Linked, never used on this path: what authctl's HTTP transport would cost a command that
+// makes no request if it linked FoundationNetworking (libcurl and its libraries).
 if CommandLine.arguments.count > 2 { _ = URLSession(configuration: .ephemeral) }
-
-// Mirrors the keystore's shape (docs/keystore.md) with the fields `token` needs.
-struct Keystore: Decodable {
-    struct User: Decodable {
-        struct Identity: Decodable {
-            struct Tokens: Decodable {
-                var accessToken: String?
-                var expiresAt: Date?
-            }
-            var providerId: String
-            var tokens: Tokens?
-        }
-        var uid: String
-        var lastProviderId: String?
-        var providerData: [Identity]
-    }
-    var version: Int
-    var currentUid: String?
-    var users: [User]
-}
-
-let path = CommandLine.arguments[1]
-guard let data = FileManager.default.contents(atPath: path) else { exit(6) }
-let decoder = JSONDecoder()
-decoder.dateDecodingStrategy = .iso8601
-guard let keystore = try? decoder.decode(Keystore.self, from: data),
-    let user = keystore.users.first(where: { $0.uid == keystore.currentUid }),
-    let identity = user.providerData.first(where: { $0.providerId == user.lastProviderId }),
-    let token = identity.tokens?.accessToken, let expiry = identity.tokens?.expiresAt, expiry.timeIntervalSinceNow > 60
-else { exit(16) }
-FileHandle.standardOutput.write(Data((token + "\n").utf8))
+printCurrentToken(keystore: CommandLine.arguments[1])
