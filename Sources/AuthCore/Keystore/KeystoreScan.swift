@@ -174,22 +174,27 @@ enum KeystoreScan {
 
         /// An object or array, by depth; strings are skipped whole so their brackets do not count.
         mutating func skipContainer() -> Bool {
+            guard let base = bytes.baseAddress else { return false }
             var depth = 0
-            while let byte = peek() {
-                switch byte {
-                case Self.quote:
+            var index = position
+            while index < bytes.count {
+                let byte = base[index]
+                if byte == Self.quote {
+                    position = index
                     guard skipString() else { return false }
+                    index = position
                     continue
-                case Self.openBrace, Self.openBracket: depth += 1
-                case Self.closeBrace, Self.closeBracket:
+                }
+                if byte == Self.openBrace || byte == Self.openBracket {
+                    depth += 1
+                } else if byte == Self.closeBrace || byte == Self.closeBracket {
                     depth -= 1
                     if depth == 0 {
-                        position += 1
+                        position = index + 1
                         return true
                     }
-                default: break
                 }
-                position += 1
+                index += 1
             }
             return false
         }
@@ -199,7 +204,12 @@ enum KeystoreScan {
         }
 
         mutating func skipWhitespace() {
-            while position < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) { position += 1 }
+            while position < bytes.count {
+                switch bytes[position] {
+                case 0x20, 0x0A, 0x0D, 0x09: position += 1
+                default: return
+                }
+            }
         }
 
         func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
