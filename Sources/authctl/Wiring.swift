@@ -49,7 +49,7 @@ struct Wiring {
     }
 
     var terminal: StderrTerminal {
-        StderrTerminal(verbose: options.verbose, quiet: options.quiet, colors: environment["NO_COLOR"] == nil)
+        StderrTerminal(verbose: options.verbose, quiet: options.quiet, colors: (environment["NO_COLOR"] ?? "").isEmpty)
     }
 
     /// The keystore alone: what `status`, `users` and a cached `token` need.

@@ -120,4 +120,36 @@ final class HeadlessCommandsTests {
             #expect(!result.stderr.contains("[y/N]"), "\(arguments) asked a question")
         }
     }
+
+    /// Runs authctl on a pseudo-terminal (util-linux `script`), as a person at a terminal does.
+    func onTerminal(_ arguments: String, noColor: Bool) async throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        // no-color.org: set and not empty disables colours; empty counts as unset.
+        let unset = noColor ? "" : "env NO_COLOR= "
+        process.arguments = ["-qefc", unset + AuthctlProcess.binary + " " + arguments, "/dev/null"]
+        process.environment = authctl.environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test("on a terminal: the waiting line gives the timeout and how to cancel, in colour unless NO_COLOR; no colour without a terminal")
+    func terminal() async throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+        try await setUp()
+        let coloured = try await onTerminal("login oidc.fake --no-browser --timeout 1", noColor: false)
+        #expect(coloured.status == 5, "\(coloured.output)")
+        #expect(coloured.output.contains("timeout 1 s") && coloured.output.contains("press Ctrl-C to cancel"))
+        #expect(coloured.output.contains("\u{1B}["), "colours on a terminal")
+        let plain = try await onTerminal("login oidc.fake --no-browser --timeout 1", noColor: true)
+        #expect(plain.status == 5 && plain.output.contains("press Ctrl-C to cancel"))
+        #expect(!plain.output.contains("\u{1B}["), "never with NO_COLOR")
+        let piped = try await authctl.run(["login", "oidc.fake", "--no-browser", "--timeout", "1"], environment: ["NO_COLOR": ""])
+        #expect(piped.status == 5 && !piped.stderr.contains("\u{1B}[") && !piped.stderr.contains("Ctrl-C"), "no terminal: plain lines")
+    }
 }
