@@ -40,11 +40,6 @@ public struct AppleProvider: IdentityProvider {
         scopes.contains("name") || scopes.contains("email") ? "form_post" : nil
     }
 
-    public func defaultRedirectURI(host: String, port: UInt16) -> URL {
-        let literal = host.contains(":") ? "[\(host)]" : host
-        return URL(string: "http://\(literal):\(port)/callback")!
-    }
-
     /// The request carries the SHA-256 hex digest of the raw nonce, and so does the ID token.
     public func expectedNonce(forRawNonce rawNonce: String) -> String {
         SHA256.hash(data: Data(rawNonce.utf8)).map { String(format: "%02x", $0) }.joined()

@@ -22,11 +22,6 @@ public struct GenericOIDCProvider: IdentityProvider {
 
     public var defaultScopes: [String] { ["openid", "profile", "email"] }
 
-    public func defaultRedirectURI(host: String, port: UInt16) -> URL {
-        let literal = host.contains(":") ? "[\(host)]" : host
-        return URL(string: "http://\(literal):\(port)/callback")!
-    }
-
     public func federatedID(from claims: IDTokenClaims) throws -> String { claims.subject }
 
     public func profile(from claims: IDTokenClaims) -> Profile {

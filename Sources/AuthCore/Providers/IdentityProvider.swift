@@ -89,6 +89,12 @@ extension IdentityProvider {
     public var clientID: String? { config.clientID }
 
     /// The client id a flow needs, or `provider-not-configured` with the command that sets it.
+    /// SPEC §3's default: `http://<listener host>:<port>/callback` (an IPv6 host in brackets).
+    public func defaultRedirectURI(host: String, port: UInt16) -> URL {
+        let literal = host.contains(":") ? "[\(host)]" : host
+        return URL(string: "http://\(literal):\(port)/callback")!
+    }
+
     public func requireClientID() throws -> String {
         guard let clientID = config.clientID else {
             throw AuthError.notConfigured("\(id) has no client id. Set it with: authctl providers add \(id) --client-id ID")
