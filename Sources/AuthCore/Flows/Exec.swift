@@ -54,8 +54,17 @@ public struct Exec: Sendable {
         childEnvironment["AUTHCTL_PROVIDER"] = first.providerID
 
         let keeper = Task { await keepFresh(file, from: first, input: input) }
-        defer { keeper.cancel() }
-        return try await runner.run(input.command, environment: childEnvironment)
+        // The keeper is stopped and waited for before the directory goes: a refresh that
+        // finished after the removal would write the token file (and its directory) again.
+        let status: Result<Int32, any Error>
+        do {
+            status = .success(try await runner.run(input.command, environment: childEnvironment))
+        } catch {
+            status = .failure(error)
+        }
+        keeper.cancel()
+        await keeper.value
+        return try status.get()
     }
 
     /// Rewrites the file before each token expires. A failed refresh is reported and
@@ -71,6 +80,7 @@ public struct Exec: Sendable {
                 try await environment.clock.sleep(for: max(1, remaining - margin))
                 current = try await TokenRefresh(environment: environment).run(
                     .init(providerID: input.providerID, minimumTTL: margin + 1, scopes: input.scopes))
+                if Task.isCancelled { return }
                 try write(current.token, to: file)
             } catch is CancellationError {
                 return
