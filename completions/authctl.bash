@@ -186,7 +186,7 @@ _authctl() {
 
 _authctl_login() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --no-browser --device-code --manual --version -h --help)
+    non_repeating_flags=(--json --verbose -v --quiet -q --no-browser --device-code --manual --allow-any-local-user --version -h --help)
     repeating_options=(--scope --param)
     non_repeating_options=(--keystore --config --browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --credential)
     __authctl_offer_flags_options 1
@@ -234,7 +234,7 @@ _authctl_login() {
 
 _authctl_link() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --no-browser --device-code --manual --consent --version -h --help)
+    non_repeating_flags=(--json --verbose -v --quiet -q --no-browser --device-code --manual --allow-any-local-user --consent --version -h --help)
     repeating_options=(--scope --param)
     non_repeating_options=(--keystore --config --browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --pending)
     __authctl_offer_flags_options 1
@@ -282,7 +282,7 @@ _authctl_link() {
 
 _authctl_reauth() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --no-browser --device-code --manual --version -h --help)
+    non_repeating_flags=(--json --verbose -v --quiet -q --no-browser --device-code --manual --allow-any-local-user --version -h --help)
     repeating_options=(--scope --param)
     non_repeating_options=(--keystore --config --browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce)
     __authctl_offer_flags_options 1

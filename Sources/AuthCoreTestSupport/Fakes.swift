@@ -106,6 +106,14 @@ public struct FollowingBrowser: BrowserLauncher {
         let rewrite = rewriteRedirect
         Task.detached {
             let transport = CurlTransport(timeout: 10)
+            var url = url
+            // authctl's one-time start URL redirects to the provider's authorization URL.
+            if url.path.hasPrefix("/start/") {
+                guard let start = try? await transport.send(HTTPRequest(url: url)), start.status == 302,
+                    let location = start.header("Location").flatMap(URL.init(string:))
+                else { return }
+                url = location
+            }
             guard let response = try? await transport.send(HTTPRequest(url: url)) else { return }
             if response.status == 302, let location = response.header("Location"), let redirect = URL(string: location) {
                 _ = try? await transport.send(HTTPRequest(url: rewrite(redirect)))

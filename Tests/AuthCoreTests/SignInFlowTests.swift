@@ -5,14 +5,17 @@ import Testing
 
 /// A browser that first sends stray and hostile requests to the listener, then the real redirect.
 struct HostileThenRealBrowser: BrowserLauncher {
-    func open(_ url: URL) -> Bool {
+    func open(_ startURL: URL) -> Bool {
         Task.detached {
             let transport = CurlTransport(timeout: 10)
-            guard let response = try? await transport.send(HTTPRequest(url: url)), let location = response.header("Location"),
+            // The one-time start URL redirects to the provider.
+            guard let start = try? await transport.send(HTTPRequest(url: startURL)),
+                let url = start.header("Location").flatMap(URL.init(string:)),
+                let response = try? await transport.send(HTTPRequest(url: url)), let location = response.header("Location"),
                 let redirect = URL(string: location), var components = URLComponents(url: redirect, resolvingAgainstBaseURL: false)
             else { return }
             let base = "http://\(redirect.host!):\(redirect.port!)"
-            for stray in ["/favicon.ico", "/", "/callback", "/callback?code=forged&state=forged"] {
+            for stray in ["/favicon.ico", "/", "/callback", "/callback?code=forged&state=forged", "/start/guessed", "/start/"] {
                 _ = try? await transport.send(HTTPRequest(url: URL(string: base + stray)!))
             }
             _ = try? await transport.send(

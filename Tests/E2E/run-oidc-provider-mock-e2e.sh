@@ -23,9 +23,14 @@ issuer="http://127.0.0.1:$port"
 wait_for "$issuer/.well-known/openid-configuration"
 
 private_home
-# The provider's consent page takes the subject in a form field: this "browser" posts it
-# and follows the redirect into authctl's listener.
-printf '#!/bin/sh\nexec curl --silent --location --max-time 20 --output /dev/null --data sub=alice "$1"\n' >"$work/browser"
+# authctl's one-time start URL redirects to the provider; the provider's consent page takes
+# the subject in a form field: this "browser" posts it and follows the redirect into
+# authctl's listener.
+cat >"$work/browser" <<'BROWSER'
+#!/bin/sh
+authorize=$(curl --silent --max-time 20 --output /dev/null --write-out '%{redirect_url}' "$1")
+exec curl --silent --location --max-time 20 --output /dev/null --data sub=alice "$authorize"
+BROWSER
 chmod +x "$work/browser"
 MOCK_SECRET="$(python3 -c 'import secrets; print(secrets.token_urlsafe(24))')"
 export MOCK_SECRET

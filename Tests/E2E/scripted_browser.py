@@ -51,9 +51,20 @@ def describe(url):
 
 def main():
     url = sys.argv[-1]
-    provider = urllib.parse.urlsplit(url).netloc
     mode = os.environ.get("E2E_BROWSER_MODE", "normal")
     opener = urllib.request.build_opener(NoRedirects, urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+    # authctl gives the browser a one-time local start URL that redirects to the provider.
+    if urllib.parse.urlsplit(url).path.startswith("/start/"):
+        try:
+            opener.open(url, timeout=20)
+            log(f"GET {describe(url)} -> no redirect")
+            return
+        except urllib.error.HTTPError as error:
+            log(f"GET {describe(url)} -> {error.code}")
+            if not (300 <= error.code < 400 and error.headers.get("Location")):
+                return
+            url = urllib.parse.urljoin(url, error.headers["Location"])
+    provider = urllib.parse.urlsplit(url).netloc
     method, body = "GET", None
     for _ in range(12):
         target = urllib.parse.urlsplit(url)

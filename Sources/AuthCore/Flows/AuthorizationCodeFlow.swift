@@ -29,7 +29,8 @@ struct AuthorizationCodeFlow: Sendable {
 
         // --manual needs no listener, only a port for the redirect URI: the browser's
         // attempt to reach it fails, and the person pastes the address it ended on.
-        let listener = try RedirectListener(host: listenAddress.host, port: listenAddress.port)
+        let listener = try RedirectListener(
+            host: listenAddress.host, port: listenAddress.port, access: options.allowAnyLocalUser ? .anyLocalUser : .currentUser)
         defer { listener.close() }
         if options.mode == .manual { listener.close() }
         let redirectURI = redirectOverride ?? provider.defaultRedirectURI(host: listenAddress.host, port: listener.port)
@@ -41,16 +42,23 @@ struct AuthorizationCodeFlow: Sendable {
             authorizationEndpoint: discovery.authorizationEndpoint, issuer: provider.issuer, clientID: clientID,
             redirectURI: redirectURI, scopes: scopes, responseMode: provider.responseMode(for: scopes),
             state: attempt.state, nonce: nonce, pkce: attempt.pkce, additionalParameters: parameters)
+        // The browser gets a one-time local start URL that redirects to the authorization
+        // URL: state, nonce and the PKCE challenge never reach another program's command line.
+        let start = CallbackStateMachine.StartPage(
+            path: "/start/" + environment.random.base64URL(bytes: 32), authorizationURL: request.url)
         let machine = CallbackStateMachine(
             expectation: .init(
                 path: redirectURI.path, state: attempt.state, issuer: provider.issuer,
-                issuerParameterRequired: discovery.authorizationResponseIssParameterSupported == true))
+                issuerParameterRequired: discovery.authorizationResponseIssParameterSupported == true,
+                start: options.mode == .manual ? nil : start))
 
         let outcome: CallbackStateMachine.Outcome
         if options.mode == .manual {
             outcome = try await pastedOutcome(machine, url: request.url, provider: provider)
         } else {
-            outcome = try await redirectOutcome(machine, url: request.url, provider: provider, listener: listener, timeout: options.timeout)
+            let startURL = try Self.startURL(start, redirectURI: redirectURI, listener: listener)
+            outcome = try await redirectOutcome(
+                machine, url: request.url, startURL: startURL, provider: provider, listener: listener, timeout: options.timeout)
         }
         let response: AuthorizationResponse
         switch outcome {
@@ -61,6 +69,10 @@ struct AuthorizationCodeFlow: Sendable {
                 details: ["oauthError": .string(Sanitize.text(error.error, limit: 64))])
         case .refused(let reason):
             throw AuthError.invalidCredential("the sign-in response was refused: \(reason). Try again")
+        case .startURLReused:
+            throw AuthError.cancelled(
+                "the sign-in was stopped because its one-time start URL was opened twice (another program may have taken it). Sign in again; if it happens again, check which programs run with your browser"
+            )
         case .authorized(let value):
             response = value
         }
@@ -81,12 +93,27 @@ struct AuthorizationCodeFlow: Sendable {
             callbackFields: response.extraParameters)
     }
 
-    /// The browser flow: open the browser (or print the URL), then wait for the redirect.
+    /// `http://HOST:PORT/start/<random>`, HOST being the redirect URI's when it is on this
+    /// machine (the browser then reaches the listener as it will for the redirect), else the
+    /// listener's own address (a forwarding page's redirect URI is elsewhere).
+    static func startURL(_ start: CallbackStateMachine.StartPage, redirectURI: URL, listener: RedirectListener) throws -> URL {
+        let redirectHost = redirectURI.host.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "[]")) }
+        let host = redirectHost.flatMap { EndpointPolicy.isLoopback(host: $0) ? $0 : nil } ?? listener.host
+        // The path is base64url: nothing in it needs escaping.
+        guard let url = URL(string: "http://\(host.contains(":") ? "[\(host)]" : host):\(listener.port)\(start.path)") else {
+            throw AuthError.internalError("could not make the start URL of the sign-in on \(Sanitize.text(host, limit: 60))")
+        }
+        return url
+    }
+
+    /// The browser flow: open the browser at the start URL (or print the authorization
+    /// URL), then wait for the redirect.
     func redirectOutcome(
-        _ machine: CallbackStateMachine, url: URL, provider: any IdentityProvider, listener: RedirectListener, timeout: TimeInterval
+        _ machine: CallbackStateMachine, url: URL, startURL: URL, provider: any IdentityProvider, listener: RedirectListener,
+        timeout: TimeInterval
     ) async throws -> CallbackStateMachine.Outcome {
         let terminal = environment.terminal
-        if environment.browser.open(url) {
+        if environment.browser.open(startURL) {
             // The URL carries state and nonce: it is shown only when it must be (SECURITY.md).
             terminal.progress(
                 "Opened the browser to sign in to \(provider.id). If nothing opened, run again with --no-browser to see the URL")
@@ -97,7 +124,15 @@ struct AuthorizationCodeFlow: Sendable {
             "Waiting for the sign-in on \(listener.host):\(listener.port) (timeout \(Int(timeout)) s)\(terminal.isInteractive ? "; press Ctrl-C to cancel" : "")…"
         )
 
-        return try await listener.waitForRedirect(machine, timeout: timeout)
+        return try await listener.waitForRedirect(machine, timeout: timeout) { event in
+            switch event {
+            case .refusedPeer(let owner):
+                let who = if case .user(let uid) = owner { "another local user (uid \(uid))" } else { "a process whose owner is unknown" }
+                terminal.notice(
+                    "authctl: refused a connection to the sign-in listener from \(who). If your browser reaches this machine through another user's process (WSL, some containers), sign in with --allow-any-local-user"
+                )
+            }
+        }
     }
 
     /// `--manual`: the URL is printed; what the browser ended on is read from the terminal

@@ -25,12 +25,17 @@ public struct FlowOptions: Sendable {
     /// `--tenant` (Microsoft): the tenant of this sign-in instead of the configured one.
     public var tenant: String?
     public var mode: Mode
+    /// `--allow-any-local-user`: the loopback listener serves connections of every local
+    /// user, not only the user's own (SPEC §3 step 3: WSL's forwarding, some containers).
+    public var allowAnyLocalUser: Bool
 
     public init(
         scopes: [String] = [], parameters: [(String, String)] = [], timeout: TimeInterval = 300,
-        listenAddress: ListenAddress? = nil, redirectURI: String? = nil, tenant: String? = nil, mode: Mode = .browser
+        listenAddress: ListenAddress? = nil, redirectURI: String? = nil, tenant: String? = nil, mode: Mode = .browser,
+        allowAnyLocalUser: Bool = false
     ) {
         self.mode = mode
+        self.allowAnyLocalUser = allowAnyLocalUser
         self.scopes = scopes
         self.parameters = parameters
         self.timeout = timeout

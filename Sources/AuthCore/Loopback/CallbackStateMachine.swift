@@ -31,8 +31,24 @@ public struct AuthorizationResponse: Sendable, Equatable {
 /// - a provider `error` ends the flow only with the right state;
 /// - `iss`, when present, must equal the issuer the request went to; when the provider
 ///   advertised `authorization_response_iss_parameter_supported`, it must be present;
-/// - one use only: once finished, every further request is refused.
+/// - one use only: once finished, every further request is refused;
+/// - the one-time start URL (`/start/<random>`, SPEC §2) redirects to the authorization
+///   URL once; a second request for it ends the sign-in, since another program has it.
 public struct CallbackStateMachine: Sendable {
+    /// The one-time local start URL given to the browser instead of the authorization URL,
+    /// so that `state`, `nonce` and the PKCE challenge never appear on a command line.
+    public struct StartPage: Sendable, Equatable {
+        /// `/start/<random>`: at least 128 bits, compared in constant time.
+        public var path: String
+        /// Where the start URL redirects (302): the authorization request.
+        public var authorizationURL: URL
+
+        public init(path: String, authorizationURL: URL) {
+            self.path = path
+            self.authorizationURL = authorizationURL
+        }
+    }
+
     public struct Expectation: Sendable, Equatable {
         public var path: String
         public var state: String
@@ -40,13 +56,19 @@ public struct CallbackStateMachine: Sendable {
         public var issuerParameterRequired: Bool
         /// The parameter that carries the result: `code` (code flow) or `id_token` (implicit).
         public var resultParameter: String
+        /// The start URL the browser was given (nil: the URL was shown to a person instead).
+        public var start: StartPage?
 
-        public init(path: String, state: String, issuer: String, issuerParameterRequired: Bool = false, resultParameter: String = "code") {
+        public init(
+            path: String, state: String, issuer: String, issuerParameterRequired: Bool = false, resultParameter: String = "code",
+            start: StartPage? = nil
+        ) {
             self.path = path.isEmpty ? "/" : path
             self.state = state
             self.issuer = issuer
             self.issuerParameterRequired = issuerParameterRequired
             self.resultParameter = resultParameter
+            self.start = start
         }
     }
 
@@ -57,6 +79,9 @@ public struct CallbackStateMachine: Sendable {
         case denied(OAuthErrorResponse)
         /// The right state but a response that must not be used (mix-up defence).
         case refused(reason: String)
+        /// The one-time start URL was requested a second time: another program has it, so
+        /// the sign-in is ended before anyone can finish it.
+        case startURLReused
     }
 
     public enum Decision: Sendable, Equatable {
@@ -71,6 +96,8 @@ public struct CallbackStateMachine: Sendable {
 
     public let expectation: Expectation
     public private(set) var isFinished = false
+    /// True once the start URL has redirected the browser to the provider.
+    public private(set) var startServed = false
 
     public init(expectation: Expectation) {
         self.expectation = expectation
@@ -78,6 +105,9 @@ public struct CallbackStateMachine: Sendable {
 
     public mutating func receive(_ request: ReceivedRequest) -> Action {
         guard !isFinished else { return refuse(410, "This sign-in has already finished.") }
+        if let start = expectation.start, Self.constantTimeEquals(request.path, start.path) {
+            return receiveStart(request, start)
+        }
         guard request.path == expectation.path else { return refuse(404, "Not found.") }
         let encoded: String?
         switch request.method {
@@ -139,6 +169,18 @@ public struct CallbackStateMachine: Sendable {
         return Action(response: .page(status: 200, SignInPage.success), decision: .finish(.authorized(response)))
     }
 
+    /// `GET /start/<random>`: the first request is redirected to the provider; a second one
+    /// means that someone else has the start URL, and ends the sign-in.
+    private mutating func receiveStart(_ request: ReceivedRequest, _ start: StartPage) -> Action {
+        guard request.method == "GET" else { return refuse(405, "Method not allowed.") }
+        guard !startServed else {
+            isFinished = true
+            return Action(response: .page(status: 410, SignInPage.startReused), decision: .finish(.startURLReused))
+        }
+        startServed = true
+        return Action(response: .redirect(to: start.authorizationURL), decision: .keepWaiting)
+    }
+
     private func refuse(_ status: Int, _ text: String) -> Action {
         Action(response: .text(status: status, text), decision: .keepWaiting)
     }
@@ -157,6 +199,8 @@ public struct ListenerResponse: Sendable, Equatable {
     public var status: Int
     public var contentType: String
     public var body: String
+    /// `Location` of a redirect (the start URL's 302 to the provider).
+    public var location: String?
 
     public static func page(status: Int, _ html: String) -> ListenerResponse {
         ListenerResponse(status: status, contentType: "text/html; charset=utf-8", body: html)
@@ -166,19 +210,26 @@ public struct ListenerResponse: Sendable, Equatable {
         ListenerResponse(status: status, contentType: "text/plain; charset=utf-8", body: text + "\n")
     }
 
+    /// A 302 to `url`, with a short page for clients that do not follow redirects.
+    public static func redirect(to url: URL) -> ListenerResponse {
+        ListenerResponse(
+            status: 302, contentType: "text/plain; charset=utf-8", body: "Continue to the sign-in page.\n", location: url.absoluteString)
+    }
+
     /// The bytes on the wire, with the headers SECURITY.md asks for.
     public var bytes: [UInt8] {
         let reason =
             [
-                200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 408: "Request Timeout",
-                410: "Gone", 413: "Content Too Large", 415: "Unsupported Media Type", 431: "Request Header Fields Too Large",
-                501: "Not Implemented", 503: "Service Unavailable",
+                200: "OK", 302: "Found", 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
+                408: "Request Timeout", 410: "Gone", 413: "Content Too Large", 415: "Unsupported Media Type",
+                431: "Request Header Fields Too Large", 501: "Not Implemented",
             ][status] ?? "Error"
         let payload = Array(body.utf8)
         let head =
             "HTTP/1.1 \(status) \(reason)\r\n"
             + "Content-Type: \(contentType)\r\n"
             + "Content-Length: \(payload.count)\r\n"
+            + (location.map { "Location: \($0)\r\n" } ?? "")
             + "Cache-Control: no-store\r\n"
             + "Referrer-Policy: no-referrer\r\n"
             + "X-Content-Type-Options: nosniff\r\n"
@@ -193,6 +244,18 @@ public enum SignInPage {
     public static let success = page(
         title: "Signed in", text: "You are signed in to authctl. You can close this window and return to the terminal.")
     public static let failure = page(title: "Sign-in failed", text: "The sign-in did not complete. Return to the terminal to see why.")
+    /// The start URL was opened a second time.
+    public static let startReused = page(
+        title: "Sign-in stopped",
+        text:
+            "This sign-in link was opened twice, so another program may have it. authctl stopped the sign-in to be safe. Return to the terminal and sign in again."
+    )
+    /// A connection from another local user (SPEC §3 step 3).
+    public static let otherUser = page(
+        title: "Forbidden",
+        text:
+            "This sign-in belongs to another user of this computer, and only that user's programs may reach it. If your browser runs through another user's process (WSL, some containers), sign in with --allow-any-local-user (or AUTHCTL_ALLOW_ANY_LOCAL_USER=1)."
+    )
 
     static func page(title: String, text: String) -> String {
         """

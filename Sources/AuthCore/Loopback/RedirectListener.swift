@@ -9,22 +9,42 @@ import Foundation
 /// The loopback redirect listener (RFC 8252 §7.3): a socket bound to a loopback address
 /// only, open while one sign-in waits, around `CallbackStateMachine`.
 ///
-/// Bounds: at most `maximumConnections` connections at once, each with a read deadline;
-/// header and body sizes are bounded by `HTTPRequestParser`. A stray or hostile request
-/// gets a 4xx (or is dropped) and the listener keeps waiting until the timeout.
+/// Who may talk to it (SPEC §3 step 3): each accepted connection's other end is looked up
+/// in the kernel's socket table; a connection owned by another local user gets a static 403
+/// and never reaches the state machine, so another user can neither take the one-time start
+/// URL nor deliver a code (`LoopbackAccess`).
+///
+/// Bounds: at most `maximumConnections` connections at once, each with a short deadline for
+/// its whole request; header and body sizes are bounded by `HTTPRequestParser`. A full table
+/// evicts its oldest connection (none of them has sent a complete request yet, or it would
+/// have been answered) rather than refusing the newest, so idle or slow connections cannot
+/// keep the browser's redirect out. A stray or hostile request gets a 4xx (or is dropped)
+/// and the listener keeps waiting until the timeout.
 public final class RedirectListener: @unchecked Sendable {
+    /// Something the listener saw that the person signing in should hear about.
+    public enum Event: Sendable, Equatable {
+        /// A connection from a process that is not the user's was answered 403.
+        case refusedPeer(LoopbackPeerOwner)
+    }
+
     /// The address actually bound; `port` is the ephemeral one when 0 was asked.
     public let host: String
     public let port: UInt16
     private let socketFD: Int32
+    private let access: LoopbackAccess
+    private let peers: any LoopbackPeerLookup
     private let lock = NSLock()
     private var closed = false
 
-    static let maximumConnections = 16
-    static let connectionReadDeadline: Duration = .seconds(10)
+    static let maximumConnections = 64
+    /// How long a connection may take to send its whole request: a browser sends it at once.
+    static let requestDeadline: Duration = .seconds(5)
 
     /// Binds `host` (a loopback IPv4 or IPv6 literal, or `localhost`) and `port` (0: ephemeral).
-    public init(host: String = "127.0.0.1", port: UInt16 = 0) throws {
+    public init(
+        host: String = "127.0.0.1", port: UInt16 = 0, access: LoopbackAccess = .currentUser,
+        peers: any LoopbackPeerLookup = ProcNetTCPPeerLookup()
+    ) throws {
         let literal = host == "localhost" ? "127.0.0.1" : host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         guard EndpointPolicy.isLoopback(host: literal) else {
             throw AuthError.invalidArgument("the listen address '\(host)' is not a loopback address. Use 127.0.0.1, [::1] or localhost")
@@ -58,7 +78,7 @@ public final class RedirectListener: @unchecked Sendable {
             }
             (result, boundPort) = Self.bind(fd, &address) { UInt16(bigEndian: $0.sin_port) }
         }
-        guard result == 0, listen(fd, 16) == 0 else {
+        guard result == 0, listen(fd, 64) == 0 else {
             let code = errno
             Glibc.close(fd)
             if code == EADDRINUSE {
@@ -71,6 +91,8 @@ public final class RedirectListener: @unchecked Sendable {
         self.socketFD = fd
         self.host = host
         self.port = boundPort
+        self.access = access
+        self.peers = peers
     }
 
     deinit { close() }
@@ -108,13 +130,16 @@ public final class RedirectListener: @unchecked Sendable {
     /// Serves requests until the state machine finishes, the deadline passes
     /// (`web-context-cancelled`) or the task is cancelled (Ctrl-C; also `web-context-cancelled`).
     /// The listener is closed when this returns.
-    public func waitForRedirect(_ machine: CallbackStateMachine, timeout: TimeInterval) async throws -> CallbackStateMachine.Outcome {
-        let deadline = ContinuousClock.now + .milliseconds(Int64(max(timeout, 0) * 1000))
+    public func waitForRedirect(
+        _ machine: CallbackStateMachine, timeout: TimeInterval, events: @escaping @Sendable (Event) -> Void = { _ in }
+    ) async throws -> CallbackStateMachine.Outcome {
+        // Saturating: any timeout that got this far (at most a year) never overflows.
+        let deadline = ContinuousClock.now + .milliseconds(Int64(min(max(timeout, 0), 366 * 86400) * 1000))
         let cancelled = CancellationFlag()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<CallbackStateMachine.Outcome, any Error>) in
                 let thread = Thread { [self] in
-                    let result = Result { try self.serve(machine, deadline: deadline, cancelled: cancelled) }
+                    let result = Result { try self.serve(machine, deadline: deadline, cancelled: cancelled, events: events) }
                     self.close()
                     continuation.resume(with: result)
                 }
@@ -130,11 +155,14 @@ public final class RedirectListener: @unchecked Sendable {
         var fd: Int32
         var parser = HTTPRequestParser()
         var deadline: ContinuousClock.Instant
+        /// Owned by another local user: its request is read and answered 403, never judged.
+        var forbidden: Bool
     }
 
-    private func serve(_ initial: CallbackStateMachine, deadline: ContinuousClock.Instant, cancelled: CancellationFlag) throws
-        -> CallbackStateMachine.Outcome
-    {
+    private func serve(
+        _ initial: CallbackStateMachine, deadline: ContinuousClock.Instant, cancelled: CancellationFlag,
+        events: @Sendable (Event) -> Void
+    ) throws -> CallbackStateMachine.Outcome {
         var machine = initial
         var connections: [Connection] = []
         defer { for connection in connections { _ = Glibc.close(connection.fd) } }
@@ -171,6 +199,8 @@ public final class RedirectListener: @unchecked Sendable {
                 switch connections[index].parser.append(buffer[0..<count]) {
                 case .needMore:
                     continue
+                case _ where connections[index].forbidden:
+                    response = .page(status: 403, SignInPage.otherUser)
                 case .invalid(let status):
                     response = .text(status: status, "Bad request.")
                 case .complete(let request):
@@ -183,17 +213,56 @@ public final class RedirectListener: @unchecked Sendable {
                 connections.remove(at: index)
                 if let outcome { return outcome }
             }
-            if descriptors[0].revents & Int16(POLLIN) != 0 {
-                let client = accept(socketFD, nil, nil)
-                if client >= 0 {
-                    if connections.count >= Self.maximumConnections {
-                        Self.write(ListenerResponse.text(status: 503, "Busy.").bytes, to: client)
-                        _ = Glibc.close(client)
-                    } else {
-                        _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
-                        connections.append(Connection(fd: client, deadline: ContinuousClock.now + Self.connectionReadDeadline))
-                    }
+            if descriptors[0].revents & Int16(POLLIN) != 0, let client = acceptConnection(events: events) {
+                // A full table evicts its oldest connection: every one in it is still
+                // waiting for its request, and the newest is the likeliest to be the browser.
+                if connections.count >= Self.maximumConnections {
+                    _ = Glibc.close(connections.removeFirst().fd)
                 }
+                connections.append(client)
+            }
+        }
+    }
+
+    /// Accepts one connection and asks the socket table who owns its other end.
+    private func acceptConnection(events: @Sendable (Event) -> Void) -> Connection? {
+        var peerAddress = sockaddr_storage()
+        var peerLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let client = withUnsafeMutablePointer(to: &peerAddress) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(socketFD, $0, &peerLength) }
+        }
+        guard client >= 0 else { return nil }
+        _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
+        var localAddress = sockaddr_storage()
+        var localLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let named = withUnsafeMutablePointer(to: &localAddress) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(client, $0, &localLength) }
+        }
+        var owner = LoopbackPeerOwner.unknown
+        if named == 0, let peer = Self.endpoint(peerAddress), let local = Self.endpoint(localAddress) {
+            owner = peers.owner(ofPeer: peer, connectedTo: local)
+        }
+        let admitted = access.admits(owner)
+        if !admitted { events(.refusedPeer(owner)) }
+        return Connection(fd: client, deadline: ContinuousClock.now + Self.requestDeadline, forbidden: !admitted)
+    }
+
+    /// The address and port of a `sockaddr_in` or `sockaddr_in6`.
+    static func endpoint(_ storage: sockaddr_storage) -> SocketEndpoint? {
+        let family = Int32(storage.ss_family)
+        return withUnsafeBytes(of: storage) { raw -> SocketEndpoint? in
+            switch family {
+            case AF_INET:
+                let address = raw.load(as: sockaddr_in.self)
+                let bytes = withUnsafeBytes(of: address.sin_addr) { Array($0) }
+                return SocketEndpoint(address: bytes, port: UInt16(bigEndian: address.sin_port))
+            case AF_INET6:
+                let address = raw.load(as: sockaddr_in6.self)
+                let bytes = withUnsafeBytes(of: address.sin6_addr) { Array($0) }
+                return SocketEndpoint(address: bytes, port: UInt16(bigEndian: address.sin6_port))
+            default:
+                return nil
             }
         }
     }

@@ -43,6 +43,13 @@ struct FlowArguments: ParsableArguments {
             "The redirect URI to send (default http://127.0.0.1:PORT/callback; microsoft.com: http://localhost:PORT).", valueName: "uri"))
     var redirectURI: String?
 
+    @Flag(
+        name: .customLong("allow-any-local-user"),
+        help:
+            "Let other local users' processes reach the redirect listener (env AUTHCTL_ALLOW_ANY_LOCAL_USER=1): only where the browser's connection is relayed by another user's process (WSL, some containers)."
+    )
+    var allowAnyLocalUser = false
+
     @Option(
         help: ArgumentHelp(
             "microsoft.com: the tenant of this sign-in (common, organizations, consumers, a tenant id or domain).", valueName: "tenant"))
@@ -63,7 +70,8 @@ struct FlowArguments: ParsableArguments {
         FlowOptions(
             scopes: scopes, parameters: try parameters.map(Self.parseParameter), timeout: TimeInterval(timeout),
             listenAddress: try listenAddress.map(ListenAddress.init(parsing:)), redirectURI: redirectURI, tenant: tenant,
-            mode: deviceCode ? .deviceCode : manual ? .manual : .browser)
+            mode: deviceCode ? .deviceCode : manual ? .manual : .browser,
+            allowAnyLocalUser: allowAnyLocalUser || ProcessInfo.processInfo.environment["AUTHCTL_ALLOW_ANY_LOCAL_USER"] == "1")
     }
 
     static func parseParameter(_ text: String) throws -> (String, String) {

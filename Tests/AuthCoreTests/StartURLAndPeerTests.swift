@@ -1,0 +1,270 @@
+import AuthCore
+import Foundation
+import Testing
+
+@Suite("The one-time start URL and the listener's local-user check")
+struct StartURLAndPeerTests {
+    let authorize = URL(string: "https://idp.example/authorize?state=s&nonce=n&code_challenge=c")!
+    var expectation: CallbackStateMachine.Expectation {
+        .init(
+            path: "/callback", state: "s", issuer: "https://idp.example",
+            start: .init(path: "/start/0123456789abcdef0123456789abcdef", authorizationURL: authorize))
+    }
+
+    func get(_ target: String) -> ReceivedRequest { ReceivedRequest(method: "GET", target: target) }
+
+    @Test("the start URL redirects the browser to the authorization URL once, and the sign-in goes on")
+    func startRedirects() {
+        var machine = CallbackStateMachine(expectation: expectation)
+        let action = machine.receive(get("/start/0123456789abcdef0123456789abcdef"))
+        #expect(action.decision == .keepWaiting)
+        #expect(action.response.status == 302)
+        let wire = String(decoding: action.response.bytes, as: UTF8.self)
+        #expect(wire.contains("Location: \(authorize.absoluteString)\r\n"))
+        #expect(wire.contains("Cache-Control: no-store") && wire.contains("Referrer-Policy: no-referrer"))
+        #expect(machine.receive(get("/callback?code=c&state=s")).decision == .finish(.authorized(AuthorizationResponse(code: "c"))))
+    }
+
+    @Test("a second request for the start URL ends the sign-in: another program has it")
+    func startTwice() {
+        var machine = CallbackStateMachine(expectation: expectation)
+        _ = machine.receive(get("/start/0123456789abcdef0123456789abcdef"))
+        let second = machine.receive(get("/start/0123456789abcdef0123456789abcdef"))
+        #expect(second.decision == .finish(.startURLReused))
+        #expect(second.response.status == 410 && second.response.location == nil)
+        #expect(machine.receive(get("/callback?code=c&state=s")).decision == .keepWaiting, "nothing can finish it afterwards")
+    }
+
+    @Test("a guessed start path is a 404, a POST to the start URL a 405; neither gives away the authorization URL")
+    func startGuessed() {
+        var machine = CallbackStateMachine(expectation: expectation)
+        for request in [
+            get("/start/0123456789abcdef0123456789abcdee"), get("/start/"), get("/start"),
+            ReceivedRequest(method: "POST", target: "/start/0123456789abcdef0123456789abcdef"),
+        ] {
+            let action = machine.receive(request)
+            #expect(action.decision == .keepWaiting)
+            #expect(action.response.location == nil && [404, 405].contains(action.response.status))
+        }
+        #expect(machine.receive(get("/start/0123456789abcdef0123456789abcdef")).response.status == 302, "the real one still works")
+    }
+
+    @Test("without a start page (--manual), /start/… is only a wrong path")
+    func noStartPage() {
+        var machine = CallbackStateMachine(expectation: .init(path: "/callback", state: "s", issuer: "https://idp.example"))
+        #expect(machine.receive(get("/start/0123456789abcdef0123456789abcdef")).response.status == 404)
+    }
+
+    // /proc/net/tcp as Linux prints it: a listener, the connecting socket, our accepted end,
+    // and a socket its process already closed (TIME_WAIT: uid 0, inode 0).
+    static let table = """
+          sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+           0: 0100007F:A1B2 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1111 1 0000000000000000 100 0 0 10 0
+           1: 0100007F:C350 0100007F:A1B2 01 00000000:00000000 00:00000000 00000000  1000        0 2222 1 0000000000000000 20 4 30 10 -1
+           2: 0100007F:A1B2 0100007F:C350 01 00000000:00000000 00:00000000 00000000     0        0 3333 1 0000000000000000 20 4 30 10 -1
+           3: 0100007F:C351 0100007F:A1B2 06 00000000:00000000 03:00001770 00000000     0        0 0 3 0000000000000000
+        """
+    let listener = SocketEndpoint(address: [127, 0, 0, 1], port: 0xA1B2)
+
+    @Test("the socket table names the user who owns the connecting end")
+    func ownerFromTable() {
+        #if os(Linux) && (arch(x86_64) || arch(arm64))
+            let peer = SocketEndpoint(address: [127, 0, 0, 1], port: 0xC350)
+            #expect(ProcNetTCPPeerLookup.owner(in: Self.table, peer: peer, local: listener) == .user(1000))
+        #endif
+    }
+
+    @Test("a connection whose socket was already closed has no owner (uid 0, inode 0): never taken as root's")
+    func closedPeerIsUnknown() {
+        #if os(Linux) && (arch(x86_64) || arch(arm64))
+            let peer = SocketEndpoint(address: [127, 0, 0, 1], port: 0xC351)
+            #expect(ProcNetTCPPeerLookup.owner(in: Self.table, peer: peer, local: listener) == .unknown)
+        #endif
+    }
+
+    @Test("a peer that is not in the table is unknown")
+    func missingPeerIsUnknown() {
+        let peer = SocketEndpoint(address: [127, 0, 0, 1], port: 0x0001)
+        #expect(ProcNetTCPPeerLookup.owner(in: Self.table, peer: peer, local: listener) == .unknown)
+        #expect(ProcNetTCPPeerLookup.owner(in: "", peer: peer, local: listener) == .unknown)
+    }
+
+    @Test("IPv6 entries are matched on the whole address, ::1 as the kernel prints it")
+    func ipv6Table() {
+        #if os(Linux) && (arch(x86_64) || arch(arm64))
+            let table = """
+                  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+                   0: 00000000000000000000000001000000:C350 00000000000000000000000001000000:A1B2 01 00000000:00000000 00:00000000 00000000  1001        0 4444 1
+                """
+            let loopback: [UInt8] = Array(repeating: 0, count: 15) + [1]
+            let owner = ProcNetTCPPeerLookup.owner(
+                in: table, peer: SocketEndpoint(address: loopback, port: 0xC350), local: SocketEndpoint(address: loopback, port: 0xA1B2))
+            #expect(owner == .user(1001))
+        #endif
+    }
+
+    @Test("the live table of this machine names this process as the owner of its own connection")
+    func liveTable() async throws {
+        #if os(Linux)
+            let recorder = RecordingLookup()
+            let checked = try RedirectListener(host: "127.0.0.1", port: 0, peers: recorder)
+            let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(client) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = checked.port.bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            #expect(connected == 0)
+            _ = "GET /callback?code=c&state=s HTTP/1.1\r\nHost: x\r\n\r\n".withCString { send(client, $0, strlen($0), 0) }
+            let outcome = try await checked.waitForRedirect(
+                CallbackStateMachine(expectation: .init(path: "/callback", state: "s", issuer: "x")), timeout: 20)
+            #expect(outcome == .authorized(AuthorizationResponse(code: "c")))
+            #expect(recorder.owners == [.user(UInt32(geteuid()))])
+        #endif
+    }
+
+    @Test("by default only the user's own connections are served; --allow-any-local-user serves every one")
+    func access() {
+        let me = LoopbackAccess.sameUser(1000)
+        #expect(me.admits(.user(1000)))
+        #expect(!me.admits(.user(1001)))
+        #expect(!me.admits(.user(0)))
+        #expect(!me.admits(.unknown))
+        #expect(LoopbackAccess.anyLocalUser.admits(.user(1001)) && LoopbackAccess.anyLocalUser.admits(.unknown))
+    }
+
+    @Test("a connection from another user gets a 403 naming --allow-any-local-user, and the real redirect still gets through")
+    func otherUserForbidden() async throws {
+        // The user is 4242: the first connection is uid 7's, the next the user's own.
+        let listener = try RedirectListener(
+            host: "127.0.0.1", port: 0, access: .sameUser(4242), peers: InTurn([.user(7), .user(4242)]))
+        let events = EventLog()
+        let outcome = Task {
+            try await listener.waitForRedirect(
+                CallbackStateMachine(expectation: .init(path: "/callback", state: "s", issuer: "x")), timeout: 20
+            ) { events.append($0) }
+        }
+        let (status, body) = try await Raw.request("GET /callback?code=attacker&state=s", port: listener.port)
+        #expect(status == 403 && body.contains("--allow-any-local-user"))
+        #expect(events.all == [.refusedPeer(.user(7))])
+        let (own, _) = try await Raw.request("GET /callback?code=c&state=s", port: listener.port)
+        #expect(own == 200)
+        #expect(try await outcome.value == .authorized(AuthorizationResponse(code: "c")), "the right state from another user did not count")
+    }
+
+    @Test("64 idle connections that keep coming back do not keep the browser's redirect out")
+    func starvation() async throws {
+        let listener = try RedirectListener(host: "127.0.0.1", port: 0)
+        let port = listener.port
+        let stop = StopFlag()
+        // An attacker (or a confused program) of the same user: 64 connections that send
+        // nothing, reconnecting as soon as one is closed.
+        let holders = (0..<4).map { _ in
+            Thread {
+                var held: [Int32] = []
+                while !stop.isSet {
+                    while held.count < 16 { held.append(Raw.connect(port: port)) }
+                    usleep(20_000)
+                    // Replace the ones the listener closed.
+                    held = held.filter { fd in
+                        var byte: UInt8 = 0
+                        let count = recv(fd, &byte, 1, Int32(MSG_DONTWAIT))
+                        if count == 0 || (count < 0 && errno != EAGAIN) { close(fd); return false }
+                        return true
+                    }
+                }
+                for fd in held { close(fd) }
+            }
+        }
+        for thread in holders { thread.start() }
+        defer { stop.set() }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let outcome = Task {
+            try await listener.waitForRedirect(
+                CallbackStateMachine(expectation: .init(path: "/callback", state: "s", issuer: "x")), timeout: 20)
+        }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let (status, _) = try await Raw.request("GET /callback?code=c&state=s", port: port)
+        #expect(status == 200)
+        #expect(try await outcome.value == .authorized(AuthorizationResponse(code: "c")))
+    }
+}
+
+/// A socket table that names these owners, one per connection, in turn.
+final class InTurn: LoopbackPeerLookup, @unchecked Sendable {
+    private let lock = NSLock()
+    private var owners: [LoopbackPeerOwner]
+    init(_ owners: [LoopbackPeerOwner]) { self.owners = owners }
+    func owner(ofPeer peer: SocketEndpoint, connectedTo local: SocketEndpoint) -> LoopbackPeerOwner {
+        lock.withLock { owners.isEmpty ? .unknown : owners.removeFirst() }
+    }
+}
+
+/// The real table, with every answer kept.
+final class RecordingLookup: LoopbackPeerLookup, @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [LoopbackPeerOwner] = []
+    var owners: [LoopbackPeerOwner] { lock.withLock { recorded } }
+    func owner(ofPeer peer: SocketEndpoint, connectedTo local: SocketEndpoint) -> LoopbackPeerOwner {
+        let owner = ProcNetTCPPeerLookup().owner(ofPeer: peer, connectedTo: local)
+        lock.withLock { recorded.append(owner) }
+        return owner
+    }
+}
+
+final class EventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var events: [RedirectListener.Event] = []
+    var all: [RedirectListener.Event] { lock.withLock { events } }
+    func append(_ event: RedirectListener.Event) { lock.withLock { events.append(event) } }
+}
+
+final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}
+
+/// Raw loopback TCP, as a hostile or a plain client would speak it.
+enum Raw {
+    static func connect(port: UInt16) -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        return fd
+    }
+
+    /// Sends one request line and reads the whole answer: (status, body).
+    static func request(_ line: String, port: UInt16) async throws -> (Int, String) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                let fd = connect(port: port)
+                defer { close(fd) }
+                var timeout = timeval(tv_sec: 5, tv_usec: 0)
+                setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                let request = "\(line) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                _ = request.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+                var answer: [UInt8] = []
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while true {
+                    let count = recv(fd, &buffer, buffer.count, 0)
+                    if count <= 0 { break }
+                    answer += buffer[0..<count]
+                }
+                let text = String(decoding: answer, as: UTF8.self)
+                let status = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+                let body = text.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")
+                continuation.resume(returning: (status, body))
+            }.start()
+        }
+    }
+}
