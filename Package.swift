@@ -1,5 +1,14 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+/// The commit `authctl --version` names: scripts/install.sh, package.sh and test.sh set
+/// AUTHCTL_COMMIT (SwiftPM evaluates the manifest again when the environment changes, and
+/// only the one C file that uses it is recompiled). Anything but a short commit id is ignored.
+let commit = ProcessInfo.processInfo.environment["AUTHCTL_COMMIT"].flatMap { value -> String? in
+    let allowed = Set("0123456789abcdef-dirty")
+    return !value.isEmpty && value.count <= 48 && value.allSatisfy(allowed.contains) ? value : nil
+}
 
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
@@ -28,10 +37,15 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(
+            name: "CAuthctlSupport",
+            cSettings: commit.map { [.define("AUTHCTL_COMMIT", to: "\"\($0)\"")] } ?? []
+        ),
         .executableTarget(
             name: "authctl",
             dependencies: [
                 "AuthCore",
+                "CAuthctlSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

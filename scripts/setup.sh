@@ -7,6 +7,7 @@ set -euo pipefail
 missing=()
 ldconfig -p 2>/dev/null | grep -q 'libcurl\.so\.4' || missing+=(libcurl4)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
+command -v file >/dev/null 2>&1 || missing+=(file)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
 

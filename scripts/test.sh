@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Command two: the whole test suite — unit and flow tests, the real binary against the
 # in-process provider, then end to end against two independent providers on 127.0.0.1
-# (oidc-provider-mock with a confidential client; django-oauth-toolkit with a public one).
+# (oidc-provider-mock with a confidential client; django-oauth-toolkit with a public one),
+# then the release packages and the install script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh
+# The commit `authctl --version` names (a test checks that the binary carries it).
+AUTHCTL_COMMIT="$(scripts/commit-id.sh)"
+export AUTHCTL_COMMIT
 echo "test: building (the first build takes a few minutes)" >&2
 mkdir -p .build
 swift build --build-tests >.build/test-build.log 2>&1 || { cat .build/test-build.log >&2; echo "test: the build failed" >&2; exit 1; }
@@ -13,3 +17,6 @@ swift test --skip-build
 authctl="$(swift build --show-bin-path)/authctl"
 Tests/E2E/run-oidc-provider-mock-e2e.sh "$authctl"
 Tests/E2E/run-django-e2e.sh "$authctl"
+# The release artefacts: package.sh's .deb and tarball, install.sh and its --uninstall
+# (a release build: several minutes the first time).
+Tests/Packaging/run-packaging-test.sh

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuthCore
+import CAuthctlSupport
 import Foundation
 
 /// `authctl`: sign in to identity providers from the command line.
@@ -9,7 +10,7 @@ struct Authctl: AsyncParsableCommand {
         abstract:
             "Sign in to Microsoft Entra ID, Sign in with Apple and OpenID Connect providers from the command line; keep the session in a local keystore.",
         discussion: "Global options (--keystore, --config, --json, -v, -q) go before or after the subcommand.",
-        version: AuthctlVersion.string,
+        version: AuthctlVersion.description,
         subcommands: [
             Login.self, LinkCommand.self, ReauthCommand.self, UnlinkCommand.self, Status.self, Token.self, ExecCommand.self,
             SignOutCommand.self,
@@ -19,4 +20,8 @@ struct Authctl: AsyncParsableCommand {
 
 enum AuthctlVersion {
     static let string = "0.1.0"
+    /// The commit it was built from, embedded at build time (CAuthctlSupport).
+    static let commit = String(cString: authctl_build_commit())
+    /// What `authctl --version` prints: `authctl 0.1.0 (commit 0123456789ab)`.
+    static let description = "authctl \(string) (commit \(commit))"
 }

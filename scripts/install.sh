@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Installs authctl from this checkout: a release build (static Swift runtime, stripped),
+# the man page and the bash, zsh and fish completions.
+#
+#   scripts/install.sh                       into ~/.local
+#   scripts/install.sh --prefix /usr/local   anywhere else
+#   scripts/install.sh --uninstall [--prefix DIR]
+#                                            removes exactly what an install there put there
+#
+# What was installed is listed in PREFIX/share/authctl/installed-files, which --uninstall
+# reads. Running the install again upgrades in place.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+
+prefix="$HOME/.local"
+uninstall=false
+while (($#)); do
+    case "$1" in
+        --prefix) [[ $# -ge 2 && -n "$2" ]] || { echo "install: --prefix needs a directory" >&2; exit 2; }; prefix="$2"; shift 2 ;;
+        --prefix=*) prefix="${1#--prefix=}"; [[ -n "$prefix" ]] || { echo "install: --prefix needs a directory" >&2; exit 2; }; shift ;;
+        --uninstall) uninstall=true; shift ;;
+        -h | --help) sed -n '2,11s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        *) echo "install: unknown option '$1' (see scripts/install.sh --help)" >&2; exit 2 ;;
+    esac
+done
+mkdir -p "$prefix"
+prefix="$(cd "$prefix" && pwd)"
+manifest="$prefix/share/authctl/installed-files"
+
+if $uninstall; then
+    [[ -f "$manifest" ]] || { echo "install: nothing to uninstall: $manifest does not exist" >&2; exit 1; }
+    while IFS= read -r file; do
+        # Only paths under the prefix, as an install wrote them.
+        [[ "$file" == "$prefix"/* && "$file" != *"/../"* ]] || continue
+        if [[ -f "$file" || -L "$file" ]]; then rm -f "$file" && echo "removed $file"; fi
+    done <"$manifest"
+    rm -f "$manifest"
+    rmdir "$prefix/share/authctl" 2>/dev/null || true
+    echo "authctl is uninstalled from $prefix (your keystore and configuration are kept)."
+    exit 0
+fi
+
+"$root/scripts/setup.sh"
+binary="$("$root/scripts/build-release.sh")"
+
+# source → destination under the prefix
+files=(
+    "$binary|bin/authctl|0755"
+    "$root/docs/authctl.1|share/man/man1/authctl.1|0644"
+    "$root/completions/authctl.bash|share/bash-completion/completions/authctl|0644"
+    "$root/completions/_authctl|share/zsh/site-functions/_authctl|0644"
+    "$root/completions/authctl.fish|share/fish/vendor_completions.d/authctl.fish|0644"
+)
+installed=()
+for entry in "${files[@]}"; do
+    IFS='|' read -r source destination mode <<<"$entry"
+    install -D -m "$mode" "$source" "$prefix/$destination"
+    installed+=("$prefix/$destination")
+    echo "installed $prefix/$destination"
+done
+mkdir -p "$(dirname "$manifest")"
+printf '%s\n' "${installed[@]}" >"$manifest"
+
+"$prefix/bin/authctl" --version
+case ":$PATH:" in
+    *":$prefix/bin:"*) ;;
+    *) echo "Add $prefix/bin to PATH, e.g. in ~/.profile: export PATH=\"$prefix/bin:\$PATH\"" ;;
+esac
+if command -v manpath >/dev/null 2>&1 && ! manpath 2>/dev/null | tr ':' '\n' | grep -qx "$prefix/share/man"; then
+    echo "If 'man authctl' finds nothing, add $prefix/share/man to MANPATH: export MANPATH=\"$prefix/share/man:\$MANPATH\""
+fi
+case "$prefix" in
+    /usr | /usr/local) ;;
+    *) echo "zsh completions: add to ~/.zshrc, before compinit: fpath=($prefix/share/zsh/site-functions \$fpath)" ;;
+esac
+ldconfig -p 2>/dev/null | grep -q 'libcurl\.so\.4' ||
+    echo "authctl needs libcurl4 to talk to providers (Debian and Ubuntu: apt-get install libcurl4)."
+echo "Uninstall with: scripts/install.sh --uninstall${prefix:+ --prefix $prefix}"

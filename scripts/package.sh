@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Builds the release artefacts in dist/:
+#   authctl-VERSION-linux-ARCH.tar.gz   bin/, share/man, share/{bash-completion,zsh,fish}
+#   authctl_VERSION_DEBARCH.deb          the same files under /usr (Depends: libcurl4)
+#   SHA256SUMS
+# The archives are deterministic for a given binary: sorted entries, owner root, and
+# every time stamp set to the commit's time (SOURCE_DATE_EPOCH).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+command -v dpkg-deb >/dev/null || { echo "package: dpkg-deb is needed (Debian's dpkg package)" >&2; exit 1; }
+
+binary="$(scripts/build-release.sh)"
+version="$("$binary" --version | awk '{print $2}')"
+[[ "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+ ]] || { echo "package: unexpected version '$version'" >&2; exit 1; }
+arch="$(uname -m)"
+debarch="$(dpkg --print-architecture)"
+SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}"
+export SOURCE_DATE_EPOCH
+
+rm -rf dist && mkdir -p dist
+stage="$(mktemp -d)"
+trap 'rm -rf "$stage"' EXIT
+
+# The tarball: the layout of `scripts/install.sh --prefix DIR`.
+tree="$stage/authctl-$version"
+install -D -m 0755 "$binary" "$tree/bin/authctl"
+install -D -m 0644 docs/authctl.1 "$tree/share/man/man1/authctl.1"
+install -D -m 0644 completions/authctl.bash "$tree/share/bash-completion/completions/authctl"
+install -D -m 0644 completions/_authctl "$tree/share/zsh/site-functions/_authctl"
+install -D -m 0644 completions/authctl.fish "$tree/share/fish/vendor_completions.d/authctl.fish"
+install -D -m 0644 README.md "$tree/share/doc/authctl/README.md"
+install -D -m 0644 CHANGELOG.md "$tree/share/doc/authctl/CHANGELOG.md"
+find "$tree" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
+tarball="dist/authctl-$version-linux-$arch.tar.gz"
+tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" -C "$stage" -cf - "authctl-$version" |
+    gzip -9 -n >"$tarball"
+
+# The Debian package: Debian's paths (zsh's vendor-completions, a gzipped man page).
+deb="$stage/deb"
+install -D -m 0755 "$binary" "$deb/usr/bin/authctl"
+install -d "$deb/usr/share/man/man1"
+gzip -9 -n -c docs/authctl.1 >"$deb/usr/share/man/man1/authctl.1.gz"
+chmod 0644 "$deb/usr/share/man/man1/authctl.1.gz"
+install -D -m 0644 completions/authctl.bash "$deb/usr/share/bash-completion/completions/authctl"
+install -D -m 0644 completions/_authctl "$deb/usr/share/zsh/vendor-completions/_authctl"
+install -D -m 0644 completions/authctl.fish "$deb/usr/share/fish/vendor_completions.d/authctl.fish"
+install -D -m 0644 CHANGELOG.md "$deb/usr/share/doc/authctl/changelog"
+# Depends: the package of every library the binary links (libc6, libstdc++6, libgcc-s1),
+# and libcurl4, which it loads when it first talks to a provider.
+depends="$(for lib in $(ldd "$binary" | awk '/=>/ {print $3}'); do
+    dpkg -S "$(readlink -f "$lib")" 2>/dev/null || dpkg -S "$lib"
+done | cut -d: -f1 | sort -u | paste -sd, | sed 's/,/, /g')"
+mkdir -p "$deb/DEBIAN"
+cat >"$deb/DEBIAN/control" <<CONTROL
+Package: authctl
+Version: $version
+Architecture: $debarch
+Maintainer: the authctl developers <authctl@localhost>
+Depends: ${depends:+$depends, }libcurl4
+Section: utils
+Priority: optional
+Installed-Size: $(du -sk --exclude=DEBIAN "$deb" | cut -f1)
+Description: sign in to identity providers from the command line
+ authctl signs in to Microsoft Entra ID, Sign in with Apple and any OpenID Connect
+ provider through the system browser and a loopback redirect (OAuth 2.0 with PKCE),
+ validates the ID token and keeps the session in a private keystore; later commands
+ print fresh tokens for scripts, kubectl and git.
+CONTROL
+find "$deb" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
+dpkg-deb --root-owner-group -Zxz --build "$deb" "dist/authctl_${version}_$debarch.deb" >/dev/null
+
+(cd dist && sha256sum -- *.tar.gz *.deb >SHA256SUMS)
+echo "package: built in dist/ (authctl $version, $("$binary" --version | sed 's/.*(\(.*\))/\1/')):" >&2
+ls -l dist >&2
