@@ -37,6 +37,28 @@ struct NetworkHardeningTests {
         }
     }
 
+    @Test("the listener, --listen-address and loopback redirect URIs still take every loopback spelling, and only those")
+    func loopbackCallers() throws {
+        for text in ["127.0.0.1:8400", "[::1]:8400", "localhost:0", "127.0.0.2:0", "[0:0:0:0:0:0:0:1]:0"] {
+            #expect(throws: Never.self) { try ListenAddress(parsing: text) }
+        }
+        for text in ["127.attacker.example:80", "127.1:80", "localhost.:80", "[::ffff:127.0.0.1]:80"] {
+            #expect(throws: AuthError.self) { try ListenAddress(parsing: text) }
+        }
+        for host in ["127.0.0.1", "::1", "[::1]", "localhost", "0:0:0:0:0:0:0:1"] {
+            let listener = try RedirectListener(host: host)
+            listener.close()
+        }
+        #expect(throws: AuthError.self) { try RedirectListener(host: "127.attacker.example") }
+        let implied = AuthorizationCodeFlow.listenAddress(impliedBy: URL(string: "http://[::1]:8401/callback"))
+        #expect(implied == ListenAddress(host: "::1", port: 8401))
+        #expect(AuthorizationCodeFlow.listenAddress(impliedBy: URL(string: "http://127.attacker.example:8401/cb")).port == 0)
+        #expect(throws: AuthError.self) {
+            try AuthorizationCodeFlow.checkForwarding(
+                URL(string: "http://127.attacker.example:8401/cb"), listenAddress: ListenAddress(host: "127.0.0.1", port: 8401))
+        }
+    }
+
     // MARK: Item 8: numbers from a provider
 
     static func tokenResponse(_ extra: [String: JSONValue], status: Int = 200) -> HTTPResponse {
