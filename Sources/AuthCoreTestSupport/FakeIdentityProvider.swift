@@ -59,6 +59,11 @@ public final class FakeIdentityProvider: @unchecked Sendable {
         public var deviceInterval: JSONValue? = .number(5)
         public var deviceExpiresIn: TimeInterval = 900
         public var deviceVerificationComplete = true
+        /// The HTTP status of OAuth error answers (token, device and revocation endpoints):
+        /// 400 as RFC 6749 §5.2 says, 200 as GitHub's OAuth server answers.
+        public var oauthErrorStatus = 400
+        /// The revocation endpoint answers this OAuth error (with `oauthErrorStatus`).
+        public var revocationError: String?
 
         public init() {}
     }
@@ -74,6 +79,7 @@ public final class FakeIdentityProvider: @unchecked Sendable {
     private var revokedTokens: [String] = []
     private var authorizationParameters: [String: String] = [:]
     private var secrets: [String] = []
+    private var agents: [(path: String, userAgent: String)] = []
 
     public init() throws {
         signer = try TestTokenSigner()
@@ -98,6 +104,8 @@ public final class FakeIdentityProvider: @unchecked Sendable {
     public var lastAuthorizationRequest: [String: String] { lock.withLock { authorizationParameters } }
     /// Every code, verifier, state, nonce and token this provider saw or issued, to prove none leaks.
     public var issuedSecrets: [String] { lock.withLock { secrets } }
+    /// The path and `User-Agent` of every request, in order ("" when a request had none).
+    public var userAgents: [(path: String, userAgent: String)] { lock.withLock { agents } }
 
     private func remember(_ values: String?...) { lock.withLock { secrets += values.compactMap { $0 } } }
 
@@ -110,6 +118,7 @@ public final class FakeIdentityProvider: @unchecked Sendable {
 
     private func handle(_ request: ReceivedRequest) -> HTTPResponse {
         let behaviour = self.behaviour
+        lock.withLock { agents.append((request.path, request.headers["user-agent"] ?? "")) }
         switch (request.method, request.path) {
         case ("GET", "/.well-known/openid-configuration"):
             bump("discovery")
@@ -137,6 +146,7 @@ public final class FakeIdentityProvider: @unchecked Sendable {
                     refreshTokens.remove(token)
                 }
             }
+            if let error = behaviour.revocationError { return oauthError(error, "revocation refused", status: behaviour.oauthErrorStatus) }
             return HTTPResponse(status: 200)
         default:
             return HTTPResponse(status: 404, body: Data("not found".utf8))
@@ -249,7 +259,7 @@ public final class FakeIdentityProvider: @unchecked Sendable {
             return issueTokens(behaviour, nonce: grant.nonce, subject: behaviour.subject, includeIDToken: true)
         case "refresh_token":
             bump("refresh")
-            if let error = behaviour.refreshError { return oauthError(error, "refresh refused") }
+            if let error = behaviour.refreshError { return oauthError(error, "refresh refused", status: behaviour.oauthErrorStatus) }
             guard let token = form["refresh_token"], lock.withLock({ refreshTokens.contains(token) }) else {
                 return oauthError("invalid_grant", "unknown refresh token")
             }
@@ -263,7 +273,7 @@ public final class FakeIdentityProvider: @unchecked Sendable {
                 return oauthError("invalid_grant", "unknown device code")
             }
             let answer = lock.withLock { devicePollsLeft.isEmpty ? "approve" : devicePollsLeft.removeFirst() }
-            guard answer == "approve" else { return oauthError(answer, nil) }
+            guard answer == "approve" else { return oauthError(answer, nil, status: behaviour.oauthErrorStatus) }
             lock.withLock { _ = deviceCodes.remove(code) }
             return issueTokens(behaviour, nonce: nil, subject: behaviour.subject, includeIDToken: true)
         default:

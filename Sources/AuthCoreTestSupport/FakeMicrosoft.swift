@@ -106,6 +106,9 @@ public final class FakeMicrosoft: @unchecked Sendable {
         public var idTokenTenantID: String?
         public var signWithUnpublishedKey = false
         public var discoveryIssuer: String?
+        /// Appended to every access token issued (a provider handing out a token with a
+        /// line break, to inject a header into the next request that carries it).
+        public var accessTokenSuffix = ""
 
         public init() {}
     }
@@ -464,7 +467,7 @@ public final class FakeMicrosoft: @unchecked Sendable {
         }
         var unique: [String] = []
         for scope in granted where !unique.contains(scope) { unique.append(scope) }
-        let accessToken = "at-" + UUID().uuidString
+        let accessToken = "at-" + UUID().uuidString + behaviour.accessTokenSuffix
         lock.withLock { accessTokens[accessToken] = (grant.account, resource, unique) }
         let oidc = ["openid", "profile", "email"].filter { requested.contains($0) }
         var body: [String: JSONValue] = [

@@ -48,9 +48,14 @@ public final class StubTransport: HTTPTransport, @unchecked Sendable {
 
     public var requests: [HTTPRequest] { lock.withLock { sent } }
 
+    /// Like `CurlTransport`: a header with a line break is refused before anything is
+    /// "sent", an answer longer than the request's limit fails as too large.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try request.checkHeaders()
         lock.withLock { sent.append(request) }
-        return try answer(request)
+        let response = try answer(request)
+        if response.body.count > request.responseLimit { throw request.tooLarge() }
+        return response
     }
 }
 

@@ -46,6 +46,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
+    /// A response header that makes the server send no `Content-Length` (the body ends
+    /// when the connection closes, as HTTP/1.0 servers do); not sent itself.
+    public static let omitContentLength = "X-Test-Omit-Content-Length"
+
     public func stop() {
         lock.lock()
         defer { lock.unlock() }
@@ -82,8 +86,11 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             case .invalid: return
             case .complete(let request):
                 let response = handler(request)
-                var head = "HTTP/1.1 \(response.status) X\r\nContent-Length: \(response.body.count)\r\nConnection: close\r\n"
-                for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+                let delimitedByClose = response.headers[omitContentLength] != nil
+                var head = "HTTP/1.1 \(response.status) X\r\n"
+                if !delimitedByClose { head += "Content-Length: \(response.body.count)\r\n" }
+                head += "Connection: close\r\n"
+                for (name, value) in response.headers where name != omitContentLength { head += "\(name): \(value)\r\n" }
                 let bytes = Array((head + "\r\n").utf8) + Array(response.body)
                 var offset = 0
                 while offset < bytes.count {

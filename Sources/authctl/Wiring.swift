@@ -57,13 +57,18 @@ struct Wiring {
 
     func configStore() -> ConfigStore { ConfigStore(path: configPath, random: SystemRandomSource()) }
 
+    /// The `User-Agent` of every request to a provider.
+    static let userAgent = "authctl/\(AuthctlVersion.string)"
+
     /// Everything, for the commands that may talk to a provider.
     func authEnvironment(browser: any BrowserLauncher = NoBrowserLauncher()) -> AuthEnvironment {
         let terminal = self.terminal
         let clock = SystemClock()
         let random = SystemRandomSource()
         return AuthEnvironment(
-            transport: LoggingTransport(LazyTransport { CurlTransport() }, terminal: terminal, clock: clock),
+            transport: LoggingTransport(
+                LazyTransport { [environment] in CurlTransport(userAgent: Self.userAgent, environment: environment) }, terminal: terminal,
+                clock: clock),
             clock: clock, random: random, browser: browser, terminal: terminal,
             keystore: keystore(), configStore: configStore(),
             metadataCache: FileMetadataCache(directory: cacheDirectory, random: random),

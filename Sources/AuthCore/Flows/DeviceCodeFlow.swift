@@ -62,7 +62,8 @@ struct DeviceCodeFlow: Sendable {
                 tokenEndpoint: discovery.tokenEndpoint, clientID: clientID, grant: .deviceCode(authorization.deviceCode),
                 authentication: try authentication())
             let response = try await environment.transport.send(request.httpRequest)
-            if response.status != 200, let json = JSONValue.object(from: response.body), let error = OAuthErrorResponse(json) {
+            // An OAuth error whatever the status: GitHub answers `authorization_pending` with 200.
+            if let json = JSONValue.object(from: response.body), let error = OAuthErrorResponse(json) {
                 action = polling.next(after: error, now: environment.clock.now())
                 continue
             }

@@ -41,6 +41,11 @@ public struct TokenRevocation: Sendable {
                 supported: discovery.tokenEndpointAuthMethodsSupported
             ).apply(clientID: clientID, to: &parameters, headers: &headers)
             let response = try await environment.transport.send(.form(endpoint, parameters, headers: headers))
+            // RFC 7009 §2.2: 200 is success, its body ignored — unless it is an OAuth error
+            // (§2.2.1), which some providers send with 200.
+            if let json = JSONValue.object(from: response.body), let error = OAuthErrorResponse(json) {
+                return result(.failed, "HTTP \(response.status), \(error.summary)")
+            }
             return response.status == 200 ? result(.revoked) : result(.failed, "HTTP \(response.status)")
         } catch let error as AuthError {
             return result(.failed, error.message)

@@ -27,7 +27,9 @@ public struct UserPhoto: Sendable {
             let token = try await TokenRefresh(environment: environment).run(.init(providerID: id, scopes: scopes))
             try EndpointPolicy.check(photo.url, what: "the photo endpoint")
             let response = try await environment.transport.send(
-                HTTPRequest(url: photo.url, headers: ["Authorization": "Bearer \(token.token)", "Accept": "image/*"]))
+                HTTPRequest(
+                    url: photo.url, headers: ["Authorization": "Bearer \(token.token)", "Accept": "image/*"],
+                    responseLimit: HTTPRequest.photoResponseLimit))
             return try Self.output(response, providerID: id.rawValue, url: photo.url)
         }
         throw AuthError(

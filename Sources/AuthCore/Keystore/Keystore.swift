@@ -51,7 +51,7 @@ public struct FileKeystore: Keystore {
         let result = try await change(&state)
         let updated = KeystoreFile(state)
         if updated != original {
-            try SafeFile.writeAtomically(try updated.encoded(), to: path, what: "the keystore", random: random)
+            try SafeFile.writeAtomically(try updated.encodedForWriting(path: path), to: path, what: "the keystore", random: random)
         }
         return result
     }

@@ -101,6 +101,22 @@ struct KeystoreFile: Codable, Equatable {
         try Self.encoder.encode(self)
     }
 
+    /// The bytes of this keystore, checked to read back before they replace the file: both
+    /// reads (the full one and the current user's) must accept them and find the same
+    /// users. A value that encodes but does not decode (a date out of range, from a number a
+    /// provider sent) would otherwise leave a keystore no command can read.
+    func encodedForWriting(path: String) throws -> Data {
+        let refused = AuthError.keystore(
+            "authctl did not write the keystore \(path): what it was about to write would not read back (a value it cannot store, such as an out-of-range date). The keystore was left as it was; run the command again, and report it if it repeats"
+        )
+        guard let data = try? encoded(), let decoded = try? Self.decoder.decode(KeystoreFile.self, from: data),
+            decoded.currentUid == currentUid, decoded.users.map(\.uid) == users.map(\.uid),
+            (decoded.pendingCredentials ?? []).count == (pendingCredentials ?? []).count,
+            let session = try? Self.decodeCurrentUser(data, path: path), session.currentUID == currentUid
+        else { throw refused }
+        return data
+    }
+
     static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601

@@ -50,17 +50,18 @@ public struct DeviceAuthorizationResponse: Sendable, Equatable {
         self.interval = interval
     }
 
-    /// Parses the endpoint's answer. An OAuth error is `invalid-credential` (the provider
-    /// refused the client or the scopes); anything else that is not the protocol is a
+    /// Parses the endpoint's answer. An OAuth error (an `error` member, whatever the HTTP
+    /// status: GitHub answers errors with 200) is `invalid-credential` (the provider refused
+    /// the client or the scopes); anything else that is not the protocol is a
     /// `network-request-failed`.
     public static func parse(_ response: HTTPResponse, host: String) throws -> DeviceAuthorizationResponse {
         let json = JSONValue.object(from: response.body)
+        if let json, let error = OAuthErrorResponse(json) {
+            throw AuthError(
+                .invalidCredential, "\(host) refused the device authorization request: \(error.summary). \(error.nextStep)",
+                details: ["oauthError": .string(Sanitize.text(error.error, limit: 64))])
+        }
         if response.status != 200 {
-            if let json, let error = OAuthErrorResponse(json) {
-                throw AuthError(
-                    .invalidCredential, "\(host) refused the device authorization request: \(error.summary). \(error.nextStep)",
-                    details: ["oauthError": .string(Sanitize.text(error.error, limit: 64))])
-            }
             throw AuthError.network(
                 "the device authorization endpoint at \(host) answered HTTP \(response.status) without an OAuth response. Try again later")
         }
@@ -75,15 +76,24 @@ public struct DeviceAuthorizationResponse: Sendable, Equatable {
         return DeviceAuthorizationResponse(
             deviceCode: deviceCode, userCode: userCode, verificationURI: uri,
             verificationURIComplete: json["verification_uri_complete"]?.stringValue.flatMap(URL.init(string:)),
-            expiresIn: expiresIn, interval: Self.seconds(json["interval"]) ?? 5)
+            expiresIn: min(expiresIn, maximumLifetime), interval: min(Self.seconds(json["interval"]) ?? 5, maximumInterval))
     }
 
-    /// A number of seconds, sent as a number or (some providers) a string.
+    /// The longest device-code lifetime believed (RFC 8628 suggests minutes; Microsoft: 15).
+    static let maximumLifetime: TimeInterval = 24 * 3600
+    /// The longest polling interval believed (RFC 8628 §3.2 default: 5 s).
+    static let maximumInterval: TimeInterval = 300
+
+    /// A number of seconds, sent as a number or (some providers) a string; nil when it is
+    /// not a finite, non-negative decimal number (NaN, infinities, hex and other spellings).
     static func seconds(_ value: JSONValue?) -> TimeInterval? {
+        let seconds: TimeInterval?
         switch value {
-        case .number(let number) where number >= 0: number
-        case .string(let text): TimeInterval(text).flatMap { $0 >= 0 ? $0 : nil }
-        default: nil
+        case .number(let number): seconds = number
+        case .string(let text): seconds = TokenResponse.decimalSeconds(text)
+        default: seconds = nil
         }
+        guard let seconds, seconds.isFinite, seconds >= 0 else { return nil }
+        return seconds
     }
 }

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// An OpenID Provider's metadata (OpenID Connect Discovery 1.0 §3), read from
 /// `<issuer>/.well-known/openid-configuration`.
 public struct DiscoveryDocument: Sendable, Equatable, Codable {
@@ -89,9 +93,32 @@ public struct DiscoveryDocument: Sendable, Equatable, Codable {
 
 /// SPEC §8: only `http://` on loopback hosts; every other endpoint must be `https://`.
 public enum EndpointPolicy {
+    /// True for a loopback host, decided by parsing, never by comparing prefixes (a name such
+    /// as `127.attacker.example` or `127.0.0.1.nip.io` is a remote host):
+    ///
+    /// - an IPv4 literal in 127.0.0.0/8 in the four-octet dotted form `inet_pton` accepts
+    ///   (`127.1`, octal or hex spellings that `inet_aton` would take are not loopback);
+    /// - the IPv6 loopback `::1` in any spelling `inet_pton` accepts (`0:0:0:0:0:0:0:1`),
+    ///   with or without brackets; an IPv4-mapped `::ffff:127.0.0.1` is not (it is refused
+    ///   as plain http, which is the safe side);
+    /// - the name `localhost` in any case (RFC 6761 §6.3). `localhost.` (the fully qualified
+    ///   form) and `*.localhost` are not: resolvers may send those to DNS.
     public static func isLoopback(host: String?) -> Bool {
-        guard let host = host?.lowercased() else { return false }
-        return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+        guard var host, !host.isEmpty else { return false }
+        if host.lowercased() == "localhost" { return true }
+        if host.hasPrefix("[") || host.hasSuffix("]") {
+            guard host.hasPrefix("["), host.hasSuffix("]"), host.count > 2 else { return false }
+            host = String(host.dropFirst().dropLast())
+            guard host.contains(":") else { return false }  // brackets are for IPv6 only
+        }
+        if host.contains(":") {
+            var address = in6_addr()
+            guard inet_pton(AF_INET6, host, &address) == 1 else { return false }
+            return withUnsafeBytes(of: &address) { bytes in bytes.dropLast().allSatisfy { $0 == 0 } && bytes.last == 1 }
+        }
+        var address = in_addr()
+        guard inet_pton(AF_INET, host, &address) == 1 else { return false }
+        return withUnsafeBytes(of: &address) { $0.first == 127 }
     }
 
     public static func check(_ url: URL, what: String) throws {

@@ -30,9 +30,10 @@ public struct TokenResponse: Sendable, Equatable {
     /// The longest lifetime believed from `expires_in`.
     static let maximumLifetime: TimeInterval = 365 * 24 * 3600
 
-    /// Interprets an HTTP response from the token endpoint: a 200 with a JSON body is a
-    /// token response, a 400/401 with an OAuth error body is the provider's refusal
-    /// (`invalid-credential`), anything else is not the protocol (`network-request-failed`).
+    /// Interprets an HTTP response from the token endpoint: a JSON body with an `error`
+    /// member is the provider's refusal (`invalid-credential`) whatever the status — RFC 6749
+    /// §5.2 says 400, GitHub's OAuth server answers 200 —, a 200 with a JSON body is a token
+    /// response, anything else is not the protocol (`network-request-failed`).
     ///
     /// - Parameter nextStep: the provider's advice for an error it explains better than
     ///   RFC 6749 (`IdentityProvider.nextStep(for:)`).
@@ -40,14 +41,14 @@ public struct TokenResponse: Sendable, Equatable {
         _ response: HTTPResponse, host: String, nextStep: (OAuthErrorResponse) -> String? = { _ in nil }
     ) throws -> TokenResponse {
         let json = JSONValue.object(from: response.body)
+        if let json, let error = OAuthErrorResponse(json) {
+            var details: [String: JSONValue] = ["oauthError": .string(Sanitize.text(error.error, limit: 64))]
+            if !error.errorCodes.isEmpty { details["errorCodes"] = .array(error.errorCodes.map { .number(Double($0)) }) }
+            throw AuthError(
+                .invalidCredential, "\(host) refused the token request: \(error.summary). \(nextStep(error) ?? error.nextStep)",
+                details: details)
+        }
         if response.status != 200 {
-            if let json, let error = OAuthErrorResponse(json) {
-                var details: [String: JSONValue] = ["oauthError": .string(Sanitize.text(error.error, limit: 64))]
-                if !error.errorCodes.isEmpty { details["errorCodes"] = .array(error.errorCodes.map { .number(Double($0)) }) }
-                throw AuthError(
-                    .invalidCredential, "\(host) refused the token request: \(error.summary). \(nextStep(error) ?? error.nextStep)",
-                    details: details)
-            }
             throw AuthError.network(
                 "the token endpoint at \(host) answered HTTP \(response.status) without an OAuth response. The provider may be down or misconfigured; try again later"
             )
@@ -58,6 +59,14 @@ public struct TokenResponse: Sendable, Equatable {
         guard let accessToken = json["access_token"]?.stringValue, !accessToken.isEmpty else {
             throw AuthError.network("the token response from \(host) has no access_token. Check the provider's configuration")
         }
+        // RFC 6749 Appendix A.12: an access token is visible characters. One with a control
+        // character (a line break to inject a header where it is later sent, or to break a
+        // script that prints it) is a provider that lies.
+        guard !accessToken.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw AuthError.invalidCredential(
+                "the token response from \(host) holds an access token with control characters (RFC 6749 allows none); authctl refused it and sent it nowhere. Sign in again; if it keeps happening, the provider is misbehaving"
+            )
+        }
         guard let tokenType = json["token_type"]?.stringValue else {
             throw AuthError.network("the token response from \(host) has no token_type. Check the provider's configuration")
         }
@@ -65,20 +74,40 @@ public struct TokenResponse: Sendable, Equatable {
             throw AuthError.network(
                 "the token response from \(host) has token_type '\(Sanitize.text(tokenType))'; authctl only uses Bearer tokens")
         }
-        var expiresIn: TimeInterval?
-        switch json["expires_in"] {
-        case .number(let n): expiresIn = n
-        case .string(let s): expiresIn = TimeInterval(s.trimmingCharacters(in: .whitespaces))
-        default: expiresIn = nil
-        }
-        if let value = expiresIn { expiresIn = min(max(value, 1), maximumLifetime) }
         return TokenResponse(
             accessToken: accessToken,
             tokenType: "Bearer",
-            expiresIn: expiresIn,
+            expiresIn: lifetime(json["expires_in"]),
             refreshToken: json["refresh_token"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 },
             idToken: json["id_token"]?.stringValue,
             scopes: json["scope"]?.stringValue.map { $0.split(separator: " ").map(String.init) })
+    }
+
+    /// `expires_in` as a number of seconds, or nil ("unknown lifetime", as when it is
+    /// absent) when it says nothing: NaN, or text that is not a decimal number (`nan`,
+    /// `0x10`, a hundred digits). A number is bounded to 1 s … 1 year — a negative one (the
+    /// token expired already) to 1 s, an infinite or absurd one to a year —, so that the
+    /// expiry date stays one the keystore can hold.
+    static func lifetime(_ value: JSONValue?) -> TimeInterval? {
+        let seconds: TimeInterval?
+        switch value {
+        case .number(let n): seconds = n
+        case .string(let s): seconds = decimalSeconds(s)
+        default: seconds = nil
+        }
+        guard let seconds, !seconds.isNaN else { return nil }
+        return min(max(seconds, 1), maximumLifetime)
+    }
+
+    /// A decimal number of seconds sent as text (`"3599"`, `"3599.5"`, `"-5"`, `"1e3"`):
+    /// an optional sign, digits, a point and an exponent; no `nan`/`inf` spellings, no hex,
+    /// at most 32 characters.
+    static func decimalSeconds(_ text: String) -> TimeInterval? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, trimmed.count <= 32,
+            trimmed.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || ".eE+-".unicodeScalars.contains($0) })
+        else { return nil }
+        return TimeInterval(trimmed).flatMap { $0.isFinite ? $0 : nil }
     }
 }
 
@@ -99,7 +128,7 @@ public struct OAuthErrorResponse: Sendable, Equatable {
         guard let error = json["error"]?.stringValue else { return nil }
         self.init(
             error: error, errorDescription: json["error_description"]?.stringValue,
-            errorCodes: json["error_codes"]?.arrayValue?.compactMap { $0.numberValue.map { Int($0) } } ?? [])
+            errorCodes: json["error_codes"]?.arrayValue?.compactMap { $0.numberValue.flatMap { Int(exactly: $0) } } ?? [])
     }
 
     /// What to do about this error (RFC 6749 §5.2 codes).

@@ -15,19 +15,38 @@ import Foundation
 /// followed"); a 3xx is returned to the caller, which treats it as a protocol violation.
 /// Only `http` and `https` are allowed; TLS verification is libcurl's default (on) and is
 /// never switched off.
+///
+/// Every request carries `User-Agent` (`authctl/VERSION`, given by the executable), is
+/// refused before anything is sent when a header holds a line break (`HTTPRequest.
+/// checkHeaders`), and reads at most `HTTPRequest.responseLimit` bytes of answer. Proxies
+/// come from the usual variables (`ProxyRoute`), but a loopback provider is never reached
+/// through one, and a failure through a proxy names it.
 public struct CurlTransport: HTTPTransport {
     let timeout: TimeInterval
+    let userAgent: String?
+    let environment: [String: String]
 
-    public init(timeout: TimeInterval = 30) { self.timeout = timeout }
+    /// - Parameters:
+    ///   - userAgent: the `User-Agent` of every request (`authctl/0.1.0`).
+    ///   - environment: where the proxy variables are read (`http_proxy`, `NO_PROXY`, …).
+    public init(
+        timeout: TimeInterval = 30, userAgent: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.timeout = timeout
+        self.userAgent = userAgent
+        self.environment = environment
+    }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try request.checkHeaders()
         let curl = try LibCurl.shared()
-        let host = request.url.host ?? "?"
+        let settings = LibCurl.Settings(
+            timeout: timeout, userAgent: userAgent, route: ProxyRoute(for: request.url, environment: environment))
         let cancelled = CancellationFlag()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
                 Thread {
-                    continuation.resume(with: Result { try curl.perform(request, timeout: timeout, cancelled: cancelled, host: host) })
+                    continuation.resume(with: Result { try curl.perform(request, settings: settings, cancelled: cancelled) })
                 }.start()
             }
         } onCancel: {
@@ -41,13 +60,54 @@ final class LibCurl: @unchecked Sendable {
     // curl.h: option numbers are a type base (long 0, object pointer 10000, function
     // pointer 20000, curl_off_t 30000) plus the option's index.
     enum Option: Int32 {
-        case writeData = 10001, url = 10002, errorBuffer = 10010, postFields = 10015, httpHeader = 10023, headerData = 10029
-        case customRequest = 10036, xferInfoData = 10057, acceptEncoding = 10102
+        case writeData = 10001, url = 10002, proxy = 10004, errorBuffer = 10010, postFields = 10015, userAgent = 10018
+        case httpHeader = 10023, headerData = 10029, customRequest = 10036, xferInfoData = 10057, acceptEncoding = 10102
+        case noProxy = 10177
         case writeFunction = 20011, headerFunction = 20079, xferInfoFunction = 20219
-        case postFieldSizeLarge = 30120
+        case maxFileSizeLarge = 30117, postFieldSizeLarge = 30120
         case noProgress = 43, post = 47, followLocation = 52, noSignal = 99, timeoutMS = 155, connectTimeoutMS = 156
         case protocols = 181
+
+        /// The name in curl.h, for the error of an option libcurl refused.
+        var name: String {
+            switch self {
+            case .writeData: "CURLOPT_WRITEDATA"
+            case .url: "CURLOPT_URL"
+            case .proxy: "CURLOPT_PROXY"
+            case .errorBuffer: "CURLOPT_ERRORBUFFER"
+            case .postFields: "CURLOPT_POSTFIELDS"
+            case .userAgent: "CURLOPT_USERAGENT"
+            case .httpHeader: "CURLOPT_HTTPHEADER"
+            case .headerData: "CURLOPT_HEADERDATA"
+            case .customRequest: "CURLOPT_CUSTOMREQUEST"
+            case .xferInfoData: "CURLOPT_XFERINFODATA"
+            case .acceptEncoding: "CURLOPT_ACCEPT_ENCODING"
+            case .noProxy: "CURLOPT_NOPROXY"
+            case .writeFunction: "CURLOPT_WRITEFUNCTION"
+            case .headerFunction: "CURLOPT_HEADERFUNCTION"
+            case .xferInfoFunction: "CURLOPT_XFERINFOFUNCTION"
+            case .maxFileSizeLarge: "CURLOPT_MAXFILESIZE_LARGE"
+            case .postFieldSizeLarge: "CURLOPT_POSTFIELDSIZE_LARGE"
+            case .noProgress: "CURLOPT_NOPROGRESS"
+            case .post: "CURLOPT_POST"
+            case .followLocation: "CURLOPT_FOLLOWLOCATION"
+            case .noSignal: "CURLOPT_NOSIGNAL"
+            case .timeoutMS: "CURLOPT_TIMEOUT_MS"
+            case .connectTimeoutMS: "CURLOPT_CONNECTTIMEOUT_MS"
+            case .protocols: "CURLOPT_PROTOCOLS"
+            }
+        }
     }
+
+    /// What the transport decides for every request: timeouts, `User-Agent`, proxy.
+    struct Settings {
+        var timeout: TimeInterval
+        var userAgent: String?
+        var route: ProxyRoute
+    }
+
+    static let writeError: Int32 = 23  // CURLE_WRITE_ERROR: the body callback refused bytes
+    static let fileSizeExceeded: Int32 = 63  // CURLE_FILESIZE_EXCEEDED: Content-Length over the limit
     static let responseCode: Int32 = 0x20_0000 + 2  // CURLINFO_LONG + 2
     static let protocolHTTP = 1, protocolHTTPS = 2  // CURLPROTO_HTTP, CURLPROTO_HTTPS
 
@@ -117,67 +177,112 @@ final class LibCurl: @unchecked Sendable {
         var body = Data()
         var headers: [String: String] = [:]
         let cancelled: CancellationFlag
-        let maximumBody = 16 << 20
+        /// `HTTPRequest.responseLimit`; `exceeded` once the answer went past it.
+        let maximumBody: Int
+        var exceeded = false
 
-        init(cancelled: CancellationFlag) { self.cancelled = cancelled }
+        init(cancelled: CancellationFlag, maximumBody: Int) {
+            self.cancelled = cancelled
+            self.maximumBody = maximumBody
+        }
+    }
+
+    /// A `curl_easy_setopt` that libcurl refused (an option this libcurl lacks, or out of
+    /// memory): an error naming the option, never a silent continue.
+    struct OptionRefused: Error {
+        var option: Option
+        var code: Int32
     }
 
     /// One blocking transfer (run on its own thread).
-    func perform(_ request: HTTPRequest, timeout: TimeInterval, cancelled: CancellationFlag, host: String) throws -> HTTPResponse {
+    func perform(_ request: HTTPRequest, settings: Settings, cancelled: CancellationFlag) throws -> HTTPResponse {
+        let host = request.url.host ?? "?"
         guard let easy = easyInit() else { throw AuthError.network("libcurl could not start a request to \(host). Try again") }
         defer { easyCleanup(easy) }
-        let exchange = Exchange(cancelled: cancelled)
+        let exchange = Exchange(cancelled: cancelled, maximumBody: max(request.responseLimit, 0))
         let context = Unmanaged.passUnretained(exchange).toOpaque()
         var headerList: OpaquePointer?
         defer { slistFreeAll(headerList) }
         var errorBuffer = [CChar](repeating: 0, count: 256)  // CURL_ERROR_SIZE
         // libcurl reads the POST body from this buffer during the transfer (it does not copy it).
         let body = [UInt8](request.body ?? Data()) + [0]
+        let route = settings.route
 
-        let status: Int32 = errorBuffer.withUnsafeMutableBufferPointer { errors in
-            body.withUnsafeBufferPointer { bodyBytes in
-                _ = setoptPointer(easy, Option.url.rawValue, request.url.absoluteString)
-                _ = setoptLong(easy, Option.protocols.rawValue, Self.protocolHTTP | Self.protocolHTTPS)
-                _ = setoptLong(easy, Option.followLocation.rawValue, 0)
-                _ = setoptLong(easy, Option.noSignal.rawValue, 1)
-                _ = setoptLong(easy, Option.timeoutMS.rawValue, Int(timeout * 1000))
-                _ = setoptLong(easy, Option.connectTimeoutMS.rawValue, Int(min(timeout, 15) * 1000))
-                _ = setoptPointer(easy, Option.acceptEncoding.rawValue, "")
-                _ = setoptPointer(easy, Option.errorBuffer.rawValue, errors.baseAddress)
-                _ = setoptCallback(easy, Option.writeFunction.rawValue, Self.receiveBody)
-                _ = setoptPointer(easy, Option.writeData.rawValue, context)
-                _ = setoptCallback(easy, Option.headerFunction.rawValue, Self.receiveHeader)
-                _ = setoptPointer(easy, Option.headerData.rawValue, context)
-                _ = setoptLong(easy, Option.noProgress.rawValue, 0)
-                _ = setoptProgress(easy, Option.xferInfoFunction.rawValue, Self.progress)
-                _ = setoptPointer(easy, Option.xferInfoData.rawValue, context)
-                switch request.method {
-                case "GET": break
-                case "POST":
-                    _ = setoptLong(easy, Option.post.rawValue, 1)
-                    _ = setoptOffset(easy, Option.postFieldSizeLarge.rawValue, Int64(request.body?.count ?? 0))
-                    _ = setoptPointer(easy, Option.postFields.rawValue, bodyBytes.baseAddress)
-                default:
-                    _ = setoptPointer(easy, Option.customRequest.rawValue, request.method)
+        func check(_ option: Option, _ code: Int32) throws {
+            if code != 0 { throw OptionRefused(option: option, code: code) }
+        }
+        let status: Int32
+        do {
+            status = try errorBuffer.withUnsafeMutableBufferPointer { errors in
+                try body.withUnsafeBufferPointer { bodyBytes in
+                    try check(.url, setoptPointer(easy, Option.url.rawValue, request.url.absoluteString))
+                    try check(.protocols, setoptLong(easy, Option.protocols.rawValue, Self.protocolHTTP | Self.protocolHTTPS))
+                    try check(.followLocation, setoptLong(easy, Option.followLocation.rawValue, 0))
+                    try check(.noSignal, setoptLong(easy, Option.noSignal.rawValue, 1))
+                    try check(.timeoutMS, setoptLong(easy, Option.timeoutMS.rawValue, Int(settings.timeout * 1000)))
+                    try check(.connectTimeoutMS, setoptLong(easy, Option.connectTimeoutMS.rawValue, Int(min(settings.timeout, 15) * 1000)))
+                    try check(.acceptEncoding, setoptPointer(easy, Option.acceptEncoding.rawValue, ""))
+                    try check(.errorBuffer, setoptPointer(easy, Option.errorBuffer.rawValue, errors.baseAddress))
+                    try check(.writeFunction, setoptCallback(easy, Option.writeFunction.rawValue, Self.receiveBody))
+                    try check(.writeData, setoptPointer(easy, Option.writeData.rawValue, context))
+                    try check(.headerFunction, setoptCallback(easy, Option.headerFunction.rawValue, Self.receiveHeader))
+                    try check(.headerData, setoptPointer(easy, Option.headerData.rawValue, context))
+                    try check(.noProgress, setoptLong(easy, Option.noProgress.rawValue, 0))
+                    try check(.xferInfoFunction, setoptProgress(easy, Option.xferInfoFunction.rawValue, Self.progress))
+                    try check(.xferInfoData, setoptPointer(easy, Option.xferInfoData.rawValue, context))
+                    // A Content-Length over the limit fails before the body comes; the write
+                    // callback enforces it for answers without one.
+                    try check(.maxFileSizeLarge, setoptOffset(easy, Option.maxFileSizeLarge.rawValue, Int64(exchange.maximumBody)))
+                    // The proxy chosen here (none for loopback), so that a failure can name it;
+                    // NO_PROXY keeps the user's list, with the loopback names added.
+                    try check(.proxy, setoptPointer(easy, Option.proxy.rawValue, route.proxy))
+                    try check(.noProxy, setoptPointer(easy, Option.noProxy.rawValue, route.noProxy))
+                    if let userAgent = settings.userAgent {
+                        try check(.userAgent, setoptPointer(easy, Option.userAgent.rawValue, userAgent))
+                    }
+                    switch request.method {
+                    case "GET": break
+                    case "POST":
+                        try check(.post, setoptLong(easy, Option.post.rawValue, 1))
+                        try check(
+                            .postFieldSizeLarge, setoptOffset(easy, Option.postFieldSizeLarge.rawValue, Int64(request.body?.count ?? 0)))
+                        try check(.postFields, setoptPointer(easy, Option.postFields.rawValue, bodyBytes.baseAddress))
+                    default:
+                        try check(.customRequest, setoptPointer(easy, Option.customRequest.rawValue, request.method))
+                    }
+                    // Suppress libcurl's own `Expect: 100-continue` on POSTs, as URLSession did.
+                    for line in request.headers.map({ "\($0.key): \($0.value)" }) + ["Expect:"] {
+                        guard let appended = slistAppend(headerList, line) else { throw OptionRefused(option: .httpHeader, code: 27) }
+                        headerList = appended
+                    }
+                    try check(.httpHeader, setoptPointer(easy, Option.httpHeader.rawValue, UnsafeRawPointer(headerList)))
+                    return easyPerform(easy)
                 }
-                // Suppress libcurl's own `Expect: 100-continue` on POSTs, as URLSession did.
-                for line in request.headers.map({ "\($0.key): \($0.value)" }) + ["Expect:"] {
-                    headerList = slistAppend(headerList, line)
-                }
-                _ = setoptPointer(easy, Option.httpHeader.rawValue, UnsafeRawPointer(headerList))
-                return easyPerform(easy)
             }
+        } catch let refused as OptionRefused {
+            let reason = easyStrerror(refused.code).map { String(cString: $0) } ?? "error \(refused.code)"
+            throw AuthError.network(
+                "the installed libcurl refused \(refused.option.name) (\(reason)), so authctl did not send the request to \(host). Install libcurl 7.62 or later"
+            )
         }
         if cancelled.isSet { throw CancellationError() }
+        if exchange.exceeded || status == Self.fileSizeExceeded { throw request.tooLarge() }
         guard status == 0 else {
-            let detail = errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            let detail = errorBuffer.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { String(cString: $0) } ?? "" }
             let reason = detail.isEmpty ? easyStrerror(status).map { String(cString: $0) } ?? "error \(status)" : detail
+            if let proxy = route.shownProxy {
+                throw AuthError.network(
+                    "could not reach \(host) through the proxy \(proxy) (from \(route.variable ?? "the environment")): \(Sanitize.text(route.scrub(reason), limit: 160)). Check that the proxy works, or list \(host) in NO_PROXY, then try again"
+                )
+            }
             throw AuthError.network(
                 "could not reach \(host): \(Sanitize.text(reason, limit: 160)). Check the provider's address and your network, then try again"
             )
         }
         var code = 0
-        _ = getinfoLong(easy, Self.responseCode, &code)
+        guard getinfoLong(easy, Self.responseCode, &code) == 0 else {
+            throw AuthError.network("libcurl could not report the HTTP status of the answer from \(host). Try again")
+        }
         return HTTPResponse(status: code, headers: exchange.headers, body: exchange.body)
     }
 
@@ -185,7 +290,10 @@ final class LibCurl: @unchecked Sendable {
         guard let data, let context else { return 0 }
         let exchange = Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
         let length = size * count
-        guard exchange.body.count + length <= exchange.maximumBody else { return 0 }  // aborts the transfer
+        guard exchange.body.count + length <= exchange.maximumBody else {
+            exchange.exceeded = true
+            return 0  // aborts the transfer (CURLE_WRITE_ERROR)
+        }
         exchange.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
         return length
     }
