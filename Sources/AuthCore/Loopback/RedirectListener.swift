@@ -45,7 +45,7 @@ public final class RedirectListener: @unchecked Sendable {
         host: String = "127.0.0.1", port: UInt16 = 0, access: LoopbackAccess = .currentUser,
         peers: any LoopbackPeerLookup = ProcNetTCPPeerLookup()
     ) throws {
-        let literal = host == "localhost" ? "127.0.0.1" : host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let literal = host.lowercased() == "localhost" ? "127.0.0.1" : host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         guard EndpointPolicy.isLoopback(host: literal) else {
             throw AuthError.invalidArgument("the listen address '\(host)' is not a loopback address. Use 127.0.0.1, [::1] or localhost")
         }
