@@ -130,7 +130,8 @@ public enum SafeFile {
         }
         defer { directory.close() }
         let name = directory.name(of: path)
-        let temporary = temporaryPrefix(of: name) + "\(getpid())-\(random.base64URL(bytes: 6))"
+        let temporary = directory.name(
+            of: directory.path + "/" + temporaryPrefix(of: (path as NSString).lastPathComponent) + "\(getpid())-\(random.base64URL(bytes: 6))")
         let fd = openat(directory.fd, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw AuthError.keystore(
@@ -154,7 +155,7 @@ public enum SafeFile {
             unlinkat(directory.fd, temporary, 0)
             throw AuthError.keystore("could not write \(what) \(path) (\(reason)); it is unchanged. Check free disk space and permissions")
         }
-        fsync(directory.fd)
+        if directory.fd != AT_FDCWD { fsync(directory.fd) }
     }
 
     /// `.NAME.tmp-`: how the temporary files of `writeAtomically` begin.
@@ -191,6 +192,9 @@ public enum SafeFile {
             let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard fd >= 0 else {
                 if errno == ENOENT { return nil }
+                // A directory that may be searched but not listed (0711) is fine for `.any`:
+                // its files are then opened by their whole path.
+                if errno == EACCES, rule == .any { return Directory(fd: AT_FDCWD, path: path) }
                 throw AuthError(
                     code, "the directory \(path) of \(what) cannot be opened (\(String(cString: strerror(errno)))). Check the path and its permissions")
             }
@@ -224,9 +228,11 @@ public enum SafeFile {
             }
         }
 
-        func name(of file: String) -> String { (file as NSString).lastPathComponent }
+        /// How to name `file` to the `*at` calls: its last component, or its whole path when
+        /// the directory could not be opened.
+        func name(of file: String) -> String { fd == AT_FDCWD ? file : (file as NSString).lastPathComponent }
 
-        func close() { _ = Glibc.close(fd) }
+        func close() { if fd != AT_FDCWD { _ = Glibc.close(fd) } }
     }
 }
 
