@@ -27,7 +27,9 @@ final class KeystoreAttackTests {
     var keystore: FileKeystore { FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 2) }
 
     func written() async throws -> Data {
-        try await keystore.update { $0.users.append(KeystoreTests.sampleUser("u1")); $0.currentUID = "u1" }
+        try await keystore.update {
+            $0.users.append(KeystoreTests.sampleUser("u1")); $0.currentUID = "u1"
+        }
         return try #require(FileManager.default.contents(atPath: path))
     }
 

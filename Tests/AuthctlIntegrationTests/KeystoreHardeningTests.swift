@@ -32,7 +32,8 @@ final class KeystoreHardeningTests {
     }
 
     /// Runs authctl, killing it after `seconds` if it has not ended (a hang fails the test, not the suite).
-    func run(_ arguments: [String], within seconds: Double = 10, environment: [String: String] = [:]) async throws -> AuthctlProcess.Result {
+    func run(_ arguments: [String], within seconds: Double = 10, environment: [String: String] = [:]) async throws -> AuthctlProcess.Result
+    {
         let started = try authctl.start(arguments, environment: environment)
         let process = started.0
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
@@ -126,7 +127,10 @@ final class KeystoreHardeningTests {
     func startExec() async throws -> (started: (Process, Pipe, Pipe), tokenFile: String, child: pid_t) {
         let report = authctl.home + "/report-\(UUID().uuidString)"
         let started = try authctl.start(
-            ["exec", "--", "sh", "-c", "echo \"$AUTHCTL_TOKEN_FILE $$\" > '\(report).part'; mv '\(report).part' '\(report)'; exec sleep 30"],
+            [
+                "exec", "--", "sh", "-c",
+                "echo \"$AUTHCTL_TOKEN_FILE $$\" > '\(report).part'; mv '\(report).part' '\(report)'; exec sleep 30",
+            ],
             environment: ["XDG_RUNTIME_DIR": runtime])
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: report) && Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
@@ -136,7 +140,8 @@ final class KeystoreHardeningTests {
         return (started, words.first ?? "", child)
     }
 
-    @Test("exec ended by SIGHUP, SIGTERM, SIGUSR1, SIGPIPE: the token file and its directory are gone, the exit is the child's",
+    @Test(
+        "exec ended by SIGHUP, SIGTERM, SIGUSR1, SIGPIPE: the token file and its directory are gone, the exit is the child's",
         arguments: [SIGHUP, SIGTERM, SIGUSR1, SIGPIPE, SIGQUIT, SIGUSR2])
     func execSignals(signal: Int32) async throws {
         try await signedIn()

@@ -338,7 +338,8 @@ public enum AccountRules {
         guard let uid else { return try currentUserIndex(state) }
         guard let index = state.userIndex(uid: uid) else {
             throw AuthError.invalidCredential(
-                "the user \(uid) was removed by another authctl (users delete) while this command ran. Sign in again: authctl login PROVIDER")
+                "the user \(uid) was removed by another authctl (users delete) while this command ran. Sign in again: authctl login PROVIDER"
+            )
         }
         return index
     }

@@ -131,7 +131,8 @@ public enum SafeFile {
         defer { directory.close() }
         let name = directory.name(of: path)
         let temporary = directory.name(
-            of: directory.path + "/" + temporaryPrefix(of: (path as NSString).lastPathComponent) + "\(getpid())-\(random.base64URL(bytes: 6))")
+            of: directory.path + "/" + temporaryPrefix(of: (path as NSString).lastPathComponent)
+                + "\(getpid())-\(random.base64URL(bytes: 6))")
         let fd = openat(directory.fd, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw AuthError.keystore(
@@ -196,7 +197,9 @@ public enum SafeFile {
                 // its files are then opened by their whole path.
                 if errno == EACCES, rule == .any { return Directory(fd: AT_FDCWD, path: path) }
                 throw AuthError(
-                    code, "the directory \(path) of \(what) cannot be opened (\(String(cString: strerror(errno)))). Check the path and its permissions")
+                    code,
+                    "the directory \(path) of \(what) cannot be opened (\(String(cString: strerror(errno)))). Check the path and its permissions"
+                )
             }
             let directory = Directory(fd: fd, path: path)
             if rule == .strict {
@@ -269,7 +272,8 @@ public final class FileLock: @unchecked Sendable {
                 close(fd)
                 throw AuthError(
                     code,
-                    "\(what) \(path) stayed locked by another authctl for \(Int(timeout)) s. Wait for it to finish, or end it, and try again")
+                    "\(what) \(path) stayed locked by another authctl for \(Int(timeout)) s. Wait for it to finish, or end it, and try again"
+                )
             }
             do { try await Task.sleep(nanoseconds: 20_000_000) } catch {
                 close(fd)
