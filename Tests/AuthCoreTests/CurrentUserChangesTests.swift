@@ -59,6 +59,7 @@ struct CurrentUserChangesTests {
     @Test("token --force-refresh while another process runs users use: the token of the user it started with, refreshed and stored")
     func tokenWhileUsersUse() async throws {
         let (test, first, second) = try await signedIn()
+        defer { try? FileManager.default.removeItem(atPath: test.directory) }
         let old = try #require(test.keystore.state.currentUser?.providerData.first?.tokens)
         let environment = environment(test) { $0.currentUID = second }
         let output = try await TokenRefresh(environment: environment).run(.init(forceRefresh: true))
@@ -73,6 +74,7 @@ struct CurrentUserChangesTests {
     @Test("token --force-refresh while another process deletes the user: a clear error, not no-current-user, nothing stored")
     func tokenWhileUserDeleted() async throws {
         let (test, first, _) = try await signedIn()
+        defer { try? FileManager.default.removeItem(atPath: test.directory) }
         let environment = environment(test) { state in
             state.users.removeAll { $0.uid == first }
             state.currentUID = nil
@@ -87,6 +89,7 @@ struct CurrentUserChangesTests {
     @Test("signout while another process runs users use: the user it started with is signed out, the other one is not")
     func signOutWhileUsersUse() async throws {
         let (test, first, second) = try await signedIn()
+        defer { try? FileManager.default.removeItem(atPath: test.directory) }
         try await test.keystore.update { state in
             // The second user holds tokens too, so that signing it out by mistake would show.
             state.users[1].providerData = state.users[0].providerData
@@ -103,6 +106,7 @@ struct CurrentUserChangesTests {
     @Test("reauth while another process runs users use: the user it started with is reauthenticated")
     func reauthWhileUsersUse() async throws {
         let (test, first, second) = try await signedIn()
+        defer { try? FileManager.default.removeItem(atPath: test.directory) }
         let environment = environment(test) { $0.currentUID = second }
         let user = try await Reauthenticate(environment: environment).run(
             .init(providerID: try ProviderID(parsing: "oidc.fake"), source: .interactive(FlowOptions(timeout: 10))))

@@ -51,9 +51,11 @@ public struct PrivateDirectory: Sendable {
     public func remove() { try? FileManager.default.removeItem(atPath: path) }
 }
 
-/// The child that the catchable signals authctl receives are passed on to (0: none). Read
-/// by the signal handler, so a plain word, set before the handlers are installed.
+/// The child that the catchable signals authctl receives are passed on to (0: none yet, or
+/// no longer). Read by the signal handler, so a plain word.
 nonisolated(unsafe) private var signalTarget: pid_t = 0
+/// A signal that came while the child was being started, passed on once it runs.
+nonisolated(unsafe) private var signalPending: Int32 = 0
 
 /// The real child process, started with `posix_spawnp` (so `PATH` finds the command),
 /// sharing authctl's stdin, stdout and stderr. authctl ignores SIGINT itself (Ctrl-C
@@ -72,8 +74,13 @@ public struct SystemChildProcessRunner: ChildProcessRunner {
     public init() {}
 
     public func run(_ arguments: [String], environment: [String: String]) async throws -> Int32 {
+        // The handlers go in before the child starts: a signal that came in between would
+        // otherwise end authctl and leave the token file behind.
+        Self.installForwarding()
         let pid = try Self.spawn(arguments, environment: environment)
-        Self.forwardSignals(to: pid)
+        signalTarget = pid
+        let early = signalPending
+        if early != 0 { kill(pid, early) }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
                 Thread {
@@ -90,14 +97,16 @@ public struct SystemChildProcessRunner: ChildProcessRunner {
         }
     }
 
-    /// Installs the handler that passes the `forwarded` signals on to `pid`. `kill` is
-    /// async-signal-safe; the handler reads one word and calls it.
-    static func forwardSignals(to pid: pid_t) {
-        signalTarget = pid
+    /// Installs the handler that passes the `forwarded` signals on to `signalTarget`, or
+    /// keeps one for later while there is no child yet. `kill` is async-signal-safe; the
+    /// handler reads and writes one word.
+    static func installForwarding() {
+        signalTarget = 0
+        signalPending = 0
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { signal in
             let target = signalTarget
-            if target > 0 { kill(target, signal) }
+            if target > 0 { kill(target, signal) } else { signalPending = signal }
         }
         sigemptyset(&action.sa_mask)
         action.sa_flags = SA_RESTART
