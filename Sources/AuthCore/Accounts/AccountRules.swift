@@ -193,9 +193,9 @@ public enum AccountRules {
 
     /// `unlink`: removes the identity (and its tokens) from the current user. The last
     /// identity of a user cannot be unlinked: nobody could sign in to that user again
-    /// (`users delete` removes the user instead).
+    /// (`users delete` removes the user instead). `uid`: the user the command resolved when
+    /// it started (nil: the current user).
     @discardableResult
-    /// `uid`: the user the command resolved when it started (nil: the current user).
     public static func unlink(_ state: inout AccountState, providerID: String, uid: String? = nil) throws -> (
         user: User, removed: LinkedIdentity
     ) {
