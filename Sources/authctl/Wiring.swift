@@ -36,10 +36,15 @@ struct Wiring {
 
     var cacheDirectory: String { "\(xdg("XDG_CACHE_HOME", ".cache"))/authctl" }
 
-    /// Where `exec` keeps its token file: `$XDG_RUNTIME_DIR` (per user, in memory) or the
-    /// temporary directory.
+    /// Where `exec` keeps its token file: `$XDG_RUNTIME_DIR` (per user, in memory, emptied at
+    /// logout) when it names an existing directory, else the temporary directory.
     var runtimeDirectory: String {
-        if let value = environment["XDG_RUNTIME_DIR"], value.hasPrefix("/") { return value }
+        var isDirectory: ObjCBool = false
+        if let value = environment["XDG_RUNTIME_DIR"], value.hasPrefix("/"),
+            FileManager.default.fileExists(atPath: value, isDirectory: &isDirectory), isDirectory.boolValue
+        {
+            return value
+        }
         return NSTemporaryDirectory()
     }
 

@@ -151,8 +151,11 @@ public enum AccountRules {
 
     /// `reauth`: the credential must be the current user's identity for its provider; its
     /// tokens are replaced and `lastAuthAt` is now.
-    public static func reauthenticate(_ state: inout AccountState, with credential: Credential, now: Date) throws -> User {
-        let userIndex = try currentUserIndex(state)
+    /// `uid`: the user the command resolved when it started (nil: the current user).
+    public static func reauthenticate(_ state: inout AccountState, with credential: Credential, now: Date, uid: String? = nil) throws
+        -> User
+    {
+        let userIndex = try userIndex(state, resolved: uid)
         var user = state.users[userIndex]
         guard let identityIndex = user.providerData.firstIndex(where: { $0.providerID == credential.providerID }) else {
             throw AuthError.noSuchProvider(credential.providerID, linked: user.providerData.map(\.providerID))
@@ -190,10 +193,13 @@ public enum AccountRules {
 
     /// `unlink`: removes the identity (and its tokens) from the current user. The last
     /// identity of a user cannot be unlinked: nobody could sign in to that user again
-    /// (`users delete` removes the user instead).
+    /// (`users delete` removes the user instead). `uid`: the user the command resolved when
+    /// it started (nil: the current user).
     @discardableResult
-    public static func unlink(_ state: inout AccountState, providerID: String) throws -> (user: User, removed: LinkedIdentity) {
-        let userIndex = try currentUserIndex(state)
+    public static func unlink(_ state: inout AccountState, providerID: String, uid: String? = nil) throws -> (
+        user: User, removed: LinkedIdentity
+    ) {
+        let userIndex = try userIndex(state, resolved: uid)
         var user = state.users[userIndex]
         guard let identityIndex = user.providerData.firstIndex(where: { $0.providerID == providerID }) else {
             throw AuthError.noSuchProvider(providerID, linked: user.providerData.map(\.providerID))
@@ -233,15 +239,18 @@ public enum AccountRules {
     // MARK: - signout, users use
 
     /// `signout`: drops the tokens of the current user (every user's with `all`) and clears
-    /// the current user. Users and their identities stay.
-    public static func signOut(_ state: inout AccountState, all: Bool) throws {
-        guard all || state.currentUser != nil else { throw AuthError.noCurrentUser }
-        for userIndex in state.users.indices where all || state.users[userIndex].uid == state.currentUID {
+    /// the current user. Users and their identities stay. `uid`: the user the command
+    /// resolved when it started (nil: the current user); when another one has been made
+    /// current meanwhile, that one stays current and signed in.
+    public static func signOut(_ state: inout AccountState, all: Bool, uid: String? = nil) throws {
+        guard all || uid != nil || state.currentUser != nil else { throw AuthError.noCurrentUser }
+        let target = uid ?? state.currentUID
+        for userIndex in state.users.indices where all || state.users[userIndex].uid == target {
             for identityIndex in state.users[userIndex].providerData.indices {
                 state.users[userIndex].providerData[identityIndex].tokens = nil
             }
         }
-        state.currentUID = nil
+        if all || state.currentUID == target { state.currentUID = nil }
     }
 
     /// `users use UID`: makes another user current (one that still has tokens).
@@ -321,6 +330,18 @@ public enum AccountRules {
         }
         if let name = profile.displayName { identity.profile.displayName = name }
         if let photo = profile.photoURL { identity.profile.photoURL = photo }
+    }
+
+    /// The index of the user a command resolved when it started (nil: the current user). A
+    /// user removed meanwhile by another process is said so, not `no-current-user`.
+    static func userIndex(_ state: AccountState, resolved uid: String?) throws -> Int {
+        guard let uid else { return try currentUserIndex(state) }
+        guard let index = state.userIndex(uid: uid) else {
+            throw AuthError.invalidCredential(
+                "the user \(uid) was removed by another authctl (users delete) while this command ran. Sign in again: authctl login PROVIDER"
+            )
+        }
+        return index
     }
 
     static func currentUserIndex(_ state: AccountState) throws -> Int {

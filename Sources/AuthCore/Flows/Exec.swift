@@ -67,8 +67,9 @@ public struct Exec: Sendable {
         return try status.get()
     }
 
-    /// Rewrites the file before each token expires. A failed refresh is reported and
-    /// retried; the child goes on with the token it has.
+    /// Rewrites the file before each token expires, with the tokens of the user the command
+    /// started with (another process may switch the current user meanwhile). A failed
+    /// refresh is reported and retried; the child goes on with the token it has.
     func keepFresh(_ file: String, from first: TokenRefresh.Output, input: Input) async {
         var current = first
         while !Task.isCancelled {
@@ -79,7 +80,7 @@ public struct Exec: Sendable {
             do {
                 try await environment.clock.sleep(for: max(1, remaining - margin))
                 current = try await TokenRefresh(environment: environment).run(
-                    .init(providerID: input.providerID, minimumTTL: margin + 1, scopes: input.scopes))
+                    .init(providerID: input.providerID, minimumTTL: margin + 1, scopes: input.scopes, uid: first.uid))
                 if Task.isCancelled { return }
                 try write(current.token, to: file)
             } catch is CancellationError {

@@ -26,7 +26,9 @@ public struct SignOut: Sendable {
     public func run(_ input: Input) async throws -> Output {
         let state = try environment.keystore.read()
         guard input.all || state.currentUser != nil else { throw AuthError.noCurrentUser }
-        let users = state.users.filter { input.all ? $0.providerData.contains { $0.tokens != nil } : $0.uid == state.currentUID }
+        // Resolved once: another process may make another user current meanwhile.
+        let uid = state.currentUID
+        let users = state.users.filter { input.all ? $0.providerData.contains { $0.tokens != nil } : $0.uid == uid }
         var revocations: [Revocation] = []
         if input.revoke {
             let revocation = TokenRevocation(environment: environment)
@@ -36,7 +38,7 @@ public struct SignOut: Sendable {
                 }
             }
         }
-        try await environment.keystore.update { state in try AccountRules.signOut(&state, all: input.all) }
+        try await environment.keystore.update { state in try AccountRules.signOut(&state, all: input.all, uid: input.all ? nil : uid) }
         return Output(signedOut: users.map(\.uid), revocations: revocations)
     }
 }

@@ -8,6 +8,10 @@ import Foundation
 /// after a re-read, so that when many processes need the same refresh, one does it and the
 /// others use its result.
 ///
+/// The user is resolved once — the current user when the command starts, or the `uid`
+/// given — and the command finishes with that user, whatever another process does to the
+/// current user meanwhile (`users use`): a refresh is stored with the user it belongs to.
+///
 /// With `scopes` (`token --scope`), the token asked for is one for other scopes (Microsoft:
 /// another resource), obtained by a refresh-token grant that names them and cached in the
 /// identity's `additionalTokens` under the scope set; the session's own access token stays,
@@ -20,11 +24,14 @@ public struct TokenRefresh: Sendable {
         public var forceRefresh: Bool
         /// Other scopes than the session's (empty: the session's access token).
         public var scopes: [String]
+        /// The user whose token to give; nil: the current user (`exec` keeps the one it started with).
+        public var uid: String?
 
         public init(
             providerID: ProviderID? = nil, idToken: Bool = false, minimumTTL: TimeInterval = 60, forceRefresh: Bool = false,
-            scopes: [String] = []
+            scopes: [String] = [], uid: String? = nil
         ) {
+            self.uid = uid
             self.providerID = providerID
             self.idToken = idToken
             self.minimumTTL = minimumTTL
@@ -37,6 +44,8 @@ public struct TokenRefresh: Sendable {
     }
 
     public struct Output: Sendable, Equatable {
+        /// The user whose token this is.
+        public var uid: String
         public var providerID: String
         public var tokenType: String
         /// The access token, or the ID token with `--id-token`.
@@ -57,10 +66,13 @@ public struct TokenRefresh: Sendable {
             throw AuthError.invalidArgument("--id-token and --scope exclude each other: --scope asks for an access token for other scopes")
         }
         // The hot path: the current user alone, no lock, no network.
-        let state = try environment.keystore.readCurrentUser()
-        let (providerID, tokens) = try Self.select(input, in: state)
+        let user = try resolveUser(input)
+        let uid = user.uid
+        let (providerID, tokens) = try Self.select(input, of: user)
         let now = environment.clock.now()
-        if !input.forceRefresh, let output = Self.validOutput(tokens, providerID: providerID, input: input, now: now, refreshed: false) {
+        if !input.forceRefresh,
+            let output = Self.validOutput(tokens, uid: uid, providerID: providerID, input: input, now: now, refreshed: false)
+        {
             return output
         }
         if !input.idToken, tokens.accessToken == nil, tokens.refreshToken == nil {
@@ -75,26 +87,23 @@ public struct TokenRefresh: Sendable {
                     : "a token for other scopes needs a refresh token, and the \(providerID) session has none. Sign in again with a scope that grants one (for Microsoft, offline_access): authctl login \(providerID)"
             )
         }
-        let uid = state.currentUID
-        guard let identity = state.currentUser?.identity(for: providerID) else { throw AuthError.noCurrentUser }
+        guard let identity = user.identity(for: providerID) else { throw AuthError.noCurrentUser }
         let provider = try environment.provider(ProviderID(parsing: providerID)).provider(forSessionOf: identity)
         let output: Output? = try await environment.keystore.update { state in
-            // Re-read under the lock: another process may have refreshed meanwhile.
-            guard state.currentUID == uid, let userIndex = uid.flatMap(state.userIndex(uid:)),
-                let identityIndex = state.users[userIndex].providerData.firstIndex(where: { $0.providerID == providerID }),
-                let current = state.users[userIndex].providerData[identityIndex].tokens
-            else { throw AuthError.noCurrentUser }
+            // Re-read under the lock: another process may have refreshed meanwhile. The user is
+            // the one resolved above, current or not by now.
+            let (userIndex, identityIndex, current) = try Self.locate(uid: uid, providerID: providerID, in: state)
             let now = environment.clock.now()
             if Self.asked(current, input) != Self.asked(tokens, input) {
                 // Another process refreshed while this one waited for the lock: use its result
                 // (even when --min-ttl asks more than the provider's lifetime), never refresh twice.
                 if let output = Self.validOutput(
-                    current, providerID: providerID, input: input, now: now, refreshed: false, minimumTTLApplies: false)
+                    current, uid: uid, providerID: providerID, input: input, now: now, refreshed: false, minimumTTLApplies: false)
                 {
                     return output
                 }
             } else if !input.forceRefresh,
-                let output = Self.validOutput(current, providerID: providerID, input: input, now: now, refreshed: false)
+                let output = Self.validOutput(current, uid: uid, providerID: providerID, input: input, now: now, refreshed: false)
             {
                 return output
             }
@@ -102,7 +111,8 @@ public struct TokenRefresh: Sendable {
             let refreshed = try await refresh(identity, tokens: current, provider: provider, scopes: input.scopes)
             // Stored even when it lacks what was asked: a rotated refresh token must not be lost.
             state.users[userIndex].providerData[identityIndex].tokens = refreshed
-            return Self.validOutput(refreshed, providerID: providerID, input: input, now: now, refreshed: true, minimumTTLApplies: false)
+            return Self.validOutput(
+                refreshed, uid: uid, providerID: providerID, input: input, now: now, refreshed: true, minimumTTLApplies: false)
         }
         guard let output else {
             throw AuthError.invalidCredential(
@@ -112,9 +122,40 @@ public struct TokenRefresh: Sendable {
         return output
     }
 
+    /// The user to serve, read once: the current user (the hot path reads it alone), or the
+    /// one `input.uid` names.
+    func resolveUser(_ input: Input) throws -> User {
+        guard let uid = input.uid else {
+            guard let user = try environment.keystore.readCurrentUser().currentUser else { throw AuthError.noCurrentUser }
+            return user
+        }
+        let state = try environment.keystore.readCurrentUser()
+        if let user = state.currentUser, user.uid == uid { return user }
+        guard let user = try environment.keystore.read().users.first(where: { $0.uid == uid }) else { throw Self.removed(uid) }
+        return user
+    }
+
+    /// Where the resolved user's tokens are in a state re-read under the lock. A user removed,
+    /// unlinked or signed out meanwhile (by another process) is said so, not `no-current-user`.
+    static func locate(uid: String, providerID: String, in state: AccountState) throws -> (Int, Int, TokenSet) {
+        guard let userIndex = state.userIndex(uid: uid) else { throw removed(uid) }
+        guard let identityIndex = state.users[userIndex].providerData.firstIndex(where: { $0.providerID == providerID }),
+            let tokens = state.users[userIndex].providerData[identityIndex].tokens
+        else {
+            throw AuthError.invalidCredential(
+                "the \(providerID) session of the user \(uid) was ended by another authctl (signout or unlink) while this command ran. Sign in again: authctl login \(providerID)"
+            )
+        }
+        return (userIndex, identityIndex, tokens)
+    }
+
+    static func removed(_ uid: String) -> AuthError {
+        AuthError.invalidCredential(
+            "the user \(uid) was removed by another authctl (users delete) while this command ran. Sign in again: authctl login PROVIDER")
+    }
+
     /// The token set asked for: the given provider, or the one of the last sign-in.
-    static func select(_ input: Input, in state: AccountState) throws -> (String, TokenSet) {
-        guard let user = state.currentUser else { throw AuthError.noCurrentUser }
+    static func select(_ input: Input, of user: User) throws -> (String, TokenSet) {
         let providerID = input.providerID?.rawValue ?? user.lastProviderID ?? user.providerData.first?.providerID ?? ""
         guard let identity = user.identity(for: providerID) else {
             throw AuthError(
@@ -140,13 +181,13 @@ public struct TokenRefresh: Sendable {
     }
 
     static func validOutput(
-        _ tokens: TokenSet, providerID: String, input: Input, now: Date, refreshed: Bool, minimumTTLApplies: Bool = true
+        _ tokens: TokenSet, uid: String, providerID: String, input: Input, now: Date, refreshed: Bool, minimumTTLApplies: Bool = true
     ) -> Output? {
         let ttl = minimumTTLApplies ? input.minimumTTL : 0
         if let key = input.scopeKey {
             guard let scoped = tokens.additionalTokens?[key], scoped.isValid(at: now, minimumTTL: ttl) else { return nil }
             return Output(
-                providerID: providerID, tokenType: scoped.tokenType, token: scoped.accessToken, isIDToken: false,
+                uid: uid, providerID: providerID, tokenType: scoped.tokenType, token: scoped.accessToken, isIDToken: false,
                 expiresAt: scoped.expiresAt, scopes: scoped.scopes, refreshed: refreshed)
         }
         if input.idToken {
@@ -154,12 +195,12 @@ public struct TokenRefresh: Sendable {
             let expiresAt = IDTokenClaims.unverifiedParts(of: idToken).flatMap { IDTokenClaims(raw: $0.payload).expiresAt }
             if let expiresAt, expiresAt.timeIntervalSince(now) <= ttl { return nil }
             return Output(
-                providerID: providerID, tokenType: "Bearer", token: idToken, isIDToken: true, expiresAt: expiresAt,
+                uid: uid, providerID: providerID, tokenType: "Bearer", token: idToken, isIDToken: true, expiresAt: expiresAt,
                 scopes: tokens.scopes, refreshed: refreshed)
         }
         guard let accessToken = tokens.accessToken, tokens.isValid(at: now, minimumTTL: ttl) else { return nil }
         return Output(
-            providerID: providerID, tokenType: tokens.tokenType, token: accessToken, isIDToken: false,
+            uid: uid, providerID: providerID, tokenType: tokens.tokenType, token: accessToken, isIDToken: false,
             expiresAt: tokens.expiresAt, scopes: tokens.scopes, refreshed: refreshed)
     }
 

@@ -17,10 +17,12 @@ public struct Unlink: Sendable {
     public func run(providerID: ProviderID) async throws -> Output {
         // The rules are checked before anything is revoked.
         var preview = try environment.keystore.read()
+        // Resolved once: the identity revoked is the one removed, whoever is current by then.
+        let uid = preview.currentUID
         let (_, removed) = try AccountRules.unlink(&preview, providerID: providerID.rawValue)
-        let revocation = await TokenRevocation(environment: environment).revoke(removed, uid: preview.currentUID ?? "")
+        let revocation = await TokenRevocation(environment: environment).revoke(removed, uid: uid ?? "")
         let user = try await environment.keystore.update { state in
-            try AccountRules.unlink(&state, providerID: providerID.rawValue).user
+            try AccountRules.unlink(&state, providerID: providerID.rawValue, uid: uid).user
         }
         return Output(user: user, providerID: providerID.rawValue, revocation: revocation)
     }

@@ -51,6 +51,8 @@ public struct FileKeystore: Keystore {
         let result = try await change(&state)
         let updated = KeystoreFile(state)
         if updated != original {
+            // The lock is held: no writer is at work, so any temporary file is a dead one's.
+            try SafeFile.removeStaleTemporaries(of: path, what: "the keystore")
             try SafeFile.writeAtomically(try updated.encodedForWriting(path: path), to: path, what: "the keystore", random: random)
         }
         return result

@@ -12,44 +12,81 @@ public protocol ChildProcessRunner: Sendable {
 }
 
 /// A private directory (0700) for files only this user may read, removed by `remove()`.
+///
+/// Its name carries the pid of the authctl that made it (`authctl-exec-PID-RANDOM`), so that
+/// a later one can tell the directories of processes that no longer exist (ended by
+/// `kill -9`, which nothing can catch) and remove them with the token they hold.
 public struct PrivateDirectory: Sendable {
+    static let prefix = "authctl-exec-"
+
     public let path: String
 
     /// Under `$XDG_RUNTIME_DIR` when given (a per-user tmpfs), else the temporary directory.
+    /// Directories left there by dead authctl processes are removed first.
     public static func create(under parent: String, random: any RandomSource) throws -> PrivateDirectory {
-        let path = (parent.hasSuffix("/") ? parent : parent + "/") + "authctl-exec-" + random.base64URL(bytes: 9)
+        let parent = parent.hasSuffix("/") ? parent : parent + "/"
+        removeAbandoned(under: parent)
+        let path = parent + prefix + "\(getpid())-" + random.base64URL(bytes: 9)
         guard mkdir(path, 0o700) == 0 else {
             throw AuthError.internalError("cannot create a private directory in \(parent): \(String(cString: strerror(errno)))")
         }
         return PrivateDirectory(path: path)
     }
 
+    /// Removes `authctl-exec-PID-…` directories whose process no longer exists: only
+    /// directories (not links) owned by this user. A pid that runs (even another user's
+    /// process, or a recycled pid) keeps its directory; names without a pid are left alone.
+    static func removeAbandoned(under parent: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let fields = name.dropFirst(prefix.count).split(separator: "-", maxSplits: 1)
+            guard fields.count == 2, let pid = pid_t(fields[0]), pid > 0, pid != getpid() else { continue }
+            guard kill(pid, 0) != 0, errno == ESRCH else { continue }
+            var info = stat()
+            guard lstat(parent + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == geteuid() else { continue }
+            try? FileManager.default.removeItem(atPath: parent + name)
+        }
+    }
+
     public func remove() { try? FileManager.default.removeItem(atPath: path) }
 }
+
+/// The child that the catchable signals authctl receives are passed on to (0: none yet, or
+/// no longer). Read by the signal handler, so a plain word.
+nonisolated(unsafe) private var signalTarget: pid_t = 0
+/// A signal that came while the child was being started, passed on once it runs.
+nonisolated(unsafe) private var signalPending: Int32 = 0
 
 /// The real child process, started with `posix_spawnp` (so `PATH` finds the command),
 /// sharing authctl's stdin, stdout and stderr. authctl ignores SIGINT itself (Ctrl-C
 /// cancels its work instead); the child starts with default signal handling and an empty
-/// signal mask, so Ctrl-C and SIGTERM reach and stop it as usual. SIGTERM sent to authctl
-/// and a cancelled task are passed on to the child.
+/// signal mask, so Ctrl-C reaches and stops it as usual. A cancelled task sends the child
+/// SIGINT.
+///
+/// Every other catchable signal that would end authctl (SIGHUP, SIGTERM, SIGQUIT, SIGPIPE,
+/// SIGUSR1, SIGUSR2, SIGALRM) is passed on to the child instead: authctl lives on until the
+/// child ends, so that it can remove the token file and exit with the child's status. Once
+/// the child has ended they are ignored (authctl is then cleaning up and exiting).
 public struct SystemChildProcessRunner: ChildProcessRunner {
+    /// The signals passed on to the child.
+    static let forwarded: [Int32] = [SIGHUP, SIGTERM, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM]
+
     public init() {}
 
     public func run(_ arguments: [String], environment: [String: String]) async throws -> Int32 {
+        // The handlers go in before the child starts: a signal that came in between would
+        // otherwise end authctl and leave the token file behind.
+        Self.installForwarding()
         let pid = try Self.spawn(arguments, environment: environment)
-        let terminate = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
-        signal(SIGTERM, SIG_IGN)
-        terminate.setEventHandler { kill(pid, SIGTERM) }
-        terminate.resume()
-        defer {
-            terminate.cancel()
-            signal(SIGTERM, SIG_DFL)
-        }
+        signalTarget = pid
+        let early = signalPending
+        if early != 0 { kill(pid, early) }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
                 Thread {
                     var status: Int32 = 0
                     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                    signalTarget = 0  // reaped: its pid may be reused
                     // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import.
                     let signal = status & 0x7f
                     continuation.resume(returning: signal == 0 ? (status >> 8) & 0xff : 128 + signal)
@@ -58,6 +95,22 @@ public struct SystemChildProcessRunner: ChildProcessRunner {
         } onCancel: {
             kill(pid, SIGINT)
         }
+    }
+
+    /// Installs the handler that passes the `forwarded` signals on to `signalTarget`, or
+    /// keeps one for later while there is no child yet. `kill` is async-signal-safe; the
+    /// handler reads and writes one word.
+    static func installForwarding() {
+        signalTarget = 0
+        signalPending = 0
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { signal in
+            let target = signalTarget
+            if target > 0 { kill(target, signal) } else { signalPending = signal }
+        }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_RESTART
+        for signal in forwarded { sigaction(signal, &action, nil) }
     }
 
     static func spawn(_ arguments: [String], environment: [String: String]) throws -> pid_t {

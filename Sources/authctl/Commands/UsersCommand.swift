@@ -159,7 +159,7 @@ struct UsersCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(photo.data)
                 return
             }
-            try SafeFile.writeAtomically(photo.data, to: output, what: "the photo", random: SystemRandomSource())
+            try SafeFile.writeAtomically(photo.data, to: output, what: "the photo", random: SystemRandomSource(), directory: .any)
             if global.json {
                 Output.json(
                     .object([
