@@ -131,7 +131,9 @@ final class HostileNetworkBinaryTests {
         try await addProvider()
         let result = try await login()
         #expect(result.status == 0, "\(result.stderr)")
-        let version = try await authctl.run(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        // `authctl 0.1.0 (commit …)`: the version is the second word.
+        let words = try await authctl.run(["--version"]).stdout.split(separator: " ")
+        let version = words.count > 1 ? String(words[1]) : ""
         // `/authorize` is the browser's request, not authctl's.
         let agents = provider.userAgents.filter { $0.path != "/authorize" }.map(\.userAgent)
         #expect(!version.isEmpty && agents.count >= 3)
