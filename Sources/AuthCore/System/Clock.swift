@@ -11,7 +11,10 @@ public protocol Clock: Sendable {
 
 extension Clock {
     public func sleep(for seconds: TimeInterval) async throws {
-        try await Task.sleep(for: .milliseconds(Int64(max(seconds, 0) * 1000)))
+        // Never a trapping conversion: NaN waits not at all, and anything past a year (∞
+        // included) waits a year, which only Ctrl-C or the caller's deadline ends.
+        let bounded = seconds.isNaN ? 0 : min(max(seconds, 0), 366 * 86_400)
+        try await Task.sleep(for: .milliseconds(Int64(bounded * 1000)))
     }
 }
 
