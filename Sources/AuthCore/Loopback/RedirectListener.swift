@@ -109,7 +109,7 @@ public final class RedirectListener: @unchecked Sendable {
     /// (`web-context-cancelled`) or the task is cancelled (Ctrl-C; also `web-context-cancelled`).
     /// The listener is closed when this returns.
     public func waitForRedirect(_ machine: CallbackStateMachine, timeout: TimeInterval) async throws -> CallbackStateMachine.Outcome {
-        let deadline = ContinuousClock.now + .milliseconds(Int64(max(timeout, 0) * 1000))
+        let deadline = ContinuousClock.now + .milliseconds(timeout > 0 ? Int64(min(timeout, 1e9) * 1000) : 0)  // saturating: never traps
         let cancelled = CancellationFlag()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<CallbackStateMachine.Outcome, any Error>) in

@@ -11,7 +11,8 @@ public protocol Clock: Sendable {
 
 extension Clock {
     public func sleep(for seconds: TimeInterval) async throws {
-        try await Task.sleep(for: .milliseconds(Int64(max(seconds, 0) * 1000)))
+        // Saturating: a provider's absurd or non-finite interval never traps.
+        try await Task.sleep(for: .milliseconds(seconds > 0 ? Int64(min(seconds, 1e9) * 1000) : 0))
     }
 }
 
