@@ -114,7 +114,13 @@ struct UsersCommand: AsyncParsableCommand {
         func run() async throws {
             let data: Data
             if file == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
+                // Ctrl-C ends the wait; 64 MiB is far more than any export of a local keystore.
+                do {
+                    data = try StandardInput.readToEnd(limit: 64 << 20)
+                } catch is StandardInput.TooLarge {
+                    throw AuthError.invalidArgument(
+                        "stdin holds more than 64 MiB, which is no authctl export. Give the file written by: authctl users export")
+                }
             } else {
                 guard let contents = FileManager.default.contents(atPath: file) else {
                     throw AuthError.invalidArgument("cannot read '\(file)'. Give the path of a file written by: authctl users export")
