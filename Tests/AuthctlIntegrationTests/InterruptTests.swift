@@ -86,3 +86,68 @@ final class InterruptTests {
         #expect(process.terminationStatus == 2 && message.contains("1 MiB"), "\(message)")
     }
 }
+
+/// The consent question appears only on a terminal: authctl runs on a pseudo-terminal
+/// (util-linux `script`), and Ctrl-C is typed as a person types it (the terminal turns
+/// ETX into SIGINT for the foreground process).
+@Suite("Ctrl-C at the consent question on a terminal", .serialized)
+final class ConsentInterruptTests {
+    let apple: FakeApple
+    let oidc: FakeIdentityProvider
+    let authctl = AuthctlProcess()
+
+    init() throws {
+        apple = try FakeApple()
+        apple.behaviour.privateRelay = true
+        oidc = try FakeIdentityProvider()
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: authctl.home) }
+
+    @Test("Ctrl-C typed at the private-relay consent question ends link at once with exit 5; the keystore is as it was")
+    func consentQuestion() async throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+        let keyFile = authctl.home + "/AuthKey_\(apple.keyID).p8"
+        #expect(
+            FileManager.default.createFile(
+                atPath: keyFile, contents: Data(apple.privateKeyPEM.utf8), attributes: [.posixPermissions: 0o600]))
+        let browser = AppleBinaryTests.formPostingBrowser
+        for arguments in [
+            [
+                "providers", "add", "apple.com", "--issuer", apple.issuer, "--client-id", apple.clientID, "--team-id", apple.teamID,
+                "--key-id", apple.keyID, "--private-key-file", keyFile,
+            ],
+            ["providers", "add", "oidc.work", "--issuer", oidc.issuer, "--client-id", oidc.clientID],
+            ["login", "apple", "--browser-command", browser, "--timeout", "20"],
+        ] {
+            let result = try await authctl.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+        let before = authctl.keystoreBytes()
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        let command = "\(AuthctlProcess.binary) link oidc.work --browser-command '\(browser)' --timeout 20"
+        process.arguments = ["-qefc", command, "/dev/null"]
+        process.environment = authctl.environment
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        var printed = ""
+        let deadline = Date().addingTimeInterval(30)
+        while !printed.contains("[y/N]") && Date() < deadline && process.isRunning {
+            printed += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        }
+        #expect(printed.contains("[y/N]"), "the question is asked on a terminal: \(printed)")
+        let typed = Date()
+        input.fileHandleForWriting.write(Data([0x03]))  // Ctrl-C
+        let rest = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let seconds = Date().timeIntervalSince(typed)
+        try? input.fileHandleForWriting.close()
+        #expect(process.terminationStatus == 5, "\(printed)\(String(decoding: rest, as: UTF8.self))")
+        #expect(seconds < 2, "ended \(seconds) s after Ctrl-C")
+        #expect(authctl.keystoreBytes() == before)
+    }
+}
