@@ -33,7 +33,7 @@ struct FlowArguments: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Seconds to wait for the sign-in to finish, 1…86400 (browser redirect or device approval).", valueName: "seconds"))
+            "Seconds to wait for the sign-in to finish (browser redirect or device approval).", valueName: "seconds"))
     var timeout: Int = 300
 
     @Option(

@@ -20,7 +20,7 @@ struct Token: AsyncParsableCommand {
     @Flag(name: .customLong("id-token"), help: "Print the ID token instead of the access token.") var idToken = false
     @Option(
         name: .customLong("min-ttl"), parsing: .unconditional,
-        help: ArgumentHelp("Refresh when the token expires within this many seconds (0…86400).", valueName: "seconds"))
+        help: ArgumentHelp("Refresh when the token expires within this many seconds.", valueName: "seconds"))
     var minimumTTL: Int = 60
     @Flag(name: .customLong("force-refresh"), help: "Refresh even when the cached token is still valid.") var forceRefresh = false
     @Option(help: "How to print the token: raw, json, header, env, kubectl-exec.") var format: Format = .raw
