@@ -97,7 +97,11 @@ struct UsersCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let format = UserExport.Format(rawValue: format.rawValue)!
+            let format: UserExport.Format =
+                switch format {
+                case .authctl: .authctl
+                case .firebase: .firebase
+                }
             let data = try Accounts(environment: Wiring(options: global).authEnvironment()).export(format: format)
             FileHandle.standardOutput.write(data + Data("\n".utf8))
         }
