@@ -21,6 +21,14 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print no progress lines.")
     var quiet = false
 
+    func validate() throws {
+        for (value, option) in [(keystore, "--keystore"), (config, "--config")] {
+            if let value, value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || value.contains(where: \.isNewline) {
+                throw ValidationError("\(option) '\(value)' is not a path: give a file path, or leave the option out for the default")
+            }
+        }
+    }
+
     /// The global options that take a value.
     static let valued: Set<String> = ["--keystore", "--config"]
     static let flags: Set<String> = ["--json", "-v", "--verbose", "-q", "--quiet"]
@@ -32,13 +40,14 @@ struct GlobalOptions: ParsableArguments {
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
+            if argument == "--" { break }  // the rest is not authctl's
             let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
             if flags.contains(argument) {
                 leading.append(argument)
                 index += 1
             } else if valued.contains(name) {
                 leading.append(argument)
-                if !argument.contains("="), index + 1 < arguments.count {
+                if !argument.contains("="), index + 1 < arguments.count, arguments[index + 1] != "--" {
                     leading.append(arguments[index + 1])
                     index += 1
                 }

@@ -102,7 +102,8 @@ enum Output {
             } else if let tokens = identity.tokens {
                 state =
                     tokens.expiresAt.map { expiry in
-                        let seconds = Int(expiry.timeIntervalSince(now))
+                        let interval = expiry.timeIntervalSince(now)
+                        let seconds = interval.isFinite ? Int(max(min(interval, 1e12), -1e12)) : 0  // a keystore date never traps
                         return seconds > 0 ? "access token valid for \(lifetime(seconds))" : "access token expired"
                     } ?? "access token (lifetime unknown)"
                 state += tokens.refreshToken != nil ? ", refreshable" : ", not refreshable"

@@ -108,16 +108,29 @@ struct StderrTerminal: Terminal {
     func notice(_ line: String) { Self.write(styled(line, "1")) }
     func debug(_ line: String) { if verbose { Self.write(styled(line, "2")) } }
 
+    /// The longest line a person may paste (a redirect URL or a posted form body).
+    static let lineLimit = 64 * 1024
+
+    /// No (false) unless a person answers yes; Ctrl-C ends the wait (the task is cancelled,
+    /// which the caller checks).
     func confirm(_ question: String) -> Bool {
         guard isInteractive else { return false }
         FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
-        guard let answer = readLine(strippingNewline: true) else { return false }
+        guard let answer = try? StandardInput.readLine(limit: Self.lineLimit) else { return false }
         return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
     }
 
+    /// nil at the end of input, on Ctrl-C (the task is cancelled) and for a line over 64 KiB.
     func readInput(prompt: String) async -> String? {
         Self.write(styled(prompt, "1"))
-        return readLine(strippingNewline: true)
+        do {
+            return try StandardInput.readLine(limit: Self.lineLimit)
+        } catch is StandardInput.TooLarge {
+            notice("The pasted line is longer than 64 KiB, which no redirect URL is.")
+            return nil
+        } catch {
+            return nil
+        }
     }
 
     func styled(_ text: String, _ code: String) -> String {

@@ -6,7 +6,8 @@ import Foundation
 // Ctrl-C cancels the running command (the loopback listener closes; exit 5).
 
 let arguments = GlobalOptions.hoistingLeadingGlobals(Array(CommandLine.arguments.dropFirst()))
-let wantsJSON = arguments.contains("--json")
+// What follows `--` is the child's (`exec -- echo --json`), never authctl's own option.
+let wantsJSON = arguments.prefix(while: { $0 != "--" }).contains("--json")
 
 /// The command to run. `authctl token …` — the hot path, often run before every request —
 /// skips ArgumentParser when its arguments are of the common forms (`TokenRequest.parseFast`),
@@ -39,18 +40,12 @@ let work = Task { () -> Int32 in
             try command.run()
         }
         return 0
-    } catch let error as AuthError {
-        return ErrorReport.emit(error, json: wantsJSON)
-    } catch is CancellationError {
-        return ErrorReport.emit(AuthError.cancelled("cancelled"), json: wantsJSON)
     } catch {
-        if Authctl.exitCode(for: error) == .success {
-            Authctl.exit(withError: error)  // --help, --version, completion scripts
+        switch ErrorMapping.outcome(for: error) {
+        case .report(let error): return ErrorReport.emit(error, json: wantsJSON)
+        case .exit(let status): return status
+        case .argumentParserOutput: Authctl.exit(withError: error)  // --help, --version, completion scripts
         }
-        if let exit = error as? ExitCode { return exit.rawValue }
-        let message = Authctl.message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
-        let usage = AuthError.invalidArgument(message.isEmpty ? "invalid usage. See: authctl --help" : message + ". See: authctl help")
-        return ErrorReport.emit(usage, json: wantsJSON)
     }
 }
 let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())

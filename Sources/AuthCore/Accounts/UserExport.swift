@@ -55,7 +55,12 @@ public enum UserExport {
         return .object(fields)
     }
 
-    static func milliseconds(_ date: Date) -> String { String(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
+    /// Milliseconds since 1970; a date beyond Int64's range (a damaged keystore) is clamped, never a trap.
+    static func milliseconds(_ date: Date) -> String {
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        guard milliseconds.isFinite else { return "0" }
+        return String(Int64(max(min(milliseconds, 9e18), -9e18)))
+    }
 
     static func withoutTokens(_ user: User) -> User {
         var user = user

@@ -187,8 +187,8 @@ struct AuthorizationCodeFlow: Sendable {
     static func listenAddress(impliedBy redirectURI: URL?) -> ListenAddress {
         if let redirectURI, EndpointPolicy.isLoopback(host: redirectURI.host), let port = redirectURI.port {
             let host =
-                redirectURI.host == "localhost" ? "127.0.0.1" : redirectURI.host!.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-            return ListenAddress(host: host, port: UInt16(port))
+                redirectURI.host == "localhost" ? "127.0.0.1" : (redirectURI.host ?? "").trimmingCharacters(in: ["[", "]"])
+            return ListenAddress(host: host, port: UInt16(exactly: port) ?? 0)  // out of range: refused at parse time; never a trap
         }
         return ListenAddress(host: "127.0.0.1", port: 0)
     }

@@ -33,6 +33,7 @@ public struct Link: Sendable {
             if !input.consent, !environment.terminal.isInteractive { try AccountRules.checkConsentPossible(state) }
         }
         let consent = try askConsentIfNeeded(for: credential, given: input.consent)
+        try Task.checkCancellation()  // Ctrl-C at the question: nothing changes (exit 5)
         let context = environment.accountContext()
         let outcome = try await environment.keystore.update { state in
             if let handle { _ = try AccountRules.pendingCredential(handle, in: state, now: context.now) }

@@ -29,7 +29,11 @@ public struct Providers: Sendable {
     }
 
     public func remove(_ id: ProviderID) async throws {
-        _ = try configStore.provider(id)
-        try await configStore.update { file in file.providers[id.rawValue] = nil }
+        // Read leniently (`update`): removing is the way out of a damaged entry.
+        try await configStore.update { file in
+            guard file.providers.removeValue(forKey: id.rawValue) != nil else {
+                throw AuthError.notConfigured("the provider \(id) is not configured. List the configured ones: authctl providers list")
+            }
+        }
     }
 }

@@ -19,20 +19,21 @@ public struct AppleProvider: IdentityProvider {
     public init(id: ProviderID, config: ProviderConfig) throws {
         self.id = id
         self.config = config
-        let issuer = config.issuer ?? Self.defaultIssuer
-        self.issuer = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
-    }
-
-    public var discoveryURL: URL { URL(string: issuer + "/.well-known/openid-configuration")! }
-
-    /// Apple's documented endpoints (no discovery round trip).
-    public var documentedMetadata: DiscoveryDocument? {
-        DiscoveryDocument(
-            issuer: issuer, authorizationEndpoint: URL(string: issuer + "/auth/authorize")!,
-            tokenEndpoint: URL(string: issuer + "/auth/token")!, jwksURI: URL(string: issuer + "/auth/keys")!,
-            revocationEndpoint: URL(string: issuer + "/auth/revoke")!, idTokenSigningAlgValuesSupported: ["RS256"],
+        let given = config.issuer ?? Self.defaultIssuer
+        let issuer = given.hasSuffix("/") ? String(given.dropLast()) : given
+        self.issuer = issuer
+        let url = { (path: String) throws -> URL in try ProviderURL.make(issuer, path, provider: id, option: "--issuer") }
+        discoveryURL = try url("/.well-known/openid-configuration")
+        documentedMetadata = DiscoveryDocument(
+            issuer: issuer, authorizationEndpoint: try url("/auth/authorize"), tokenEndpoint: try url("/auth/token"),
+            jwksURI: try url("/auth/keys"), revocationEndpoint: try url("/auth/revoke"), idTokenSigningAlgValuesSupported: ["RS256"],
             tokenEndpointAuthMethodsSupported: ["client_secret_post"])
     }
+
+    public let discoveryURL: URL
+
+    /// Apple's documented endpoints (no discovery round trip).
+    public let documentedMetadata: DiscoveryDocument?
 
     public var defaultScopes: [String] { ["name", "email"] }
 

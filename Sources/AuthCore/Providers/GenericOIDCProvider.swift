@@ -5,6 +5,8 @@ public struct GenericOIDCProvider: IdentityProvider {
     public let id: ProviderID
     public let config: ProviderConfig
     public let issuer: String
+    /// `<issuer>/.well-known/openid-configuration` (OpenID Connect Discovery 1.0 §4).
+    public let discoveryURL: URL
 
     public init(id: ProviderID, config: ProviderConfig) throws {
         guard let issuer = config.issuer else {
@@ -13,11 +15,7 @@ public struct GenericOIDCProvider: IdentityProvider {
         self.id = id
         self.config = config
         self.issuer = issuer
-    }
-
-    public var discoveryURL: URL {
-        let base = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
-        return URL(string: base + "/.well-known/openid-configuration")!
+        discoveryURL = try ProviderURL.make(issuer, "/.well-known/openid-configuration", provider: id, option: "--issuer")
     }
 
     public var defaultScopes: [String] { ["openid", "profile", "email"] }

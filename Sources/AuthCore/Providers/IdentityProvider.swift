@@ -85,6 +85,21 @@ public struct ProtectedResource: Sendable, Equatable {
     }
 }
 
+/// Builds a provider's fixed endpoints from configuration text (an issuer, a host).
+enum ProviderURL {
+    /// `base` (trailing `/` dropped) + `path`, or `provider-not-configured`: never a trap,
+    /// whatever the configuration holds.
+    static func make(_ base: String, _ path: String, provider: ProviderID, option: String) throws -> URL {
+        let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
+        guard let url = URLComponents(string: trimmed + path)?.url, url.host?.isEmpty == false else {
+            throw AuthError.notConfigured(
+                "the \(option) of \(provider), '\(Sanitize.text(base))', is not a URL. Set it again with: authctl providers add \(provider) \(option) URL"
+            )
+        }
+        return url
+    }
+}
+
 extension IdentityProvider {
     public var clientID: String? { config.clientID }
 

@@ -23,7 +23,13 @@ public struct MicrosoftProvider: IdentityProvider {
         tenant = try MicrosoftTenant(parsing: config.tenant ?? "common")
         authorityHost = Self.trimmed(config.authorityHost ?? Self.defaultAuthorityHost)
         graphHost = Self.trimmed(config.graphHost ?? Self.defaultGraphHost)
+        discoveryURL = try ProviderURL.make(
+            "\(authorityHost)/\(tenant)/v2.0", "/.well-known/openid-configuration", provider: id, option: "--authority-host")
+        photoURL = try ProviderURL.make(graphHost, "/v1.0/me/photo/$value", provider: id, option: "--graph-host")
     }
+
+    /// Graph `/v1.0/me/photo/$value`.
+    let photoURL: URL
 
     static func trimmed(_ host: String) -> String { host.hasSuffix("/") ? String(host.dropLast()) : host }
 
@@ -32,7 +38,7 @@ public struct MicrosoftProvider: IdentityProvider {
     /// The authority: `<authority-host>/<tenant>/v2.0`.
     public var issuer: String { "\(authorityHost)/\(tenant)/v2.0" }
 
-    public var discoveryURL: URL { URL(string: issuer + "/.well-known/openid-configuration")! }
+    public let discoveryURL: URL
 
     /// `offline_access` for a refresh token; `profile` brings `oid`, `tid` and the name.
     public var defaultScopes: [String] { ["openid", "profile", "email", "offline_access"] }
@@ -98,7 +104,7 @@ public struct MicrosoftProvider: IdentityProvider {
 
     /// Graph `/v1.0/me/photo/$value` (SPEC §4: fetched on demand, no photo URL stored).
     public var profilePhoto: ProtectedResource? {
-        ProtectedResource(url: URL(string: graphHost + "/v1.0/me/photo/$value")!, scopes: [graphHost + "/User.Read"])
+        ProtectedResource(url: photoURL, scopes: [graphHost + "/User.Read"])
     }
 
     /// Graph scopes may be written with or without the Graph host (`User.Read` =

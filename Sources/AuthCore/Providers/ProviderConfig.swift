@@ -32,7 +32,7 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
     /// `apple.com`: the path of the `.p8` private key (mode 0600; never copied).
     public var privateKeyFile: String?
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case id, clientID = "clientId", clientSecretEnv, clientSecretFile, scopes, parameters, redirectURI = "redirectUri"
         case listenAddress, issuer, flow, tenant, authorityHost, graphHost
         case teamID = "teamId", keyID = "keyId", privateKeyFile
@@ -63,97 +63,255 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         self.privateKeyFile = privateKeyFile
     }
 
+    /// Reads one entry of config.json. A key authctl does not know is refused (a typo would
+    /// silently lose a setting; a `clientSecret` written by hand would be ignored), unless
+    /// `ConfigStore` reads leniently to repair the file (`providers add|remove`): then unknown
+    /// keys and values of the wrong type are dropped.
     public init(from decoder: any Decoder) throws {
+        let lenient = ConfigStore.lenientKey.map { decoder.userInfo[$0] as? Bool == true } ?? false
+        let entry = decoder.codingPath.last?.stringValue
+        if !lenient {
+            for key in try decoder.container(keyedBy: AnyCodingKey.self).allKeys where CodingKeys(rawValue: key.stringValue) == nil {
+                throw ConfigFieldError(
+                    field: key.stringValue, error: Self.unknownKey(key.stringValue, provider: entry ?? "ID"), provider: entry)
+            }
+        }
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(String.self, forKey: .id)
-        clientID = try c.decodeIfPresent(String.self, forKey: .clientID)
-        clientSecretEnv = try c.decodeIfPresent(String.self, forKey: .clientSecretEnv)
-        clientSecretFile = try c.decodeIfPresent(String.self, forKey: .clientSecretFile)
-        scopes = try c.decodeIfPresent([String].self, forKey: .scopes) ?? []
-        parameters = try c.decodeIfPresent([String: String].self, forKey: .parameters) ?? [:]
-        redirectURI = try c.decodeIfPresent(String.self, forKey: .redirectURI)
-        listenAddress = try c.decodeIfPresent(String.self, forKey: .listenAddress)
-        issuer = try c.decodeIfPresent(String.self, forKey: .issuer)
-        flow = try c.decodeIfPresent(String.self, forKey: .flow)
-        tenant = try c.decodeIfPresent(String.self, forKey: .tenant)
-        authorityHost = try c.decodeIfPresent(String.self, forKey: .authorityHost)
-        graphHost = try c.decodeIfPresent(String.self, forKey: .graphHost)
-        teamID = try c.decodeIfPresent(String.self, forKey: .teamID)
-        keyID = try c.decodeIfPresent(String.self, forKey: .keyID)
-        privateKeyFile = try c.decodeIfPresent(String.self, forKey: .privateKeyFile)
+        func value<T: Decodable>(_ type: T.Type, _ key: CodingKeys) throws -> T? {
+            do {
+                return try c.decodeIfPresent(type, forKey: key)
+            } catch {
+                if lenient { return nil }
+                let expected =
+                    T.self == [String].self ? "a list of strings" : T.self == [String: String].self ? "an object of strings" : "a string"
+                throw ConfigFieldError(field: key.rawValue, error: .notConfigured("the value is not \(expected)"), provider: entry)
+            }
+        }
+        guard let id = try value(String.self, .id) ?? (lenient ? entry : nil) else {
+            throw ConfigFieldError(
+                field: "id", error: .notConfigured("it is missing; it repeats the entry's key: \"id\": \"\(entry ?? "oidc.NAME")\""),
+                provider: entry)
+        }
+        self.id = id
+        clientID = try value(String.self, .clientID)
+        clientSecretEnv = try value(String.self, .clientSecretEnv)
+        clientSecretFile = try value(String.self, .clientSecretFile)
+        scopes = try value([String].self, .scopes) ?? []
+        parameters = try value([String: String].self, .parameters) ?? [:]
+        redirectURI = try value(String.self, .redirectURI)
+        listenAddress = try value(String.self, .listenAddress)
+        issuer = try value(String.self, .issuer)
+        flow = try value(String.self, .flow)
+        tenant = try value(String.self, .tenant)
+        authorityHost = try value(String.self, .authorityHost)
+        graphHost = try value(String.self, .graphHost)
+        teamID = try value(String.self, .teamID)
+        keyID = try value(String.self, .keyID)
+        privateKeyFile = try value(String.self, .privateKeyFile)
+    }
+
+    /// An unknown key of a provider entry; one that looks like a secret gets where secrets go.
+    static func unknownKey(_ key: String, provider: String) -> AuthError {
+        let folded = key.lowercased().replacingOccurrences(of: "_", with: "").replacingOccurrences(of: "-", with: "")
+        if ["secret", "privatekey", "password", "token", "credential"].contains(where: folded.contains) || folded == "key" {
+            return .notConfigured(
+                "it holds a secret, and a secret never goes in the configuration file (copies, backups and `providers show` would carry it). Delete the field and give the secret by reference: authctl providers add \(provider) --client-secret-env VAR (an environment variable) or --client-secret-file PATH (a file of mode 0600)"
+            )
+        }
+        let known = CodingKeys.allCases.map(\.rawValue).joined(separator: ", ")
+        return .notConfigured("authctl knows no such setting (a provider entry has: \(known)). Delete the field or correct its name")
     }
 
     /// Checks a configuration before it is saved: every problem that can be seen now is
     /// an `invalid-argument` naming the option.
     public func validate() throws {
-        let providerID = try ProviderID(parsing: id)
-        if let clientID, clientID.isEmpty {
-            throw AuthError.invalidArgument("--client-id is empty. Pass the client id the provider gave your app")
+        do {
+            try checkFields()
+        } catch let problem as ConfigFieldError {
+            throw problem.error
         }
-        if clientSecretEnv != nil, clientSecretFile != nil {
-            throw AuthError.invalidArgument("--client-secret-env and --client-secret-file exclude each other. Keep one")
+    }
+
+    /// The rules of `validate`, each problem tagged with its config.json field, so that the
+    /// same rules judge `providers add` (naming the option) and a file read back (naming the
+    /// field, `ConfigStore.load`).
+    func checkFields() throws {
+        func field(_ key: CodingKeys, _ check: () throws -> Void) throws {
+            do { try check() } catch let error as AuthError { throw ConfigFieldError(field: key.rawValue, error: error) }
         }
-        try AuthorizationRequest.checkCustomParameters(parameters.sorted { $0.key < $1.key })
-        if let redirectURI {
-            guard let url = URL(string: redirectURI), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                url.host != nil
-            else {
+        var parsedID: ProviderID?
+        try field(.id) { parsedID = try ProviderID(parsing: id) }
+        guard let providerID = parsedID else { return }
+        try field(.clientID) {
+            if let clientID { try Self.checkLine(clientID, option: "--client-id", what: "the client id the provider gave your app") }
+        }
+        try field(.clientSecretEnv) {
+            if let clientSecretEnv, !Self.isEnvironmentName(clientSecretEnv) {
                 throw AuthError.invalidArgument(
-                    "--redirect-uri '\(Sanitize.text(redirectURI))' is not an http(s) URL. Use for example http://127.0.0.1:8400/callback")
+                    "--client-secret-env '\(Sanitize.text(clientSecretEnv, limit: 60))' is not the name of an environment variable (letters, digits and _, not starting with a digit). Write for example --client-secret-env MY_CLIENT_SECRET"
+                )
             }
         }
-        if let listenAddress { _ = try ListenAddress(parsing: listenAddress) }
-        if case .oidc = providerID.kind {
-            guard let issuer else {
+        try field(.clientSecretFile) {
+            if let clientSecretFile {
+                try Self.checkLine(
+                    clientSecretFile, option: "--client-secret-file", what: "the path of a file (mode 0600) holding the client secret")
+            }
+            if clientSecretEnv != nil, clientSecretFile != nil {
+                throw AuthError.invalidArgument("--client-secret-env and --client-secret-file exclude each other. Keep one")
+            }
+        }
+        try field(.scopes) { for scope in scopes { try ScopeSyntax.check(scope, option: "--scope") } }
+        try field(.parameters) {
+            for (name, value) in parameters where name.isEmpty || name.contains(where: \.isNewline) || value.contains(where: \.isNewline) {
                 throw AuthError.invalidArgument(
-                    "\(id) needs --issuer URL (the provider's issuer; discovery is at ISSUER/.well-known/openid-configuration)")
+                    "--param '\(Sanitize.text(name, limit: 40))' is not KEY=VALUE on one line. Write for example --param prompt=login")
             }
-            guard let url = URL(string: issuer), url.scheme != nil, url.host != nil, url.query == nil, url.fragment == nil else {
-                throw AuthError.invalidArgument(
-                    "--issuer '\(Sanitize.text(issuer))' is not a URL. Use for example https://auth.example.com")
+            try AuthorizationRequest.checkCustomParameters(parameters.sorted { $0.key < $1.key })
+        }
+        try field(.redirectURI) { if let redirectURI { try Self.checkRedirectURI(redirectURI) } }
+        try field(.listenAddress) { if let listenAddress { _ = try ListenAddress(parsing: listenAddress) } }
+        try field(.issuer) {
+            if case .oidc = providerID.kind {
+                guard let issuer else {
+                    throw AuthError.invalidArgument(
+                        "\(id) needs --issuer URL (the provider's issuer; discovery is at ISSUER/.well-known/openid-configuration)")
+                }
+                guard let url = URLComponents(string: issuer)?.url, url.scheme != nil, url.host != nil, url.query == nil,
+                    url.fragment == nil,
+                    !issuer.contains(where: { $0.isWhitespace })
+                else {
+                    throw AuthError.invalidArgument(
+                        "--issuer '\(Sanitize.text(issuer))' is not a URL. Use for example https://auth.example.com")
+                }
+                do {
+                    try EndpointPolicy.check(url, what: "--issuer")
+                } catch let error as AuthError {
+                    throw AuthError.invalidArgument(error.message)
+                }
+            } else if case .apple = providerID.kind, let issuer {
+                // Overridable for tests and local fakes (SPEC §2); https off loopback.
+                try Self.checkHost(issuer, option: "--issuer", example: "https://appleid.apple.com")
+            } else if issuer != nil {
+                throw AuthError.invalidArgument("--issuer applies to oidc.* and apple.com providers only")
             }
-            do {
-                try EndpointPolicy.check(url, what: "--issuer")
-            } catch let error as AuthError {
-                throw AuthError.invalidArgument(error.message)
-            }
-        } else if case .apple = providerID.kind, let issuer {
-            // Overridable for tests and local fakes (SPEC §2); https off loopback.
-            try Self.checkHost(issuer, option: "--issuer", example: "https://appleid.apple.com")
-        } else if issuer != nil {
-            throw AuthError.invalidArgument("--issuer applies to oidc.* and apple.com providers only")
         }
         if case .apple = providerID.kind {
-            for (value, option) in [(teamID, "--team-id"), (keyID, "--key-id")] {
-                if let value, value.count != 10 || !value.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) {
-                    throw AuthError.invalidArgument(
-                        "\(option) '\(Sanitize.text(value, limit: 20))' is not an Apple id: 10 capital letters and digits, as the Apple developer site shows it"
-                    )
+            for (value, option, key) in [(teamID, "--team-id", CodingKeys.teamID), (keyID, "--key-id", .keyID)] {
+                try field(key) {
+                    if let value, value.count != 10 || !value.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) {
+                        throw AuthError.invalidArgument(
+                            "\(option) '\(Sanitize.text(value, limit: 20))' is not an Apple id: 10 capital letters and digits, as the Apple developer site shows it"
+                        )
+                    }
+                }
+            }
+            try field(.privateKeyFile) {
+                if let privateKeyFile {
+                    try Self.checkLine(privateKeyFile, option: "--private-key-file", what: "the path of the .p8 key file")
                 }
             }
         } else {
-            for (value, option) in [(teamID, "--team-id"), (keyID, "--key-id"), (privateKeyFile, "--private-key-file")] where value != nil {
-                throw AuthError.invalidArgument("\(option) applies to apple.com only")
+            for (value, option, key) in [
+                (teamID, "--team-id", CodingKeys.teamID), (keyID, "--key-id", .keyID),
+                (privateKeyFile, "--private-key-file", .privateKeyFile),
+            ] where value != nil {
+                throw ConfigFieldError(field: key.rawValue, error: .invalidArgument("\(option) applies to apple.com only"))
             }
         }
         if case .microsoft = providerID.kind {
-            if let tenant { _ = try MicrosoftTenant(parsing: tenant) }
-            if let authorityHost {
-                try Self.checkHost(authorityHost, option: "--authority-host", example: "https://login.microsoftonline.us")
+            try field(.tenant) { if let tenant { _ = try MicrosoftTenant(parsing: tenant) } }
+            try field(.authorityHost) {
+                if let authorityHost {
+                    try Self.checkHost(authorityHost, option: "--authority-host", example: "https://login.microsoftonline.us")
+                }
             }
-            if let graphHost { try Self.checkHost(graphHost, option: "--graph-host", example: "https://graph.microsoft.us") }
+            try field(.graphHost) {
+                if let graphHost { try Self.checkHost(graphHost, option: "--graph-host", example: "https://graph.microsoft.us") }
+            }
         } else {
-            for (value, option) in [(tenant, "--tenant"), (authorityHost, "--authority-host"), (graphHost, "--graph-host")]
-            where value != nil {
-                throw AuthError.invalidArgument("\(option) applies to microsoft.com only")
+            for (value, option, key) in [
+                (tenant, "--tenant", CodingKeys.tenant), (authorityHost, "--authority-host", .authorityHost),
+                (graphHost, "--graph-host", .graphHost),
+            ] where value != nil {
+                throw ConfigFieldError(field: key.rawValue, error: .invalidArgument("\(option) applies to microsoft.com only"))
             }
         }
-        if flow == "implicit" {
-            throw AuthError.invalidArgument(
-                "--flow implicit is not supported by this version of authctl yet; use the default code flow (safer)")
+        try field(.flow) {
+            if flow == "implicit" {
+                throw AuthError.invalidArgument(
+                    "--flow implicit is not supported by this version of authctl yet; use the default code flow (safer)")
+            }
+            if let flow, flow != "code" {
+                throw AuthError.invalidArgument("--flow must be 'code', not '\(Sanitize.text(flow, limit: 20))'")
+            }
         }
-        if let flow, flow != "code" {
-            throw AuthError.invalidArgument("--flow must be 'code', not '\(Sanitize.text(flow, limit: 20))'")
+    }
+
+    /// A one-line value (client id, a path): not blank, no control characters.
+    static func checkLine(_ value: String, option: String, what: String) throws {
+        if value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw AuthError.invalidArgument("\(option) is \(value.isEmpty ? "empty" : "blank"). Pass \(what)")
+        }
+        if value.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) {
+            throw AuthError.invalidArgument(
+                "\(option) '\(Sanitize.text(value, limit: 60))' has a line break or a control character. Pass \(what), on one line")
+        }
+    }
+
+    /// An environment variable's name as POSIX shells accept it.
+    static func isEnvironmentName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || CharacterSet.alphanumerics.contains($0)) }
+    }
+
+    /// `--redirect-uri`: an http(s) URL with a host and, when it has a port, one in 0…65535
+    /// (a loopback URI's port becomes the listener's).
+    public static func checkRedirectURI(_ text: String) throws {
+        let components = URLComponents(string: text)
+        guard let components, let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            components.host?.isEmpty == false, !text.contains(where: { $0.isWhitespace })
+        else {
+            throw AuthError.invalidArgument(
+                "--redirect-uri '\(Sanitize.text(text))' is not an http(s) URL. Use for example http://127.0.0.1:8400/callback")
+        }
+        if let port = components.port, !(0...65535).contains(port) {
+            throw AuthError.invalidArgument(
+                "--redirect-uri '\(Sanitize.text(text))' has port \(port); a port is 0…65535. Use for example http://127.0.0.1:8400/callback"
+            )
+        }
+    }
+}
+
+/// A rule of a provider's configuration that one field breaks: `field` is its config.json
+/// key, `error` the message `providers add` gives (naming the option).
+public struct ConfigFieldError: Error, Sendable {
+    public let field: String
+    public let error: AuthError
+    /// The entry's key in the file, when known where the problem was found.
+    public var provider: String?
+}
+
+/// Any key of a JSON object, to list the keys of a provider entry.
+struct AnyCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+/// One OAuth scope (RFC 6749 §3.3: `scope-token = 1*NQCHAR`, printable ASCII without
+/// space, `"` and `\`).
+public enum ScopeSyntax {
+    public static func isValid(_ scope: String) -> Bool {
+        !scope.isEmpty && scope.utf8.allSatisfy { $0 == 0x21 || (0x23...0x5B).contains($0) || (0x5D...0x7E).contains($0) }
+    }
+
+    public static func check(_ scope: String, option: String) throws {
+        guard isValid(scope) else {
+            throw AuthError.invalidArgument(
+                "\(option) '\(Sanitize.text(scope, limit: 60))' is not one scope: printable ASCII without spaces, quotes or backslashes (RFC 6749 §3.3). Repeat \(option) for several"
+            )
         }
     }
 }
@@ -221,14 +379,70 @@ public struct ConfigStore: Sendable {
         self.random = random
     }
 
+    /// Set in a decoder's `userInfo` to read a damaged file leniently (see `update`).
+    static let lenientKey = CodingUserInfoKey(rawValue: "authctl.config.lenient")
+
+    /// Reads the file and holds every entry to the rules of `providers add`: a file edited by
+    /// hand fails here (`provider-not-configured`, naming the file, the provider and the
+    /// field), never later in a sign-in.
     public func load() throws -> ConfigFile {
-        guard let data = try SafeFile.read(path, what: "the configuration file", code: .providerNotConfigured) else { return ConfigFile() }
-        guard let file = try? JSONDecoder().decode(ConfigFile.self, from: data), file.version <= ConfigFile.currentVersion else {
-            throw AuthError.notConfigured(
-                "the configuration file \(path) is corrupt or from a newer authctl. Fix or move it away (mv '\(path)' '\(path).bad') and add the providers again"
-            )
+        let file = try read(lenient: false)
+        for (key, config) in file.providers.sorted(by: { $0.key < $1.key }) {
+            do {
+                guard key == config.id else {
+                    throw ConfigFieldError(
+                        field: "id",
+                        error: .notConfigured(
+                            "it is '\(Sanitize.text(config.id, limit: 60))' but the entry is filed under '\(Sanitize.text(key, limit: 60))'; the two must be equal"
+                        ))
+                }
+                try config.checkFields()
+            } catch let problem as ConfigFieldError {
+                throw fieldError(problem, provider: key)
+            }
         }
         return file
+    }
+
+    /// The file as it is. `lenient` (for `update`, so that `providers add|remove` can repair
+    /// a damaged entry) drops unknown keys and values of the wrong type instead of failing.
+    func read(lenient: Bool) throws -> ConfigFile {
+        guard let data = try SafeFile.read(path, what: "the configuration file", code: .providerNotConfigured) else { return ConfigFile() }
+        let decoder = JSONDecoder()
+        if lenient, let key = Self.lenientKey { decoder.userInfo[key] = true }
+        let file: ConfigFile
+        do {
+            file = try decoder.decode(ConfigFile.self, from: data)
+        } catch let problem as ConfigFieldError {
+            throw fieldError(problem, provider: nil)
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
+            let DecodingError.keyNotFound(_, context)
+        {
+            let path = context.codingPath.map(\.stringValue)
+            throw corrupt(
+                path.count > 2
+                    ? "provider \(Sanitize.text(path[1], limit: 60)), field \"\(Sanitize.text(path[2], limit: 60))\" has the wrong type"
+                    : "\(path.joined(separator: ".")) is not as expected")
+        } catch {
+            throw corrupt("it is not valid JSON")
+        }
+        guard file.version <= ConfigFile.currentVersion else { throw corrupt("it is from a newer authctl (version \(file.version))") }
+        return file
+    }
+
+    private func corrupt(_ what: String) -> AuthError {
+        AuthError.notConfigured(
+            "the configuration file \(path) is damaged: \(what). Fix or move it away (mv '\(path)' '\(path).bad') and add the providers again"
+        )
+    }
+
+    /// A field that breaks a rule, as the file's reader sees it: the file, the provider, the field.
+    private func fieldError(_ problem: ConfigFieldError, provider: String?) -> AuthError {
+        let id = (provider ?? problem.provider).map { Sanitize.text($0, limit: 60) } ?? "ID"
+        let message = problem.error.message.hasSuffix(".") ? String(problem.error.message.dropLast()) : problem.error.message
+        return AuthError.notConfigured(
+            "the configuration file \(path), provider \(id), field \"\(Sanitize.text(problem.field, limit: 60))\": \(message). Correct the field in the file, or remove the provider (authctl providers remove \(id)) and add it again"
+        )
     }
 
     public func provider(_ id: ProviderID) throws -> ProviderConfig {
@@ -243,7 +457,7 @@ public struct ConfigStore: Sendable {
     public func update(_ change: (inout ConfigFile) throws -> Void) async throws {
         let lock = try await FileLock.acquire(for: path, timeout: 30, what: "the configuration file")
         defer { lock.release() }
-        var file = try load()
+        var file = try read(lenient: true)
         try change(&file)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -33,15 +33,24 @@ struct CredentialArguments: ParsableArguments {
         return .idToken(try Self.readStandardInput(), rawNonce: rawNonce)
     }
 
-    /// Reads stdin to its end (at most 64 KiB: an ID token is a few KiB).
+    /// The most an ID token read from stdin may have: 1 MiB (a real one is a few KiB; the
+    /// same bound as a provider's token response).
+    static let idTokenLimit = 1 << 20
+
+    /// Reads stdin to its end (at most `idTokenLimit`); Ctrl-C ends the wait (exit 5).
     static func readStandardInput() throws -> String {
         if isatty(STDIN_FILENO) == 1 {
-            FileHandle.standardError.write(Data("authctl: paste the ID token, then press Ctrl-D\n".utf8))
+            FileHandle.standardError.write(Data("authctl: paste the ID token, then press Ctrl-D (Ctrl-C to cancel)\n".utf8))
         }
-        let data = FileHandle.standardInput.readDataToEndOfFile()
-        guard data.count <= 65_536, let text = String(data: data, encoding: .utf8) else {
+        let data: Data
+        do {
+            data = try StandardInput.readToEnd(limit: idTokenLimit)
+        } catch is StandardInput.TooLarge {
             throw AuthError.invalidArgument(
-                "stdin does not hold an ID token (more than 64 KiB, or not text). Pipe the token alone: --id-token - < token.jwt")
+                "stdin holds more than 1 MiB, which is no ID token. Pipe the token alone: --id-token - < token.jwt")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw AuthError.invalidArgument("stdin does not hold an ID token (not text). Pipe the token alone: --id-token - < token.jwt")
         }
         return text
     }

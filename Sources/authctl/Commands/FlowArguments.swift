@@ -29,7 +29,11 @@ struct FlowArguments: ParsableArguments {
     @Flag(help: "Print the URL, then read the redirect URL the browser ended on (or the posted form body) from stdin.")
     var manual = false
 
-    @Option(help: ArgumentHelp("Seconds to wait for the sign-in to finish (browser redirect or device approval).", valueName: "seconds"))
+    // `.unconditional`: `--timeout -1` is a value out of range (named in the message), not a missing value.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Seconds to wait for the sign-in to finish (browser redirect or device approval).", valueName: "seconds"))
     var timeout: Int = 300
 
     @Option(
@@ -55,8 +59,23 @@ struct FlowArguments: ParsableArguments {
             "microsoft.com: the tenant of this sign-in (common, organizations, consumers, a tenant id or domain).", valueName: "tenant"))
     var tenant: String?
 
+    /// The longest wait a sign-in may be given (docs/configuration.md): a day.
+    static let timeoutRange = 1...86_400
+
     func validate() throws {
-        guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds") }
+        guard Self.timeoutRange.contains(timeout) else {
+            throw ValidationError("--timeout \(timeout) is out of range: give 1…86400 seconds (a day at most)")
+        }
+        for scope in scopes where !ScopeSyntax.isValid(scope) {
+            throw ValidationError(
+                "--scope '\(Sanitize.text(scope, limit: 60))' is not one scope (printable ASCII, no spaces); repeat --scope for several")
+        }
+        do {
+            if let redirectURI { try ProviderConfig.checkRedirectURI(redirectURI) }
+            if let listenAddress { _ = try ListenAddress(parsing: listenAddress) }
+        } catch let error as AuthError {
+            throw ValidationError(error.message)
+        }
         if deviceCode, manual { throw ValidationError("--device-code and --manual exclude each other: choose one") }
         if deviceCode || manual, browserCommand != nil {
             throw ValidationError("--browser-command has no use with \(deviceCode ? "--device-code" : "--manual"): nothing is opened")

@@ -19,7 +19,8 @@ struct Token: AsyncParsableCommand {
     @Argument(help: "The provider (default: the one of the last sign-in).") var provider: String?
     @Flag(name: .customLong("id-token"), help: "Print the ID token instead of the access token.") var idToken = false
     @Option(
-        name: .customLong("min-ttl"), help: ArgumentHelp("Refresh when the token expires within this many seconds.", valueName: "seconds"))
+        name: .customLong("min-ttl"), parsing: .unconditional,
+        help: ArgumentHelp("Refresh when the token expires within this many seconds.", valueName: "seconds"))
     var minimumTTL: Int = 60
     @Flag(name: .customLong("force-refresh"), help: "Refresh even when the cached token is still valid.") var forceRefresh = false
     @Option(help: "How to print the token: raw, json, header, env, kubectl-exec.") var format: Format = .raw
@@ -30,10 +31,15 @@ struct Token: AsyncParsableCommand {
             valueName: "scope"))
     var scopes: [String] = []
 
+    /// `--min-ttl`'s range (docs/configuration.md): up to a day ahead.
+    static let minimumTTLRange = 0...86_400
+
     func validate() throws {
-        guard minimumTTL >= 0 else { throw ValidationError("--min-ttl must be zero or more seconds") }
-        guard scopes.allSatisfy({ !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.contains(" ") }) else {
-            throw ValidationError("--scope takes one scope each time (no spaces); repeat it for several")
+        guard Self.minimumTTLRange.contains(minimumTTL) else {
+            throw ValidationError("--min-ttl \(minimumTTL) is out of range: give 0…86400 seconds (a day at most)")
+        }
+        guard scopes.allSatisfy(ScopeSyntax.isValid) else {
+            throw ValidationError("--scope takes one scope each time (printable ASCII, no spaces); repeat it for several")
         }
     }
 
@@ -59,22 +65,32 @@ struct TokenRequest: Equatable {
     var scopes: [String] = []
 
     /// The common forms of `authctl token …` (arguments after `token`), parsed by hand;
-    /// nil for anything else — help, an unknown option, a bad value, `-vq` — which then goes
-    /// through ArgumentParser for its usual messages. A test holds it to ArgumentParser's
-    /// result for every option.
+    /// nil for anything else — help, an unknown option, a bad value, `-vq`, `--`, a value
+    /// that starts with a dash — which then goes through ArgumentParser for its usual messages.
+    /// It applies `Token.validate`'s rules itself, so that what it accepts ArgumentParser
+    /// accepts with the same values (TokenParserAgreementTests holds it to that on generated
+    /// argument lists).
     static func parseFast(_ arguments: [String]) -> TokenRequest? {
         var request = TokenRequest(settings: Wiring.Settings())
         var index = 0
+        /// The option's value: inline (`--name=value`) or the next argument, which must not
+        /// look like an option (ArgumentParser's rule).
         func value(_ inline: String?) -> String? {
             if let inline { return inline }
             index += 1
-            return index < arguments.count ? arguments[index] : nil
+            guard index < arguments.count, !arguments[index].hasPrefix("-") else { return nil }
+            return arguments[index]
+        }
+        func isPath(_ text: String) -> Bool {
+            !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty && !text.contains(where: \.isNewline)
         }
         while index < arguments.count {
             let argument = arguments[index]
-            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
-            let name = argument.hasPrefix("--") ? parts[0] : argument
-            let inline = argument.hasPrefix("--") && parts.count == 2 ? parts[1] : nil
+            let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            let isLong = argument.hasPrefix("--")
+            let name = isLong ? parts[0] : argument
+            let inline = isLong && parts.count == 2 ? parts[1] : nil
+            if inline != nil, ["--json", "--verbose", "--quiet", "--id-token", "--force-refresh"].contains(name) { return nil }
             switch name {
             case "--json": request.settings.json = true
             case "-v", "--verbose": request.settings.verbose = true
@@ -82,26 +98,23 @@ struct TokenRequest: Equatable {
             case "--id-token": request.idToken = true
             case "--force-refresh": request.forceRefresh = true
             case "--keystore":
-                guard let path = value(inline) else { return nil }
+                guard let path = value(inline), isPath(path) else { return nil }
                 request.settings.keystore = path
             case "--config":
-                guard let path = value(inline) else { return nil }
+                guard let path = value(inline), isPath(path) else { return nil }
                 request.settings.config = path
             case "--min-ttl":
-                guard let seconds = value(inline).flatMap({ Int($0) }), seconds >= 0 else { return nil }
+                guard let seconds = value(inline).flatMap({ Int($0) }), Token.minimumTTLRange.contains(seconds) else { return nil }
                 request.minimumTTL = seconds
             case "--format":
                 guard let format = value(inline).flatMap(Token.Format.init(rawValue:)) else { return nil }
                 request.format = format
             case "--scope":
-                guard let scope = value(inline), !scope.isEmpty, !scope.contains(" ") else { return nil }
+                guard let scope = value(inline), ScopeSyntax.isValid(scope) else { return nil }
                 request.scopes.append(scope)
             default:
-                guard !argument.hasPrefix("-"), request.provider == nil else { return nil }
+                guard !argument.hasPrefix("-"), !argument.isEmpty, request.provider == nil else { return nil }
                 request.provider = argument
-            }
-            if inline != nil, ["--json", "-v", "--verbose", "-q", "--quiet", "--id-token", "--force-refresh"].contains(name) {
-                return nil
             }
             index += 1
         }

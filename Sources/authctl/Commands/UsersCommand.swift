@@ -97,7 +97,11 @@ struct UsersCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let format = UserExport.Format(rawValue: format.rawValue)!
+            let format: UserExport.Format =
+                switch format {
+                case .authctl: .authctl
+                case .firebase: .firebase
+                }
             let data = try Accounts(environment: Wiring(options: global).authEnvironment()).export(format: format)
             FileHandle.standardOutput.write(data + Data("\n".utf8))
         }
@@ -114,7 +118,13 @@ struct UsersCommand: AsyncParsableCommand {
         func run() async throws {
             let data: Data
             if file == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
+                // Ctrl-C ends the wait; 64 MiB is far more than any export of a local keystore.
+                do {
+                    data = try StandardInput.readToEnd(limit: 64 << 20)
+                } catch is StandardInput.TooLarge {
+                    throw AuthError.invalidArgument(
+                        "stdin holds more than 64 MiB, which is no authctl export. Give the file written by: authctl users export")
+                }
             } else {
                 guard let contents = FileManager.default.contents(atPath: file) else {
                     throw AuthError.invalidArgument("cannot read '\(file)'. Give the path of a file written by: authctl users export")

@@ -1,0 +1,37 @@
+import ArgumentParser
+import AuthCore
+import Foundation
+
+/// How an error that ends a command becomes what the user sees (SPEC §6), in one place so
+/// that a test can hold every kind of error to its exit status.
+enum ErrorMapping {
+    enum Outcome: Equatable {
+        /// Print `authctl: MESSAGE` (and the JSON error with `--json`); exit with its code's status.
+        case report(AuthError)
+        /// Exit with this status and print nothing (`exec`: the child's status).
+        case exit(Int32)
+        /// ArgumentParser's own output: help, version, completion scripts (exit 0).
+        case argumentParserOutput
+    }
+
+    static func outcome(for error: any Error) -> Outcome {
+        switch error {
+        case let error as AuthError: return .report(error)
+        case is CancellationError: return .report(.cancelled("cancelled"))
+        default: break
+        }
+        let status = Authctl.exitCode(for: error)
+        if status == .success { return .argumentParserOutput }
+        if let exit = error as? ExitCode { return .exit(exit.rawValue) }
+        guard status == .validationFailure else {
+            // Not authctl's own error and not a usage error: a bug (SPEC §6, internal-error).
+            let what = Sanitize.text("\(type(of: error)): \(error)", limit: 160)
+            return .report(
+                .internalError(
+                    "an unexpected error ended the command (\(what)). This is a bug in authctl: please report it with the command you ran and this message (authctl --version: \(AuthctlVersion.string))"
+                ))
+        }
+        let message = Authctl.message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
+        return .report(.invalidArgument(message.isEmpty ? "invalid usage. See: authctl --help" : message + ". See: authctl help"))
+    }
+}
