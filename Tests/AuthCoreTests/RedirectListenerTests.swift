@@ -47,7 +47,17 @@ struct RedirectListenerTests {
         } throws: {
             ($0 as? AuthError)?.code == .webContextCancelled
         }
-        let reopened = try RedirectListener(host: "127.0.0.1", port: port)
-        #expect(reopened.port == port)
+        // Nothing listens there any more: a connection is refused. (Binding the port again
+        // would race with any other test's client sockets, which may take it as theirs.)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(connected != 0 && errno == ECONNREFUSED)
     }
 }

@@ -162,8 +162,11 @@ struct StartURLAndPeerTests {
         let stop = StopFlag()
         // An attacker (or a confused program) of the same user: 64 connections that send
         // nothing, reconnecting as soon as one is closed.
+        let finished = DispatchGroup()
         let holders = (0..<4).map { _ in
-            Thread {
+            finished.enter()
+            return Thread {
+                defer { finished.leave() }
                 var held: [Int32] = []
                 while !stop.isSet {
                     while held.count < 16 { held.append(Raw.connect(port: port)) }
@@ -180,7 +183,12 @@ struct StartURLAndPeerTests {
             }
         }
         for thread in holders { thread.start() }
-        defer { stop.set() }
+        // The holders stop (and close every socket) before the test ends, so that no
+        // connection of theirs reaches another test's listener on a recycled port.
+        defer {
+            stop.set()
+            finished.wait()
+        }
         try await Task.sleep(nanoseconds: 300_000_000)
         let outcome = Task {
             try await listener.waitForRedirect(
@@ -237,9 +245,10 @@ enum Raw {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &address) {
+        let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
+        if connected != 0 { usleep(1000) }  // refused: the caller sees a dead socket and retries, not in a tight loop
         return fd
     }
 
