@@ -455,7 +455,7 @@ public struct ConfigStore: Sendable {
     }
 
     public func update(_ change: (inout ConfigFile) throws -> Void) async throws {
-        let lock = try await FileLock.acquire(for: path, timeout: 30, what: "the configuration file")
+        let lock = try await FileLock.acquire(for: path, timeout: 30, what: "the configuration file", code: .providerNotConfigured)
         defer { lock.release() }
         var file = try read(lenient: true)
         try change(&file)
