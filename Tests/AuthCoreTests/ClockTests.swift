@@ -4,9 +4,11 @@ import Testing
 
 @Suite("Clock")
 struct ClockTests {
-    @Test("a sleep for a non-finite or absurd number of seconds never traps: it waits until cancelled", arguments: [
-        Double.infinity, 1e300, Double.greatestFiniteMagnitude,
-    ])
+    @Test(
+        "a sleep for a non-finite or absurd number of seconds never traps: it waits until cancelled",
+        arguments: [
+            Double.infinity, 1e300, Double.greatestFiniteMagnitude,
+        ])
     func absurdSleep(seconds: Double) async {
         let sleeper = Task { try await SystemClock().sleep(for: seconds) }
         sleeper.cancel()

@@ -113,4 +113,25 @@ struct CurrentUserChangesTests {
         #expect(user.uid == first)
         #expect(test.keystore.state.currentUID == second)
     }
+
+    @Test("link while another process runs users use: the identity joins the user it started with, not the one made current meanwhile")
+    func linkWhileUsersUse() async throws {
+        let (test, first, second) = try await signedIn()
+        defer { try? FileManager.default.removeItem(atPath: test.directory) }
+        let home = try FakeIdentityProvider()
+        var behaviour = home.behaviour
+        behaviour.subject = "home-subject-1"
+        home.behaviour = behaviour
+        try await test.environment.configStore.update { file in
+            file.providers["oidc.home"] = ProviderConfig(id: "oidc.home", clientID: home.clientID, issuer: home.issuer)
+        }
+        let environment = environment(test) { $0.currentUID = second }
+        let output = try await Link(environment: environment).run(
+            .init(providerID: try ProviderID(parsing: "oidc.home"), source: .interactive(FlowOptions(timeout: 10))))
+        #expect(output.user.uid == first)
+        let state = test.keystore.state
+        #expect(state.users.first { $0.uid == first }?.providerData.map(\.providerID) == ["oidc.fake", "oidc.home"])
+        #expect(state.users.first { $0.uid == second }?.providerData.isEmpty == true, "the other user got nothing")
+        #expect(state.currentUID == second, "the other process's choice stays")
+    }
 }

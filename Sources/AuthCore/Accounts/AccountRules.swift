@@ -96,14 +96,16 @@ public enum AccountRules {
     /// user is refused with `credential-already-in-use` (the credential is saved as pending,
     /// so that `login --credential` can sign in to that user).
     ///
-    /// - Parameter consent: the user agreed to link a private-relay identity (`--consent`
-    ///   or a yes on the terminal); without it such a link is `consent-required`.
+    /// - Parameters:
+    ///   - consent: the user agreed to link a private-relay identity (`--consent` or a yes
+    ///     on the terminal); without it such a link is `consent-required`.
+    ///   - uid: the user the command resolved when it started (nil: the current user).
     public static func link(
         _ state: inout AccountState, with credential: Credential, context: Context, pendingHandle: String? = nil,
-        consent: Bool = false
+        consent: Bool = false, uid: String? = nil
     ) throws -> Outcome<User> {
         pruneExpiredPending(&state, now: context.now)
-        guard let userIndex = state.currentUID.flatMap(state.userIndex(uid:)) else { throw AuthError.noCurrentUser }
+        let userIndex = try userIndex(state, resolved: uid)
         var user = state.users[userIndex]
         if let linked = user.identity(for: credential.providerID) {
             throw AuthError.providerAlreadyLinked(credential.providerID, sameIdentity: linked.matches(credential.key))

@@ -26,28 +26,33 @@ public struct Link: Sendable {
 
     public func run(_ input: Input) async throws -> Output {
         let providerID = input.providerID
+        // The user is resolved once, before the sign-in: the identity joins that user even
+        // when another process makes someone else current meanwhile (`users use`).
+        var uid: String?
         let (credential, handle) = try await AccountOperation(environment: environment).credential(
             for: providerID, source: input.source, command: "link"
         ) { state in
+            uid = state.currentUID
             if let providerID { try AccountRules.checkCanLink(state, providerID: providerID.rawValue) }
             if !input.consent, !environment.terminal.isInteractive { try AccountRules.checkConsentPossible(state) }
         }
-        let consent = try askConsentIfNeeded(for: credential, given: input.consent)
+        let resolved = uid
+        let consent = try askConsentIfNeeded(for: credential, given: input.consent, uid: resolved)
         try Task.checkCancellation()  // Ctrl-C at the question: nothing changes (exit 5)
         let context = environment.accountContext()
         let outcome = try await environment.keystore.update { state in
             if let handle { _ = try AccountRules.pendingCredential(handle, in: state, now: context.now) }
-            return try AccountRules.link(&state, with: credential, context: context, pendingHandle: handle, consent: consent)
+            return try AccountRules.link(&state, with: credential, context: context, pendingHandle: handle, consent: consent, uid: resolved)
         }
         return Output(user: try outcome.get(), providerID: credential.providerID)
     }
 
     /// SPEC §4: a private-relay link needs consent — the flag, or a yes from a person at a
     /// terminal. Without a terminal nobody is asked, and the rules refuse.
-    func askConsentIfNeeded(for credential: Credential, given: Bool) throws -> Bool {
+    func askConsentIfNeeded(for credential: Credential, given: Bool, uid: String?) throws -> Bool {
         guard !given else { return true }
         let state = try environment.keystore.read()
-        guard let user = state.currentUser, state.owner(of: credential.key) == nil,
+        guard let user = uid.flatMap({ uid in state.users.first { $0.uid == uid } }), state.owner(of: credential.key) == nil,
             let reason = AccountRules.consentReason(linking: credential.profile, to: user),
             environment.terminal.isInteractive
         else { return false }
