@@ -147,7 +147,7 @@ struct MicrosoftProviderTests {
     func defaults() throws {
         let provider = try MicrosoftProvider(id: ProviderID(parsing: "microsoft"), config: ProviderConfig(id: "microsoft.com"))
         #expect(provider.defaultScopes == ["openid", "profile", "email", "offline_access"])
-        #expect(provider.defaultRedirectURI(host: "127.0.0.1", port: 51234).absoluteString == "http://localhost:51234")
+        #expect(try provider.defaultRedirectURI(host: "127.0.0.1", port: 51234).absoluteString == "http://localhost:51234")
         #expect(provider.scopes(["openid", "User.Read"], cover: ["https://graph.microsoft.com/user.read"]))
         #expect(!provider.scopes(["openid", "Mail.Read"], cover: ["https://graph.microsoft.com/User.Read"]))
         #expect(provider.profilePhoto?.url.absoluteString == "https://graph.microsoft.com/v1.0/me/photo/$value")

@@ -57,12 +57,26 @@ struct AuthorizationRequestTests {
             authorizationEndpoint: URL(string: "https://idp.example/authorize")!, issuer: "https://idp.example", clientID: "app",
             redirectURI: URL(string: "http://127.0.0.1:5000/callback")!, scopes: ["openid"], state: "S", nonce: "N",
             pkce: PKCE(codeVerifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"), additionalParameters: [("prompt", "login")])
-        let query = try #require(FormURLEncoding.decode(request.url.query ?? ""))
+        let query = try #require(FormURLEncoding.decode(try request.url().query ?? ""))
         let parameters = Dictionary(query, uniquingKeysWith: { (first: String, _: String) in first })
         #expect(parameters["code_challenge_method"] == "S256")
         #expect(parameters["code_challenge"] == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
         #expect(parameters["redirect_uri"] == "http://127.0.0.1:5000/callback")
         #expect(parameters["state"] == "S" && parameters["nonce"] == "N" && parameters["prompt"] == "login")
         #expect(parameters["code_verifier"] == nil)
+    }
+
+    @Test("an endpoint's own query is kept; an endpoint with a fragment (RFC 6749 §3.1) is refused, never given the parameters")
+    func endpointQueryAndFragment() throws {
+        func request(_ endpoint: String) -> AuthorizationRequest {
+            AuthorizationRequest(
+                authorizationEndpoint: URL(string: endpoint)!, issuer: "https://idp.example", clientID: "app",
+                redirectURI: URL(string: "http://127.0.0.1:5000/callback")!, scopes: ["openid"], state: "S", nonce: "N",
+                pkce: PKCE(codeVerifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"))
+        }
+        let withQuery = try request("https://idp.example/authorize?p=B2C_1_signin").url()
+        #expect(withQuery.query?.hasPrefix("p=B2C_1_signin&response_type=code&") == true, "\(withQuery)")
+        #expect(withQuery.fragment == nil)
+        #expect(throws: AuthError.self) { try request("https://idp.example/authorize#section").url() }
     }
 }

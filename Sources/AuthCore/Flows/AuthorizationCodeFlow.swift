@@ -33,7 +33,7 @@ struct AuthorizationCodeFlow: Sendable {
             host: listenAddress.host, port: listenAddress.port, access: options.allowAnyLocalUser ? .anyLocalUser : .currentUser)
         defer { listener.close() }
         if options.mode == .manual { listener.close() }
-        let redirectURI = redirectOverride ?? provider.defaultRedirectURI(host: listenAddress.host, port: listener.port)
+        let redirectURI = try redirectOverride ?? provider.defaultRedirectURI(host: listenAddress.host, port: listener.port)
         let attempt = AuthorizationAttempt.generate(using: environment.random)
         let scopes = AuthorizationRequest.mergeScopes(provider.defaultScopes + config.scopes, options.scopes)
         // The nonce as sent and as the ID token must carry it (Apple: its SHA-256 hex digest).
@@ -44,8 +44,9 @@ struct AuthorizationCodeFlow: Sendable {
             state: attempt.state, nonce: nonce, pkce: attempt.pkce, additionalParameters: parameters)
         // The browser gets a one-time local start URL that redirects to the authorization
         // URL: state, nonce and the PKCE challenge never reach another program's command line.
+        let authorizationURL = try request.url()
         let start = CallbackStateMachine.StartPage(
-            path: "/start/" + environment.random.base64URL(bytes: 32), authorizationURL: request.url)
+            path: "/start/" + environment.random.base64URL(bytes: 32), authorizationURL: authorizationURL)
         let machine = CallbackStateMachine(
             expectation: .init(
                 path: redirectURI.path, state: attempt.state, issuer: provider.issuer,
@@ -54,11 +55,11 @@ struct AuthorizationCodeFlow: Sendable {
 
         let outcome: CallbackStateMachine.Outcome
         if options.mode == .manual {
-            outcome = try await pastedOutcome(machine, url: request.url, provider: provider)
+            outcome = try await pastedOutcome(machine, url: authorizationURL, provider: provider)
         } else {
             let startURL = try Self.startURL(start, redirectURI: redirectURI, listener: listener)
             outcome = try await redirectOutcome(
-                machine, url: request.url, startURL: startURL, provider: provider, listener: listener, timeout: options.timeout)
+                machine, url: authorizationURL, startURL: startURL, provider: provider, listener: listener, timeout: options.timeout)
         }
         let response: AuthorizationResponse
         switch outcome {

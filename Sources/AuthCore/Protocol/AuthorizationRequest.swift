@@ -45,7 +45,7 @@ public struct AuthorizationRequest: Sendable, Equatable {
         self.additionalParameters = additionalParameters
     }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.url == rhs.url && lhs.issuer == rhs.issuer }
+    public static func == (lhs: Self, rhs: Self) -> Bool { (try? lhs.url()) == (try? rhs.url()) && lhs.issuer == rhs.issuer }
 
     /// The parameter names an application may not set with `--param` (SPEC §3).
     public static let reservedParameters: Set<String> = [
@@ -53,8 +53,11 @@ public struct AuthorizationRequest: Sendable, Equatable {
         "code_challenge", "code_challenge_method",
     ]
 
-    /// The URL to open in the browser.
-    public var url: URL {
+    /// The URL to open in the browser: the endpoint with the parameters added to its query
+    /// (an endpoint's own query is kept, RFC 6749 §3.1). An endpoint with a fragment, which
+    /// §3.1 forbids, is refused: the parameters would land in the fragment and never reach
+    /// the provider.
+    public func url() throws -> URL {
         var parameters: [(String, String)] = [
             ("response_type", responseType),
             ("client_id", clientID),
@@ -69,10 +72,22 @@ public struct AuthorizationRequest: Sendable, Equatable {
         }
         if let responseMode { parameters.append(("response_mode", responseMode)) }
         parameters += additionalParameters
-        let query = FormURLEncoding.encode(parameters)
-        let base = authorizationEndpoint.absoluteString
-        let separator = base.contains("?") ? "&" : "?"
-        return URL(string: base + separator + query)!
+        let place = "\(authorizationEndpoint.host ?? "?")\(authorizationEndpoint.path)"
+        guard authorizationEndpoint.fragment == nil,
+            var components = URLComponents(url: authorizationEndpoint, resolvingAgainstBaseURL: false)
+        else {
+            throw AuthError.notConfigured(
+                "the provider's authorization endpoint (\(place)) has a fragment, which OAuth forbids (RFC 6749 §3.1). Check the provider's discovery document"
+            )
+        }
+        let own = components.percentEncodedQuery.flatMap { $0.isEmpty ? nil : $0 }
+        let encoded = FormURLEncoding.encode(parameters)
+        components.percentEncodedQuery = own.map { "\($0)&\(encoded)" } ?? encoded
+        guard let url = components.url else {
+            throw AuthError.notConfigured(
+                "the provider's authorization endpoint (\(place)) cannot carry a request. Check its discovery document")
+        }
+        return url
     }
 
     /// Adds user scopes to default scopes, keeping order, without duplicates, `openid` first.

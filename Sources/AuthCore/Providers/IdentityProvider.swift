@@ -18,7 +18,7 @@ public protocol IdentityProvider: Sendable {
     /// Scopes always asked (before the user's).
     var defaultScopes: [String] { get }
     /// The redirect URI for a listener on `port` (unless `--redirect-uri` overrides it).
-    func defaultRedirectURI(host: String, port: UInt16) -> URL
+    func defaultRedirectURI(host: String, port: UInt16) throws -> URL
     /// The federated id of the identity in a validated ID token.
     func federatedID(from claims: IDTokenClaims) throws -> String
     /// The profile stated by the ID token.
@@ -105,9 +105,13 @@ extension IdentityProvider {
 
     /// The client id a flow needs, or `provider-not-configured` with the command that sets it.
     /// SPEC §3's default: `http://<listener host>:<port>/callback` (an IPv6 host in brackets).
-    public func defaultRedirectURI(host: String, port: UInt16) -> URL {
+    public func defaultRedirectURI(host: String, port: UInt16) throws -> URL {
         let literal = host.contains(":") ? "[\(host)]" : host
-        return URL(string: "http://\(literal):\(port)/callback")!
+        guard let url = URL(string: "http://\(literal):\(port)/callback") else {
+            throw AuthError.invalidArgument(
+                "'\(Sanitize.text(host, limit: 60))' cannot be the host of a redirect URI. Use 127.0.0.1 or [::1]")
+        }
+        return url
     }
 
     public func requireClientID() throws -> String {

@@ -46,8 +46,11 @@ public struct MicrosoftProvider: IdentityProvider {
     /// `http://localhost:<port>`, what Entra app registrations list for desktop apps
     /// (the port is ignored when Microsoft matches loopback redirect URIs; the listener
     /// still binds the loopback address). See docs/microsoft.md.
-    public func defaultRedirectURI(host: String, port: UInt16) -> URL {
-        URL(string: "http://localhost:\(port)")!
+    public func defaultRedirectURI(host: String, port: UInt16) throws -> URL {
+        guard let url = URL(string: "http://localhost:\(port)") else {
+            throw AuthError.internalError("could not make the redirect URI http://localhost:\(port)")
+        }
+        return url
     }
 
     /// From `oid`, not `sub` (per application). A personal account's `oid` is
