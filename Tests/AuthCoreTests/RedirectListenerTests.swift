@@ -19,9 +19,10 @@ struct RedirectListenerTests {
         #expect(listener.port > 0)
         let literal = host.contains(":") ? "[\(host)]" : host
         deliver("http://\(literal):\(listener.port)/callback?code=c&state=s")
-        let outcome = try await listener.waitForRedirect(
+        let redirect = try await listener.waitForRedirect(
             CallbackStateMachine(expectation: .init(path: "/callback", state: "s", issuer: "https://idp.example")), timeout: 5)
-        #expect(outcome == .authorized(AuthorizationResponse(code: "c")))
+        redirect.browser.answer(.text(status: 200, "done"))
+        #expect(redirect.outcome == .authorized(AuthorizationResponse(code: "c")))
     }
 
     @Test("a port in use is a clear invalid-argument naming --listen-address")

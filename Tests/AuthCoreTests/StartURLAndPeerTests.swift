@@ -119,9 +119,10 @@ struct StartURLAndPeerTests {
             }
             #expect(connected == 0)
             _ = "GET /callback?code=c&state=s HTTP/1.1\r\nHost: x\r\n\r\n".withCString { send(client, $0, strlen($0), 0) }
-            let outcome = try await checked.waitForRedirect(
-                CallbackStateMachine(expectation: .init(path: "/callback", state: "s", issuer: "x")), timeout: 20)
-            #expect(outcome == .authorized(AuthorizationResponse(code: "c")))
+            let redirect = try await checked.waitForRedirect(
+                CallbackStateMachine(expectation: .init(path: "/callback", state: "s", issuer: "x")), timeout: 40)
+            redirect.browser.answer(.text(status: 200, "done"))
+            #expect(redirect.outcome == .authorized(AuthorizationResponse(code: "c")))
             #expect(recorder.owners == [.user(UInt32(geteuid()))])
         #endif
     }
@@ -143,9 +144,11 @@ struct StartURLAndPeerTests {
             host: "127.0.0.1", port: 0, access: .sameUser(4242), peers: InTurn([.user(7), .user(4242)]))
         let events = EventLog()
         let outcome = Task {
-            try await listener.waitForRedirect(
-                CallbackStateMachine(expectation: .init(path: "/callback", state: "s", issuer: "x")), timeout: 20
+            let redirect = try await listener.waitForRedirect(
+                CallbackStateMachine(expectation: .init(path: "/callback", state: "s", issuer: "x")), timeout: 40
             ) { events.append($0) }
+            redirect.browser.answer(.text(status: 200, "done"))
+            return redirect.outcome
         }
         let (status, body) = try await Raw.request("GET /callback?code=attacker&state=s", port: listener.port)
         #expect(status == 403 && body.contains("--allow-any-local-user"))
@@ -191,8 +194,10 @@ struct StartURLAndPeerTests {
         }
         try await Task.sleep(nanoseconds: 300_000_000)
         let outcome = Task {
-            try await listener.waitForRedirect(
-                CallbackStateMachine(expectation: .init(path: "/callback", state: "s", issuer: "x")), timeout: 20)
+            let redirect = try await listener.waitForRedirect(
+                CallbackStateMachine(expectation: .init(path: "/callback", state: "s", issuer: "x")), timeout: 40)
+            redirect.browser.answer(.text(status: 200, "done"))
+            return redirect.outcome
         }
         try await Task.sleep(nanoseconds: 300_000_000)
         let (status, _) = try await Raw.request("GET /callback?code=c&state=s", port: port)
@@ -258,7 +263,7 @@ enum Raw {
             Thread {
                 let fd = connect(port: port)
                 defer { close(fd) }
-                var timeout = timeval(tv_sec: 5, tv_usec: 0)
+                var timeout = timeval(tv_sec: 30, tv_usec: 0)  // a loaded machine may take a while to schedule the listener
                 setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
                 let request = "\(line) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
                 _ = request.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }

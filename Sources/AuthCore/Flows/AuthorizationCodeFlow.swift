@@ -53,14 +53,45 @@ struct AuthorizationCodeFlow: Sendable {
                 issuerParameterRequired: discovery.authorizationResponseIssParameterSupported == true,
                 start: options.mode == .manual ? nil : start))
 
-        let outcome: CallbackStateMachine.Outcome
+        let exchange = CodeExchange(
+            provider: provider, discovery: discovery, metadata: metadata, clientID: clientID, redirectURI: redirectURI,
+            codeVerifier: attempt.pkce.codeVerifier, nonce: nonce, askedScopes: request.scopes)
         if options.mode == .manual {
-            outcome = try await pastedOutcome(machine, url: authorizationURL, provider: provider)
-        } else {
-            let startURL = try Self.startURL(start, redirectURI: redirectURI, listener: listener)
-            outcome = try await redirectOutcome(
-                machine, url: authorizationURL, startURL: startURL, provider: provider, listener: listener, timeout: options.timeout)
+            let outcome = try await pastedOutcome(machine, url: authorizationURL, provider: provider)
+            return try await credential(from: outcome, exchange)
         }
+        let startURL = try Self.startURL(start, redirectURI: redirectURI, listener: listener)
+        let redirect = try await redirectOutcome(
+            machine, url: authorizationURL, startURL: startURL, provider: provider, listener: listener, timeout: options.timeout)
+        // The browser learns how the sign-in ended once it has: after the exchange and the
+        // ID-token checks, not when the redirect arrives (SPEC §3 step 8).
+        do {
+            let credential = try await credential(from: redirect.outcome, exchange)
+            redirect.browser.answer(.page(status: 200, SignInPage.signedIn(to: provider.id.rawValue)))
+            return credential
+        } catch {
+            redirect.browser.answer(.page(status: 200, SignInPage.failed(because: (error as? AuthError)?.message)))
+            throw error
+        }
+    }
+
+    /// What the code exchange needs from the authorization request.
+    struct CodeExchange: Sendable {
+        let provider: any IdentityProvider
+        let discovery: DiscoveryDocument
+        let metadata: ProviderMetadata
+        let clientID: String
+        /// The same `redirect_uri` as the authorization request (RFC 6749 §4.1.3).
+        let redirectURI: URL
+        let codeVerifier: String
+        let nonce: String
+        let askedScopes: [String]
+    }
+
+    /// The redirect's outcome made into a credential: the provider's refusal, or the code
+    /// exchanged (RFC 6749 §4.1.3) and the ID token validated.
+    func credential(from outcome: CallbackStateMachine.Outcome, _ exchange: CodeExchange) async throws -> Credential {
+        let provider = exchange.provider
         let response: AuthorizationResponse
         switch outcome {
         case .denied(let error):
@@ -80,18 +111,18 @@ struct AuthorizationCodeFlow: Sendable {
         guard let code = response.code else {
             throw AuthError.invalidCredential("the sign-in response carried no authorization code. Try again")
         }
-
+        let discovery = exchange.discovery
         let tokenRequest = TokenRequest(
-            tokenEndpoint: discovery.tokenEndpoint, clientID: clientID,
-            grant: .authorizationCode(code: code, redirectURI: redirectURI, codeVerifier: attempt.pkce.codeVerifier),
+            tokenEndpoint: discovery.tokenEndpoint, clientID: exchange.clientID,
+            grant: .authorizationCode(code: code, redirectURI: exchange.redirectURI, codeVerifier: exchange.codeVerifier),
             authentication: ClientCredentials.method(
                 try ClientCredentials.resolve(provider, environment: environment), supported: discovery.tokenEndpointAuthMethodsSupported))
         let tokens = try TokenResponse.parse(
             try await environment.transport.send(tokenRequest.httpRequest), host: discovery.tokenEndpoint.host ?? "the provider",
             nextStep: provider.nextStep(for:))
-        return try await CredentialAssembly(environment: environment, metadata: metadata).credential(
-            tokens, provider: provider, discovery: discovery, clientID: clientID, nonce: nonce, askedScopes: request.scopes,
-            callbackFields: response.extraParameters)
+        return try await CredentialAssembly(environment: environment, metadata: exchange.metadata).credential(
+            tokens, provider: provider, discovery: discovery, clientID: exchange.clientID, nonce: exchange.nonce,
+            askedScopes: exchange.askedScopes, callbackFields: response.extraParameters)
     }
 
     /// `http://HOST:PORT/start/<random>`, HOST being the redirect URI's when it is on this
@@ -112,7 +143,7 @@ struct AuthorizationCodeFlow: Sendable {
     func redirectOutcome(
         _ machine: CallbackStateMachine, url: URL, startURL: URL, provider: any IdentityProvider, listener: RedirectListener,
         timeout: TimeInterval
-    ) async throws -> CallbackStateMachine.Outcome {
+    ) async throws -> RedirectListener.Redirect {
         let terminal = environment.terminal
         if environment.browser.open(startURL) {
             // The URL carries state and nonce: it is shown only when it must be (SECURITY.md).

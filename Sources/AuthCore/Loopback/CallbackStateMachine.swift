@@ -257,11 +257,41 @@ public enum SignInPage {
             "This sign-in belongs to another user of this computer, and only that user's programs may reach it. If your browser runs through another user's process (WSL, some containers), sign in with --allow-any-local-user (or AUTHCTL_ALLOW_ANY_LOCAL_USER=1)."
     )
 
+    /// The page of a sign-in that completed: the code exchanged and the ID token valid.
+    public static func signedIn(to providerID: String) -> String {
+        page(
+            title: "Signed in",
+            text: "You are signed in to \(escape(providerID)) with authctl. You can close this window and return to the terminal.")
+    }
+
+    /// The page of a sign-in that failed after the redirect arrived, with authctl's own
+    /// message (what failed and what to do; never a secret), escaped for HTML.
+    public static func failed(because message: String?) -> String {
+        guard let message else { return failure }
+        return page(title: "Sign-in failed", text: "The sign-in did not complete: \(escape(message)). The terminal says the same.")
+    }
+
     static func page(title: String, text: String) -> String {
         """
         <!doctype html><html lang="en"><head><meta charset="utf-8"><title>authctl: \(title)</title>
         <style>body{font-family:system-ui,sans-serif;margin:4rem auto;max-width:32rem;color:#222}</style></head>
         <body><h1>\(title)</h1><p>\(text)</p></body></html>
         """
+    }
+
+    /// Text as HTML character data: `&`, `<`, `>`, `"` and `'` escaped.
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
     }
 }

@@ -127,17 +127,25 @@ public final class RedirectListener: @unchecked Sendable {
         return closed
     }
 
+    /// What ended the wait: the state machine's outcome, and the browser's request that
+    /// brought it, waiting for the page that tells how the sign-in ended.
+    public struct Redirect: Sendable {
+        public let outcome: CallbackStateMachine.Outcome
+        public let browser: BrowserAnswer
+    }
+
     /// Serves requests until the state machine finishes, the deadline passes
     /// (`web-context-cancelled`) or the task is cancelled (Ctrl-C; also `web-context-cancelled`).
-    /// The listener is closed when this returns.
+    /// The listener is closed when this returns; the finishing request is not answered yet
+    /// (`Redirect.browser`).
     public func waitForRedirect(
         _ machine: CallbackStateMachine, timeout: TimeInterval, events: @escaping @Sendable (Event) -> Void = { _ in }
-    ) async throws -> CallbackStateMachine.Outcome {
+    ) async throws -> Redirect {
         // Saturating: no timeout (NaN, ∞, huge) ever traps.
         let deadline = ContinuousClock.now + .milliseconds(timeout > 0 ? Int64(min(timeout, 1e9) * 1000) : 0)
         let cancelled = CancellationFlag()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<CallbackStateMachine.Outcome, any Error>) in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Redirect, any Error>) in
                 let thread = Thread { [self] in
                     let result = Result { try self.serve(machine, deadline: deadline, cancelled: cancelled, events: events) }
                     self.close()
@@ -162,7 +170,7 @@ public final class RedirectListener: @unchecked Sendable {
     private func serve(
         _ initial: CallbackStateMachine, deadline: ContinuousClock.Instant, cancelled: CancellationFlag,
         events: @Sendable (Event) -> Void
-    ) throws -> CallbackStateMachine.Outcome {
+    ) throws -> Redirect {
         var machine = initial
         var connections: [Connection] = []
         defer { for connection in connections { _ = Glibc.close(connection.fd) } }
@@ -195,7 +203,6 @@ public final class RedirectListener: @unchecked Sendable {
                     continue
                 }
                 let response: ListenerResponse
-                var outcome: CallbackStateMachine.Outcome?
                 switch connections[index].parser.append(buffer[0..<count]) {
                 case .needMore:
                     continue
@@ -205,13 +212,16 @@ public final class RedirectListener: @unchecked Sendable {
                     response = .text(status: status, "Bad request.")
                 case .complete(let request):
                     let action = machine.receive(request)
+                    if case .finish(let outcome) = action.decision {
+                        // The request that ends the wait is answered when the outcome is known.
+                        let finishing = connections.remove(at: index)
+                        return Redirect(outcome: outcome, browser: BrowserAnswer(fd: finishing.fd, fallback: action.response))
+                    }
                     response = action.response
-                    if case .finish(let result) = action.decision { outcome = result }
                 }
                 Self.write(response.bytes, to: connections[index].fd)
                 _ = Glibc.close(connections[index].fd)
                 connections.remove(at: index)
-                if let outcome { return outcome }
             }
             if descriptors[0].revents & Int16(POLLIN) != 0, let client = acceptConnection(events: events) {
                 // A full table evicts its oldest connection: every one in it is still
@@ -267,7 +277,7 @@ public final class RedirectListener: @unchecked Sendable {
         }
     }
 
-    private static func write(_ bytes: [UInt8], to fd: Int32) {
+    static func write(_ bytes: [UInt8], to fd: Int32) {
         var offset = 0
         var attempts = 0
         while offset < bytes.count, attempts < 100 {
