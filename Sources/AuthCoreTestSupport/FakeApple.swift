@@ -47,7 +47,12 @@ public final class FakeApple: @unchecked Sendable {
     private var lastAuthorize: [String: String] = [:]
     private var clientSecretClaims: [[String: JSONValue]] = []
 
-    public init() throws {
+    /// The path the fake serves under (empty: the root), as a gateway or a test server that
+    /// hosts several providers would: requests elsewhere get a 404.
+    public let issuerPath: String
+
+    public init(issuerPath: String = "") throws {
+        self.issuerPath = issuerPath
         let key = P256.Signing.PrivateKey()
         privateKeyPEM = key.pemRepresentation
         publicKey = key.publicKey
@@ -58,7 +63,7 @@ public final class FakeApple: @unchecked Sendable {
     deinit { server.stop() }
 
     /// The issuer (`https://appleid.apple.com` on the real service).
-    public var issuer: String { server.baseURL }
+    public var issuer: String { server.baseURL + issuerPath }
 
     public var behaviour: Behaviour {
         get { lock.withLock { behaviourValue } }
@@ -76,7 +81,10 @@ public final class FakeApple: @unchecked Sendable {
     private func bump(_ name: String) { lock.withLock { counters[name, default: 0] += 1 } }
     private func remember(_ values: String?...) { lock.withLock { secrets += values.compactMap { $0 } } }
 
-    private func handle(_ request: ReceivedRequest) -> HTTPResponse {
+    private func handle(_ original: ReceivedRequest) -> HTTPResponse {
+        guard original.path.hasPrefix(issuerPath + "/") else { return HTTPResponse(status: 404, body: Data("not found".utf8)) }
+        var request = original
+        request.target = String(original.target.dropFirst(issuerPath.count))
         switch (request.method, request.path) {
         case ("GET", "/auth/authorize"):
             bump("authorize")

@@ -149,15 +149,25 @@ public final class FakeMicrosoft: @unchecked Sendable {
         var requested: [String]
     }
 
-    public init() throws {
+    /// The paths the authority and Graph are served under (`/gateway/login`; empty: at the
+    /// root), as behind a gateway or AD FS (`https://adfs.contoso.com/adfs`): requests
+    /// elsewhere get a 404, so a client that drops the path fails.
+    public let authorityPath: String
+    public let graphPath: String
+
+    public init(authorityPath: String = "", graphPath: String = "") throws {
+        self.authorityPath = authorityPath
+        self.graphPath = graphPath
         signer = try TestTokenSigner()
         server = try LoopbackHTTPServer { [unowned self] request in self.handle(request) }
     }
 
     deinit { server.stop() }
 
-    /// Both the authority host and the Graph host (`--authority-host`, `--graph-host`).
-    public var host: String { server.baseURL }
+    /// The authority host (`--authority-host`), with its path.
+    public var host: String { server.baseURL + authorityPath }
+    /// The Graph host (`--graph-host`), with its path; the same as `host` without paths.
+    public var graphHost: String { server.baseURL + graphPath }
 
     public var behaviour: Behaviour {
         get { lock.withLock { behaviourValue } }
@@ -184,15 +194,22 @@ public final class FakeMicrosoft: @unchecked Sendable {
 
     // MARK: Routing
 
-    private func handle(_ request: ReceivedRequest) -> HTTPResponse {
+    private func handle(_ original: ReceivedRequest) -> HTTPResponse {
+        // Graph under its path, the authority under its own; nothing anywhere else.
+        var request = original
+        let isGraph = original.path.hasPrefix(graphPath + "/v1.0/")
+        guard isGraph || original.path.hasPrefix(authorityPath + "/") else {
+            return HTTPResponse(status: 404, body: Data("not found".utf8))
+        }
+        request.target = String(original.target.dropFirst(isGraph ? graphPath.count : authorityPath.count))
         let segments = request.path.split(separator: "/").map(String.init)
         let route = segments.count == 4 ? segments[1...].joined(separator: "/") : ""
         let tenant = segments.first ?? ""
         switch (request.method, segments.joined(separator: "/"), route) {
-        case ("GET", "v1.0/me", _):
+        case ("GET", "v1.0/me", _) where isGraph:
             bump("me")
             return graphMe(request)
-        case ("GET", "v1.0/me/photo/$value", _):
+        case ("GET", "v1.0/me/photo/$value", _) where isGraph:
             bump("photo")
             return graphPhoto(request)
         case ("GET", _, "v2.0/.well-known/openid-configuration"):
@@ -419,7 +436,7 @@ public final class FakeMicrosoft: @unchecked Sendable {
     /// scope consented at the sign-in.
     private func isConsented(_ name: String, of resource: String, in grant: Grant, _ behaviour: Behaviour) -> Bool {
         if name == ".default" { return true }
-        if resource == host { return behaviour.graphScopes.contains(name) || grant.consented.contains(name) }
+        if resource == graphHost { return behaviour.graphScopes.contains(name) || grant.consented.contains(name) }
         return behaviour.resources[resource]?.contains(name) == true || grant.consented.contains("\(resource)/\(name)")
     }
 
@@ -434,7 +451,7 @@ public final class FakeMicrosoft: @unchecked Sendable {
                 resources.insert(String(scope[..<slash.lowerBound]))
                 names.append(String(scope[slash.upperBound...]))
             } else {
-                resources.insert(host)
+                resources.insert(graphHost)
                 names.append(scope)
             }
         }
@@ -445,8 +462,8 @@ public final class FakeMicrosoft: @unchecked Sendable {
                     "Provide value for the input parameter scope. The scopes requested are for several resources; one token is for one resource."
                 ))
         }
-        let resource = resources.first ?? host
-        if resource != host, behaviour.resources[resource] == nil {
+        let resource = resources.first ?? graphHost
+        if resource != graphHost, behaviour.resources[resource] == nil {
             return .failure(
                 AADSTSError("invalid_resource", 500011, "The resource principal named \(resource) was not found in the tenant."))
         }
@@ -458,7 +475,7 @@ public final class FakeMicrosoft: @unchecked Sendable {
             return aadstsError(AADSTSError("invalid_scope", 70011, "The provided value for the input parameter 'scope' is not valid."))
         }
         var granted: [String]
-        if resource == host {
+        if resource == graphHost {
             let asked = names.filter { $0 != ".default" }
             granted = names.contains(".default") || asked.isEmpty ? behaviour.graphScopes + asked : asked
         } else {
@@ -585,7 +602,7 @@ public final class FakeMicrosoft: @unchecked Sendable {
         guard let header = request.headers["authorization"], header.hasPrefix("Bearer ") else {
             return graphError(401, "InvalidAuthenticationToken", "Access token is empty.")
         }
-        guard let token = lock.withLock({ accessTokens[String(header.dropFirst(7))] }), token.resource == host else {
+        guard let token = lock.withLock({ accessTokens[String(header.dropFirst(7))] }), token.resource == graphHost else {
             return graphError(401, "InvalidAuthenticationToken", "Access token validation failure. Invalid audience.")
         }
         guard token.scopes.contains(where: { $0.caseInsensitiveCompare(scope) == .orderedSame }) else {
@@ -600,7 +617,7 @@ public final class FakeMicrosoft: @unchecked Sendable {
         let mail: JSONValue = account.mail.map(JSONValue.string) ?? .null
         return FakeHTTP.json(
             .object([
-                "@odata.context": .string("\(host)/v1.0/$metadata#users/$entity"), "businessPhones": .array([]),
+                "@odata.context": .string("\(graphHost)/v1.0/$metadata#users/$entity"), "businessPhones": .array([]),
                 "displayName": account.name.map(JSONValue.string) ?? .null, "givenName": .null, "jobTitle": .null, "mail": mail,
                 "mobilePhone": .null, "officeLocation": .null, "preferredLanguage": .null, "surname": .null,
                 "userPrincipalName": .string(account.preferredUsername), "id": .string(account.objectID),

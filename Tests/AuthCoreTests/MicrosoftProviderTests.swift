@@ -51,10 +51,16 @@ struct MicrosoftProviderTests {
             graphHost: "https://graph.microsoft.us/"
         ).validate()
         try ProviderConfig(id: "microsoft.com", clientID: "c", authorityHost: "http://127.0.0.1:8080").validate()
+        // A base path (AD FS, a gateway) is kept (SPEC §2).
+        try ProviderConfig(id: "microsoft.com", clientID: "c", authorityHost: "https://adfs.contoso.com/adfs/").validate()
+        try ProviderConfig(id: "microsoft.com", clientID: "c", graphHost: "https://gateway.contoso.com/graph").validate()
         let refused: [ProviderConfig] = [
             ProviderConfig(id: "microsoft.com", tenant: "not a tenant"),
             ProviderConfig(id: "microsoft.com", authorityHost: "http://login.microsoftonline.com"),
             ProviderConfig(id: "microsoft.com", authorityHost: "https://login.microsoftonline.com/common"),
+            ProviderConfig(id: "microsoft.com", authorityHost: "https://login.microsoftonline.com/contoso.onmicrosoft.com/v2.0"),
+            ProviderConfig(id: "microsoft.com", authorityHost: "https://login.microsoftonline.com/8eaef023-2b34-4da1-9baa-8bc8c9d6a490"),
+            ProviderConfig(id: "microsoft.com", authorityHost: "https://login.microsoftonline.com/x?y=1"),
             ProviderConfig(id: "microsoft.com", graphHost: "graph.microsoft.com"),
             ProviderConfig(id: "oidc.x", issuer: "https://idp.example", tenant: "common"),
             ProviderConfig(id: "oidc.x", issuer: "https://idp.example", graphHost: "https://graph.microsoft.com"),

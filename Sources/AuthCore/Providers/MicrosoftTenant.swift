@@ -52,6 +52,20 @@ public enum MicrosoftTenant: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `8-4-4-4-12` hexadecimal digits.
+    /// `--authority-host` may have a path (AD FS's `/adfs`, a gateway's), but not the part
+    /// authctl adds itself: a tenant (`…/common`, a tenant id) or the v2 endpoints. Such a
+    /// value is the whole authority pasted by mistake, and the error says where each part goes.
+    static func checkAuthorityHostPath(_ text: String) throws {
+        guard let url = URL(string: text) else { return }
+        let segments = url.path.split(separator: "/").map { $0.lowercased() }
+        guard let last = segments.last else { return }
+        let isTenant = ["common", "organizations", "consumers"].contains(last) || isGUID(last) || last.hasSuffix(".onmicrosoft.com")
+        guard isTenant || segments.contains("v2.0") || segments.contains("oauth2") else { return }
+        throw AuthError.invalidArgument(
+            "--authority-host ends in a tenant or an endpoint path; give the host alone (for example https://login.microsoftonline.com) and the tenant with --tenant: authctl adds /TENANT/v2.0 itself"
+        )
+    }
+
     public static func isGUID(_ text: String) -> Bool {
         let groups = text.split(separator: "-", omittingEmptySubsequences: false)
         guard groups.map(\.count) == [8, 4, 4, 4, 12] else { return false }

@@ -224,6 +224,7 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
             try field(.authorityHost) {
                 if let authorityHost {
                     try Self.checkHost(authorityHost, option: "--authority-host", example: "https://login.microsoftonline.us")
+                    try MicrosoftTenant.checkAuthorityHostPath(authorityHost)
                 }
             }
             try field(.graphHost) {
@@ -317,15 +318,20 @@ public enum ScopeSyntax {
 }
 
 extension ProviderConfig {
-    /// A host option (`--authority-host`, `--graph-host`): an `https://` origin (or `http://`
-    /// on loopback, for tests), without path, query or fragment.
+    /// A base URL option (`--authority-host`, `--graph-host`, Apple's `--issuer`, SPEC §2):
+    /// `scheme://host[:port][/path]`, `https://` (or `http://` on loopback, for tests), with
+    /// no query, fragment or credentials. A path is kept — AD FS serves under `/adfs`, a
+    /// gateway or a test server may serve each provider under its own path — and every
+    /// endpoint is built under it; a trailing slash is dropped where endpoints are built.
     static func checkHost(_ text: String, option: String, example: String) throws {
         let trimmed = text.hasSuffix("/") ? String(text.dropLast()) : text
-        guard let url = URL(string: trimmed), url.scheme != nil, let host = url.host, !host.isEmpty, url.path.isEmpty,
-            url.query == nil, url.fragment == nil, url.user == nil
+        guard let url = URL(string: trimmed), url.scheme != nil, let host = url.host, !host.isEmpty, url.query == nil,
+            url.fragment == nil, url.user == nil, url.password == nil, !trimmed.hasSuffix("/")
         else {
+            // The text is not echoed whole: it may hold credentials.
             throw AuthError.invalidArgument(
-                "\(option) '\(Sanitize.text(text))' is not a host URL. Use for example \(example) (scheme and host, no path)")
+                "\(option) is not a base URL: write scheme://host[:port][/path] with no query, fragment or user name, for example \(example)"
+            )
         }
         do {
             try EndpointPolicy.check(url, what: option)
