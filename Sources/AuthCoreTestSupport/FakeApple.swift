@@ -141,12 +141,7 @@ public final class FakeApple: @unchecked Sendable {
             components.queryItems = fields.map { URLQueryItem(name: $0.0, value: $0.1) }
             return HTTPResponse(status: 302, headers: ["Location": components.url!.absoluteString])
         }
-        let inputs = fields.map { #"<input type="hidden" name="\#($0.0)" value="\#(Self.escape($0.1))">"# }.joined()
-        let html = """
-            <!DOCTYPE html><html><body onload="document.forms[0].submit()">\
-            <form method="post" action="\(Self.escape(redirectURI))">\(inputs)</form></body></html>
-            """
-        return HTTPResponse(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: Data(html.utf8))
+        return FakeHTTP.autoPost(to: redirectURI, fields)
     }
 
     private func token(_ form: [String: String]) -> HTTPResponse {
@@ -230,11 +225,6 @@ public final class FakeApple: @unchecked Sendable {
 
     private func page(_ status: Int, _ text: String) -> HTTPResponse {
         HTTPResponse(status: status, headers: ["Content-Type": "text/html"], body: Data("<html><body>\(text)</body></html>".utf8))
-    }
-
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 
     static func form(_ body: Data) -> [String: String] { FakeIdentityProvider.form(body) }

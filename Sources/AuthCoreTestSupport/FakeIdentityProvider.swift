@@ -159,7 +159,7 @@ public final class FakeIdentityProvider: @unchecked Sendable {
             "authorization_endpoint": .string("\(issuer)/authorize"),
             "token_endpoint": .string("\(issuer)/token"),
             "jwks_uri": .string("\(issuer)/jwks"),
-            "response_types_supported": .array([.string("code")]),
+            "response_types_supported": .array([.string("code"), .string("id_token")]),
             "subject_types_supported": .array([.string("public")]),
             "id_token_signing_alg_values_supported": .array([.string("RS256")]),
             "code_challenge_methods_supported": .array([.string("S256")]),
@@ -178,6 +178,7 @@ public final class FakeIdentityProvider: @unchecked Sendable {
         let parameters = Self.form(Data((request.query ?? "").utf8))
         lock.withLock { authorizationParameters = parameters }
         remember(parameters["state"], parameters["nonce"], parameters["code_challenge"])
+        if parameters["response_type"] == "id_token" { return implicitAuthorize(parameters, behaviour) }
         guard let redirectURI = parameters["redirect_uri"], let state = parameters["state"],
             parameters["client_id"] == clientID, parameters["response_type"] == "code"
         else {
@@ -199,6 +200,22 @@ public final class FakeIdentityProvider: @unchecked Sendable {
             response.append(("iss", behaviour.issuerOnRedirect ?? issuer))
         }
         return FakeHTTP.redirect(to: redirectURI, response)
+    }
+
+    /// The implicit flow (OpenID Connect Core 3.2) as authctl asks for it: `id_token` by
+    /// `form_post`, with a nonce (3.2.2.1 requires one); the ID token comes in the page.
+    private func implicitAuthorize(_ parameters: [String: String], _ behaviour: Behaviour) -> HTTPResponse {
+        guard let redirectURI = parameters["redirect_uri"], let state = parameters["state"], parameters["client_id"] == clientID,
+            parameters["response_mode"] == "form_post", let nonce = parameters["nonce"], !nonce.isEmpty
+        else {
+            return HTTPResponse(status: 400, body: Data("bad implicit request: form_post and a nonce are required".utf8))
+        }
+        if let error = behaviour.authorizeError {
+            return FakeHTTP.autoPost(to: redirectURI, [("error", error), ("state", behaviour.forgedState ?? state)])
+        }
+        let token = idToken(behaviour, nonce: nonce, subject: behaviour.subject)
+        remember(token)
+        return FakeHTTP.autoPost(to: redirectURI, [("id_token", token), ("state", behaviour.forgedState ?? state)])
     }
 
     private var deviceCodes: Set<String> = []

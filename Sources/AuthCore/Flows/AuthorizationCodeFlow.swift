@@ -35,13 +35,22 @@ struct AuthorizationCodeFlow: Sendable {
         if options.mode == .manual { listener.close() }
         let redirectURI = try redirectOverride ?? provider.defaultRedirectURI(host: listenAddress.host, port: listener.port)
         let attempt = AuthorizationAttempt.generate(using: environment.random)
+        // OpenID Connect Core 3.2 for providers that offer nothing else: the ID token comes
+        // by form_post (a loopback listener never sees a fragment), bound by the nonce.
+        let implicit = provider.usesImplicitFlow
+        if implicit {
+            environment.terminal.notice(
+                "authctl: warning: \(provider.id) uses the implicit flow (--flow implicit): the ID token travels through the browser, and no access or refresh token comes with it. The code flow with PKCE is safer: use it if the provider offers it"
+            )
+        }
         let scopes = AuthorizationRequest.mergeScopes(provider.defaultScopes + config.scopes, options.scopes)
         // The nonce as sent and as the ID token must carry it (Apple: its SHA-256 hex digest).
         let nonce = provider.expectedNonce(forRawNonce: attempt.nonce)
         let request = AuthorizationRequest(
             authorizationEndpoint: discovery.authorizationEndpoint, issuer: provider.issuer, clientID: clientID,
-            redirectURI: redirectURI, scopes: scopes, responseMode: provider.responseMode(for: scopes),
-            state: attempt.state, nonce: nonce, pkce: attempt.pkce, additionalParameters: parameters)
+            redirectURI: redirectURI, scopes: scopes, responseType: implicit ? "id_token" : "code",
+            responseMode: implicit ? "form_post" : provider.responseMode(for: scopes), state: attempt.state, nonce: nonce,
+            pkce: implicit ? nil : attempt.pkce, additionalParameters: parameters)
         // The browser gets a one-time local start URL that redirects to the authorization
         // URL: state, nonce and the PKCE challenge never reach another program's command line.
         let authorizationURL = try request.url()
@@ -51,11 +60,11 @@ struct AuthorizationCodeFlow: Sendable {
             expectation: .init(
                 path: redirectURI.path, state: attempt.state, issuer: provider.issuer,
                 issuerParameterRequired: discovery.authorizationResponseIssParameterSupported == true,
-                start: options.mode == .manual ? nil : start))
+                resultParameter: implicit ? "id_token" : "code", start: options.mode == .manual ? nil : start))
 
         let exchange = CodeExchange(
             provider: provider, discovery: discovery, metadata: metadata, clientID: clientID, redirectURI: redirectURI,
-            codeVerifier: attempt.pkce.codeVerifier, nonce: nonce, askedScopes: request.scopes)
+            codeVerifier: attempt.pkce.codeVerifier, nonce: nonce, askedScopes: request.scopes, implicit: implicit)
         if options.mode == .manual {
             let outcome = try await pastedOutcome(machine, url: authorizationURL, provider: provider)
             return try await credential(from: outcome, exchange)
@@ -86,6 +95,8 @@ struct AuthorizationCodeFlow: Sendable {
         let codeVerifier: String
         let nonce: String
         let askedScopes: [String]
+        /// `--flow implicit`: the response carries the ID token itself; nothing to exchange.
+        let implicit: Bool
     }
 
     /// The redirect's outcome made into a credential: the provider's refusal, or the code
@@ -108,6 +119,15 @@ struct AuthorizationCodeFlow: Sendable {
         case .authorized(let value):
             response = value
         }
+        let assembly = CredentialAssembly(environment: environment, metadata: exchange.metadata)
+        if exchange.implicit {
+            guard let idToken = response.idToken else {
+                throw AuthError.invalidCredential("the sign-in response carried no ID token. Try again")
+            }
+            return try await assembly.idTokenOnly(
+                idToken, provider: provider, discovery: exchange.discovery, clientID: exchange.clientID, nonce: exchange.nonce,
+                callbackFields: response.extraParameters)
+        }
         guard let code = response.code else {
             throw AuthError.invalidCredential("the sign-in response carried no authorization code. Try again")
         }
@@ -120,7 +140,7 @@ struct AuthorizationCodeFlow: Sendable {
         let tokens = try TokenResponse.parse(
             try await environment.transport.send(tokenRequest.httpRequest), host: discovery.tokenEndpoint.host ?? "the provider",
             nextStep: provider.nextStep(for:))
-        return try await CredentialAssembly(environment: environment, metadata: exchange.metadata).credential(
+        return try await assembly.credential(
             tokens, provider: provider, discovery: discovery, clientID: exchange.clientID, nonce: exchange.nonce,
             askedScopes: exchange.askedScopes, callbackFields: response.extraParameters)
     }
@@ -254,6 +274,24 @@ struct CredentialAssembly: Sendable {
             profile: await provider.enrichedProfile(
                 provider.profile(from: claims, callbackFields: callbackFields), tokens: tokenSet, environment: environment),
             tokens: tokenSet, claims: claims)
+    }
+}
+
+extension CredentialAssembly {
+    /// A credential of an ID token alone — the implicit flow, or one obtained elsewhere
+    /// (`--id-token -`): the same validation as the code flow (signature from the provider's
+    /// JWKS, issuer, audience = the client id, expiry, the nonce when there is one), and no
+    /// access or refresh token.
+    func idTokenOnly(
+        _ idToken: String, provider: any IdentityProvider, discovery: DiscoveryDocument, clientID: String, nonce: String?,
+        callbackFields: [String: String] = [:]
+    ) async throws -> Credential {
+        let claims = try await IDTokenVerification(environment: environment, metadata: metadata)
+            .validate(idToken, provider: provider, discovery: discovery, clientID: clientID, nonce: nonce)
+        return Credential(
+            providerID: provider.id.rawValue, issuer: claims.issuer, federatedID: try provider.federatedID(from: claims),
+            profile: provider.profile(from: claims, callbackFields: callbackFields),
+            tokens: TokenSet(accessToken: nil, expiresAt: nil, refreshToken: nil, idToken: idToken, scopes: []), claims: claims)
     }
 }
 

@@ -41,14 +41,8 @@ struct CredentialIssuance: Sendable {
         }
         let metadata = ProviderMetadata(environment: environment)
         let discovery = try await metadata.discovery(for: provider)
-        let claims = try await IDTokenVerification(environment: environment, metadata: metadata)
-            .validate(
-                trimmed, provider: provider, discovery: discovery, clientID: clientID,
-                nonce: rawNonce.map(provider.expectedNonce(forRawNonce:)))
-        return Credential(
-            providerID: provider.id.rawValue, issuer: claims.issuer, federatedID: try provider.federatedID(from: claims),
-            profile: provider.profile(from: claims),
-            tokens: TokenSet(accessToken: nil, expiresAt: nil, refreshToken: nil, idToken: trimmed, scopes: []),
-            claims: claims)
+        return try await CredentialAssembly(environment: environment, metadata: metadata).idTokenOnly(
+            trimmed, provider: provider, discovery: discovery, clientID: clientID, nonce: rawNonce.map(provider.expectedNonce(forRawNonce:))
+        )
     }
 }

@@ -103,6 +103,9 @@ enum ProviderURL {
 extension IdentityProvider {
     public var clientID: String? { config.clientID }
 
+    /// `--flow implicit` (SPEC §3, `oidc.*` only): the ID token by `form_post`, no code.
+    public var usesImplicitFlow: Bool { config.flow == "implicit" }
+
     /// The client id a flow needs, or `provider-not-configured` with the command that sets it.
     /// SPEC §3's default: `http://<listener host>:<port>/callback` (an IPv6 host in brackets).
     public func defaultRedirectURI(host: String, port: UInt16) throws -> URL {

@@ -239,12 +239,14 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
             }
         }
         try field(.flow) {
-            if flow == "implicit" {
+            if let flow, flow != "code", flow != "implicit" {
                 throw AuthError.invalidArgument(
-                    "--flow implicit is not supported by this version of authctl yet; use the default code flow (safer)")
+                    "--flow must be 'code' (the default) or 'implicit', not '\(Sanitize.text(flow, limit: 20))'")
             }
-            if let flow, flow != "code" {
-                throw AuthError.invalidArgument("--flow must be 'code', not '\(Sanitize.text(flow, limit: 20))'")
+            if flow == "implicit" {
+                guard case .oidc = providerID.kind else {
+                    throw AuthError.invalidArgument("--flow implicit applies to oidc.* providers only; \(id) signs in with the code flow")
+                }
             }
         }
     }
