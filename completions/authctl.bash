@@ -186,19 +186,13 @@ _authctl() {
 
 _authctl_login() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --no-browser --device-code --manual --allow-any-local-user --version -h --help)
+    non_repeating_flags=(--no-browser --device-code --manual --allow-any-local-user --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--keystore --config --browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --credential)
+    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --credential --keystore --config)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
-    '--keystore')
-        return
-        ;;
-    '--config')
-        return
-        ;;
     '--scope')
         return
         ;;
@@ -229,24 +223,24 @@ _authctl_login() {
     '--credential')
         return
         ;;
-    esac
-}
-
-_authctl_link() {
-    repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --no-browser --device-code --manual --allow-any-local-user --consent --version -h --help)
-    repeating_options=(--scope --param)
-    non_repeating_options=(--keystore --config --browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --pending)
-    __authctl_offer_flags_options 1
-
-    # Offer option value completions
-    case "${prev}" in
     '--keystore')
         return
         ;;
     '--config')
         return
         ;;
+    esac
+}
+
+_authctl_link() {
+    repeating_flags=()
+    non_repeating_flags=(--no-browser --device-code --manual --allow-any-local-user --consent --json --verbose -v --quiet -q --version -h --help)
+    repeating_options=(--scope --param)
+    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --pending --keystore --config)
+    __authctl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
     '--scope')
         return
         ;;
@@ -277,24 +271,24 @@ _authctl_link() {
     '--pending')
         return
         ;;
-    esac
-}
-
-_authctl_reauth() {
-    repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --no-browser --device-code --manual --allow-any-local-user --version -h --help)
-    repeating_options=(--scope --param)
-    non_repeating_options=(--keystore --config --browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce)
-    __authctl_offer_flags_options 1
-
-    # Offer option value completions
-    case "${prev}" in
     '--keystore')
         return
         ;;
     '--config')
         return
         ;;
+    esac
+}
+
+_authctl_reauth() {
+    repeating_flags=()
+    non_repeating_flags=(--no-browser --device-code --manual --allow-any-local-user --json --verbose -v --quiet -q --version -h --help)
+    repeating_options=(--scope --param)
+    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --keystore --config)
+    __authctl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
     '--scope')
         return
         ;;
@@ -320,6 +314,12 @@ _authctl_reauth() {
         return
         ;;
     '--raw-nonce')
+        return
+        ;;
+    '--keystore')
+        return
+        ;;
+    '--config')
         return
         ;;
     esac
@@ -363,19 +363,13 @@ _authctl_status() {
 
 _authctl_token() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --id-token --force-refresh --version -h --help)
+    non_repeating_flags=(--id-token --force-refresh --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope)
-    non_repeating_options=(--keystore --config --min-ttl --format)
+    non_repeating_options=(--min-ttl --format --keystore --config)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
-    '--keystore')
-        return
-        ;;
-    '--config')
-        return
-        ;;
     '--min-ttl')
         return
         ;;
@@ -386,6 +380,12 @@ _authctl_token() {
     '--scope')
         return
         ;;
+    '--keystore')
+        return
+        ;;
+    '--config')
+        return
+        ;;
     esac
 }
 
@@ -393,21 +393,21 @@ _authctl_exec() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope)
-    non_repeating_options=(--keystore --config --provider)
+    non_repeating_options=(--provider --keystore --config)
     __authctl_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
-    '--keystore')
-        return
-        ;;
-    '--config')
-        return
-        ;;
     '--provider')
         return
         ;;
     '--scope')
+        return
+        ;;
+    '--keystore')
+        return
+        ;;
+    '--config')
         return
         ;;
     esac
@@ -415,7 +415,7 @@ _authctl_exec() {
 
 _authctl_signout() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --all --revoke --version -h --help)
+    non_repeating_flags=(--all --revoke --json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--keystore --config)
     __authctl_offer_flags_options 0
@@ -458,17 +458,11 @@ _authctl_providers_add() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--keystore --config --client-id --client-secret-env --client-secret-file --redirect-uri --listen-address --issuer --flow --tenant --authority-host --graph-host --team-id --key-id --private-key-file)
+    non_repeating_options=(--client-id --client-secret-env --client-secret-file --redirect-uri --listen-address --issuer --flow --tenant --authority-host --graph-host --team-id --key-id --private-key-file --keystore --config)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
-    '--keystore')
-        return
-        ;;
-    '--config')
-        return
-        ;;
     '--client-id')
         return
         ;;
@@ -512,6 +506,12 @@ _authctl_providers_add() {
         return
         ;;
     '--private-key-file')
+        return
+        ;;
+    '--keystore')
+        return
+        ;;
+    '--config')
         return
         ;;
     esac
@@ -670,19 +670,19 @@ _authctl_users_export() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config --format)
+    non_repeating_options=(--format --keystore --config)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
+    '--format')
+        __authctl_add_completions -W 'authctl'$'\n''firebase'
+        return
+        ;;
     '--keystore')
         return
         ;;
     '--config')
-        return
-        ;;
-    '--format')
-        __authctl_add_completions -W 'authctl'$'\n''firebase'
         return
         ;;
     esac
@@ -710,18 +710,18 @@ _authctl_users_photo() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config --output -o)
+    non_repeating_options=(--output -o --keystore --config)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
+    '--output'|'-o')
+        return
+        ;;
     '--keystore')
         return
         ;;
     '--config')
-        return
-        ;;
-    '--output'|'-o')
         return
         ;;
     esac

@@ -33,6 +33,7 @@ let work = Task { () -> Int32 in
             try await request.run()
             return 0
         }
+        if let problem = CommandLineCheck.problem(with: arguments) { throw problem }
         var command = try parse(arguments)
         if var asyncCommand = command as? any AsyncParsableCommand {
             try await asyncCommand.run()

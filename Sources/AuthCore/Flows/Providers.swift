@@ -7,12 +7,18 @@ public struct Providers: Sendable {
     public init(configStore: ConfigStore) { self.configStore = configStore }
 
     /// Registers or updates a provider: options given replace the stored ones, others stay.
-    public func add(_ id: ProviderID, merge: (inout ProviderConfig) -> Void) async throws -> ProviderConfig {
+    /// - Parameter check: what the caller can check beyond the values once they are valid
+    ///   (that a secret file exists and is private), before anything is written.
+    public func add(
+        _ id: ProviderID, merge: (inout ProviderConfig) -> Void, check: (ProviderConfig) throws -> Void = { _ in }
+    ) async throws -> ProviderConfig {
         var saved = ProviderConfig(id: id.rawValue)
         try await configStore.update { file in
             var config = file.providers[id.rawValue] ?? ProviderConfig(id: id.rawValue)
             merge(&config)
             try config.validate()
+            try config.checkComplete()
+            try check(config)
             _ = try ProviderRegistry.provider(for: config)
             file.providers[id.rawValue] = config
             saved = config

@@ -251,6 +251,15 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         }
     }
 
+    /// What `providers add` needs beyond valid values: an `oidc.*` provider is only usable
+    /// with a client id (its issuer `validate()` already requires). Not checked on load, so
+    /// that a configuration written by hand can still be completed with `providers add`.
+    public func checkComplete() throws {
+        guard case .oidc = try ProviderID(parsing: id).kind, clientID == nil else { return }
+        throw AuthError.invalidArgument(
+            "\(id) needs --client-id: the client id the provider gave your app (authctl providers add \(id) --client-id CLIENT_ID)")
+    }
+
     /// A one-line value (client id, a path): not blank, no control characters.
     static func checkLine(_ value: String, option: String, what: String) throws {
         if value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {

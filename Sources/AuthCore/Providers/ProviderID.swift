@@ -24,8 +24,11 @@ public struct ProviderID: Sendable, Hashable, Comparable, CustomStringConvertibl
             let name = text.hasPrefix("oidc.") ? String(text.dropFirst(5)) : ""
             let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-_")
             guard !name.isEmpty, name.count <= 64, name.allSatisfy({ allowed.contains($0) }) else {
+                let nearest =
+                    text == "oidc" || text == "oidc."
+                    ? "oidc.NAME" : Suggestion.closest(to: text, among: ["microsoft", "microsoft.com", "apple", "apple.com"])
                 throw AuthError.invalidArgument(
-                    "'\(Sanitize.text(text, limit: 80))' is not a provider id. Use microsoft.com, apple.com or oidc.NAME (NAME: lower-case letters, digits, - and _)"
+                    "'\(Sanitize.text(text, limit: 80))' is not a provider id.\(nearest.map { " Did you mean \($0)?" } ?? "") Use microsoft.com, apple.com or oidc.NAME (NAME: lower-case letters, digits, - and _)"
                 )
             }
             rawValue = text

@@ -13,11 +13,11 @@ struct ExecCommand: AsyncParsableCommand {
             Example: authctl exec -- sh -c 'curl -H "Authorization: Bearer $AUTHCTL_TOKEN" https://api.example.com/'
             """)
 
-    @OptionGroup var global: GlobalOptions
     @Option(help: "The provider whose token to use (default: the one of the last sign-in).") var provider: String?
     @Option(name: .customLong("scope"), help: ArgumentHelp("Ask a token for these scopes instead (repeatable).", valueName: "scope"))
     var scopes: [String] = []
     @Argument(parsing: .postTerminator, help: "The command and its arguments, after --.") var command: [String] = []
+    @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         guard !command.isEmpty else { throw ValidationError("give the command to run after --: authctl exec -- COMMAND ARGS…") }

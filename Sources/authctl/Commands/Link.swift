@@ -8,14 +8,14 @@ struct LinkCommand: AsyncParsableCommand {
         abstract: "Link another provider to the current user.",
         discussion: "With --pending HANDLE, links the credential saved by an earlier account-exists-with-different-credential error.")
 
-    @OptionGroup var global: GlobalOptions
-    @Argument(help: "The provider to link (not needed with --pending).") var provider: String?
+    @Argument(help: "The provider to link: microsoft.com, apple.com or oidc.NAME (not needed with --pending).") var provider: String?
     @OptionGroup var flow: FlowArguments
     @OptionGroup var credential: CredentialArguments
     @Option(name: .customLong("pending"), help: ArgumentHelp("Link a pending credential (its pc_ handle).", valueName: "handle"))
     var pendingHandle: String?
     @Flag(help: "Agree to link a private-relay (hidden email) identity with another one, without being asked.")
     var consent = false
+    @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         if pendingHandle != nil, credential.idToken != nil { throw ValidationError("give either --pending or --id-token, not both") }

@@ -12,8 +12,8 @@ struct Login: AsyncParsableCommand {
             saved by an earlier conflict is applied (see docs/accounts.md).
             """)
 
-    @OptionGroup var global: GlobalOptions
-    @Argument(help: "The provider: microsoft.com (or microsoft) or oidc.NAME; not needed with --credential.") var provider: String?
+    @Argument(help: "The provider: microsoft.com (or microsoft), apple.com (or apple) or oidc.NAME; not needed with --credential.")
+    var provider: String?
     @OptionGroup var flow: FlowArguments
     @OptionGroup var credential: CredentialArguments
     @Option(
@@ -21,6 +21,7 @@ struct Login: AsyncParsableCommand {
         help: ArgumentHelp(
             "Apply a pending credential (its pc_ handle) saved by an earlier credential-already-in-use error.", valueName: "handle"))
     var pendingHandle: String?
+    @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         if pendingHandle != nil, credential.idToken != nil { throw ValidationError("give either --credential or --id-token, not both") }

@@ -16,7 +16,6 @@ struct ProvidersCommand: AsyncParsableCommand {
                 "Options given replace the stored ones; others stay. A client secret is referenced (environment variable or file), never copied into the configuration."
         )
 
-        @OptionGroup var global: GlobalOptions
         @Argument(help: "The provider id: microsoft.com, apple.com or oidc.NAME.") var provider: String
         @Option(name: .customLong("client-id"), help: "The client id registered at the provider.") var clientID: String?
         @Option(
@@ -54,6 +53,14 @@ struct ProvidersCommand: AsyncParsableCommand {
             name: .customLong("private-key-file"),
             help: ArgumentHelp("apple.com: the AuthKey_KEYID.p8 file (mode 0600; read when needed, never copied).", valueName: "path"))
         var privateKeyFile: String?
+        @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            if clientSecretEnv != nil, clientSecretFile != nil {
+                throw ValidationError(
+                    "--client-secret-env and --client-secret-file exclude each other: the secret comes from one place. Keep one")
+            }
+        }
 
         func run() async throws {
             let wiring = Wiring(options: global)
@@ -64,23 +71,30 @@ struct ProvidersCommand: AsyncParsableCommand {
                 _ = try AppleClientSecret(teamID: "-", keyID: keyID ?? "KEYID", clientID: "-", audience: "-")
                     .make(privateKeyPEM: try ProcessSecretSource().privateKey(privateKeyFile), now: Date())
             }
-            let config = try await Providers(configStore: wiring.configStore()).add(id) { config in
-                if let clientID { config.clientID = clientID }
-                if let clientSecretEnv { config.clientSecretEnv = clientSecretEnv; config.clientSecretFile = nil }
-                if let clientSecretFile { config.clientSecretFile = clientSecretFile; config.clientSecretEnv = nil }
-                if !scopes.isEmpty { config.scopes = scopes }
-                if !parsed.isEmpty { config.parameters = parsed }
-                if let redirectURI { config.redirectURI = redirectURI }
-                if let listenAddress { config.listenAddress = listenAddress }
-                if let issuer { config.issuer = issuer }
-                if let flow { config.flow = flow }
-                if let tenant { config.tenant = tenant }
-                if let authorityHost { config.authorityHost = authorityHost }
-                if let graphHost { config.graphHost = graphHost }
-                if let teamID { config.teamID = teamID }
-                if let keyID { config.keyID = keyID }
-                if let privateKeyFile { config.privateKeyFile = URL(fileURLWithPath: privateKeyFile).standardizedFileURL.path }
-            }
+            let config = try await Providers(configStore: wiring.configStore()).add(
+                id,
+                merge: { config in
+                    if let clientID { config.clientID = clientID }
+                    if let clientSecretEnv { config.clientSecretEnv = clientSecretEnv; config.clientSecretFile = nil }
+                    if let clientSecretFile { config.clientSecretFile = clientSecretFile; config.clientSecretEnv = nil }
+                    if !scopes.isEmpty { config.scopes = scopes }
+                    if !parsed.isEmpty { config.parameters = parsed }
+                    if let redirectURI { config.redirectURI = redirectURI }
+                    if let listenAddress { config.listenAddress = listenAddress }
+                    if let issuer { config.issuer = issuer }
+                    if let flow { config.flow = flow }
+                    if let tenant { config.tenant = tenant }
+                    if let authorityHost { config.authorityHost = authorityHost }
+                    if let graphHost { config.graphHost = graphHost }
+                    if let teamID { config.teamID = teamID }
+                    if let keyID { config.keyID = keyID }
+                    if let privateKeyFile { config.privateKeyFile = URL(fileURLWithPath: privateKeyFile).standardizedFileURL.path }
+                },
+                check: { _ in
+                    // A secret file that cannot be read (missing, not private) fails now, not at the
+                    // first sign-in. Its content is read and dropped: never printed, never copied.
+                    if let clientSecretFile { _ = try ProcessSecretSource().fileContents(clientSecretFile) }
+                })
             if global.json {
                 Output.json(ProvidersCommand.json(config))
             } else {
@@ -110,8 +124,8 @@ struct ProvidersCommand: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a provider's configuration.")
-        @OptionGroup var global: GlobalOptions
         @Argument(help: "The provider id.") var provider: String
+        @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let config = try Providers(configStore: Wiring(options: global).configStore()).show(ProviderID(parsing: provider))
@@ -126,8 +140,8 @@ struct ProvidersCommand: AsyncParsableCommand {
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "remove", abstract: "Remove a provider's configuration (accounts stay in the keystore).")
-        @OptionGroup var global: GlobalOptions
         @Argument(help: "The provider id.") var provider: String
+        @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let id = try ProviderID(parsing: provider)

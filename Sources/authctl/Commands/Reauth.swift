@@ -7,10 +7,10 @@ struct ReauthCommand: AsyncParsableCommand {
         commandName: "reauth",
         abstract: "Sign in again with an identity the current user already has: fresh tokens and a recent sign-in time.")
 
-    @OptionGroup var global: GlobalOptions
-    @Argument(help: "The provider.") var provider: String
+    @Argument(help: "The provider: microsoft.com, apple.com or oidc.NAME.") var provider: String
     @OptionGroup var flow: FlowArguments
     @OptionGroup var credential: CredentialArguments
+    @OptionGroup var global: GlobalOptions
 
     func run() async throws {
         let wiring = Wiring(options: global)

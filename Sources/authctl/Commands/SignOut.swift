@@ -8,9 +8,9 @@ struct SignOutCommand: AsyncParsableCommand {
         abstract: "End the session: drop the tokens and clear the current user.",
         discussion: "The user and its linked identities stay, so the next sign-in finds the same uid.")
 
-    @OptionGroup var global: GlobalOptions
     @Flag(help: "Sign out every user, not only the current one.") var all = false
     @Flag(help: "First revoke the refresh tokens at providers that support it, and report each result.") var revoke = false
+    @OptionGroup var global: GlobalOptions
 
     func run() async throws {
         let wiring = Wiring(options: global)

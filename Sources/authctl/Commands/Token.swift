@@ -15,7 +15,6 @@ struct Token: AsyncParsableCommand {
         case kubectlExec = "kubectl-exec"
     }
 
-    @OptionGroup var global: GlobalOptions
     @Argument(help: "The provider (default: the one of the last sign-in).") var provider: String?
     @Flag(name: .customLong("id-token"), help: "Print the ID token instead of the access token.") var idToken = false
     @Option(
@@ -33,6 +32,7 @@ struct Token: AsyncParsableCommand {
 
     /// `--min-ttl`'s range (docs/configuration.md): up to a day ahead.
     static let minimumTTLRange = 0...86_400
+    @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         guard Self.minimumTTLRange.contains(minimumTTL) else {

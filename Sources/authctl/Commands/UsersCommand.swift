@@ -32,8 +32,8 @@ struct UsersCommand: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a user (the current one by default).")
-        @OptionGroup var global: GlobalOptions
         @Argument(help: "The uid.") var uid: String?
+        @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let wiring = Wiring(options: global)
@@ -48,8 +48,8 @@ struct UsersCommand: AsyncParsableCommand {
 
     struct Use: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "use", abstract: "Make another signed-in user the current one.")
-        @OptionGroup var global: GlobalOptions
         @Argument(help: "The uid.") var uid: String
+        @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let user = try await Accounts(environment: Wiring(options: global).authEnvironment()).use(uid: uid)
@@ -68,8 +68,8 @@ struct UsersCommand: AsyncParsableCommand {
             discussion:
                 "A sensitive operation: it needs a sign-in or reauthentication in the last 5 minutes (else exit 15, requires-recent-login)."
         )
-        @OptionGroup var global: GlobalOptions
         @Argument(help: "The uid (default: the current user).") var uid: String?
+        @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let output = try await DeleteUser(environment: Wiring(options: global).authEnvironment()).run(uid: uid)
@@ -89,8 +89,8 @@ struct UsersCommand: AsyncParsableCommand {
             discussion:
                 "--format authctl (default) round-trips through 'authctl users import'; --format firebase writes the users[] JSON of Firebase's auth:export."
         )
-        @OptionGroup var global: GlobalOptions
         @Option(help: "authctl or firebase.") var format: ExportFormat = .authctl
+        @OptionGroup var global: GlobalOptions
 
         enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
             case authctl, firebase
@@ -112,8 +112,8 @@ struct UsersCommand: AsyncParsableCommand {
             commandName: "import",
             abstract: "Add the users of an authctl export to the keystore (all or nothing).",
             discussion: "Imported users are signed out: an export holds no token. A user already present with the same record is skipped.")
-        @OptionGroup var global: GlobalOptions
         @Argument(help: "The file written by 'authctl users export' ('-' for stdin).") var file: String
+        @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let data: Data
@@ -152,8 +152,8 @@ struct UsersCommand: AsyncParsableCommand {
             discussion:
                 "Binary image data: written to --output (mode 0600), or to stdout when it is not a terminal. Nothing is stored in the keystore."
         )
-        @OptionGroup var global: GlobalOptions
         @Option(name: .shortAndLong, help: ArgumentHelp("The file to write the image to.", valueName: "file")) var output: String?
+        @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             if output == nil, global.json {

@@ -1,0 +1,40 @@
+import ArgumentParser
+import AuthCore
+
+/// What ArgumentParser would answer unhelpfully, answered first (issue 15, item 5): a
+/// command name mistyped or borrowed from another tool (`logout`) gets the nearest
+/// command, `help NOSUCH` is an error, and global options alone say that a command is missing.
+enum CommandLineCheck {
+    /// Names people bring from other tools (`gh auth logout`, `az login`, `whoami`).
+    static let aliases = [
+        "logout": "signout", "log-out": "signout", "sign-out": "signout", "signin": "login", "sign-in": "login", "auth": "login",
+        "whoami": "status", "info": "status", "provider": "providers", "user": "users", "account": "users", "accounts": "users",
+        "run": "exec",
+    ]
+
+    static var commands: [String] {
+        Authctl.configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+    }
+
+    /// The usage error for `arguments` (after global options were moved behind the command),
+    /// or nil when ArgumentParser should take them as they are.
+    static func problem(with arguments: [String]) -> AuthError? {
+        guard let first = arguments.first else { return nil }  // no arguments: the overview
+        if first.hasPrefix("-") {
+            let own = ["-h", "--help", "--version", "--generate-completion-script", "---completion"]
+            guard !own.contains(where: { first == $0 || first.hasPrefix($0 + "=") }), !first.hasPrefix("--experimental") else { return nil }
+            return .invalidArgument("name a command first: authctl COMMAND [options] (the commands: authctl --help)")
+        }
+        if first == "help", arguments.count > 1, !arguments[1].hasPrefix("-") {
+            return unknown(arguments[1], lead: "there is no help for")
+        }
+        return unknown(first, lead: "there is no command")
+    }
+
+    private static func unknown(_ name: String, lead: String) -> AuthError? {
+        guard !commands.contains(name) else { return nil }
+        let nearest = aliases[name.lowercased()] ?? Suggestion.closest(to: name, among: commands.filter { $0 != "help" })
+        return .invalidArgument(
+            "\(lead) '\(Sanitize.text(name, limit: 40))'.\(nearest.map { " Did you mean '\($0)'?" } ?? "") The commands: authctl --help")
+    }
+}
