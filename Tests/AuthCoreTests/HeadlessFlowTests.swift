@@ -153,16 +153,16 @@ struct HeadlessFlowTests {
         #expect(terminal.lines.contains { $0.contains("paste the address the browser ended on") })
     }
 
-    @Test("--manual refuses a pasted response of another sign-in, and end of input")
+    @Test("--manual refuses a pasted response of another sign-in (a usage error: what was expected is said), and end of input")
     func manualRefusals() async throws {
         let forged = RecordingTerminal { lines in
             await Self.pasteRedirect(lines).map { $0.replacingOccurrences(of: "state=", with: "state=forged") }
         }
-        await expectFailure(.webContextCancelled, try await TestEnvironment(provider: provider, terminal: forged), mode: .manual)
+        await expectFailure(.invalidArgument, try await TestEnvironment(provider: provider, terminal: forged), mode: .manual)
         await expectFailure(
             .webContextCancelled, try await TestEnvironment(provider: provider, terminal: RecordingTerminal()), mode: .manual)
         let denied = RecordingTerminal { _ in "http://127.0.0.1:1/callback?error=access_denied&state=x" }
-        await expectFailure(.webContextCancelled, try await TestEnvironment(provider: provider, terminal: denied), mode: .manual)
+        await expectFailure(.invalidArgument, try await TestEnvironment(provider: provider, terminal: denied), mode: .manual)
     }
 
     @Test("--manual with Apple: the pasted form body (code, state, user) finishes the sign-in")

@@ -259,7 +259,8 @@ public enum AccountRules {
     public static func use(_ state: inout AccountState, uid: String) throws {
         guard let index = state.userIndex(uid: uid) else { throw AuthError.unknownUser(uid) }
         guard state.users[index].providerData.contains(where: { $0.tokens != nil }) else {
-            throw AuthError(.noCurrentUser, "user \(uid) is signed out. Sign in again with: authctl login PROVIDER")
+            let provider = state.users[index].lastProviderID ?? state.users[index].providerData.first?.providerID ?? "PROVIDER"
+            throw AuthError(.noCurrentUser, "user \(uid) is signed out. Sign in again with: authctl login \(provider)")
         }
         state.currentUID = uid
     }

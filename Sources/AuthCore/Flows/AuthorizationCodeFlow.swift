@@ -66,7 +66,7 @@ struct AuthorizationCodeFlow: Sendable {
             provider: provider, discovery: discovery, metadata: metadata, clientID: clientID, redirectURI: redirectURI,
             codeVerifier: attempt.pkce.codeVerifier, nonce: nonce, askedScopes: request.scopes, implicit: implicit)
         if options.mode == .manual {
-            let outcome = try await pastedOutcome(machine, url: authorizationURL, provider: provider)
+            let outcome = try await pastedOutcome(machine, url: authorizationURL, redirectURI: redirectURI, provider: provider)
             return try await credential(from: outcome, exchange)
         }
         let startURL = try Self.startURL(start, redirectURI: redirectURI, listener: listener)
@@ -189,7 +189,7 @@ struct AuthorizationCodeFlow: Sendable {
 
     /// `--manual`: the URL is printed; what the browser ended on is read from the terminal
     /// and judged by the same state machine as the listener's requests.
-    func pastedOutcome(_ initial: CallbackStateMachine, url: URL, provider: any IdentityProvider) async throws
+    func pastedOutcome(_ initial: CallbackStateMachine, url: URL, redirectURI: URL, provider: any IdentityProvider) async throws
         -> CallbackStateMachine.Outcome
     {
         let terminal = environment.terminal
@@ -203,8 +203,12 @@ struct AuthorizationCodeFlow: Sendable {
         var machine = initial
         let action = machine.receive(PastedResponse.request(from: pasted, redirectPath: initial.expectation.path))
         guard case .finish(let outcome) = action.decision else {
-            throw AuthError.cancelled(
-                "the pasted response does not belong to this sign-in (\(action.response.body.trimmingCharacters(in: .whitespacesAndNewlines))). Run the command again and paste the address the browser ended on"
+            // What was pasted is never echoed (it may hold a code); what was expected is.
+            let expected =
+                "\(redirectURI.scheme ?? "http")://\(redirectURI.host ?? "")\(redirectURI.port.map { ":\($0)" } ?? "")\(redirectURI.path)"
+            let reason = action.response.body.trimmingCharacters(in: .whitespacesAndNewlines)
+            throw AuthError.invalidArgument(
+                "what was pasted is not the redirect of this sign-in (\(reason.hasSuffix(".") ? String(reason.dropLast()) : reason)). Run the command again and paste the whole address the browser ended on, which starts with \(expected), or the form body it posted"
             )
         }
         return outcome

@@ -162,7 +162,13 @@ public struct TokenRefresh: Sendable {
                 .noSuchProvider,
                 "the current user has no \(providerID) identity. Linked: \(user.providerData.map(\.providerID).joined(separator: ", "))")
         }
-        guard let tokens = identity.tokens else { throw AuthError.noCurrentUser }
+        guard let tokens = identity.tokens else {
+            // The user is signed in, but not with this identity (an imported user, a session
+            // that ended for this provider alone): "nobody is signed in" would be untrue.
+            throw AuthError.invalidCredential(
+                "the current user (\(user.email ?? user.uid)) is signed out of \(providerID). Sign in to it again: authctl reauth \(providerID)"
+            )
+        }
         return (providerID, tokens)
     }
 
