@@ -10,6 +10,24 @@ enum Output {
         FileHandle.standardOutput.write(data + Data("\n".utf8))
     }
 
+    /// Rows for people and for scripts: on a terminal, aligned columns under a header;
+    /// otherwise tab-separated rows without a header (what `cut -f` and `awk -F'\t'` read).
+    static func table(header: [String], rows: [[String]]) {
+        for row in formatTable(header: header, rows: rows, aligned: isatty(STDOUT_FILENO) == 1) { line(row) }
+    }
+
+    static func formatTable(header: [String], rows: [[String]], aligned: Bool) -> [String] {
+        guard aligned else { return rows.map { $0.joined(separator: "\t") } }
+        let all = [header] + rows
+        let columns = all.map(\.count).max() ?? 0
+        let widths = (0..<columns).map { column in all.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+        return all.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count + 2)
+            }.joined()
+        }
+    }
+
     static func line(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }

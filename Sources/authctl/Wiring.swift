@@ -54,7 +54,7 @@ struct Wiring {
     }
 
     var terminal: StderrTerminal {
-        StderrTerminal(verbose: options.verbose, quiet: options.quiet, colors: (environment["NO_COLOR"] ?? "").isEmpty)
+        StderrTerminal(verbose: options.verbose, quiet: options.quiet, colors: Self.colorsAllowed(environment))
     }
 
     /// The keystore alone: what `status`, `users` and a cached `token` need.
@@ -87,6 +87,14 @@ struct Wiring {
             return CommandBrowserLauncher(command: command)
         }
         return SystemBrowserLauncher()
+    }
+}
+
+extension Wiring {
+    /// Colours unless `NO_COLOR` is set and not empty (no-color.org) or the terminal says it
+    /// has none (`TERM=dumb`, as Emacs's shell sets it); only ever on a terminal.
+    static func colorsAllowed(_ environment: [String: String]) -> Bool {
+        (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
     }
 }
 

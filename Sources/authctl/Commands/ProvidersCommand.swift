@@ -114,10 +114,14 @@ struct ProvidersCommand: AsyncParsableCommand {
             } else if providers.isEmpty {
                 Output.line("No providers. Add one with: authctl providers add oidc.NAME --issuer URL --client-id ID")
             } else {
-                for config in providers {
-                    let issuer = (try? ProviderRegistry.provider(for: config).issuer) ?? config.issuer ?? ""
-                    Output.line("\(config.id)\t\(issuer)\t\(config.clientID ?? "(no client id)")")
-                }
+                Output.table(
+                    header: ["PROVIDER", "ISSUER", "CLIENT ID"],
+                    rows: providers.map { config in
+                        [
+                            config.id, (try? ProviderRegistry.provider(for: config).issuer) ?? config.issuer ?? "",
+                            config.clientID ?? "(no client id)",
+                        ]
+                    })
             }
         }
     }

@@ -23,10 +23,14 @@ struct UsersCommand: AsyncParsableCommand {
                 return
             }
             if state.users.isEmpty { Output.line("No users yet. Sign in with: authctl login PROVIDER") }
-            for user in state.users {
-                let marker = user.uid == state.currentUID ? "*" : " "
-                Output.line("\(marker) \(user.uid)\t\(user.email ?? "-")\t\(user.providerData.map(\.providerID).joined(separator: ","))")
-            }
+            Output.table(
+                header: ["  UID", "EMAIL", "PROVIDERS"],
+                rows: state.users.map { user in
+                    [
+                        "\(user.uid == state.currentUID ? "*" : " ") \(user.uid)", user.email ?? "-",
+                        user.providerData.map(\.providerID).joined(separator: ","),
+                    ]
+                })
         }
     }
 
