@@ -230,6 +230,14 @@ _authctl_login() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __authctl_add_completions -W "$(__authctl_custom_complete ---completion login -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
 }
 
 _authctl_link() {
@@ -278,6 +286,14 @@ _authctl_link() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __authctl_add_completions -W "$(__authctl_custom_complete ---completion link -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
 }
 
 _authctl_reauth() {
@@ -323,6 +339,14 @@ _authctl_reauth() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __authctl_add_completions -W "$(__authctl_custom_complete ---completion reauth -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
 }
 
 _authctl_unlink() {
@@ -338,6 +362,14 @@ _authctl_unlink() {
         return
         ;;
     '--config')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __authctl_add_completions -W "$(__authctl_custom_complete ---completion unlink -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -384,6 +416,14 @@ _authctl_token() {
         return
         ;;
     '--config')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __authctl_add_completions -W "$(__authctl_custom_complete ---completion token -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -551,6 +591,14 @@ _authctl_providers_show() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __authctl_add_completions -W "$(__authctl_custom_complete ---completion providers show -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
 }
 
 _authctl_providers_remove() {
@@ -566,6 +614,14 @@ _authctl_providers_remove() {
         return
         ;;
     '--config')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __authctl_add_completions -W "$(__authctl_custom_complete ---completion providers remove -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -628,6 +684,14 @@ _authctl_users_show() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __authctl_add_completions -W "$(__authctl_custom_complete ---completion users show -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
 }
 
 _authctl_users_use() {
@@ -646,6 +710,14 @@ _authctl_users_use() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __authctl_add_completions -W "$(__authctl_custom_complete ---completion users use -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
 }
 
 _authctl_users_delete() {
@@ -661,6 +733,14 @@ _authctl_users_delete() {
         return
         ;;
     '--config')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __authctl_add_completions -W "$(__authctl_custom_complete ---completion users delete -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)")"
         return
         ;;
     esac

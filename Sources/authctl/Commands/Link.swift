@@ -8,7 +8,9 @@ struct LinkCommand: AsyncParsableCommand {
         abstract: "Link another provider to the current user.",
         discussion: "With --pending HANDLE, links the credential saved by an earlier account-exists-with-different-credential error.")
 
-    @Argument(help: "The provider to link: microsoft.com, apple.com or oidc.NAME (not needed with --pending).") var provider: String?
+    @Argument(
+        help: "The provider to link: microsoft.com, apple.com or oidc.NAME (not needed with --pending).",
+        completion: Completions.providerIDs) var provider: String?
     @OptionGroup var flow: FlowArguments
     @OptionGroup var credential: CredentialArguments
     @Option(name: .customLong("pending"), help: ArgumentHelp("Link a pending credential (its pc_ handle).", valueName: "handle"))

@@ -12,7 +12,9 @@ struct Login: AsyncParsableCommand {
             saved by an earlier conflict is applied (see docs/accounts.md).
             """)
 
-    @Argument(help: "The provider: microsoft.com (or microsoft), apple.com (or apple) or oidc.NAME; not needed with --credential.")
+    @Argument(
+        help: "The provider: microsoft.com (or microsoft), apple.com (or apple) or oidc.NAME; not needed with --credential.",
+        completion: Completions.providerIDs)
     var provider: String?
     @OptionGroup var flow: FlowArguments
     @OptionGroup var credential: CredentialArguments

@@ -128,7 +128,7 @@ struct ProvidersCommand: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a provider's configuration.")
-        @Argument(help: "The provider id.") var provider: String
+        @Argument(help: "The provider id.", completion: Completions.providerIDs) var provider: String
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
@@ -144,7 +144,7 @@ struct ProvidersCommand: AsyncParsableCommand {
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "remove", abstract: "Remove a provider's configuration (accounts stay in the keystore).")
-        @Argument(help: "The provider id.") var provider: String
+        @Argument(help: "The provider id.", completion: Completions.providerIDs) var provider: String
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {

@@ -7,7 +7,7 @@ struct ReauthCommand: AsyncParsableCommand {
         commandName: "reauth",
         abstract: "Sign in again with an identity the current user already has: fresh tokens and a recent sign-in time.")
 
-    @Argument(help: "The provider: microsoft.com, apple.com or oidc.NAME.") var provider: String
+    @Argument(help: "The provider: microsoft.com, apple.com or oidc.NAME.", completion: Completions.providerIDs) var provider: String
     @OptionGroup var flow: FlowArguments
     @OptionGroup var credential: CredentialArguments
     @OptionGroup var global: GlobalOptions

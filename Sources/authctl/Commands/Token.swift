@@ -15,7 +15,7 @@ struct Token: AsyncParsableCommand {
         case kubectlExec = "kubectl-exec"
     }
 
-    @Argument(help: "The provider (default: the one of the last sign-in).") var provider: String?
+    @Argument(help: "The provider (default: the one of the last sign-in).", completion: Completions.providerIDs) var provider: String?
     @Flag(name: .customLong("id-token"), help: "Print the ID token instead of the access token.") var idToken = false
     @Option(
         name: .customLong("min-ttl"), parsing: .unconditional,

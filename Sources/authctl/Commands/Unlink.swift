@@ -8,7 +8,8 @@ struct UnlinkCommand: AsyncParsableCommand {
         abstract: "Remove a provider (and its tokens) from the current user.",
         discussion: "Its refresh token is revoked first where the provider offers revocation; the result is reported.")
 
-    @Argument(help: "The provider to unlink: microsoft.com, apple.com or oidc.NAME.") var provider: String
+    @Argument(help: "The provider to unlink: microsoft.com, apple.com or oidc.NAME.", completion: Completions.providerIDs) var provider:
+        String
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {

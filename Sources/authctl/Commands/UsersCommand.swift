@@ -36,7 +36,7 @@ struct UsersCommand: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a user (the current one by default).")
-        @Argument(help: "The uid.") var uid: String?
+        @Argument(help: "The uid.", completion: Completions.uids) var uid: String?
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
@@ -52,7 +52,7 @@ struct UsersCommand: AsyncParsableCommand {
 
     struct Use: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "use", abstract: "Make another signed-in user the current one.")
-        @Argument(help: "The uid.") var uid: String
+        @Argument(help: "The uid.", completion: Completions.uids) var uid: String
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
@@ -72,7 +72,7 @@ struct UsersCommand: AsyncParsableCommand {
             discussion:
                 "A sensitive operation: it needs a sign-in or reauthentication in the last 5 minutes (else exit 15, requires-recent-login)."
         )
-        @Argument(help: "The uid (default: the current user).") var uid: String?
+        @Argument(help: "The uid (default: the current user).", completion: Completions.uids) var uid: String?
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
