@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs what building and testing authctl needs on Debian/Ubuntu, when it is missing:
 # libcurl (authctl loads it for HTTP), curl (the scripted browser of the tests),
-# Python 3 with venv (the django-oauth-toolkit test provider). Idempotent and quiet.
+# Python 3 with venv (the django-oauth-toolkit test provider), file and groff (the packaging
+# and man page tests). Idempotent and quiet.
 set -euo pipefail
 
 missing=()
 ldconfig -p 2>/dev/null | grep -q 'libcurl\.so\.4' || missing+=(libcurl4)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
 command -v file >/dev/null 2>&1 || missing+=(file)
+command -v groff >/dev/null 2>&1 || missing+=(groff-base)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
 

@@ -294,7 +294,7 @@ final class AuthctlBinaryTests {
         var missing: [String] = []
         func check(_ command: [String: JSONValue], path: String) {
             let name = command["commandName"]?.stringValue ?? ""
-            if !path.isEmpty, !page.contains(".It Em \(name)\n") { missing.append("command \(path)") }
+            if !path.isEmpty, !page.contains("Cm \(name)") { missing.append("command \(path)") }
             if let abstract = command["abstract"]?.stringValue, !abstract.isEmpty, !page.contains(abstract) {
                 missing.append("abstract of \(path.isEmpty ? "authctl" : path)")
             }
