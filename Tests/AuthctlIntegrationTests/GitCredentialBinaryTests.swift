@@ -168,6 +168,10 @@ final class GitCredentialBinaryTests {
         let server = try GitSmartHTTPServer(root: root + "/srv")
         server.expect(token: token)
         #expect(server.isAuthorized("Bearer \(token)") && !server.isAuthorized("Bearer at-other"))
+        // --scope before the operation git appends: a token for those scopes, not the session's.
+        let scoped = try await gitCredential(["oidc.fake", "--scope", "api://git/.default", "get"], input: "protocol=https\nhost=h\n\n")
+        #expect(scoped.status == 0, "\(scoped.stderr)")
+        #expect(scoped.stdout.hasPrefix("username=ada@example.com\npassword=at-") && !scoped.stdout.contains(token))
         let capability = try await gitCredential(["oidc.fake", "capability"], input: "")
         #expect(capability.status == 0 && capability.stdout == "version 0\ncapability authtype\n")
     }

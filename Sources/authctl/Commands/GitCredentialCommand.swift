@@ -43,15 +43,18 @@ struct GitCredentialCommand: AsyncParsableCommand {
 
     func run() async throws {
         let providerID = try ProviderID(parsing: provider)
+        if operation == "capability" {
+            // `git credential capability`'s format (git ≥ 2.46), with no input: the version, then
+            // one line a capability.
+            try Self.emit("version 0\ncapability \(GitCredentialDescription.authTypeCapability)\n")
+            return
+        }
         let description = try Self.readDescription()
         switch operation {
         case "get":
             let answer = try await GitCredential(environment: Wiring(options: global).authEnvironment()).get(
                 .init(providerID: providerID, scopes: scopes, description: description))
             try Self.emit(answer.encoded())
-        case "capability":
-            // `git credential capability`'s format (git ≥ 2.46): the version, then one line each.
-            try Self.emit("version 0\ncapability \(GitCredentialDescription.authTypeCapability)\n")
         default:
             // store, erase, and any operation a later git adds: nothing to do (gitcredentials(7):
             // a helper ignores operations it does not know).
