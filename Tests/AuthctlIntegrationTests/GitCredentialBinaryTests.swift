@@ -151,6 +151,19 @@ final class GitCredentialBinaryTests {
         #expect(fill.stdout.contains("password=\(token)\n"))
         #expect(fill.stdout.contains("username=ada@example.com\n"))
         #expect(fill.stdout.contains("protocol=https\nhost=git.example.com\n"))
+
+        // The same through git with the capability announced: git < 2.46 drops it before asking
+        // the helper (and gets the password); a later git passes it on and gets the credential.
+        let announced = try await git(
+            ["credential", "fill"], input: "capability[]=authtype\nprotocol=https\nhost=git.example.com\n\n")
+        #expect(announced.status == 0, "\(announced.stderr)")
+        let version = try await git(["--version"]).stdout
+        let numbers = version.split(separator: " ").last?.split(separator: ".").prefix(2).compactMap { Int($0) } ?? []
+        if numbers.count == 2, (numbers[0], numbers[1]) >= (2, 46) {
+            #expect(announced.stdout.contains("authtype=Bearer\ncredential=\(token)\n"), "\(version)")
+        } else {
+            #expect(announced.stdout.contains("password=\(token)\n") && !announced.stdout.contains("credential="), "\(version)")
+        }
     }
 
     @Test("when git announces capability[]=authtype (git ≥ 2.46) the helper answers with a Bearer credential, marked ephemeral")
