@@ -173,13 +173,13 @@ _authctl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    login|link|reauth|unlink|status|token|exec|signout|providers|users|help)
+    login|link|reauth|unlink|status|token|exec|git-credential|signout|providers|users|help)
         # Offer subcommand argument completions
         "_authctl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec signout providers users help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec git-credential signout providers users help' -- "${cur}"))
         ;;
     esac
 }
@@ -395,7 +395,7 @@ _authctl_status() {
 
 _authctl_token() {
     repeating_flags=()
-    non_repeating_flags=(--id-token --force-refresh --json --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--id-token --access-token --force-refresh --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope)
     non_repeating_options=(--min-ttl --format --keystore --config)
     __authctl_offer_flags_options 1
@@ -448,6 +448,27 @@ _authctl_exec() {
         return
         ;;
     '--config')
+        return
+        ;;
+    esac
+}
+
+_authctl_git-credential() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=(--scope)
+    non_repeating_options=(--keystore --config)
+    __authctl_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--keystore')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    '--scope')
         return
         ;;
     esac

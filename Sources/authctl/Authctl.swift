@@ -13,7 +13,7 @@ struct Authctl: AsyncParsableCommand {
         version: AuthctlVersion.description,
         subcommands: [
             Login.self, LinkCommand.self, ReauthCommand.self, UnlinkCommand.self, Status.self, Token.self, ExecCommand.self,
-            SignOutCommand.self,
+            GitCredentialCommand.self, SignOutCommand.self,
             ProvidersCommand.self, UsersCommand.self,
         ])
 }

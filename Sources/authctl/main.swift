@@ -7,7 +7,8 @@ import Foundation
 
 let arguments = GlobalOptions.hoistingLeadingGlobals(Array(CommandLine.arguments.dropFirst()))
 // What follows `--` is the child's (`exec -- echo --json`), never authctl's own option.
-let wantsJSON = arguments.prefix(while: { $0 != "--" }).contains("--json")
+// git-credential's stdout is git's protocol alone: its errors go to stderr only.
+let wantsJSON = arguments.first != "git-credential" && arguments.prefix(while: { $0 != "--" }).contains("--json")
 
 /// The command to run. `authctl token …` — the hot path, often run before every request —
 /// skips ArgumentParser when its arguments are of the common forms (`TokenRequest.parseFast`),

@@ -13,7 +13,7 @@ struct TokenFastPathTests {
             [], ["oidc.work"], ["microsoft", "--format", "json"], ["--format=kubectl-exec"], ["--id-token", "--min-ttl", "300"],
             ["--min-ttl=0", "--force-refresh", "apple"], ["--scope", "Mail.Read", "--scope=https://graph.microsoft.com/.default"],
             ["--keystore", "/tmp/k.json", "--config=/tmp/c.json", "--json", "-v", "-q"], ["--verbose", "--quiet", "--format", "env"],
-            ["oidc.x", "--format", "header"],
+            ["oidc.x", "--format", "header"], ["--format", "kubectl-exec", "--access-token"], ["--access-token", "oidc.k8s"],
         ])
     func agrees(arguments: [String]) throws {
         let fast = try #require(TokenRequest.parseFast(arguments), "\(arguments)")
@@ -25,6 +25,7 @@ struct TokenFastPathTests {
         arguments: [
             ["--help"], ["-h"], ["--format", "yaml"], ["--min-ttl", "-1"], ["--min-ttl", "soon"], ["--min-ttl"], ["a", "b"],
             ["--unknown"], ["-vq"], ["--json=yes"], ["--scope", "two scopes"], ["--", "x"], ["--generate-completion-script", "bash"],
+            ["--id-token", "--access-token"], ["--access-token=yes"],
         ])
     func handsOver(arguments: [String]) {
         #expect(TokenRequest.parseFast(arguments) == nil, "\(arguments)")

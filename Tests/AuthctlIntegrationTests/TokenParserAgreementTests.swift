@@ -28,9 +28,10 @@ struct TokenParserAgreementTests {
         "/tmp/k.json", "x=y", "--json", "-v", "oidc.work",
     ]
     static let valued = ["--keystore", "--config", "--min-ttl", "--format", "--scope"]
-    static let flags = ["--json", "-v", "--verbose", "-q", "--quiet", "--id-token", "--force-refresh"]
+    static let flags = ["--json", "-v", "--verbose", "-q", "--quiet", "--id-token", "--access-token", "--force-refresh"]
     static let others = [
-        "--", "-", "-vq", "-qv", "--unknown", "--json=", "--json=yes", "--id-token=1", "-x", "microsoft", "oidc.work", "apple.com",
+        "--", "-", "-vq", "-qv", "--unknown", "--json=", "--json=yes", "--id-token=1", "--access-token=", "-x", "microsoft", "oidc.work",
+        "apple.com",
         "", " ", "--keystore=", "--scope=", "--min-ttl=", "--format=", "--no-such=1",
     ]
 

@@ -17,12 +17,17 @@ struct Token: AsyncParsableCommand {
 
     @Argument(help: "The provider (default: the one of the last sign-in).", completion: Completions.providerIDs) var provider: String?
     @Flag(name: .customLong("id-token"), help: "Print the ID token instead of the access token.") var idToken = false
+    @Flag(
+        name: .customLong("access-token"),
+        help: "Print the access token even with --format kubectl-exec (which gives the ID token, what a Kubernetes API server checks).")
+    var accessToken = false
     @Option(
         name: .customLong("min-ttl"), parsing: .unconditional,
         help: ArgumentHelp("Refresh when the token expires within this many seconds.", valueName: "seconds"))
     var minimumTTL: Int = 60
     @Flag(name: .customLong("force-refresh"), help: "Refresh even when the cached token is still valid.") var forceRefresh = false
-    @Option(help: "How to print the token: raw, json, header, env, kubectl-exec.") var format: Format = .raw
+    @Option(help: "How to print the token: raw, json, header, env, kubectl-exec (an ExecCredential with the ID token).")
+    var format: Format = .raw
     @Option(
         name: .customLong("scope"),
         help: ArgumentHelp(
@@ -35,6 +40,9 @@ struct Token: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
+        guard !(idToken && accessToken) else {
+            throw ValidationError("--id-token and --access-token exclude each other: give the one token to print")
+        }
         guard Self.minimumTTLRange.contains(minimumTTL) else {
             throw ValidationError("--min-ttl \(minimumTTL) is out of range: give 0…86400 seconds (a day at most)")
         }
@@ -46,8 +54,8 @@ struct Token: AsyncParsableCommand {
     /// The options as plain values.
     var request: TokenRequest {
         TokenRequest(
-            settings: Wiring(options: global).options, provider: provider, idToken: idToken, minimumTTL: minimumTTL,
-            forceRefresh: forceRefresh, format: format, scopes: scopes)
+            settings: Wiring(options: global).options, provider: provider, idToken: idToken, accessToken: accessToken,
+            minimumTTL: minimumTTL, forceRefresh: forceRefresh, format: format, scopes: scopes)
     }
 
     func run() async throws { try await request.run() }
@@ -59,6 +67,7 @@ struct TokenRequest: Equatable {
     var settings: Wiring.Settings
     var provider: String?
     var idToken = false
+    var accessToken = false
     var minimumTTL = 60
     var forceRefresh = false
     var format: Token.Format = .raw
@@ -90,12 +99,15 @@ struct TokenRequest: Equatable {
             let isLong = argument.hasPrefix("--")
             let name = isLong ? parts[0] : argument
             let inline = isLong && parts.count == 2 ? parts[1] : nil
-            if inline != nil, ["--json", "--verbose", "--quiet", "--id-token", "--force-refresh"].contains(name) { return nil }
+            if inline != nil, ["--json", "--verbose", "--quiet", "--id-token", "--access-token", "--force-refresh"].contains(name) {
+                return nil
+            }
             switch name {
             case "--json": request.settings.json = true
             case "-v", "--verbose": request.settings.verbose = true
             case "-q", "--quiet": request.settings.quiet = true
             case "--id-token": request.idToken = true
+            case "--access-token": request.accessToken = true
             case "--force-refresh": request.forceRefresh = true
             case "--keystore":
                 guard let path = value(inline), isPath(path) else { return nil }
@@ -118,13 +130,21 @@ struct TokenRequest: Equatable {
             }
             index += 1
         }
+        // Token.validate's rule: ArgumentParser refuses both, so hand them over.
+        if request.idToken && request.accessToken { return nil }
         return request
     }
+
+    /// Whether the ID token is printed: asked with --id-token, or the default of
+    /// `--format kubectl-exec` — a Kubernetes API server's OIDC authenticator validates ID tokens
+    /// (its --oidc-client-id is their audience), and kubelogin gives kubectl the ID token too —
+    /// unless --access-token asks otherwise or --scope asks an access token for other scopes.
+    var printsIDToken: Bool { idToken || (format == .kubectlExec && !accessToken && scopes.isEmpty) }
 
     func run() async throws {
         let wiring = Wiring(settings: settings)
         let input = TokenRefresh.Input(
-            providerID: try provider.map(ProviderID.init(parsing:)), idToken: idToken,
+            providerID: try provider.map(ProviderID.init(parsing:)), idToken: printsIDToken,
             minimumTTL: TimeInterval(minimumTTL), forceRefresh: forceRefresh, scopes: scopes)
         let output = try await TokenRefresh(environment: wiring.authEnvironment()).run(input)
         switch settings.json ? .json : format {
