@@ -14,13 +14,16 @@ package struct ScalarSet: Sendable {
 
     package func contains(_ scalar: Unicode.Scalar) -> Bool { rule(scalar) }
 
-    /// General Category Zs and CHARACTER TABULATION (U+0009).
-    package static let whitespaces = ScalarSet { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
+    /// General Category Zs, CHARACTER TABULATION (U+0009) and ZERO WIDTH SPACE (U+200B,
+    /// Zs in early Unicode, still in Foundation's set).
+    package static let whitespaces = ScalarSet {
+        $0 == "\t" || $0 == "\u{200B}" || $0.properties.generalCategory == .spaceSeparator
+    }
 
-    /// General Category Z* (Zs, Zl, Zp), U+0009–U+000D and U+0085.
+    /// General Category Z* (Zs, Zl, Zp), U+0009–U+000D, U+0085 and U+200B.
     package static let whitespacesAndNewlines = ScalarSet { scalar in
         switch scalar.value {
-        case 0x09...0x0D, 0x85: return true
+        case 0x09...0x0D, 0x85, 0x200B: return true
         default:
             switch scalar.properties.generalCategory {
             case .spaceSeparator, .lineSeparator, .paragraphSeparator: return true
