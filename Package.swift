@@ -34,9 +34,12 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
+                "CLibCurlShim",
             ],
             swiftSettings: strict
         ),
+        // Calls libcurl's variadic functions (resolved with dlsym) as variadic C calls.
+        .target(name: "CLibCurlShim"),
         .target(
             name: "CAuthctlSupport",
             cSettings: commit.map { [.define("AUTHCTL_COMMIT", to: "\"\($0)\"")] } ?? []

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The one error type of authctl. Its codes are exactly the table of SPEC §6; the
 /// command-line tool maps each code to its exit status in one place (`AuthError.Code.exitStatus`).

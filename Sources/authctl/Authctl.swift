@@ -1,7 +1,11 @@
 import ArgumentParser
 import AuthCore
 import CAuthctlSupport
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `authctl`: sign in to identity providers from the command line.
 struct Authctl: AsyncParsableCommand {

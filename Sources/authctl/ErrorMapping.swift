@@ -1,6 +1,10 @@
 import ArgumentParser
 import AuthCore
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// How an error that ends a command becomes what the user sees (SPEC §6), in one place so
 /// that a test can hold every kind of error to its exit status.
@@ -31,7 +35,7 @@ enum ErrorMapping {
                     "an unexpected error ended the command (\(what)). This is a bug in authctl: please report it with the command you ran and this message (authctl --version: \(AuthctlVersion.string))"
                 ))
         }
-        let message = Authctl.message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
+        let message = Authctl.message(for: error).trimming(.whitespacesAndNewlines)
         return .report(.invalidArgument(message.isEmpty ? "invalid usage. See: authctl --help" : message + ". See: authctl help"))
     }
 }

@@ -1,6 +1,10 @@
 import ArgumentParser
 import AuthCore
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The options every command takes (SPEC §2).
 struct GlobalOptions: ParsableArguments {
@@ -23,7 +27,7 @@ struct GlobalOptions: ParsableArguments {
 
     func validate() throws {
         for (value, option) in [(keystore, "--keystore"), (config, "--config")] {
-            if let value, value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || value.contains(where: \.isNewline) {
+            if let value, value.trimming(.whitespacesAndNewlines).isEmpty || value.contains(where: \.isNewline) {
                 throw ValidationError("\(option) '\(value)' is not a path: give a file path, or leave the option out for the default")
             }
         }

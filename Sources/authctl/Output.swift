@@ -1,5 +1,14 @@
 import AuthCore
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Writes results: one JSON document with `--json`, text for people otherwise.
 enum Output {
@@ -7,7 +16,7 @@ enum Output {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        StandardStreams.writeOutput(data + Data("\n".utf8))
     }
 
     /// Rows for people and for scripts: on a terminal, aligned columns under a header;
@@ -29,7 +38,7 @@ enum Output {
     }
 
     static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        StandardStreams.writeOutput(text + "\n")
     }
 
     static func timestamp(_ date: Date?) -> JSONValue {
@@ -38,9 +47,7 @@ enum Output {
     }
 
     static func rfc3339(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
+        date.formatted(Date.ISO8601FormatStyle())
     }
 
     static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
@@ -104,7 +111,7 @@ enum Output {
                 case .notSupported: "\(revocation.providerID) offers no revocation; its tokens were only deleted here"
                 case .failed: "could not revoke the \(revocation.providerID) token\(detail); it was deleted here anyway"
                 }
-            FileHandle.standardError.write(Data("authctl: \(text)\n".utf8))
+            StandardStreams.writeError("authctl: \(text)\n")
         }
     }
 
@@ -141,8 +148,8 @@ enum Output {
 /// Prints a failure: one line on stderr, and with `--json` the error document on stdout.
 enum ErrorReport {
     static func emit(_ error: AuthError, json: Bool) -> Int32 {
-        let message = error.message.replacingOccurrences(of: "\n", with: " ")
-        FileHandle.standardError.write(Data("authctl: \(message)\n".utf8))
+        let message = error.message.replacingEvery("\n", with: " ")
+        StandardStreams.writeError("authctl: \(message)\n")
         if json {
             var fields: [String: JSONValue] = ["code": .string(error.code.rawValue), "message": .string(message)]
             for (key, value) in error.details { fields[key] = value }

@@ -1,5 +1,9 @@
 import AuthCore
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -39,18 +43,15 @@ struct Wiring {
     /// Where `exec` keeps its token file: `$XDG_RUNTIME_DIR` (per user, in memory, emptied at
     /// logout) when it names an existing directory, else the temporary directory.
     var runtimeDirectory: String {
-        var isDirectory: ObjCBool = false
-        if let value = environment["XDG_RUNTIME_DIR"], value.hasPrefix("/"),
-            FileManager.default.fileExists(atPath: value, isDirectory: &isDirectory), isDirectory.boolValue
-        {
+        if let value = environment["XDG_RUNTIME_DIR"], value.hasPrefix("/"), Path.isDirectory(value) {
             return value
         }
-        return NSTemporaryDirectory()
+        return Path.temporaryDirectory(environment: environment)
     }
 
     private func xdg(_ variable: String, _ fallback: String) -> String {
         if let value = environment[variable], value.hasPrefix("/") { return value }
-        return "\(environment["HOME"] ?? NSHomeDirectory())/\(fallback)"
+        return "\(environment["HOME"] ?? Path.homeDirectory())/\(fallback)"
     }
 
     var terminal: StderrTerminal {
@@ -83,7 +84,7 @@ struct Wiring {
     /// `--no-browser`, `--browser-command CMD` (env AUTHCTL_BROWSER), or the desktop's browser.
     func browser(command: String?, disabled: Bool) -> any BrowserLauncher {
         if disabled { return NoBrowserLauncher() }
-        if let command = command ?? environment["AUTHCTL_BROWSER"], !command.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let command = command ?? environment["AUTHCTL_BROWSER"], !command.trimming(.whitespaces).isEmpty {
             return CommandBrowserLauncher(command: command)
         }
         return SystemBrowserLauncher()
@@ -123,9 +124,9 @@ struct StderrTerminal: Terminal {
     /// which the caller checks).
     func confirm(_ question: String) -> Bool {
         guard isInteractive else { return false }
-        FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
+        StandardStreams.writeError("\(question) [y/N] ")
         guard let answer = try? StandardInput.readLine(limit: Self.lineLimit) else { return false }
-        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+        return ["y", "yes"].contains(answer.trimming(.whitespaces).lowercased())
     }
 
     /// nil at the end of input, on Ctrl-C (the task is cancelled) and for a line over 64 KiB.
@@ -146,6 +147,6 @@ struct StderrTerminal: Terminal {
     }
 
     static func write(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        StandardStreams.writeError(line + "\n")
     }
 }

@@ -1,6 +1,16 @@
 import ArgumentParser
 import AuthCore
-import Foundation
+import Dispatch
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 // The entry point: parse, run one command, map any error to SPEC §6 in one place.
 // Ctrl-C cancels the running command (the loopback listener closes; exit 5).
@@ -51,6 +61,8 @@ let work = Task { () -> Int32 in
     }
 }
 let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-interrupt.setEventHandler { work.cancel() }
+// `@Sendable`: the handler runs on a Dispatch queue, not on the main actor of this top-level
+// code (without it the Swift 6 runtime traps on the isolation check).
+interrupt.setEventHandler { @Sendable in work.cancel() }
 interrupt.resume()
 exit(await work.value)

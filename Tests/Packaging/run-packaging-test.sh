@@ -34,6 +34,14 @@ check "the .deb holds the man page and the three completions" sh -c "
     test -s '$work/root/usr/share/zsh/vendor-completions/_authctl' &&
     test -s '$work/root/usr/share/fish/vendor_completions.d/authctl.fish'"
 check "the binary is stripped" sh -c "! file -L '$work/root/usr/bin/authctl' 2>/dev/null | grep -q 'not stripped'"
+# Issue 14: FoundationEssentials only. ICU's data (its package name, icudtNNl, names
+# every one of its thousands of entries), ICU's code (`ucol_`, `icu_NN::` symbols and
+# messages) and FoundationInternationalization's metadata all leave a trace in the strings
+# of a stripped binary; the 68 MB binary of swift-corelibs-foundation holds all of them.
+check "the stripped binary is at most 25 MB" sh -c "[ \$(stat -c %s '$work/root/usr/bin/authctl') -le 25000000 ]"
+check "the binary holds no ICU (data, code, FoundationInternationalization) and links no libicu" sh -c "
+    ! strings -n 6 '$work/root/usr/bin/authctl' | grep -Eq 'icudt[0-9]+[lb]|_ZN6icu|ucol_|icu_[0-9]+::|FoundationInternationalization' &&
+    ! ldd '$work/root/usr/bin/authctl' | grep -qi 'libicu\|libFoundation\.so\|libFoundationInternationalization'"
 
 mkdir -p "$work/tar"
 tar -C "$work/tar" -xzf "$tarball"

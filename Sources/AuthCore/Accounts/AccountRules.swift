@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The account rules of SPEC §5, as pure functions: (state, credential) → new state, or
 /// an `AuthError`. No I/O; the caller applies them under the keystore lock, where a thrown
@@ -229,7 +233,7 @@ public enum AccountRules {
         guard now.timeIntervalSince(user.lastAuthAt) <= recentLoginWindow else {
             throw AuthError(
                 .requiresRecentLogin,
-                "deleting a user needs a sign-in in the last 5 minutes (the last was at \(ISO8601DateFormatter().string(from: user.lastAuthAt))). Reauthenticate, then delete again: authctl reauth \(user.lastProviderID ?? user.providerData.first?.providerID ?? "PROVIDER")",
+                "deleting a user needs a sign-in in the last 5 minutes (the last was at \(user.lastAuthAt.formatted(Date.ISO8601FormatStyle()))). Reauthenticate, then delete again: authctl reauth \(user.lastProviderID ?? user.providerData.first?.providerID ?? "PROVIDER")",
                 details: ["uid": .string(uid)])
         }
         state.users.remove(at: index)
@@ -276,7 +280,7 @@ public enum AccountRules {
         }
         guard !pending.isExpired(at: now) else {
             throw AuthError.invalidCredential(
-                "the pending credential \(handle) expired at \(ISO8601DateFormatter().string(from: pending.expiresAt)) (they last one hour). Sign in again: authctl login \(pending.credential.providerID)"
+                "the pending credential \(handle) expired at \(pending.expiresAt.formatted(Date.ISO8601FormatStyle())) (they last one hour). Sign in again: authctl login \(pending.credential.providerID)"
             )
         }
         return pending

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What one completed sign-in flow yields before it is applied to the keystore (SPEC §1).
 public struct Credential: Codable, Sendable, Equatable {

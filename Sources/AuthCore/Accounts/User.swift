@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The tokens one linked identity holds in the session (SPEC §1 "session").
 public struct TokenSet: Codable, Sendable, Equatable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `users export` and `users import` (docs/accounts.md): the account records of a
 /// keystore, without any token. An export is a list of who exists and which identities

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What `login`, `link` and `reauth` share: finding the provider and obtaining the credential.
 struct AccountOperation: Sendable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The local account commands `users show|use|export|import` (`status` and `users list` read the
 /// keystore directly).

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Everything a use case needs from the outside world, wired in one place: the
 /// executable's `Wiring` builds the real one, tests build one from fakes.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The browser sign-in of SPEC §3: discovery, a loopback listener, the authorization
 /// request, the redirect, the code exchange and ID-token validation. Yields a `Credential`;
@@ -149,7 +153,7 @@ struct AuthorizationCodeFlow: Sendable {
     /// machine (the browser then reaches the listener as it will for the redirect), else the
     /// listener's own address (a forwarding page's redirect URI is elsewhere).
     static func startURL(_ start: CallbackStateMachine.StartPage, redirectURI: URL, listener: RedirectListener) throws -> URL {
-        let redirectHost = redirectURI.host.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "[]")) }
+        let redirectHost = redirectURI.host.map { $0.trimming(ScalarSet(charactersIn: "[]")) }
         let host = redirectHost.flatMap { EndpointPolicy.isLoopback(host: $0) ? $0 : nil } ?? listener.host
         // The path is base64url: nothing in it needs escaping.
         guard let url = URL(string: "http://\(host.contains(":") ? "[\(host)]" : host):\(listener.port)\(start.path)") else {
@@ -196,7 +200,7 @@ struct AuthorizationCodeFlow: Sendable {
         terminal.notice("Open this URL in a browser to sign in to \(provider.id):\n  \(url.absoluteString)")
         let prompt =
             "Then paste the address the browser ended on (its page may fail to load: that is expected), or the form body it posted, and press Enter:"
-        guard let pasted = await terminal.readInput(prompt: prompt), !pasted.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard let pasted = await terminal.readInput(prompt: prompt), !pasted.trimming(.whitespaces).isEmpty else {
             throw AuthError.cancelled(
                 "no redirect URL arrived on stdin. Paste the address the browser ended on after signing in (--manual reads it from stdin)")
         }
@@ -206,7 +210,7 @@ struct AuthorizationCodeFlow: Sendable {
             // What was pasted is never echoed (it may hold a code); what was expected is.
             let expected =
                 "\(redirectURI.scheme ?? "http")://\(redirectURI.host ?? "")\(redirectURI.port.map { ":\($0)" } ?? "")\(redirectURI.path)"
-            let reason = action.response.body.trimmingCharacters(in: .whitespacesAndNewlines)
+            let reason = action.response.body.trimming(.whitespacesAndNewlines)
             throw AuthError.invalidArgument(
                 "what was pasted is not the redirect of this sign-in (\(reason.hasSuffix(".") ? String(reason.dropLast()) : reason)). Run the command again and paste the whole address the browser ended on, which starts with \(expected), or the form body it posted"
             )
@@ -243,7 +247,7 @@ struct AuthorizationCodeFlow: Sendable {
     static func listenAddress(impliedBy redirectURI: URL?) -> ListenAddress {
         if let redirectURI, EndpointPolicy.isLoopback(host: redirectURI.host), let port = redirectURI.port {
             let host =
-                redirectURI.host == "localhost" ? "127.0.0.1" : (redirectURI.host ?? "").trimmingCharacters(in: ["[", "]"])
+                redirectURI.host == "localhost" ? "127.0.0.1" : (redirectURI.host ?? "").trimming(ScalarSet(charactersIn: "[]"))
             return ListenAddress(host: host, port: UInt16(exactly: port) ?? 0)  // out of range: refused at parse time; never a trap
         }
         return ListenAddress(host: "127.0.0.1", port: 0)

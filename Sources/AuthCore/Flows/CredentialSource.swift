@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Where the credential of a `login`, `link` or `reauth` comes from (SPEC §2).
 public enum CredentialSource: Sendable {
@@ -34,7 +38,7 @@ struct CredentialIssuance: Sendable {
     func idTokenCredential(_ token: String, rawNonce: String?, provider: any IdentityProvider) async throws -> Credential {
         // The audience must be the client id.
         let clientID = try provider.requireClientID()
-        let trimmed = token.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = token.trimming(.whitespacesAndNewlines)
         guard !trimmed.isEmpty else {
             throw AuthError.invalidArgument(
                 "no ID token arrived on stdin. Pipe it in: authctl login \(provider.id) --id-token - < token.jwt")

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `authctl users delete [UID]`: a sensitive operation (SPEC §2, §5). It needs a sign-in
 /// in the last five minutes, revokes every token that can be revoked, then removes the

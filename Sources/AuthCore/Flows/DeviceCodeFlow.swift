@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The device authorization grant (RFC 8628), for machines without a browser: authctl
 /// shows a code and a URL, the person approves on any other device, authctl polls the
@@ -75,8 +79,6 @@ struct DeviceCodeFlow: Sendable {
     }
 
     static func clockTime(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "HH:mm:ss"
-        return formatter.string(from: date)
+        LocalClockTime.string(date)
     }
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `authctl exec [--provider P] [--scope S]… -- CMD ARGS…`: runs a command with a valid
 /// token, and keeps it valid for as long as the command runs (SPEC §2, docs/ci.md).

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The options of an interactive sign-in (`login`, `link`, `reauth`): the browser flow,
 /// or the device flow with `deviceCode`.

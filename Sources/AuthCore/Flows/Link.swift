@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `authctl link PROVIDER` and `authctl link --pending HANDLE` (SPEC §2, §5).
 public struct Link: Sendable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Fetches (and caches) a provider's discovery document and JWK Set (SPEC §3 step 1).
 struct ProviderMetadata: Sendable {

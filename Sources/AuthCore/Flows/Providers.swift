@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `providers add|list|show|remove`: the configuration file.
 public struct Providers: Sendable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `authctl reauth PROVIDER`: proves again that the current user holds an identity it
 /// already has; fresh tokens and `lastAuthAt` (SPEC §2, §5).

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `authctl login`: a credential (browser sign-in, ID token, or pending credential), then
 /// the account rules of SPEC §5.

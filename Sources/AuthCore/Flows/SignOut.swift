@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `authctl signout [--all] [--revoke]` (SPEC §2).
 public struct SignOut: Sendable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `authctl token`: a valid token of the current user, refreshed first when it expires
 /// within `minimumTTL`.

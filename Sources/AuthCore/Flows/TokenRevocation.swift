@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Token revocation (RFC 7009) at the provider's advertised `revocation_endpoint`, used by
 /// `signout --revoke`, `unlink` and `users delete`. Best effort: a failure is reported,

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `authctl unlink PROVIDER`: removes the identity (and its tokens) from the current user
 /// (SPEC §2, §5). Its refresh token is revoked first where the provider allows it.

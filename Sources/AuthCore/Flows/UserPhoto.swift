@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `authctl users photo`: the current user's photo from the first linked provider that
 /// offers one (Microsoft: Graph `/v1.0/me/photo/$value`, SPEC §4), fetched on demand with

@@ -1,5 +1,9 @@
-import Foundation
 import JWTKit
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What an ID token must satisfy for one sign-in (or one refresh).
 public struct IDTokenExpectations: Sendable, Equatable {

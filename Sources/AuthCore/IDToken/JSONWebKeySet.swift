@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One public key of a provider's JWK Set (RFC 7517), kept as its JSON so that jwt-kit
 /// can build the verifier from exactly what the provider published.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Where the account state lives. `FileKeystore` on disk; `InMemoryKeystore` in tests.
 public protocol Keystore: Sendable {

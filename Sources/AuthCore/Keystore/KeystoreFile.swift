@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The on-disk keystore (docs/keystore.md, schema in docs/keystore.schema.json).
 /// A private type separate from the domain's `AccountState`, so that the format can

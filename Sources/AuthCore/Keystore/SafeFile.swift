@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -102,20 +106,16 @@ public enum SafeFile {
 
     /// Creates the parent directory (mode 0700) when it is missing.
     public static func ensureDirectory(for path: String, what: String) throws {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = Path.parent(of: path)
         guard !directory.isEmpty else { return }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
+        if FileManager.default.fileExists(atPath: directory) {
+            guard Path.isDirectory(directory) else {
                 throw AuthError.keystore("\(directory) is not a directory; \(what) cannot be created there")
             }
             return
         }
-        do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw AuthError.keystore("cannot create the directory \(directory) for \(what): \(error.localizedDescription)")
+        if let failure = Path.createDirectories(directory, mode: 0o700) {
+            throw AuthError.keystore("cannot create the directory \(directory) for \(what): \(failure)")
         }
     }
 
@@ -131,7 +131,7 @@ public enum SafeFile {
         defer { directory.close() }
         let name = directory.name(of: path)
         let temporary = directory.name(
-            of: directory.path + "/" + temporaryPrefix(of: (path as NSString).lastPathComponent)
+            of: directory.path + "/" + temporaryPrefix(of: Path.lastComponent(of: path))
                 + "\(getpid())-\(random.base64URL(bytes: 6))")
         let fd = openat(directory.fd, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
@@ -188,7 +188,7 @@ public enum SafeFile {
 
         /// The directory of `path`, opened and checked by `rule`; nil when it does not exist.
         static func open(holding file: String, rule: DirectoryRule, what: String, code: AuthError.Code) throws -> Directory? {
-            let parent = (file as NSString).deletingLastPathComponent
+            let parent = Path.parent(of: file)
             let path = parent.isEmpty ? "." : parent
             let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard fd >= 0 else {
@@ -233,7 +233,7 @@ public enum SafeFile {
 
         /// How to name `file` to the `*at` calls: its last component, or its whole path when
         /// the directory could not be opened.
-        func name(of file: String) -> String { fd == AT_FDCWD ? file : (file as NSString).lastPathComponent }
+        func name(of file: String) -> String { fd == AT_FDCWD ? file : Path.lastComponent(of: file) }
 
         func close() { if fd != AT_FDCWD { _ = Glibc.close(fd) } }
     }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The authorization response as it reached the redirect URI (RFC 6749 §4.1.2,
 /// OpenID Connect Core 3.1.2.5, RFC 9207).

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One HTTP/1.1 request as the loopback listener received it.
 public struct ReceivedRequest: Sendable, Equatable {
@@ -58,8 +62,8 @@ public struct HTTPRequestParser: Sendable {
         var headers: [String: String] = [:]
         for line in lines {
             guard let colon = line.firstIndex(of: ":") else { return .invalid(status: 400) }
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let name = line[..<colon].trimming(.whitespaces).lowercased()
+            let value = line[line.index(after: colon)...].trimming(.whitespaces)
             guard !name.isEmpty, headers[name] == nil else { return .invalid(status: 400) }
             headers[name] = value
         }

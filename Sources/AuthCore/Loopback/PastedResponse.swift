@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What a person pastes in `--manual` mode, turned into the request the browser would have
 /// sent to the listener, so that the same `CallbackStateMachine` judges it (path, state,
@@ -6,7 +10,7 @@ import Foundation
 /// `form_post` page posted (`code=…&state=…`).
 public enum PastedResponse {
     public static func request(from text: String, redirectPath: String) -> ReceivedRequest {
-        let pasted = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let pasted = text.trimming(.whitespacesAndNewlines)
         if pasted.contains("://"), let url = URLComponents(string: pasted) {
             let path = url.percentEncodedPath.isEmpty ? "/" : url.percentEncodedPath
             // The query only: a code in a fragment is refused (SECURITY.md), as the listener,

@@ -1,4 +1,9 @@
-import Foundation
+import Synchronization
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -33,8 +38,7 @@ public final class RedirectListener: @unchecked Sendable {
     private let socketFD: Int32
     private let access: LoopbackAccess
     private let peers: any LoopbackPeerLookup
-    private let lock = NSLock()
-    private var closed = false
+    private let closed = Mutex(false)
 
     static let maximumConnections = 64
     /// How long a connection may take to send its whole request: a browser sends it at once.
@@ -45,7 +49,7 @@ public final class RedirectListener: @unchecked Sendable {
         host: String = "127.0.0.1", port: UInt16 = 0, access: LoopbackAccess = .currentUser,
         peers: any LoopbackPeerLookup = ProcNetTCPPeerLookup()
     ) throws {
-        let literal = host.lowercased() == "localhost" ? "127.0.0.1" : host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let literal = host.lowercased() == "localhost" ? "127.0.0.1" : host.trimming(ScalarSet(charactersIn: "[]"))
         guard EndpointPolicy.isLoopback(host: literal) else {
             throw AuthError.invalidArgument("the listen address '\(host)' is not a loopback address. Use 127.0.0.1, [::1] or localhost")
         }
@@ -114,17 +118,15 @@ public final class RedirectListener: @unchecked Sendable {
 
     /// Closes the socket. Safe to call more than once.
     public func close() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !closed else { return }
-        closed = true
-        _ = Glibc.close(socketFD)
+        closed.withLock { closed in
+            guard !closed else { return }
+            closed = true
+            _ = Glibc.close(socketFD)
+        }
     }
 
     private var isClosed: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return closed
+        closed.withLock { $0 }
     }
 
     /// What ended the wait: the state machine's outcome, and the browser's request that
@@ -146,13 +148,11 @@ public final class RedirectListener: @unchecked Sendable {
         let cancelled = CancellationFlag()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Redirect, any Error>) in
-                let thread = Thread { [self] in
+                DetachedThread.start { [self] in
                     let result = Result { try self.serve(machine, deadline: deadline, cancelled: cancelled, events: events) }
                     self.close()
                     continuation.resume(with: result)
                 }
-                thread.name = "authctl-redirect-listener"
-                thread.start()
             }
         } onCancel: {
             cancelled.set()
@@ -295,9 +295,8 @@ public final class RedirectListener: @unchecked Sendable {
 }
 
 /// A flag set from a cancellation handler and read by the listener thread.
-final class CancellationFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
-    func set() { lock.lock(); value = true; lock.unlock() }
+final class CancellationFlag: Sendable {
+    private let value = Mutex(false)
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The device authorization request (RFC 8628 §3.1): `client_id` and `scope`, posted to
 /// the provider's `device_authorization_endpoint`.

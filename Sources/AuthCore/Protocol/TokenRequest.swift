@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// How the client authenticates at the token endpoint (`token_endpoint_auth_method`,
 /// OpenID Connect Core 9).

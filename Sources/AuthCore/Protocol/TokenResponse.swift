@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A successful token response (RFC 6749 §5.1, OpenID Connect Core 3.1.3.3).
 public struct TokenResponse: Sendable, Equatable {
@@ -103,7 +107,7 @@ public struct TokenResponse: Sendable, Equatable {
     /// an optional sign, digits, a point and an exponent; no `nan`/`inf` spellings, no hex,
     /// at most 32 characters.
     static func decimalSeconds(_ text: String) -> TimeInterval? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimming(.whitespaces)
         guard !trimmed.isEmpty, trimmed.count <= 32,
             trimmed.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || ".eE+-".unicodeScalars.contains($0) })
         else { return nil }
@@ -161,7 +165,7 @@ public enum Sanitize {
         let cleaned = String(
             String.UnicodeScalarView(
                 text.unicodeScalars.filter {
-                    !CharacterSet.controlCharacters.contains($0) && $0.properties.generalCategory != .format
+                    !ScalarSet.controlCharacters.contains($0) && $0.properties.generalCategory != .format
                 }))
         return cleaned.count > limit ? String(cleaned.prefix(limit)) + "…" : cleaned
     }

@@ -1,5 +1,9 @@
 import Crypto
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Sign in with Apple (`apple.com`, SPEC §4; docs/apple.md).
 ///
@@ -43,7 +47,7 @@ public struct AppleProvider: IdentityProvider {
 
     /// The request carries the SHA-256 hex digest of the raw nonce, and so does the ID token.
     public func expectedNonce(forRawNonce rawNonce: String) -> String {
-        SHA256.hash(data: Data(rawNonce.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.lowercase(SHA256.hash(data: Data(rawNonce.utf8)))
     }
 
     public func clientAuthentication(secrets: any SecretSource, now: Date) throws -> ClientAuthentication? {
@@ -88,7 +92,7 @@ public struct AppleProvider: IdentityProvider {
             return nil
         }
         let parts = [name["firstName"]?.stringValue, name["lastName"]?.stringValue]
-            .compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+            .compactMap { $0?.trimming(.whitespacesAndNewlines) }.filter { !$0.isEmpty }
         let joined = parts.joined(separator: " ")
         return joined.isEmpty ? nil : String(joined.prefix(200))
     }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Any OpenID Connect provider with discovery (`oidc.<name>`, SPEC §4).
 public struct GenericOIDCProvider: IdentityProvider {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What the generic flows ask of a provider. Every provider quirk lives behind this
 /// protocol, in `Providers/`; the flows never test a provider id.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Microsoft's AADSTS error codes (`error_codes` in the token endpoint's error body, and
 /// `AADSTSnnnn:` at the start of `error_description`) with what to do about each one that

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The issuer and tenant rules of Microsoft Entra ID (SPEC §4), as pure functions.
 ///

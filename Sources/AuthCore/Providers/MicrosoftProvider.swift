@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Microsoft Entra ID, the Microsoft identity platform v2 (`microsoft.com`, SPEC §4).
 ///
@@ -64,7 +68,7 @@ public struct MicrosoftProvider: IdentityProvider {
         }
         let personalPrefix = "00000000-0000-0000-"
         if oid.hasPrefix(personalPrefix) {
-            return oid.dropFirst(personalPrefix.count).replacingOccurrences(of: "-", with: "")
+            return oid.dropFirst(personalPrefix.count).replacingEvery("-", with: "")
         }
         return oid
     }

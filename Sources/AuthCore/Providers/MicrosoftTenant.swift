@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A Microsoft Entra ID tenant as `--tenant` names it (SPEC §4): the authority path
 /// segment of `<authority-host>/<tenant>/v2.0`, never a query parameter.
@@ -24,7 +28,7 @@ public enum MicrosoftTenant: Sendable, Hashable, CustomStringConvertible {
         "common, organizations, consumers, a tenant id (a GUID such as 8eaef023-2b34-4da1-9baa-8bc8c9d6a490) or a tenant domain (contoso.onmicrosoft.com)"
 
     public init(parsing text: String) throws {
-        let value = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let value = text.trimming(.whitespaces).lowercased()
         switch value {
         case "common": self = .common
         case "organizations": self = .organizations

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The configuration of one provider (SPEC §2 `providers add`), as kept in the config file.
 /// A client secret is referenced (environment variable or file), never stored.
@@ -112,7 +116,7 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
 
     /// An unknown key of a provider entry; one that looks like a secret gets where secrets go.
     static func unknownKey(_ key: String, provider: String) -> AuthError {
-        let folded = key.lowercased().replacingOccurrences(of: "_", with: "").replacingOccurrences(of: "-", with: "")
+        let folded = key.lowercased().replacingEvery("_", with: "").replacingEvery("-", with: "")
         if ["secret", "privatekey", "password", "token", "credential"].contains(where: folded.contains) || folded == "key" {
             return .notConfigured(
                 "it holds a secret, and a secret never goes in the configuration file (copies, backups and `providers show` would carry it). Delete the field and give the secret by reference: authctl providers add \(provider) --client-secret-env VAR (an environment variable) or --client-secret-file PATH (a file of mode 0600)"
@@ -262,10 +266,10 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
 
     /// A one-line value (client id, a path): not blank, no control characters.
     static func checkLine(_ value: String, option: String, what: String) throws {
-        if value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        if value.trimming(.whitespacesAndNewlines).isEmpty {
             throw AuthError.invalidArgument("\(option) is \(value.isEmpty ? "empty" : "blank"). Pass \(what)")
         }
-        if value.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) {
+        if value.unicodeScalars.contains(where: { ScalarSet.controlCharacters.contains($0) }) {
             throw AuthError.invalidArgument(
                 "\(option) '\(Sanitize.text(value, limit: 60))' has a line break or a control character. Pass \(what), on one line")
         }
@@ -274,7 +278,7 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
     /// An environment variable's name as POSIX shells accept it.
     static func isEnvironmentName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || CharacterSet.alphanumerics.contains($0)) }
+        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || ScalarSet.alphanumerics.contains($0)) }
     }
 
     /// `--redirect-uri`: an http(s) URL with a host and, when it has a port, one in 0…65535
@@ -368,7 +372,7 @@ public struct ListenAddress: Sendable, Equatable {
         guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
             throw AuthError.invalidArgument(usage)
         }
-        let host = String(text[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let host = String(text[..<colon]).trimming(ScalarSet(charactersIn: "[]"))
         guard EndpointPolicy.isLoopback(host: host) else { throw AuthError.invalidArgument(usage) }
         self.init(host: host, port: port)
     }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Opens the authorization URL for the person signing in.
 public protocol BrowserLauncher: Sendable {
@@ -18,17 +22,7 @@ public struct CommandBrowserLauncher: BrowserLauncher {
 
     public func open(_ url: URL) -> Bool {
         guard let program = arguments.first, let executable = Self.resolve(program) else { return false }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = Array(arguments.dropFirst()) + [url.absoluteString]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        do {
-            try process.run()
-            return true
-        } catch {
-            return false
-        }
+        return DetachedProcess.launch(executable: executable, arguments: Array(arguments.dropFirst()) + [url.absoluteString])
     }
 
     /// Finds `program` on `PATH` the way a shell would (a name with a `/` is taken as a path).

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -83,14 +87,14 @@ public struct SystemChildProcessRunner: ChildProcessRunner {
         if early != 0 { kill(pid, early) }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
-                Thread {
+                DetachedThread.start {
                     var status: Int32 = 0
                     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
                     signalTarget = 0  // reaped: its pid may be reused
                     // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import.
                     let signal = status & 0x7f
                     continuation.resume(returning: signal == 0 ? (status >> 8) & 0xff : 128 + signal)
-                }.start()
+                }
             }
         } onCancel: {
             kill(pid, SIGINT)

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The source of the current time, and of waiting. Nothing below `Flows/` calls `Date()`
 /// or sleeps on its own; it asks a `Clock`.

@@ -1,4 +1,10 @@
-import Foundation
+import CLibCurlShim
+import Synchronization
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -45,9 +51,9 @@ public struct CurlTransport: HTTPTransport {
         let cancelled = CancellationFlag()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
-                Thread {
+                DetachedThread.start {
                     continuation.resume(with: Result { try curl.perform(request, settings: settings, cancelled: cancelled) })
-                }.start()
+                }
             }
         } onCancel: {
             cancelled.set()
@@ -114,27 +120,21 @@ final class LibCurl: @unchecked Sendable {
     typealias Callback = @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int
     typealias ProgressCallback = @convention(c) (UnsafeMutableRawPointer?, Int64, Int64, Int64, Int64) -> Int32
 
-    // `curl_easy_setopt` and `curl_easy_getinfo` are variadic; each is called through a
-    // prototype fixed to its one argument's type (a pointer, a long, a curl_off_t), which
-    // the x86-64 and AArch64 Linux calling conventions pass exactly as the variadic call would.
     private let easyInit: @convention(c) () -> OpaquePointer?
     private let easyCleanup: @convention(c) (OpaquePointer?) -> Void
     private let easyPerform: @convention(c) (OpaquePointer?) -> Int32
     private let easyStrerror: @convention(c) (Int32) -> UnsafePointer<CChar>?
-    private let setoptPointer: @convention(c) (OpaquePointer?, Int32, UnsafeRawPointer?) -> Int32
-    private let setoptLong: @convention(c) (OpaquePointer?, Int32, Int) -> Int32
-    private let setoptOffset: @convention(c) (OpaquePointer?, Int32, Int64) -> Int32
-    private let setoptCallback: @convention(c) (OpaquePointer?, Int32, Callback) -> Int32
-    private let setoptProgress: @convention(c) (OpaquePointer?, Int32, ProgressCallback) -> Int32
-    private let getinfoLong: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<Int>) -> Int32
+    // `curl_easy_setopt` and `curl_easy_getinfo` are variadic: they are called as such by
+    // the wrappers of CLibCurlShim (Swift can call a variadic C function through no pointer).
+    private let setopt: UnsafeMutableRawPointer
+    private let getinfo: UnsafeMutableRawPointer
     private let slistAppend: @convention(c) (OpaquePointer?, UnsafePointer<CChar>) -> OpaquePointer?
     private let slistFreeAll: @convention(c) (OpaquePointer?) -> Void
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var loaded: LibCurl?
+    private static let loaded = Mutex<LibCurl?>(nil)
 
     static func shared() throws -> LibCurl {
-        try lock.withLock {
+        try loaded.withLock { loaded in
             if let loaded { return loaded }
             let library = try LibCurl()
             loaded = library
@@ -162,14 +162,30 @@ final class LibCurl: @unchecked Sendable {
         easyCleanup = try symbol("curl_easy_cleanup", as: (@convention(c) (OpaquePointer?) -> Void).self)
         easyPerform = try symbol("curl_easy_perform", as: (@convention(c) (OpaquePointer?) -> Int32).self)
         easyStrerror = try symbol("curl_easy_strerror", as: (@convention(c) (Int32) -> UnsafePointer<CChar>?).self)
-        setoptPointer = try symbol("curl_easy_setopt", as: (@convention(c) (OpaquePointer?, Int32, UnsafeRawPointer?) -> Int32).self)
-        setoptLong = try symbol("curl_easy_setopt", as: (@convention(c) (OpaquePointer?, Int32, Int) -> Int32).self)
-        setoptOffset = try symbol("curl_easy_setopt", as: (@convention(c) (OpaquePointer?, Int32, Int64) -> Int32).self)
-        setoptCallback = try symbol("curl_easy_setopt", as: (@convention(c) (OpaquePointer?, Int32, Callback) -> Int32).self)
-        setoptProgress = try symbol("curl_easy_setopt", as: (@convention(c) (OpaquePointer?, Int32, ProgressCallback) -> Int32).self)
-        getinfoLong = try symbol("curl_easy_getinfo", as: (@convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<Int>) -> Int32).self)
+        setopt = try symbol("curl_easy_setopt", as: UnsafeMutableRawPointer.self)
+        getinfo = try symbol("curl_easy_getinfo", as: UnsafeMutableRawPointer.self)
         slistAppend = try symbol("curl_slist_append", as: (@convention(c) (OpaquePointer?, UnsafePointer<CChar>) -> OpaquePointer?).self)
         slistFreeAll = try symbol("curl_slist_free_all", as: (@convention(c) (OpaquePointer?) -> Void).self)
+    }
+
+    // One `curl_easy_setopt` per argument type, through CLibCurlShim; each returns the CURLcode.
+    private func setoptPointer(_ easy: OpaquePointer, _ option: Int32, _ value: UnsafeRawPointer?) -> Int32 {
+        authctl_curl_setopt_pointer(setopt, easy, option, value)
+    }
+    private func setoptLong(_ easy: OpaquePointer, _ option: Int32, _ value: Int) -> Int32 {
+        authctl_curl_setopt_long(setopt, easy, option, value)
+    }
+    private func setoptOffset(_ easy: OpaquePointer, _ option: Int32, _ value: Int64) -> Int32 {
+        authctl_curl_setopt_off_t(setopt, easy, option, value)
+    }
+    private func setoptCallback(_ easy: OpaquePointer, _ option: Int32, _ value: Callback) -> Int32 {
+        authctl_curl_setopt_data_callback(setopt, easy, option, value)
+    }
+    private func setoptProgress(_ easy: OpaquePointer, _ option: Int32, _ value: ProgressCallback) -> Int32 {
+        authctl_curl_setopt_xferinfo_callback(setopt, easy, option, value)
+    }
+    private func getinfoLong(_ easy: OpaquePointer, _ info: Int32, _ value: UnsafeMutablePointer<Int>) -> Int32 {
+        authctl_curl_getinfo_long(getinfo, easy, info, value)
     }
 
     /// What the callbacks fill while one transfer runs.
@@ -304,12 +320,12 @@ final class LibCurl: @unchecked Sendable {
         let exchange = Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
         let length = size * count
         let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+            .trimming(.whitespacesAndNewlines)
         if line.hasPrefix("HTTP/") {
             exchange.headers = [:]
         } else if let colon = line.firstIndex(of: ":") {
-            let name = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
-            exchange.headers[name] = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+            let name = String(line[..<colon]).trimming(.whitespaces)
+            exchange.headers[name] = String(line[line.index(after: colon)...]).trimming(.whitespaces)
         }
         return length
     }

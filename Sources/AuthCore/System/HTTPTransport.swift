@@ -1,4 +1,9 @@
-import Foundation
+import Synchronization
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One HTTP request as authctl sends it.
 public struct HTTPRequest: Sendable, Equatable {
@@ -54,7 +59,7 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 
     /// RFC 9110 §5.6.2 `tchar`.
-    private static let tokenCharacters = CharacterSet(
+    private static let tokenCharacters = ScalarSet(
         charactersIn: "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 
     /// The error of an answer longer than `responseLimit`: the provider's answer was too
@@ -80,7 +85,7 @@ public struct HTTPResponse: Sendable, Equatable {
     }
 
     public func header(_ name: String) -> String? {
-        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { $0.key.equalsIgnoringCase(name) }?.value
     }
 }
 
@@ -95,10 +100,18 @@ public protocol HTTPTransport: Sendable {
 
 /// `application/x-www-form-urlencoded` as the OAuth specs use it (RFC 6749 Appendix B).
 public enum FormURLEncoding {
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    /// The unreserved characters of RFC 3986 §2.3, the only bytes not percent-encoded.
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
+        default: false
+        }
+    }
 
+    /// Every byte of the UTF-8 form outside the unreserved set as `%XX` (upper-case hex).
     public static func escape(_ string: String) -> String {
-        string.addingPercentEncoding(withAllowedCharacters: unreserved) ?? string
+        PercentEncoding.encode(string, keeping: isUnreserved)
     }
 
     public static func encode(_ parameters: [(String, String)]) -> String {
@@ -112,7 +125,7 @@ public enum FormURLEncoding {
         for piece in String(string).split(separator: "&", omittingEmptySubsequences: true) {
             let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             func unescape(_ s: Substring) -> String? {
-                s.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+                PercentEncoding.decode(s.replacingEvery("+", with: " "))
             }
             guard let name = unescape(parts[0]) else { return nil }
             guard let value = parts.count > 1 ? unescape(parts[1]) : "" else { return nil }
@@ -154,15 +167,14 @@ public struct LoggingTransport: HTTPTransport {
 
 /// Creates its transport on the first request, so that commands answered from the
 /// keystore alone (`token` with a valid cached token, `status`) never set up networking.
-public final class LazyTransport: HTTPTransport, @unchecked Sendable {
-    private let lock = NSLock()
+public final class LazyTransport: HTTPTransport, Sendable {
     private let make: @Sendable () -> any HTTPTransport
-    private var made: (any HTTPTransport)?
+    private let made = Mutex<(any HTTPTransport)?>(nil)
 
     public init(_ make: @escaping @Sendable () -> any HTTPTransport) { self.make = make }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let transport = lock.withLock {
+        let transport = made.withLock { made in
             if let made { return made }
             let transport = make()
             made = transport

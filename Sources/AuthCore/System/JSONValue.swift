@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Any JSON value, kept exactly as it was on the wire (so that validation can tell a
 /// number from a string, as OIDC Core requires of `exp`, `iat` and `nbf`).

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A cached provider document (discovery or JWKS) with the time it was fetched.
 public struct CachedDocument: Codable, Sendable, Equatable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The proxy one request goes through, decided from the variables curl and most tools
 /// read, so that authctl can say which proxy failed:
@@ -35,8 +39,8 @@ struct ProxyRoute: Equatable {
         guard let host = url.host, !EndpointPolicy.isLoopback(host: host) else { return }
         let scheme = url.scheme?.lowercased() ?? "http"
         let names = (scheme == "http" ? ["http_proxy"] : ["\(scheme)_proxy", "\(scheme.uppercased())_PROXY"]) + ["all_proxy", "ALL_PROXY"]
-        guard let name = names.first(where: { !(environment[$0] ?? "").trimmingCharacters(in: .whitespaces).isEmpty }),
-            let value = environment[name]?.trimmingCharacters(in: .whitespaces)
+        guard let name = names.first(where: { !(environment[$0] ?? "").trimming(.whitespaces).isEmpty }),
+            let value = environment[name]?.trimming(.whitespaces)
         else { return }
         if let userList, Self.bypasses(host: host, list: userList) { return }
         proxy = value
@@ -63,16 +67,16 @@ struct ProxyRoute: Equatable {
         var scrubbed = text
         for secret in [components.percentEncodedPassword, components.password, components.percentEncodedUser, components.user]
         where !(secret ?? "").isEmpty {
-            scrubbed = scrubbed.replacingOccurrences(of: secret ?? "", with: "…")
+            scrubbed = scrubbed.replacingEvery(secret ?? "", with: "…")
         }
         return scrubbed
     }
 
     /// True when `host` matches an entry of a `no_proxy` list.
     static func bypasses(host: String, list: String) -> Bool {
-        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let host = host.lowercased().trimming(ScalarSet(charactersIn: "[]"))
         let entries = list.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" }).map {
-            $0.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            $0.lowercased().trimming(ScalarSet(charactersIn: "[]"))
         }
         for entry in entries where !entry.isEmpty {
             if entry == "*" { return true }

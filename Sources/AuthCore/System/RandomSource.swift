@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Cryptographically secure random bytes. `state`, `nonce`, PKCE verifiers and uids are
 /// drawn from here (only by factories; request types take them as parameters).
@@ -26,13 +30,13 @@ extension RandomSource {
 public enum Base64URL {
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
         Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+            .replacingEvery("+", with: "-")
+            .replacingEvery("/", with: "_")
+            .replacingEvery("=", with: "")
     }
 
     public static func decode(_ string: some StringProtocol) -> Data? {
-        var base64 = string.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var base64 = string.replacingEvery("-", with: "+").replacingEvery("_", with: "/")
         guard !base64.contains("=") || string.isEmpty else { return nil }
         while base64.count % 4 != 0 { base64.append("=") }
         return Data(base64Encoded: base64)

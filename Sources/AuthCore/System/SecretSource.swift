@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads client secrets from where the configuration points (an environment variable or
 /// a file). Values are used for one request and never stored or printed.
@@ -37,6 +41,6 @@ public struct ProcessSecretSource: SecretSource {
         else {
             throw AuthError.notConfigured("the client secret file \(path) does not exist or is not text. Check --client-secret-file")
         }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.trimming(.whitespacesAndNewlines)
     }
 }

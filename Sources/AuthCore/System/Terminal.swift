@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Where a use case reports progress for a person (stderr in the executable). Results are
 /// returned, never printed, by the core.

@@ -1,6 +1,10 @@
 import ArgumentParser
 import AuthCore
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -40,7 +44,7 @@ struct CredentialArguments: ParsableArguments {
     /// Reads stdin to its end (at most `idTokenLimit`); Ctrl-C ends the wait (exit 5).
     static func readStandardInput() throws -> String {
         if isatty(STDIN_FILENO) == 1 {
-            FileHandle.standardError.write(Data("authctl: paste the ID token, then press Ctrl-D (Ctrl-C to cancel)\n".utf8))
+            StandardStreams.writeError("authctl: paste the ID token, then press Ctrl-D (Ctrl-C to cancel)\n")
         }
         let data: Data
         do {

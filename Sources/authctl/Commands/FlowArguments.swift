@@ -1,6 +1,10 @@
 import ArgumentParser
 import AuthCore
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The options of an interactive sign-in (SPEC §2, shared by `login`, `link` and `reauth`).
 struct FlowArguments: ParsableArguments {

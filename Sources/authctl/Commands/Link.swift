@@ -1,6 +1,10 @@
 import ArgumentParser
 import AuthCore
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 struct LinkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,10 @@
 import ArgumentParser
 import AuthCore
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,7 +19,7 @@ struct Status: AsyncParsableCommand {
         let state = try wiring.keystore().readCurrentUser()
         guard let user = state.currentUser else {
             if global.json { Output.json(.object(["signedIn": .bool(false)])) }
-            FileHandle.standardError.write(Data("authctl: nobody is signed in. Sign in with: authctl login PROVIDER\n".utf8))
+            StandardStreams.writeError("authctl: nobody is signed in. Sign in with: authctl login PROVIDER\n")
             throw ExitCode(AuthError.Code.noCurrentUser.exitStatus)
         }
         if global.json {

@@ -1,6 +1,10 @@
 import ArgumentParser
 import AuthCore
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 struct Token: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -91,7 +95,7 @@ struct TokenRequest: Equatable {
             return arguments[index]
         }
         func isPath(_ text: String) -> Bool {
-            !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty && !text.contains(where: \.isNewline)
+            !text.trimming(.whitespacesAndNewlines).isEmpty && !text.contains(where: \.isNewline)
         }
         while index < arguments.count {
             let argument = arguments[index]

@@ -1,6 +1,15 @@
 import ArgumentParser
 import AuthCore
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -107,7 +116,7 @@ struct UsersCommand: AsyncParsableCommand {
                 case .firebase: .firebase
                 }
             let data = try Accounts(environment: Wiring(options: global).authEnvironment()).export(format: format)
-            FileHandle.standardOutput.write(data + Data("\n".utf8))
+            StandardStreams.writeOutput(data + Data("\n".utf8))
         }
     }
 
@@ -170,7 +179,7 @@ struct UsersCommand: AsyncParsableCommand {
             let wiring = Wiring(options: global)
             let photo = try await UserPhoto(environment: wiring.authEnvironment()).run()
             guard let output else {
-                FileHandle.standardOutput.write(photo.data)
+                StandardStreams.writeOutput(photo.data)
                 return
             }
             try SafeFile.writeAtomically(photo.data, to: output, what: "the photo", random: SystemRandomSource(), directory: .any)

@@ -1,0 +1,3 @@
+import KeystoreFloorEssentials
+
+printCurrentToken(keystore: CommandLine.arguments[1])
