@@ -169,7 +169,18 @@ struct AuthorizationCodeFlow: Sendable {
         timeout: TimeInterval
     ) async throws -> RedirectListener.Redirect {
         let terminal = environment.terminal
-        if environment.browser.open(startURL) {
+        // The listener serves while the browser starts (a browser command may fetch the
+        // start URL before it exits); a command that fails is known within a second.
+        async let redirect = listener.waitForRedirect(machine, timeout: timeout) { event in
+            switch event {
+            case .refusedPeer(let owner):
+                let who = if case .user(let uid) = owner { "another local user (uid \(uid))" } else { "a process whose owner is unknown" }
+                terminal.notice(
+                    "authctl: refused a connection to the sign-in listener from \(who). If your browser reaches this machine through another user's process (WSL, some containers), sign in with --allow-any-local-user"
+                )
+            }
+        }
+        if await environment.browser.open(startURL) {
             // The URL carries state and nonce: it is shown only when it must be (SECURITY.md).
             terminal.progress(
                 "Opened the browser to sign in to \(provider.id). If nothing opened, run again with --no-browser to see the URL")
@@ -179,16 +190,7 @@ struct AuthorizationCodeFlow: Sendable {
         terminal.progress(
             "Waiting for the sign-in on \(listener.host):\(listener.port) (timeout \(Int(timeout)) s)\(terminal.isInteractive ? "; press Ctrl-C to cancel" : "")…"
         )
-
-        return try await listener.waitForRedirect(machine, timeout: timeout) { event in
-            switch event {
-            case .refusedPeer(let owner):
-                let who = if case .user(let uid) = owner { "another local user (uid \(uid))" } else { "a process whose owner is unknown" }
-                terminal.notice(
-                    "authctl: refused a connection to the sign-in listener from \(who). If your browser reaches this machine through another user's process (WSL, some containers), sign in with --allow-any-local-user"
-                )
-            }
-        }
+        return try await redirect
     }
 
     /// `--manual`: the URL is printed; what the browser ended on is read from the terminal

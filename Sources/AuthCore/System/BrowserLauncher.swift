@@ -4,25 +4,35 @@
     import Foundation
 #endif
 
-/// Opens the authorization URL for the person signing in.
+/// Opens the sign-in's start URL for the person signing in.
 public protocol BrowserLauncher: Sendable {
-    /// Starts the browser and returns at once. Returns false when nothing could be
-    /// started; the caller then prints the URL and keeps waiting.
-    func open(_ url: URL) -> Bool
+    /// Starts the browser. True when it started and did not fail within a second (a browser
+    /// launcher returns at once; a command that cannot work fails fast); false when nothing
+    /// could be started or it failed. The listener is already serving meanwhile; on false
+    /// the caller prints the URL and keeps waiting (SPEC §2).
+    func open(_ url: URL) async -> Bool
 }
 
-/// Runs a command (split on white space, no shell) with the URL appended as its last
-/// argument. Its exit status is ignored: a browser launcher returns at once.
+/// Runs a command (split on white space, no shell) with the URL as its last argument, or in
+/// place of a `%s` argument (as `$BROWSER` entries write it for xdg-utils and Python's
+/// webbrowser). Success is the command starting and not exiting non-zero within a second.
 public struct CommandBrowserLauncher: BrowserLauncher {
     public let arguments: [String]
+
+    /// How long a browser command has to fail before it counts as having opened the browser.
+    static let failureWindow: Double = 1
 
     public init(command: String) {
         self.arguments = command.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
     }
 
-    public func open(_ url: URL) -> Bool {
+    public func open(_ url: URL) async -> Bool {
         guard let program = arguments.first, let executable = Self.resolve(program) else { return false }
-        return DetachedProcess.launch(executable: executable, arguments: Array(arguments.dropFirst()) + [url.absoluteString])
+        var rest = Array(arguments.dropFirst())
+        if let placeholder = rest.firstIndex(of: "%s") { rest[placeholder] = url.absoluteString } else { rest.append(url.absoluteString) }
+        guard let exit = DetachedProcess.launch(executable: executable, arguments: rest) else { return false }
+        let status = await exit.status(within: Self.failureWindow)
+        return status == nil || status == 0
     }
 
     /// Finds `program` on `PATH` the way a shell would (a name with a `/` is taken as a path).
@@ -39,17 +49,25 @@ public struct CommandBrowserLauncher: BrowserLauncher {
     }
 }
 
-/// The desktop's default browser: `xdg-open` on Linux, `open` on macOS.
+/// The user's browser without `--browser-command`: each command of `$BROWSER` (a
+/// `:`-separated list, as xdg-utils and Python's webbrowser read it) in turn until one
+/// works, then the desktop's default — `xdg-open` on Linux (only with a display), `open` on
+/// macOS.
 public struct SystemBrowserLauncher: BrowserLauncher {
-    public init() {}
-    public func open(_ url: URL) -> Bool {
+    let environment: [String: String]
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) { self.environment = environment }
+
+    public func open(_ url: URL) async -> Bool {
+        for command in (environment["BROWSER"] ?? "").split(separator: ":") where !command.allSatisfy(\.isWhitespace) {
+            if await CommandBrowserLauncher(command: String(command)).open(url) { return true }
+        }
         #if os(macOS)
-            return CommandBrowserLauncher(command: "open").open(url)
+            return await CommandBrowserLauncher(command: "open").open(url)
         #else
-            let environment = ProcessInfo.processInfo.environment
             // Without a display there is no browser to open; print the URL instead.
             guard environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil else { return false }
-            return CommandBrowserLauncher(command: "xdg-open").open(url)
+            return await CommandBrowserLauncher(command: "xdg-open").open(url)
         #endif
     }
 }
@@ -57,5 +75,5 @@ public struct SystemBrowserLauncher: BrowserLauncher {
 /// `--no-browser`: never opens anything.
 public struct NoBrowserLauncher: BrowserLauncher {
     public init() {}
-    public func open(_ url: URL) -> Bool { false }
+    public func open(_ url: URL) async -> Bool { false }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -10,8 +12,25 @@
 /// empty signal mask (authctl ignores SIGINT; the child must not). A thread reaps it when
 /// it ends, so that it never stays a zombie.
 package enum DetachedProcess {
-    /// Returns false when the program could not be started.
-    package static func launch(executable: String, arguments: [String]) -> Bool {
+    /// How a started program ended, once it has: its exit status (128 + N for signal N).
+    package final class Exit: Sendable {
+        private let status = Mutex<Int32?>(nil)
+
+        fileprivate func set(_ value: Int32) { status.withLock { $0 = value } }
+
+        /// The exit status if the program ends within `seconds`, else nil (still running).
+        package func status(within seconds: Double) async -> Int32? {
+            let deadline = ContinuousClock.now + .milliseconds(Int64(max(0, min(seconds, 60)) * 1000))
+            while true {
+                if let value = status.withLock({ $0 }) { return value }
+                if ContinuousClock.now >= deadline { return nil }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+        }
+    }
+
+    /// Returns nil when the program could not be started.
+    package static func launch(executable: String, arguments: [String]) -> Exit? {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -32,12 +51,16 @@ package enum DetachedProcess {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        guard posix_spawn(&pid, executable, &actions, &attributes, argv, environ) == 0 else { return false }
+        guard posix_spawn(&pid, executable, &actions, &attributes, argv, environ) == 0 else { return nil }
         let child = pid
+        let exit = Exit()
         DetachedThread.start {
             var status: Int32 = 0
             while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+            // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import.
+            let signal = status & 0x7f
+            exit.set(signal == 0 ? (status >> 8) & 0xff : 128 + signal)
         }
-        return true
+        return exit
     }
 }

@@ -1,0 +1,46 @@
+import AuthCoreTestSupport
+import Foundation
+import Testing
+
+/// A browser command that fails, and $BROWSER (issue 15, item 3; SPEC §2).
+@Suite("browser commands that fail, and $BROWSER", .serialized)
+final class BrowserCommandTests {
+    let provider: FakeIdentityProvider
+    let authctl = AuthctlProcess()
+
+    init() async throws {
+        provider = try FakeIdentityProvider()
+        let added = try await authctl.run(["providers", "add", "oidc.fake", "--issuer", provider.issuer, "--client-id", provider.clientID])
+        #expect(added.status == 0, "\(added.stderr)")
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: authctl.home) }
+
+    func script(_ body: String) throws -> String {
+        let path = authctl.home + "/browser-\(UUID().uuidString).sh"
+        try Data("#!/bin/sh\n\(body)\n".utf8).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o755)
+        return path
+    }
+
+    @Test(
+        "a browser command that fails or cannot start: the URL is printed and authctl keeps waiting",
+        arguments: ["/bin/false", "/nonexistent/browser", "exit-3-later"])
+    func failingBrowser(_ command: String) async throws {
+        let browser = command == "exit-3-later" ? try script("sleep 0.3; exit 3") : command
+        let result = try await authctl.run(["login", "oidc.fake", "--browser-command", browser, "--timeout", "3"])
+        #expect(result.status == 5, "it kept waiting until the timeout: \(result.stderr)")
+        #expect(result.stderr.contains("Open this URL in a browser"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Opened the browser"), "\(result.stderr)")
+    }
+
+    @Test("$BROWSER, a colon-separated list, is tried in order before xdg-open (%s stands for the URL)")
+    func browserVariable() async throws {
+        let follow = try script("exec curl --silent --location --max-time 10 --output /dev/null \"$2\"")
+        let result = try await authctl.run(
+            ["login", "oidc.fake", "--timeout", "15"], environment: ["BROWSER": "/bin/false:\(follow) --url %s"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Opened the browser"), "\(result.stderr)")
+        #expect(provider.count("authorize") == 1)
+    }
+}
