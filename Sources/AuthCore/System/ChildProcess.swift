@@ -88,12 +88,9 @@ public struct SystemChildProcessRunner: ChildProcessRunner {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
                 DetachedThread.start {
-                    var status: Int32 = 0
-                    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                    let status = Spawn.wait(for: pid)
                     signalTarget = 0  // reaped: its pid may be reused
-                    // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import.
-                    let signal = status & 0x7f
-                    continuation.resume(returning: signal == 0 ? (status >> 8) & 0xff : 128 + signal)
+                    continuation.resume(returning: status)
                 }
             }
         } onCancel: {
@@ -118,22 +115,11 @@ public struct SystemChildProcessRunner: ChildProcessRunner {
     }
 
     static func spawn(_ arguments: [String], environment: [String: String]) throws -> pid_t {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
-        let result = posix_spawnp(&pid, arguments[0], nil, &attributes, argv, envp)
+        let result = Spawn.withDefaultSignals { attributes in posix_spawnp(&pid, arguments[0], nil, &attributes, argv, envp) }
         guard result == 0 else {
             throw AuthError.invalidArgument(
                 "cannot run '\(Sanitize.text(arguments[0], limit: 80))': \(String(cString: strerror(result))). Check the command and PATH")

@@ -31,17 +31,6 @@ package enum DetachedProcess {
 
     /// Returns nil when the program could not be started.
     package static func launch(executable: String, arguments: [String]) -> Exit? {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -51,16 +40,11 @@ package enum DetachedProcess {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        guard posix_spawn(&pid, executable, &actions, &attributes, argv, environ) == 0 else { return nil }
+        let started = Spawn.withDefaultSignals { attributes in posix_spawn(&pid, executable, &actions, &attributes, argv, environ) }
+        guard started == 0 else { return nil }
         let child = pid
         let exit = Exit()
-        DetachedThread.start {
-            var status: Int32 = 0
-            while waitpid(child, &status, 0) < 0 && errno == EINTR {}
-            // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import.
-            let signal = status & 0x7f
-            exit.set(signal == 0 ? (status >> 8) & 0xff : 128 + signal)
-        }
+        DetachedThread.start { exit.set(Spawn.wait(for: child)) }
         return exit
     }
 }
