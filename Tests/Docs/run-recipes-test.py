@@ -10,7 +10,8 @@ A recipe is a fenced code block preceded by a marker line:
     <!-- recipe: NAME gitlab -->     a .gitlab-ci.yml: each job's before_script + script
 
 Substitutions (the only changes made to a recipe's text before it runs):
-    https://auth.example.com                  -> the local issuer (oidc-provider-mock on 127.0.0.1)
+    https://auth.example.com                  -> the local issuer: oidc-provider-mock on 127.0.0.1 behind a small
+                                                 server of this driver that adds the device flow (RFC 8628)
     https://api.example.com                   -> a local API that accepts a Bearer token the issuer issued
     https://github.com/authctl/authctl/releases/download
                                               -> a local server handing out a release archive in the
@@ -34,13 +35,17 @@ or /tmp) that holds a token or the keystore must have mode 0600.
 Only 127.0.0.1 is used; no terminal is needed. Each job gets its own TMPDIR (a container's own /tmp).
 
 RECIPES_DIAGNOSE=1 shows every problem of a recipe at once instead of the first: authctl is on PATH from
-the start, an expression in the wrong place is reported and replaced by "", and every step (GitHub) or
+the start, an expression in the wrong place is reported (and evaluated anyway), and every step (GitHub) or
 script line (GitLab) runs even after one failed, each failure a FAIL line of its own.
 """
+import base64
+import hashlib
+import http.client
 import http.server
 import json
 import os
 import re
+import secrets
 import shutil
 import socket
 import stat
@@ -50,6 +55,7 @@ import tarfile
 import tempfile
 import threading
 import time
+import urllib.parse
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -146,7 +152,7 @@ class Local:
             [os.path.join(venv, "bin", "python"), "-c", launcher, "--host", "127.0.0.1", "--port", str(port), "--require-nonce", "true", "--user-claims", json.dumps(claims)],
             stdout=open(os.path.join(self.work, "provider.log"), "w"), stderr=subprocess.STDOUT,
             env=dict(os.environ, PYTHONWARNINGS="ignore"))
-        self.issuer = f"http://127.0.0.1:{port}"
+        self.provider_url = self.issuer = f"http://127.0.0.1:{port}"
         for _ in range(100):
             try:
                 urllib.request.urlopen(self.issuer + "/.well-known/openid-configuration", timeout=1).read()
@@ -170,12 +176,60 @@ class Local:
                     self.end_headers()
                     self.wfile.write(body)
                     return
+                m = re.fullmatch(r"/releases/download/v([^/]+)/SHA256SUMS", self.path)
+                if m:  # as scripts/package.sh writes it, for this machine's archive
+                    digest = hashlib.sha256(open(local.tarball, "rb").read()).hexdigest()
+                    body = f"{digest}  authctl-{m.group(1)}-linux-{os.uname().machine}.tar.gz\n".encode()
+                    self.send_response(200)
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                    return
                 if self.path.startswith("/api/"):
                     self.api()
                     return
-                self.send_error(404)
+                self.proxy()
 
-            do_POST = do_GET
+            def do_POST(self):
+                if self.path.startswith("/api/"):
+                    self.api()
+                    return
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else b""
+                form = dict(urllib.parse.parse_qsl(body.decode("utf-8", "replace")))
+                if self.path == "/device":
+                    self.reply_json(200, local.device_authorize(form))
+                    return
+                if form.get("grant_type") == "urn:ietf:params:oauth:grant-type:device_code":
+                    self.reply_json(*local.device_token(form))
+                    return
+                self.proxy(body)
+
+            def reply_json(self, status, obj):
+                body = json.dumps(obj).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def proxy(self, body=b""):
+                # Everything else goes to the provider, with this server's Host: the provider's
+                # issuer and endpoints are this server's URL.
+                headers = {k: v for k, v in self.headers.items() if k.lower() not in ("connection", "content-length")}
+                status, out_headers, out = local.provider_request(self.command, self.path, body, headers)
+                if self.path == "/.well-known/openid-configuration" and status == 200:
+                    doc = json.loads(out)
+                    doc["device_authorization_endpoint"] = local.base + "/device"
+                    doc.setdefault("grant_types_supported", []).append("urn:ietf:params:oauth:grant-type:device_code")
+                    out = json.dumps(doc).encode()
+                self.send_response(status)
+                for k, v in out_headers:
+                    if k.lower() not in ("content-length", "transfer-encoding", "connection", "server", "date"):
+                        self.send_header(k, v)
+                self.send_header("Content-Length", str(len(out)))
+                self.end_headers()
+                self.wfile.write(out)
 
             def api(self):
                 auth = self.headers.get("Authorization", "")
@@ -197,10 +251,61 @@ class Local:
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.devices = {}
+        self.issuer = self.base  # the provider as the recipes see it: through this server
+        discovery = json.loads(self.provider_request("GET", "/.well-known/openid-configuration", b"", {})[2])
+        self.token_path = urllib.parse.urlsplit(discovery["token_endpoint"]).path
+
+    def provider_request(self, method, path, body, headers):
+        conn = http.client.HTTPConnection("127.0.0.1", int(self.provider_url.rsplit(":", 1)[1]), timeout=20)
+        headers = dict(headers, Host=self.base[len("http://"):])
+        if body:
+            headers["Content-Length"] = str(len(body))
+        conn.request(method, path, body=body or None, headers=headers)
+        resp = conn.getresponse()
+        out = resp.read()
+        conn.close()
+        return resp.status, resp.getheaders(), out
+
+    # The device flow (RFC 8628), which oidc-provider-mock does not offer: the "person" approving
+    # the code is this server, which signs in at the provider with a code flow for the same
+    # client and hands the tokens to the device's next poll.
+    def device_authorize(self, form):
+        device_code = secrets.token_urlsafe(24)
+        self.devices[device_code] = None
+        threading.Thread(target=self.approve, args=(device_code, form.get("client_id", ""), form.get("scope", "openid")),
+                         daemon=True).start()
+        return {"device_code": device_code, "user_code": "WDJB-MJHT", "verification_uri": self.base + "/activate",
+                "expires_in": 600, "interval": 1}
+
+    def approve(self, device_code, client_id, scope):
+        verifier = secrets.token_urlsafe(48)
+        challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+        redirect = "http://127.0.0.1:9/callback"
+        query = urllib.parse.urlencode({"response_type": "code", "client_id": client_id, "redirect_uri": redirect,
+                                        "scope": scope, "state": "s", "nonce": secrets.token_urlsafe(8),
+                                        "code_challenge": challenge, "code_challenge_method": "S256"})
+        form = {"Content-Type": "application/x-www-form-urlencoded"}
+        _, headers, _ = self.provider_request("POST", "/oauth2/authorize?" + query, b"sub=ada", form)
+        location = dict((k.lower(), v) for k, v in headers).get("location", "")
+        code = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(location).query)).get("code", "")
+        body = urllib.parse.urlencode({"grant_type": "authorization_code", "code": code, "redirect_uri": redirect,
+                                       "client_id": client_id, "code_verifier": verifier}).encode()
+        status, _, out = self.provider_request("POST", self.token_path, body, form)
+        self.devices[device_code] = (status, json.loads(out or b"{}"))
+
+    def device_token(self, form):
+        result = self.devices.get(form.get("device_code", ""), "unknown")
+        if result == "unknown":
+            return 400, {"error": "invalid_grant"}
+        if result is None:
+            return 400, {"error": "authorization_pending"}
+        del self.devices[form["device_code"]]
+        return result
 
     def substitute(self, text):
         return (text.replace(RELEASES_PLACEHOLDER, self.base + "/releases/download")
-                .replace(ISSUER_PLACEHOLDER, self.issuer)
+                .replace(ISSUER_PLACEHOLDER, self.base)
                 .replace(API_PLACEHOLDER, self.base + "/api"))
 
     def stop(self):
@@ -262,6 +367,18 @@ def check_secret_files(name, dirs, before, secrets):
     check(f"{name}: files holding a token or the keystore are 0600", not leaks, "; ".join(leaks))
 
 
+def remove_secret_files(paths, secrets):
+    """Removes the files a recipe left in the shared /tmp: only those holding this run's secrets
+    (other files that appeared meanwhile belong to other processes)."""
+    for path in paths:
+        try:
+            if stat.S_ISREG(os.lstat(path).st_mode) and any(s in open(path, "rb").read(1 << 20).decode("utf-8", "replace")
+                                                           for s in secrets):
+                os.unlink(path)
+        except OSError:
+            pass
+
+
 def run_script(script, env, cwd, log):
     with tempfile.NamedTemporaryFile("w", dir=os.path.dirname(log), suffix=".sh", delete=False) as f:
         f.write(script)
@@ -292,7 +409,8 @@ def gh_expand(text, where, allowed, ctx, errors):
         context, key = head.group(1), head.group(2)
         if context not in allowed:
             errors.append(f"{where}: the '{context}' context is not available here (in '${{{{ {expr} }}}}')")
-            return ""
+            if not DIAGNOSE:
+                return ""
         return str(ctx.get(context, {}).get(key, ""))
     return EXPR.sub(one, str(text))
 
@@ -323,6 +441,7 @@ def run_github(local, name, text, secrets, workspace_files):
             env[k] = gh_expand(v, f"{label} job env {k}", GH_JOB_ENV, ctx, errors)
         log = os.path.join(work, "log")
         tmp_before = files_under(["/tmp"])
+        api_before = len(local.api_tokens)
         extra_path = []
         ok, detail = True, ""
         for n, step in enumerate(job.get("steps", [])):
@@ -358,13 +477,13 @@ def run_github(local, name, text, secrets, workspace_files):
                 check(f"{where} runs", False, detail)
         check(f"{label}: expressions only where GitHub offers their contexts", not errors, "; ".join(errors))
         check(f"{label} runs", ok, detail)
+        if "/api/" in json.dumps(job):
+            check(f"{label}: the API got a token the provider issued", len(local.api_tokens) > api_before)
         keystore_secrets = set()
         for v in secrets.values():
             keystore_secrets |= secret_values(v)
         check_secret_files(label, [home, temp, ws, jobtmp, "/tmp"], tmp_before, keystore_secrets | set(local.api_tokens))
-        for path in files_under(["/tmp"]) - tmp_before:
-            if path.startswith("/tmp/auth"):
-                os.unlink(path)
+        remove_secret_files(files_under(["/tmp"]) - tmp_before, keystore_secrets | set(local.api_tokens))
 
 
 # --- GitLab CI ------------------------------------------------------------------------------------------------
@@ -408,6 +527,7 @@ def run_gitlab(local, name, text, variables, workspace_files):
                 env[k] = gl_expand(v, env)
         lines = list(job.get("before_script") or ci.get("before_script") or []) + list(job.get("script") or [])
         tmp_before = files_under(["/tmp"])
+        api_before = len(local.api_tokens)
         penv = private_env(home, (local.bindir + ":" if DIAGNOSE else "") + BASE_PATH)
         penv.update(env, TMPDIR=jobtmp)
         if DIAGNOSE:  # every line, each failure reported
@@ -421,13 +541,13 @@ def run_gitlab(local, name, text, variables, workspace_files):
                 status = status or 1
                 check(f"{label} {line[len('recipe: '):]}", False, " | ".join(out.strip().splitlines()[-3:]))
         check(f"{label} runs", status == 0, f"exited {status}: " + " | ".join(out.strip().splitlines()[-3:]))
+        if "/api/" in json.dumps(job):
+            check(f"{label}: the API got a token the provider issued", len(local.api_tokens) > api_before)
         keystore_secrets = set()
         for v in variables.values():
             keystore_secrets |= secret_values(v)
         check_secret_files(label, [home, ws, jobtmp, "/tmp"], tmp_before, keystore_secrets | set(local.api_tokens))
-        for path in files_under(["/tmp"]) - tmp_before:
-            if path.startswith("/tmp/auth"):
-                os.unlink(path)
+        remove_secret_files(files_under(["/tmp"]) - tmp_before, keystore_secrets | set(local.api_tokens))
 
 
 # --- main -----------------------------------------------------------------------------------------------------
