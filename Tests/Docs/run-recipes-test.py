@@ -131,6 +131,7 @@ class Local:
     def start_provider(self):
         venv = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
                             "authctl-e2e", "venv-oidc-provider-mock-034")
+        self.venv = venv
         exe = os.path.join(venv, "bin", "oidc-provider-mock")
         if not os.access(exe, os.X_OK):
             print(f"recipes: installing oidc-provider-mock into {venv}", file=sys.stderr)
@@ -556,14 +557,18 @@ def main():
     if len(sys.argv) != 2:
         raise SystemExit("usage: run-recipes-test.py PATH-TO-AUTHCTL")
     authctl = os.path.realpath(sys.argv[1])
-    try:
-        import yaml  # noqa: F401
-    except ImportError:
-        raise SystemExit("recipes: PyYAML is needed (pip install pyyaml)")
     work = tempfile.mkdtemp(prefix="authctl-recipes-")
     local = Local(authctl, work)
     try:
         local.start_provider()
+        try:
+            import yaml  # noqa: F401
+        except ImportError:  # PyYAML (pinned) into the provider's venv, used from there
+            subprocess.run([os.path.join(local.venv, "bin", "pip"), "install", "--quiet", "--disable-pip-version-check",
+                            "PyYAML==6.0.3"], check=True)
+            sys.path[:0] = [subprocess.run(
+                [os.path.join(local.venv, "bin", "python"), "-c", "import yaml, os; print(os.path.dirname(os.path.dirname(yaml.__file__)))"],
+                check=True, capture_output=True, text=True).stdout.strip()]
         local.start_server()
         bindir = local.bindir = os.path.join(work, "bin")
         os.makedirs(bindir)
