@@ -17,6 +17,9 @@ swift test --skip-build
 authctl="$(swift build --show-bin-path)/authctl"
 Tests/E2E/run-oidc-provider-mock-e2e.sh "$authctl"
 Tests/E2E/run-django-e2e.sh "$authctl"
+# Every recipe marked in docs/*.md, run as written against a local provider (CI recipes in an
+# emulation of the GitHub Actions and GitLab CI runners).
+Tests/Docs/run-recipes-test.py "$authctl"
 # The release artefacts: package.sh's .deb and tarball, install.sh and its --uninstall
 # (a release build: several minutes the first time).
 Tests/Packaging/run-packaging-test.sh
