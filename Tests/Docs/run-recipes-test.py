@@ -13,7 +13,7 @@ Substitutions (the only changes made to a recipe's text before it runs):
     https://auth.example.com                  -> the local issuer: oidc-provider-mock on 127.0.0.1 behind a small
                                                  server of this driver that adds the device flow (RFC 8628)
     https://api.example.com                   -> a local API that accepts a Bearer token the issuer issued
-    https://github.com/authctl/authctl/releases/download
+    https://downloads.example.com/authctl/releases/download
                                               -> a local server handing out a release archive in the
                                                  layout of scripts/package.sh, built from PATH-TO-AUTHCTL
 
@@ -61,7 +61,7 @@ import urllib.request
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ISSUER_PLACEHOLDER = "https://auth.example.com"
 API_PLACEHOLDER = "https://api.example.com"
-RELEASES_PLACEHOLDER = "https://github.com/authctl/authctl/releases/download"
+RELEASES_PLACEHOLDER = "https://downloads.example.com/authctl/releases/download"
 BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
 DIAGNOSE = os.environ.get("RECIPES_DIAGNOSE") == "1"
 
