@@ -199,7 +199,16 @@ enum KeystoreScan {
         /// A string without escapes (keys, uids); nil for anything else.
         mutating func plainString() -> String? {
             guard next() == Self.quote else { return nil }
-            var text: [UInt8] = []
+            // Most often the whole string is at hand: made straight from the window.
+            let bytes = available()
+            if let end = bytes.firstIndex(where: { $0 == Self.quote || $0 == Self.backslash || $0 < 0x20 }) {
+                guard bytes[end] == Self.quote else { return nil }
+                position += end + 1
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
+            }
+            // It goes on in the next window: byte by byte.
+            var text = Array(bytes)
+            position += bytes.count
             while let byte = peek() {
                 if byte == Self.backslash || byte < 0x20 { return nil }
                 position += 1
