@@ -72,12 +72,13 @@ final class KeystoreScanTests {
         arguments: [1, 3, 65536])
     func windowAgreesOnOddFiles(window: Int) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let files = Self.oddFiles + [
-            #"{"users": [{"uid": "b", "x": "\\"}, {"uid": "a", "y": "\"]\\\""}], "version": 1, "currentUid": "a"}"#,
-            #"{"version": 1, "currentUid": "a", "users": [{"uid": "a"}, {"uid": "a", "n": 2}]}"#,
-            #"{"version": 1, "currentUid": "z", "users": [{"uid": "a"}]}"#,
-            #"{"version": 1, "users": [{"uid": "a"}]}"#,
-        ]
+        let files =
+            Self.oddFiles + [
+                #"{"users": [{"uid": "b", "x": "\\"}, {"uid": "a", "y": "\"]\\\""}], "version": 1, "currentUid": "a"}"#,
+                #"{"version": 1, "currentUid": "a", "users": [{"uid": "a"}, {"uid": "a", "n": 2}]}"#,
+                #"{"version": 1, "currentUid": "z", "users": [{"uid": "a"}]}"#,
+                #"{"version": 1, "users": [{"uid": "a"}]}"#,
+            ]
         for content in files {
             try Data(content.utf8).write(to: URL(fileURLWithPath: path))
             #expect(try scanFile(window: window) == KeystoreScan.currentUser(in: Data(content.utf8)), "\(content)")
