@@ -302,15 +302,25 @@ enum KeystoreScan {
             byte == comma || byte == closeBrace || byte == closeBracket || byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
         }
 
+        /// Runs of indentation are most of what lies between strings: skipped window by window.
         mutating func skipWhitespace() {
-            while let byte = peek() {
-                switch byte {
-                case 0x20, 0x0A, 0x0D, 0x09: position += 1
-                default: return
+            while true {
+                let bytes = available()
+                var index = 0
+                while index < bytes.count {
+                    switch bytes[index] {
+                    case 0x20, 0x0A, 0x0D, 0x09: index += 1
+                    default:
+                        position += index
+                        return
+                    }
                 }
+                position += index
+                if bytes.isEmpty { return }
             }
         }
 
+        @inline(__always)
         mutating func peek() -> UInt8? {
             let offset = position - windowStart
             if offset >= 0, offset < window.count { return window[offset] }
