@@ -18,12 +18,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-200}"
 before="${BEFORE:-}"
+# The flags of scripts/build-release.sh, for authctl and the floors alike.
+flags=(-c release --static-swift-stdlib --disable-local-rpath -Xlinker --no-export-dynamic)
 echo "building authctl (release, static Swift standard library)…" >&2
-swift build -c release --static-swift-stdlib --product authctl --scratch-path .build-bench >/dev/null
-authctl_unstripped="$(swift build -c release --static-swift-stdlib --scratch-path .build-bench --show-bin-path)/authctl"
+swift build "${flags[@]}" --product authctl --scratch-path .build-bench >/dev/null
+authctl_unstripped="$(swift build "${flags[@]}" --scratch-path .build-bench --show-bin-path)/authctl"
 echo "building the floors (release, static Swift standard library)…" >&2
-swift build -c release --static-swift-stdlib --package-path bench/floor --scratch-path .build-bench-floor >/dev/null
-floor_bin="$(swift build -c release --static-swift-stdlib --package-path bench/floor --scratch-path .build-bench-floor --show-bin-path)"
+swift build "${flags[@]}" --package-path bench/floor --scratch-path .build-bench-floor >/dev/null
+floor_bin="$(swift build "${flags[@]}" --package-path bench/floor --scratch-path .build-bench-floor --show-bin-path)"
 
 work="$(mktemp -d)"
 agent_pid=""

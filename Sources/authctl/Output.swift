@@ -13,10 +13,15 @@ import AuthCore
 /// Writes results: one JSON document with `--json`, text for people otherwise.
 enum Output {
     static func json(_ value: JSONValue) {
+        StandardStreams.writeOutput(jsonDocument(value))
+    }
+
+    /// What `json` writes: the document and a newline.
+    static func jsonDocument(_ value: JSONValue) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        StandardStreams.writeOutput(data + Data("\n".utf8))
+        return data + Data("\n".utf8)
     }
 
     /// Rows for people and for scripts: on a terminal, aligned columns under a header;

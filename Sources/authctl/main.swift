@@ -38,9 +38,17 @@ func parse(_ arguments: [String]) throws -> any ParsableCommand {
 }
 
 signal(SIGINT, SIG_IGN)
+let fastToken = arguments.first == "token" ? TokenRequest.parseFast(Array(arguments.dropFirst())) : nil
+// The hot path, before any Task, Dispatch source or thread exists (starting Swift concurrency
+// costs about a millisecond, bench/README.md): a cached token that answers the request is
+// printed and that is all. Anything else — a refresh, an error — goes on below, unchanged.
+if let fastToken, let printed = fastToken.printedFromCache(keystore: Wiring(settings: fastToken.settings).keystore(), now: Date()) {
+    StandardStreams.writeOutput(printed)
+    exit(0)
+}
 let work = Task { () -> Int32 in
     do {
-        if arguments.first == "token", let request = TokenRequest.parseFast(Array(arguments.dropFirst())) {
+        if let request = fastToken {
             try await request.run()
             return 0
         }

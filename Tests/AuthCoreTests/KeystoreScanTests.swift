@@ -47,6 +47,55 @@ final class KeystoreScanTests {
         #expect(try keystore.readCurrentUser() == AccountState(currentUID: state.currentUID, users: [state.users[current]]))
     }
 
+    /// The scan of the file itself, through windows so small that every token, key and run
+    /// of backslashes straddles one (and through the default window).
+    func scanFile(window: Int) throws -> KeystoreScan.Found? {
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        try #require(fd >= 0)
+        return KeystoreScan.currentUser(inFile: fd, window: window)
+    }
+
+    @Test(
+        "read through a small window, a large keystore gives the same record as read whole, wherever the current user is",
+        arguments: [(0, 1), (7, 2), (19, 3), (19, 7), (11, 64), (0, 65536), (19, 65536)])
+    func findsCurrentUserThroughAWindow(current: Int, window: Int) async throws {
+        let state = state(users: 20, current: current)
+        try await write(state)
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(try scanFile(window: window) == KeystoreScan.currentUser(in: data))
+        #expect(try scanFile(window: window)?.user != nil)
+    }
+
+    @Test(
+        "through a window, what it does not understand it leaves to the full decoder, and a current uid after the users is found",
+        arguments: [1, 3, 65536])
+    func windowAgreesOnOddFiles(window: Int) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let files =
+            Self.oddFiles + [
+                #"{"users": [{"uid": "b", "x": "\\"}, {"uid": "a", "y": "\"]\\\""}], "version": 1, "currentUid": "a"}"#,
+                #"{"version": 1, "currentUid": "a", "users": [{"uid": "a"}, {"uid": "a", "n": 2}]}"#,
+                #"{"version": 1, "currentUid": "z", "users": [{"uid": "a"}]}"#,
+                #"{"version": 1, "users": [{"uid": "a"}]}"#,
+            ]
+        for content in files {
+            try Data(content.utf8).write(to: URL(fileURLWithPath: path))
+            #expect(try scanFile(window: window) == KeystoreScan.currentUser(in: Data(content.utf8)), "\(content)")
+        }
+        #expect(try scanFile(window: window)?.version == 1)
+    }
+
+    static let oddFiles = [
+        #"{"version": 1, "currentUid": "a\u0062", "users": []}"#,  // an escape in the uid
+        #"{"version": "1", "currentUid": "a", "users": []}"#,  // a string version
+        #"{"version": 1, "currentUid": "a", "users": {}}"#,  // users not an array
+        #"{"version": 1, "currentUid": "a", "users": [{"uid": "a", }]}"#,  // a trailing comma
+        #"{"version": 1, "currentUid": "a", "users": [] } trailing"#,
+        #"{"currentUid": "a", "users": []}"#,  // no version
+        "",
+    ]
+
     @Test("nobody signed in, or a current uid that no user has")
     func noCurrentUser() async throws {
         try await write(state(users: 3, current: nil))

@@ -65,20 +65,34 @@ public struct TokenRefresh: Sendable {
 
     public init(environment: AuthEnvironment) { self.environment = environment }
 
-    public func run(_ input: Input) async throws -> Output {
+    /// The hot path alone, synchronous: the cached token that answers `input`, read from
+    /// `keystore` without a lock, or nil when it must be refreshed (or `forceRefresh` asks
+    /// it). It throws what `run` would throw before a refresh. `authctl token` calls it before
+    /// it starts Swift concurrency (bench/README.md), and `run` begins with the same steps.
+    public static func cachedOutput(_ input: Input, keystore: any Keystore, now: Date) throws -> Output? {
+        try cached(input, keystore: keystore, now: now).output
+    }
+
+    /// `cachedOutput`, with the user and token set it looked at, which a refresh goes on with.
+    static func cached(_ input: Input, keystore: any Keystore, now: Date) throws
+        -> (output: Output?, user: User, providerID: String, tokens: TokenSet)
+    {
         if input.idToken, !input.scopes.isEmpty {
             throw AuthError.invalidArgument("--id-token and --scope exclude each other: --scope asks for an access token for other scopes")
         }
-        // The hot path: the current user alone, no lock, no network.
-        let user = try resolveUser(input)
+        // The current user alone, no lock, no network.
+        let user = try resolveUser(input, keystore: keystore)
+        let (providerID, tokens) = try select(input, of: user)
+        let output =
+            input.forceRefresh ? nil : validOutput(tokens, uid: user.uid, providerID: providerID, input: input, now: now, refreshed: false)
+        return (output, user, providerID, tokens)
+    }
+
+    public func run(_ input: Input) async throws -> Output {
+        // The hot path: a cached token that is still valid.
+        let (cached, user, providerID, tokens) = try Self.cached(input, keystore: environment.keystore, now: environment.clock.now())
+        if let cached { return cached }
         let uid = user.uid
-        let (providerID, tokens) = try Self.select(input, of: user)
-        let now = environment.clock.now()
-        if !input.forceRefresh,
-            let output = Self.validOutput(tokens, uid: uid, providerID: providerID, input: input, now: now, refreshed: false)
-        {
-            return output
-        }
         if !input.idToken, tokens.accessToken == nil, tokens.refreshToken == nil {
             throw AuthError.invalidArgument(
                 "the \(providerID) identity was signed in with an ID token alone (login --id-token), so there is no access token. Print the ID token with: authctl token --id-token; or sign in through the browser: authctl login \(providerID)"
@@ -128,14 +142,14 @@ public struct TokenRefresh: Sendable {
 
     /// The user to serve, read once: the current user (the hot path reads it alone), or the
     /// one `input.uid` names.
-    func resolveUser(_ input: Input) throws -> User {
+    static func resolveUser(_ input: Input, keystore: any Keystore) throws -> User {
         guard let uid = input.uid else {
-            guard let user = try environment.keystore.readCurrentUser().currentUser else { throw AuthError.noCurrentUser }
+            guard let user = try keystore.readCurrentUser().currentUser else { throw AuthError.noCurrentUser }
             return user
         }
-        let state = try environment.keystore.readCurrentUser()
+        let state = try keystore.readCurrentUser()
         if let user = state.currentUser, user.uid == uid { return user }
-        guard let user = try environment.keystore.read().users.first(where: { $0.uid == uid }) else { throw Self.removed(uid) }
+        guard let user = try keystore.read().users.first(where: { $0.uid == uid }) else { throw removed(uid) }
         return user
     }
 

@@ -41,9 +41,15 @@ public struct FileKeystore: Keystore {
         return try KeystoreFile.decode(data, path: path).state
     }
 
+    /// The current user's record alone is read out of the file (`KeystoreScan` reads it
+    /// through a small window); a file the scan does not understand is read whole and decoded,
+    /// which explains the problem.
     public func readCurrentUser() throws -> AccountState {
-        guard let data = try SafeFile.read(path, what: "the keystore") else { return AccountState() }
-        return try KeystoreFile.decodeCurrentUser(data, path: path)
+        try SafeFile.withOpened(path, what: "the keystore") { fd, info in
+            if let state = KeystoreFile.decodeCurrentUser(file: fd) { return state }
+            let data = try SafeFile.readAll(fd, size: info.st_size, path: path, what: "the keystore", code: .keystoreError)
+            return try KeystoreFile.decodeCurrentUser(data, path: path)
+        } ?? AccountState()
     }
 
     public func update<T: Sendable>(_ change: (inout AccountState) async throws -> T) async throws -> T {

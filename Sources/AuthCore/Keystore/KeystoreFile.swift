@@ -49,6 +49,20 @@ struct KeystoreFile: Codable, Equatable {
         }
     }
 
+    /// `decodeCurrentUser` over the keystore file open at `fd`, scanned through a small
+    /// window and with only the current user's record read out: a large keystore is never
+    /// in memory whole. Nil when the scan does not understand the file or a read fails; the
+    /// caller then reads the file whole and `decodeCurrentUser` explains what is wrong.
+    static func decodeCurrentUser(file fd: Int32) -> AccountState? {
+        guard let found = KeystoreScan.currentUser(inFile: fd), (1...currentVersion).contains(found.version) else { return nil }
+        guard let range = found.user else { return AccountState(currentUID: found.currentUID, users: []) }
+        // The record must still be the current user's (a file changed in place under us is not).
+        guard let slice = SafeFile.read(fd, range: range), let user = try? decoder.decode(User.self, from: slice),
+            user.uid == found.currentUID
+        else { return nil }
+        return AccountState(currentUID: found.currentUID, users: [user])
+    }
+
     /// The version check both reads share: a file without `version` is not a keystore; a
     /// newer version is refused (never rewritten).
     fileprivate enum VersionCheck: Error {

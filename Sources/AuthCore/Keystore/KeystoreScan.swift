@@ -20,6 +20,10 @@
 /// of an unexpected type — makes it return nil, and the caller decodes the whole file with
 /// `JSONDecoder`, which reports the problem. So it never accepts a file the full decoder
 /// would refuse for the parts it reads, and never needs its own error messages.
+///
+/// It reads either bytes in memory or an open file through a small window (`pread`, 64 KiB
+/// by default), so that a keystore of a thousand users is never held in memory whole: only
+/// the current user's record is read out and decoded (bench/README.md, peak memory).
 enum KeystoreScan {
     struct Found: Equatable {
         var version: Int
@@ -30,25 +34,76 @@ enum KeystoreScan {
 
     static func currentUser(in data: Data) -> Found? {
         data.withUnsafeBytes { bytes in
-            var scanner = Scanner(bytes: bytes.bindMemory(to: UInt8.self))
+            var scanner = Scanner(source: .memory(bytes.bindMemory(to: UInt8.self)))
             return scanner.keystore()
         }
     }
 
+    /// The same scan over the file open at `fd`, from its start to its end, read `window`
+    /// bytes at a time with `pread` (the descriptor's offset is left where it was). Nil also
+    /// when a read fails.
+    static func currentUser(inFile fd: Int32, window: Int = 65536) -> Found? {
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(window, 1))
+        defer { buffer.deallocate() }
+        var scanner = Scanner(source: .file(fd, buffer))
+        return scanner.keystore()
+    }
+
+    /// Where the bytes come from: all at hand, or a file read into a window.
+    private enum Source {
+        case memory(UnsafeBufferPointer<UInt8>)
+        case file(Int32, UnsafeMutableBufferPointer<UInt8>)
+    }
+
     private struct Scanner {
-        let bytes: UnsafeBufferPointer<UInt8>
+        let source: Source
+        /// The bytes at hand, from offset `windowStart` of the whole.
+        var window: UnsafeBufferPointer<UInt8>
+        var windowStart = 0
+        /// A read failed: the scan gives up.
+        var failed = false
         var position = 0
 
-        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+        init(source: Source) {
+            self.source = source
+            switch source {
+            case .memory(let bytes): window = bytes
+            case .file: window = UnsafeBufferPointer(start: nil, count: 0)
+            }
+        }
 
         static let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), colon = UInt8(ascii: ":")
         static let comma = UInt8(ascii: ","), openBrace = UInt8(ascii: "{"), closeBrace = UInt8(ascii: "}")
         static let openBracket = UInt8(ascii: "["), closeBracket = UInt8(ascii: "]")
 
+        /// The bytes at hand from `position` on (reading the file there when they are not);
+        /// empty at the end, or after a failed read.
+        mutating func available() -> UnsafeBufferPointer<UInt8> {
+            let offset = position - windowStart
+            if offset >= 0, offset < window.count { return UnsafeBufferPointer(rebasing: window[offset...]) }
+            guard case .file(let fd, let buffer) = source, !failed, let base = buffer.baseAddress else {
+                return UnsafeBufferPointer(start: nil, count: 0)
+            }
+            while true {
+                let count = pread(fd, base, buffer.count, off_t(position))
+                if count < 0, errno == EINTR { continue }
+                guard count >= 0 else {
+                    failed = true
+                    return UnsafeBufferPointer(start: nil, count: 0)
+                }
+                windowStart = position
+                window = UnsafeBufferPointer(rebasing: buffer[..<count])
+                return window
+            }
+        }
+
         mutating func keystore() -> Found? {
             var version: Int?
             var currentUID: String?
             var users: Range<Int>?
+            /// The current user's record, when `currentUid` came before `users` (as authctl
+            /// writes it: sorted keys) and the array was searched in the same pass.
+            var user: Range<Int>??
             guard
                 objectMembers({ scanner, key in
                     switch key {
@@ -60,7 +115,13 @@ enum KeystoreScan {
                         return currentUID != nil
                     case "users":
                         let start = scanner.position
-                        guard scanner.peek() == Self.openBracket, scanner.skipValue() else { return false }
+                        guard scanner.peek() == Self.openBracket else { return false }
+                        if let currentUID {
+                            guard let found = scanner.findUser(currentUID) else { return false }
+                            user = .some(found)
+                        } else {
+                            guard scanner.skipValue() else { return false }
+                        }
                         users = start..<scanner.position
                         return true
                     default: return scanner.skipValue()
@@ -68,18 +129,25 @@ enum KeystoreScan {
                 })
             else { return nil }
             skipWhitespace()
-            guard position == bytes.count, let version, let users else { return nil }
+            guard peek() == nil, !failed, let version, let users else { return nil }
             guard let currentUID else { return Found(version: version, currentUID: nil, user: nil) }
+            if let user { return Found(version: version, currentUID: currentUID, user: user) }
             position = users.lowerBound
-            return findUser(currentUID).map { Found(version: version, currentUID: currentUID, user: $0) }
+            guard let found = findUser(currentUID), !failed else { return nil }
+            return Found(version: version, currentUID: currentUID, user: found)
         }
 
         /// In the `users` array: the range of the object whose `uid` is `uid`; `.some(nil)`
-        /// when none is; nil when the array is not what it should be.
+        /// when none is; nil when the array is not what it should be. The position ends
+        /// after the array.
         mutating func findUser(_ uid: String) -> Range<Int>?? {
             guard next() == Self.openBracket else { return nil }
             skipWhitespace()
-            if peek() == Self.closeBracket { return .some(nil) }
+            if peek() == Self.closeBracket {
+                position += 1
+                return .some(nil)
+            }
+            var result: Range<Int>?
             while true {
                 skipWhitespace()
                 let start = position
@@ -93,11 +161,11 @@ enum KeystoreScan {
                         return scanner.skipValue()
                     })
                 else { return nil }
-                if found == uid { return .some(start..<position) }
+                if found == uid, result == nil { result = start..<position }
                 skipWhitespace()
                 switch next() {
                 case Self.comma: continue
-                case Self.closeBracket: return .some(nil)
+                case Self.closeBracket: return .some(result)
                 default: return nil
                 }
             }
@@ -131,24 +199,33 @@ enum KeystoreScan {
         /// A string without escapes (keys, uids); nil for anything else.
         mutating func plainString() -> String? {
             guard next() == Self.quote else { return nil }
-            let start = position
-            while position < bytes.count {
-                let byte = bytes[position]
+            // Most often the whole string is at hand: made straight from the window.
+            let bytes = available()
+            if let end = bytes.firstIndex(where: { $0 == Self.quote || $0 == Self.backslash || $0 < 0x20 }) {
+                guard bytes[end] == Self.quote else { return nil }
+                position += end + 1
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
+            }
+            // It goes on in the next window: byte by byte.
+            var text = Array(bytes)
+            position += bytes.count
+            while let byte = peek() {
                 if byte == Self.backslash || byte < 0x20 { return nil }
-                if byte == Self.quote {
-                    defer { position += 1 }
-                    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-                }
                 position += 1
+                if byte == Self.quote { return String(decoding: text, as: UTF8.self) }
+                text.append(byte)
             }
             return nil
         }
 
         mutating func integer() -> Int? {
-            let start = position
-            while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) { position += 1 }
-            guard position > start, position - start < 10 else { return nil }
-            return Int(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))
+            var digits: [UInt8] = []
+            while let byte = peek(), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte), digits.count < 10 {
+                digits.append(byte)
+                position += 1
+            }
+            guard !digits.isEmpty, digits.count < 10 else { return nil }
+            return Int(String(decoding: digits, as: UTF8.self))
         }
 
         /// Skips one JSON value of any kind; false on anything malformed.
@@ -166,62 +243,90 @@ enum KeystoreScan {
         }
 
         /// Jumps from quote to quote with `memchr` (tokens make up most of a keystore); a quote
-        /// after an odd number of backslashes is escaped and does not end the string.
+        /// after an odd number of backslashes is escaped and does not end the string. The run
+        /// of backslashes before a quote may begin in an earlier window: `carried` counts it.
         mutating func skipString() -> Bool {
-            guard let base = bytes.baseAddress else { return false }
             position += 1
-            while position < bytes.count {
-                guard let hit = memchr(base + position, Int32(Self.quote), bytes.count - position) else { return false }
+            var carried = 0
+            while true {
+                let bytes = available()
+                guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
+                guard let hit = memchr(base, Int32(Self.quote), bytes.count) else {
+                    // No quote here: note the backslashes this window ends with, and read on.
+                    var trailing = 0
+                    while trailing < bytes.count, bytes[bytes.count - 1 - trailing] == Self.backslash { trailing += 1 }
+                    carried = trailing == bytes.count ? carried + trailing : trailing
+                    position += bytes.count
+                    continue
+                }
                 let quoteAt = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
                 var backslashes = 0
-                while quoteAt - backslashes - 1 >= position, bytes[quoteAt - backslashes - 1] == Self.backslash { backslashes += 1 }
-                position = quoteAt + 1
+                while quoteAt - backslashes - 1 >= 0, bytes[quoteAt - backslashes - 1] == Self.backslash { backslashes += 1 }
+                if backslashes == quoteAt { backslashes += carried }
+                position += quoteAt + 1
                 if backslashes % 2 == 0 { return true }
+                carried = 0
             }
-            return false
         }
 
         /// An object or array, by depth; strings are skipped whole so their brackets do not count.
         mutating func skipContainer() -> Bool {
-            guard let base = bytes.baseAddress else { return false }
             var depth = 0
-            var index = position
-            while index < bytes.count {
-                let byte = base[index]
-                if byte == Self.quote {
-                    position = index
-                    guard skipString() else { return false }
-                    index = position
-                    continue
-                }
-                if byte == Self.openBrace || byte == Self.openBracket {
-                    depth += 1
-                } else if byte == Self.closeBrace || byte == Self.closeBracket {
-                    depth -= 1
-                    if depth == 0 {
-                        position = index + 1
-                        return true
+            while true {
+                let bytes = available()
+                guard !bytes.isEmpty else { return false }
+                var index = 0
+                while index < bytes.count {
+                    let byte = bytes[index]
+                    if byte == Self.quote {
+                        position += index
+                        guard skipString() else { return false }
+                        break
                     }
+                    if byte == Self.openBrace || byte == Self.openBracket {
+                        depth += 1
+                    } else if byte == Self.closeBrace || byte == Self.closeBracket {
+                        depth -= 1
+                        if depth == 0 {
+                            position += index + 1
+                            return true
+                        }
+                    }
+                    index += 1
                 }
-                index += 1
+                if index == bytes.count { position += bytes.count }
             }
-            return false
         }
 
         static func isDelimiter(_ byte: UInt8) -> Bool {
             byte == comma || byte == closeBrace || byte == closeBracket || byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
         }
 
+        /// Runs of indentation are most of what lies between strings: skipped window by window.
         mutating func skipWhitespace() {
-            while position < bytes.count {
-                switch bytes[position] {
-                case 0x20, 0x0A, 0x0D, 0x09: position += 1
-                default: return
+            while true {
+                let bytes = available()
+                var index = 0
+                while index < bytes.count {
+                    switch bytes[index] {
+                    case 0x20, 0x0A, 0x0D, 0x09: index += 1
+                    default:
+                        position += index
+                        return
+                    }
                 }
+                position += index
+                if bytes.isEmpty { return }
             }
         }
 
-        func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
+        @inline(__always)
+        mutating func peek() -> UInt8? {
+            let offset = position - windowStart
+            if offset >= 0, offset < window.count { return window[offset] }
+            let bytes = available()
+            return bytes.isEmpty ? nil : bytes[0]
+        }
 
         mutating func next() -> UInt8? {
             defer { position += 1 }

@@ -39,6 +39,17 @@ public enum SafeFile {
     public static func read(
         _ path: String, what: String, code: AuthError.Code = .keystoreError, directory rule: DirectoryRule = .strict
     ) throws -> Data? {
+        try withOpened(path, what: what, code: code, directory: rule) { fd, info in
+            try readAll(fd, size: info.st_size, path: path, what: what, code: code)
+        }
+    }
+
+    /// Opens a private file with the checks of `read` and gives `body` its descriptor and
+    /// what `fstat` said of it; closes it after. Nil when the file does not exist.
+    static func withOpened<T>(
+        _ path: String, what: String, code: AuthError.Code = .keystoreError, directory rule: DirectoryRule = .strict,
+        _ body: (Int32, stat) throws -> T
+    ) throws -> T? {
         guard let directory = try Directory.open(holding: path, rule: rule, what: what, code: code) else { return nil }
         defer { directory.close() }
         let fd = openat(directory.fd, directory.name(of: path), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
@@ -48,9 +59,14 @@ public enum SafeFile {
         }
         defer { close(fd) }
         let info = try checkOpened(fd, path: path, what: what, code: code)
+        return try body(fd, info)
+    }
+
+    /// The rest of the file open at `fd`, from its offset to its end.
+    static func readAll(_ fd: Int32, size: off_t, path: String, what: String, code: AuthError.Code) throws -> Data {
         // Straight into a buffer of the file's size (one copy, few calls: the keystore is read
         // on every `authctl token`); a file that grew meanwhile is read to its end all the same.
-        var data = Data(count: max(Int(info.st_size), 0) + 1)
+        var data = Data(count: max(Int(size), 0) + 1)
         var length = 0
         while true {
             if length == data.count { data.count += max(data.count, 65536) }
@@ -66,6 +82,23 @@ public enum SafeFile {
             length += count
         }
         data.count = length
+        return data
+    }
+
+    /// The bytes `range` of the file open at `fd` (`pread`: its offset stays); nil when a read
+    /// fails or the file ends before the range does.
+    static func read(_ fd: Int32, range: Range<Int>) -> Data? {
+        var data = Data(count: range.count)
+        var length = 0
+        while length < range.count {
+            let count = data.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return -1 }
+                return pread(fd, base + length, buffer.count - length, off_t(range.lowerBound + length))
+            }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            length += count
+        }
         return data
     }
 

@@ -145,21 +145,41 @@ struct TokenRequest: Equatable {
     /// unless --access-token asks otherwise or --scope asks an access token for other scopes.
     var printsIDToken: Bool { idToken || (format == .kubectlExec && !accessToken && scopes.isEmpty) }
 
+    /// The token asked for, as `TokenRefresh` gives it.
+    var input: TokenRefresh.Input {
+        get throws {
+            TokenRefresh.Input(
+                providerID: try provider.map(ProviderID.init(parsing:)), idToken: printsIDToken,
+                minimumTTL: TimeInterval(minimumTTL), forceRefresh: forceRefresh, scopes: scopes)
+        }
+    }
+
+    /// The hot path without Swift concurrency: what `run` would print when the keystore holds
+    /// a token that answers the request, or nil — a refresh is due, or anything fails — and
+    /// then `run` does it all again and says what went wrong. main.swift calls it before it
+    /// creates a `Task`, a Dispatch source or a thread (bench/README.md).
+    func printedFromCache(keystore: any Keystore, now: Date) -> Data? {
+        guard let output = try? TokenRefresh.cachedOutput(input, keystore: keystore, now: now) else { return nil }
+        return printed(output)
+    }
+
     func run() async throws {
         let wiring = Wiring(settings: settings)
-        let input = TokenRefresh.Input(
-            providerID: try provider.map(ProviderID.init(parsing:)), idToken: printsIDToken,
-            minimumTTL: TimeInterval(minimumTTL), forceRefresh: forceRefresh, scopes: scopes)
         let output = try await TokenRefresh(environment: wiring.authEnvironment()).run(input)
+        StandardStreams.writeOutput(printed(output))
+    }
+
+    /// What `authctl token` prints for `output`, in the format asked.
+    func printed(_ output: TokenRefresh.Output) -> Data {
         switch settings.json ? .json : format {
         case .raw:
-            Output.line(output.token)
+            return Data("\(output.token)\n".utf8)
         case .header:
-            Output.line("Authorization: Bearer \(output.token)")
+            return Data("Authorization: Bearer \(output.token)\n".utf8)
         case .env:
-            Output.line("AUTHCTL_TOKEN=\(output.token)")
+            return Data("AUTHCTL_TOKEN=\(output.token)\n".utf8)
         case .json:
-            Output.json(
+            return Output.jsonDocument(
                 .object([
                     "providerId": .string(output.providerID),
                     "tokenType": .string(output.tokenType),
@@ -170,7 +190,7 @@ struct TokenRequest: Equatable {
         case .kubectlExec:
             var status: [String: JSONValue] = ["token": .string(output.token)]
             if let expiresAt = output.expiresAt { status["expirationTimestamp"] = .string(Output.rfc3339(expiresAt)) }
-            Output.json(
+            return Output.jsonDocument(
                 .object([
                     "apiVersion": .string("client.authentication.k8s.io/v1"),
                     "kind": .string("ExecCredential"),
