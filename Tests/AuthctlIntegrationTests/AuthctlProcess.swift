@@ -1,5 +1,7 @@
 import AuthCore
+import AuthCoreTestSupport
 import Foundation
+import Testing
 
 /// Runs the real `authctl` binary in a private home (keystore, config and cache in a fresh
 /// temporary directory), with no terminal: stdin is closed.
@@ -85,6 +87,12 @@ struct AuthctlProcess {
     }
 
     func keystoreBytes() -> Data? { FileManager.default.contents(atPath: keystorePath) }
+
+    /// Registers the in-process provider as `oidc.fake`, as most tests begin.
+    func addFakeProvider(_ provider: FakeIdentityProvider, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let added = try await run(["providers", "add", "oidc.fake", "--issuer", provider.issuer, "--client-id", provider.clientID])
+        #expect(added.status == 0, "\(added.stderr)", sourceLocation: sourceLocation)
+    }
 
     /// A running authctl whose stdin the test writes (a person pasting).
     struct Interactive {

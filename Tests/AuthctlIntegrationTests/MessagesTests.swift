@@ -11,8 +11,7 @@ final class MessagesTests {
 
     init() async throws {
         provider = try FakeIdentityProvider()
-        let added = try await authctl.run(["providers", "add", "oidc.fake", "--issuer", provider.issuer, "--client-id", provider.clientID])
-        #expect(added.status == 0, "\(added.stderr)")
+        try await authctl.addFakeProvider(provider)
     }
 
     deinit { try? FileManager.default.removeItem(atPath: authctl.home) }

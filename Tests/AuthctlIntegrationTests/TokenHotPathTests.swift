@@ -19,8 +19,7 @@ final class TokenHotPathTests {
     deinit { try? FileManager.default.removeItem(atPath: authctl.home) }
 
     func signIn() async throws {
-        let added = try await authctl.run(["providers", "add", "oidc.fake", "--issuer", provider.issuer, "--client-id", provider.clientID])
-        #expect(added.status == 0, "\(added.stderr)")
+        try await authctl.addFakeProvider(provider)
         let login = try await authctl.run(["login", "oidc.fake", "--browser-command", AuthctlProcess.browserCommand, "--timeout", "20"])
         #expect(login.status == 0, "\(login.stderr)")
     }
