@@ -9,6 +9,9 @@ public struct TestEnvironment: Sendable {
     public let keystore: InMemoryKeystore
     public let terminal: RecordingTerminal
     public let directory: String
+    /// Removes the directory (and the files written beside it) when the last copy of this
+    /// environment goes, so that the suite leaves nothing in $TMPDIR.
+    private let cleanup: TemporaryFiles
 
     public init(
         provider: FakeIdentityProvider, providerID: String = "oidc.fake", browser: any BrowserLauncher = FollowingBrowser(),
@@ -41,11 +44,17 @@ public struct TestEnvironment: Sendable {
         let keyFile = NSTemporaryDirectory() + "AuthKey_\(apple.keyID)-\(UUID().uuidString).p8"
         _ = FileManager.default.createFile(
             atPath: keyFile, contents: Data(apple.privateKeyPEM.utf8), attributes: [.posixPermissions: keyFileMode])
-        try await self.init(
-            config: ProviderConfig(
-                id: "apple.com", clientID: apple.clientID, redirectURI: redirectURI, listenAddress: listenAddress, issuer: apple.issuer,
-                teamID: apple.teamID, keyID: apple.keyID, privateKeyFile: keyFile),
-            browser: browser, keystore: keystore, clock: clock, terminal: terminal)
+        do {
+            try await self.init(
+                config: ProviderConfig(
+                    id: "apple.com", clientID: apple.clientID, redirectURI: redirectURI, listenAddress: listenAddress,
+                    issuer: apple.issuer, teamID: apple.teamID, keyID: apple.keyID, privateKeyFile: keyFile),
+                browser: browser, keystore: keystore, clock: clock, terminal: terminal)
+        } catch {
+            try? FileManager.default.removeItem(atPath: keyFile)
+            throw error
+        }
+        cleanup.add(keyFile)
     }
 
     /// Any one provider configuration.
@@ -54,6 +63,7 @@ public struct TestEnvironment: Sendable {
         clock: any Clock = SystemClock(), secrets: [String: String] = [:], terminal: RecordingTerminal = RecordingTerminal()
     ) async throws {
         directory = NSTemporaryDirectory() + "authctl-test-\(UUID().uuidString)"
+        cleanup = TemporaryFiles(directory)
         self.keystore = keystore
         self.terminal = terminal
         let configStore = ConfigStore(path: directory + "/config.json", random: SystemRandomSource())
@@ -63,4 +73,16 @@ public struct TestEnvironment: Sendable {
             terminal: terminal, keystore: keystore, configStore: configStore, metadataCache: NoMetadataCache(),
             secrets: StaticSecrets(secrets))
     }
+}
+
+/// Paths removed when the object goes (the last copy of the environment that holds it).
+final class TemporaryFiles: @unchecked Sendable {
+    private let lock = NSLock()
+    private var paths: [String]
+
+    init(_ path: String) { paths = [path] }
+
+    func add(_ path: String) { lock.withLock { paths.append(path) } }
+
+    deinit { for path in paths { try? FileManager.default.removeItem(atPath: path) } }
 }
