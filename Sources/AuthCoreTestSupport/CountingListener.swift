@@ -16,24 +16,7 @@ public final class CountingListener: @unchecked Sendable {
     private var stopped = false
 
     public init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.fd = fd
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 64) == 0 else {
-            close(fd)
-            throw AuthError.internalError("test listener could not bind")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = UInt16(bigEndian: address.sin_port)
+        (fd, port) = try LoopbackHTTPServer.listeningSocket()
         Thread { [self] in acceptLoop() }.start()
     }
 

@@ -18,8 +18,15 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 
     public init(handler: @escaping Handler) throws {
         self.handler = handler
+        (fd, port) = try Self.listeningSocket()
+        let thread = Thread { [self] in self.acceptLoop() }
+        thread.start()
+    }
+
+    /// A socket listening on 127.0.0.1 at an ephemeral port (the fakes' and the test
+    /// proxy's): its descriptor and the port.
+    static func listeningSocket() throws -> (Int32, UInt16) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.fd = fd
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
@@ -31,15 +38,13 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         }
         guard bound == 0, listen(fd, 64) == 0 else {
             close(fd)
-            throw AuthError.internalError("test server could not bind")
+            throw AuthError.internalError("a test server could not bind 127.0.0.1")
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        self.port = UInt16(bigEndian: address.sin_port)
-        let thread = Thread { [self] in self.acceptLoop() }
-        thread.start()
+        return (fd, UInt16(bigEndian: address.sin_port))
     }
 
     deinit { stop() }

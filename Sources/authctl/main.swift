@@ -1,6 +1,7 @@
 import ArgumentParser
 import AuthCore
 import Dispatch
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -42,7 +43,9 @@ let fastToken = arguments.first == "token" ? TokenRequest.parseFast(Array(argume
 // The hot path, before any Task, Dispatch source or thread exists (starting Swift concurrency
 // costs about a millisecond, bench/README.md): a cached token that answers the request is
 // printed and that is all. Anything else — a refresh, an error — goes on below, unchanged.
-if let fastToken, let printed = fastToken.printedFromCache(keystore: Wiring(settings: fastToken.settings).keystore(), now: Date()) {
+if let fastToken,
+    let printed = fastToken.printedFromCache(keystore: Wiring(settings: fastToken.settings).keystore(), now: SystemClock().now())
+{
     StandardStreams.writeOutput(printed)
     exit(0)
 }
