@@ -13,7 +13,13 @@ export AUTHCTL_COMMIT
 echo "test: building (the first build takes a few minutes)" >&2
 mkdir -p .build
 swift build --build-tests >.build/test-build.log 2>&1 || { cat .build/test-build.log >&2; echo "test: the build failed" >&2; exit 1; }
-swift test --skip-build
+# The log is kept whole; on a failure the failed tests and their issues are printed again
+# at the end, where a CI log that shows only its tail still shows them.
+if ! swift test --skip-build 2>&1 | tee .build/swift-test.log; then
+    echo "test: the Swift tests failed; what failed (the whole log: .build/swift-test.log):" >&2
+    awk '/^✘/ { shown = 1; print; next } shown && /^[[:space:]]|^↳/ { print; next } { shown = 0 }' .build/swift-test.log | head -200 >&2
+    exit 1
+fi
 authctl="$(swift build --show-bin-path)/authctl"
 Tests/E2E/run-oidc-provider-mock-e2e.sh "$authctl"
 Tests/E2E/run-django-e2e.sh "$authctl"
