@@ -54,13 +54,14 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public let code: Code
-    /// One sentence (or two) for a person: what failed, then what to do.
-    public let message: String
+    /// One sentence (or two) for a person: what failed, then what to do — its commands
+    /// and inputs as values, which the executable spells.
+    public let message: Message
     /// Extra machine-readable context for `--json` (never secrets): an email, provider
     /// ids, a pending-credential handle, another user's uid.
     public let details: [String: JSONValue]
 
-    public init(_ code: Code, _ message: String, details: [String: JSONValue] = [:]) {
+    public init(_ code: Code, _ message: Message, details: [String: JSONValue] = [:]) {
         self.code = code
         self.message = message
         self.details = details
@@ -70,15 +71,15 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension AuthError {
-    public static func invalidArgument(_ message: String) -> AuthError { .init(.invalidArgument, message) }
-    public static func keystore(_ message: String) -> AuthError { .init(.keystoreError, message) }
-    public static func notConfigured(_ message: String) -> AuthError { .init(.providerNotConfigured, message) }
-    public static func invalidCredential(_ message: String) -> AuthError { .init(.invalidCredential, message) }
-    public static func network(_ message: String) -> AuthError { .init(.networkRequestFailed, message) }
-    public static func cancelled(_ message: String) -> AuthError { .init(.webContextCancelled, message) }
-    public static func internalError(_ message: String) -> AuthError { .init(.internalError, message) }
+    public static func invalidArgument(_ message: Message) -> AuthError { .init(.invalidArgument, message) }
+    public static func keystore(_ message: Message) -> AuthError { .init(.keystoreError, message) }
+    public static func notConfigured(_ message: Message) -> AuthError { .init(.providerNotConfigured, message) }
+    public static func invalidCredential(_ message: Message) -> AuthError { .init(.invalidCredential, message) }
+    public static func network(_ message: Message) -> AuthError { .init(.networkRequestFailed, message) }
+    public static func cancelled(_ message: Message) -> AuthError { .init(.webContextCancelled, message) }
+    public static func internalError(_ message: Message) -> AuthError { .init(.internalError, message) }
     public static var noCurrentUser: AuthError {
-        .init(.noCurrentUser, "nobody is signed in. Sign in first: authctl login PROVIDER")
+        .init(.noCurrentUser, "nobody is signed in. Sign in first: \(command: .login, "PROVIDER")")
     }
 
     /// An ID-token rule of OpenID Connect Core 3.1.3.7 that failed.
@@ -91,13 +92,13 @@ extension AuthError {
 
     /// `unknownUser`: a uid the keystore does not hold.
     static func unknownUser(_ uid: String) -> AuthError {
-        .invalidArgument("no user has the uid '\(Sanitize.text(uid, limit: 64))'. List them with: authctl users list")
+        .invalidArgument("no user has the uid '\(Sanitize.text(uid, limit: 64))'. List them with: \(command: .usersList)")
     }
 
     static func noSuchProvider(_ providerID: String, linked: [String]) -> AuthError {
         .init(
             .noSuchProvider,
-            "the current user has no \(providerID) identity (linked: \(linked.isEmpty ? "none" : linked.joined(separator: ", "))). Link it with: authctl link \(providerID)",
+            "the current user has no \(providerID) identity (linked: \(linked.isEmpty ? "none" : linked.joined(separator: ", "))). Link it with: \(command: .link, "\(providerID)")",
             details: ["providerId": .string(providerID), "providerIds": .array(linked.map(JSONValue.string))])
     }
 
@@ -105,8 +106,8 @@ extension AuthError {
         .init(
             .providerAlreadyLinked,
             sameIdentity
-                ? "this \(providerID) account is already linked to the current user. To refresh its tokens: authctl reauth \(providerID)"
-                : "the current user already has a \(providerID) identity; a user has one identity per provider. To link another \(providerID) account, first run: authctl unlink \(providerID)",
+                ? "this \(providerID) account is already linked to the current user. To refresh its tokens: \(command: .reauthenticate, "\(providerID)")"
+                : "the current user already has a \(providerID) identity; a user has one identity per provider. To link another \(providerID) account, first run: \(command: .unlink, "\(providerID)")",
             details: ["providerId": .string(providerID)])
     }
 
@@ -116,7 +117,7 @@ extension AuthError {
         let first = providers.first ?? "PROVIDER"
         return .init(
             .accountExistsWithDifferentCredential,
-            "an account already exists for \(email) with \(providers.joined(separator: ", ")). Sign in with \(first) (authctl login \(first)), then run: authctl link --pending \(pendingHandle)",
+            "an account already exists for \(email) with \(providers.joined(separator: ", ")). Sign in with \(first) (\(command: .login, "\(first)")), then run: \(command: .link, .input(.pending, pendingHandle))",
             details: [
                 "email": .string(email), "providerIds": .array(providers.map(JSONValue.string)), "uid": .string(user.uid),
                 "pendingCredential": .string(pendingHandle),
@@ -127,7 +128,7 @@ extension AuthError {
     static func credentialAlreadyInUse(_ providerID: String, ownerUID: String, pendingHandle: String) -> AuthError {
         .init(
             .credentialAlreadyInUse,
-            "that \(providerID) account is already linked to another user (uid \(ownerUID)). To sign in as that user: authctl login --credential \(pendingHandle)",
+            "that \(providerID) account is already linked to another user (uid \(ownerUID)). To sign in as that user: \(command: .login, .input(.credential, pendingHandle))",
             details: ["providerId": .string(providerID), "uid": .string(ownerUID), "pendingCredential": .string(pendingHandle)])
     }
 
@@ -135,6 +136,6 @@ extension AuthError {
     static func consentRequired(_ reason: String) -> AuthError {
         .init(
             .consentRequired,
-            "linking needs your consent: \(reason). To agree, run the command again with --consent (or answer y on a terminal)")
+            "linking needs your consent: \(reason). To agree, run the command again with \(input: .consent) (or answer y on a terminal)")
     }
 }

@@ -36,6 +36,6 @@ enum ErrorMapping {
                 ))
         }
         let message = Authctl.message(for: error).trimming(.whitespacesAndNewlines)
-        return .report(.invalidArgument(message.isEmpty ? "invalid usage. See: authctl --help" : message + ". See: authctl help"))
+        return .report(.invalidArgument(Message(verbatim: message.isEmpty ? "invalid usage. See: authctl --help" : message + ". See: authctl help")))
     }
 }

@@ -153,7 +153,7 @@ enum Output {
 /// Prints a failure: one line on stderr, and with `--json` the error document on stdout.
 enum ErrorReport {
     static func emit(_ error: AuthError, json: Bool) -> Int32 {
-        let message = error.message.replacingEvery("\n", with: " ")
+        let message = MessageSpelling.words(error.message).replacingEvery("\n", with: " ")
         StandardStreams.writeError("authctl: \(message)\n")
         if json {
             var fields: [String: JSONValue] = ["code": .string(error.code.rawValue), "message": .string(message)]

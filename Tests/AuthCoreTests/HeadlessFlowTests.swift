@@ -59,7 +59,7 @@ struct DeviceTokenPollingTests {
         #expect(
             {
                 if case .fail(let e) = short.start(now: start) {
-                    e.code == .webContextCancelled && e.message.contains("--timeout")
+                    e.code == .webContextCancelled && e.message.names(input: .timeout)
                 } else {
                     false
                 }

@@ -72,7 +72,7 @@ final class KeystoreTests {
                 Issue.record("read a corrupt keystore: \(content)")
             } catch let error as AuthError {
                 #expect(error.code == .keystoreError && error.message.contains(path))
-                messages.append(error.message)
+                messages.append(error.message.description)
             }
         }
         #expect(messages.count == 2 && messages[0] == messages[1])

@@ -178,7 +178,7 @@ struct MicrosoftProviderTests {
         } throws: { error in
             let error = error as! AuthError
             return error.code == .invalidCredential && error.message.contains("AADSTS70008: The provided authorization code")
-                && !error.message.contains("Trace ID") && error.message.contains("authctl login microsoft")
+                && !error.message.contains("Trace ID") && error.message.parts.contains(.command(.login, ["microsoft"]))
                 && error.details["errorCodes"] == [.number(70008)]
         }
         #expect(

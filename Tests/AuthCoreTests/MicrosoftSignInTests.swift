@@ -145,7 +145,7 @@ struct MicrosoftSignInTests {
             _ = try await signIn(test)
             Issue.record("expected a refusal")
         } catch let error as AuthError {
-            #expect(error.code == .providerNotConfigured && error.message.contains("AADSTS90002") && error.message.contains("--tenant"))
+            #expect(error.code == .providerNotConfigured && error.message.contains("AADSTS90002") && error.message.names(input: .tenant))
         }
         #expect(microsoft.count("authorize") == 0, "the browser never opened")
     }

@@ -83,7 +83,7 @@ struct AuthorizationCodeFlow: Sendable {
             redirect.browser.answer(.page(status: 200, SignInPage.signedIn(to: provider.id.rawValue)))
             return credential
         } catch {
-            redirect.browser.answer(.page(status: 200, SignInPage.failed(because: (error as? AuthError)?.message)))
+            redirect.browser.answer(.page(status: 200, SignInPage.failed(because: (error as? AuthError)?.message.firstSentence)))
             throw error
         }
     }

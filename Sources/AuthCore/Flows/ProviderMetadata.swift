@@ -47,14 +47,14 @@ struct ProviderMetadata: Sendable {
         return keys
     }
 
-    private func fetch(_ url: URL, what: String, nextStep: (OAuthErrorResponse) -> String? = { _ in nil }) async throws -> Data {
+    private func fetch(_ url: URL, what: String, nextStep: (OAuthErrorResponse) -> Message? = { _ in nil }) async throws -> Data {
         let response = try await environment.transport.send(HTTPRequest(url: url, headers: ["Accept": "application/json"]))
         // A 4xx with an OAuth error body is the provider saying the configuration is wrong
         // (Microsoft: AADSTS90002, no such tenant).
         if (400..<500).contains(response.status), let json = JSONValue.object(from: response.body), let error = OAuthErrorResponse(json) {
             throw AuthError(
                 .providerNotConfigured,
-                "the provider refused its \(what) at \(url.host ?? "?")\(url.path): \(error.summary). \(nextStep(error) ?? "Check the provider's configuration with: authctl providers show")",
+                "the provider refused its \(what) at \(url.host ?? "?")\(url.path): \(error.summary). \(nextStep(error) ?? "Check the provider's configuration with: \(command: .providersShow)")",
                 details: ["oauthError": .string(Sanitize.text(error.error, limit: 64))])
         }
         guard response.status == 200 else {

@@ -52,7 +52,7 @@ public struct TokenRevocation: Sendable {
             }
             return response.status == 200 ? result(.revoked) : result(.failed, "HTTP \(response.status)")
         } catch let error as AuthError {
-            return result(.failed, error.message)
+            return result(.failed, error.message.firstSentence)
         } catch {
             return result(.failed, "unexpected error")
         }

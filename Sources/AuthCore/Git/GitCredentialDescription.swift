@@ -79,7 +79,7 @@ public struct GitCredentialDescription: Sendable, Equatable {
     }
 
     static let tooLarge = AuthError.invalidArgument(
-        "git's credential description is larger than authctl accepts (\(maximumLineBytes) bytes a line, \(maximumBytes) in all). Check what runs authctl git-credential: git sends a few short lines"
+        "git's credential description is larger than authctl accepts (\(maximumLineBytes) bytes a line, \(maximumBytes) in all). Check what runs \(command: .gitCredential): git sends a few short lines"
     )
 
     static func attribute(_ line: String) throws -> Attribute {

@@ -272,7 +272,7 @@ public enum SignInPage {
     /// message (what failed and what to do; never a secret), escaped for HTML.
     public static func failed(because message: String?) -> String {
         guard let message else { return failure }
-        return page(title: "Sign-in failed", text: "The sign-in did not complete: \(escape(message)). The terminal says the same.")
+        return page(title: "Sign-in failed", text: "The sign-in did not complete: \(escape(message)). The terminal says what to do next.")
     }
 
     static func page(title: String, text: String) -> String {

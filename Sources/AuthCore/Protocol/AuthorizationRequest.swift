@@ -105,7 +105,7 @@ public struct AuthorizationRequest: Sendable, Equatable {
     public static func checkCustomParameters(_ parameters: [(String, String)]) throws {
         for (name, _) in parameters where reservedParameters.contains(name) {
             throw AuthError.invalidArgument(
-                "the custom parameter '\(name)' is reserved: authctl sets it itself. Remove '--param \(name)=…'")
+                "the custom parameter '\(name)' is reserved: authctl sets it itself. Remove '\(input: .parameter) \(name)=…'")
         }
     }
 }

@@ -69,7 +69,7 @@ public struct DiscoveryDocument: Sendable, Equatable, Codable {
     public static func requireIssuer(_ issuer: String, equals expectedIssuer: String) throws {
         if issuer != expectedIssuer {
             throw AuthError.notConfigured(
-                "the discovery document names the issuer '\(Sanitize.text(issuer))', not the configured '\(expectedIssuer)'. Fix the issuer with: authctl providers add ID --issuer URL"
+                "the discovery document names the issuer '\(Sanitize.text(issuer))', not the configured '\(expectedIssuer)'. Fix the issuer with: \(command: .providersAdd, "ID", .input(.issuer, "URL"))"
             )
         }
     }
@@ -82,7 +82,7 @@ public struct DiscoveryDocument: Sendable, Equatable, Codable {
             document = try JSONDecoder().decode(DiscoveryDocument.self, from: data)
         } catch {
             throw AuthError.notConfigured(
-                "the discovery document at \(source.host ?? "?")\(source.path) is not usable (required fields missing or malformed). Check the issuer URL with: authctl providers show"
+                "the discovery document at \(source.host ?? "?")\(source.path) is not usable (required fields missing or malformed). Check the issuer URL with: \(command: .providersShow)"
             )
         }
         try checkIssuer(document.issuer)
@@ -125,7 +125,7 @@ public enum EndpointPolicy {
         return withUnsafeBytes(of: &address) { $0.first == 127 }
     }
 
-    public static func check(_ url: URL, what: String) throws {
+    public static func check(_ url: URL, what: Message) throws {
         switch url.scheme?.lowercased() {
         case "https" where url.host?.isEmpty == false:
             return

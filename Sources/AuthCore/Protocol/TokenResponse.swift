@@ -42,7 +42,7 @@ public struct TokenResponse: Sendable, Equatable {
     /// - Parameter nextStep: the provider's advice for an error it explains better than
     ///   RFC 6749 (`IdentityProvider.nextStep(for:)`).
     public static func parse(
-        _ response: HTTPResponse, host: String, nextStep: (OAuthErrorResponse) -> String? = { _ in nil }
+        _ response: HTTPResponse, host: String, nextStep: (OAuthErrorResponse) -> Message? = { _ in nil }
     ) throws -> TokenResponse {
         let json = JSONValue.object(from: response.body)
         if let json, let error = OAuthErrorResponse(json) {
@@ -136,12 +136,12 @@ public struct OAuthErrorResponse: Sendable, Equatable {
     }
 
     /// What to do about this error (RFC 6749 §5.2 codes).
-    public var nextStep: String {
+    public var nextStep: Message {
         switch error {
         case "invalid_client", "unauthorized_client":
-            "Check the client id and its secret (authctl providers add ID --client-id … --client-secret-env VAR) against the app's registration at the provider"
+            "Check the client id and its secret (\(command: .providersAdd, "ID", .input(.clientID, "…"), .input(.clientSecretEnv, "VAR"))) against the app's registration at the provider"
         case "invalid_scope":
-            "Ask only for scopes the app may use (--scope)"
+            "Ask only for scopes the app may use (\(input: .scope))"
         case "invalid_grant":
             "Sign in again"
         default:

@@ -26,7 +26,7 @@ public struct AppleProvider: IdentityProvider {
         let given = config.issuer ?? Self.defaultIssuer
         let issuer = given.hasSuffix("/") ? String(given.dropLast()) : given
         self.issuer = issuer
-        let url = { (path: String) throws -> URL in try ProviderURL.make(issuer, path, provider: id, option: "--issuer") }
+        let url = { (path: String) throws -> URL in try ProviderURL.make(issuer, path, provider: id, option: .issuer) }
         discoveryURL = try url("/.well-known/openid-configuration")
         documentedMetadata = DiscoveryDocument(
             issuer: issuer, authorizationEndpoint: try url("/auth/authorize"), tokenEndpoint: try url("/auth/token"),
@@ -53,12 +53,12 @@ public struct AppleProvider: IdentityProvider {
     public func clientAuthentication(secrets: any SecretSource, now: Date) throws -> ClientAuthentication? {
         guard let clientID = config.clientID, let teamID = config.teamID, let keyID = config.keyID, let keyFile = config.privateKeyFile
         else {
-            let missing = [
-                config.clientID == nil ? "--client-id" : nil, config.teamID == nil ? "--team-id" : nil,
-                config.keyID == nil ? "--key-id" : nil, config.privateKeyFile == nil ? "--private-key-file" : nil,
+            let missing: [Message.Input] = [
+                config.clientID == nil ? .clientID : nil, config.teamID == nil ? .teamID : nil,
+                config.keyID == nil ? .keyID : nil, config.privateKeyFile == nil ? .privateKeyFile : nil,
             ].compactMap { $0 }
             throw AuthError.notConfigured(
-                "apple.com needs \(missing.joined(separator: ", ")) to make its client secret. Set them with: authctl providers add apple.com \(missing.map { "\($0) …" }.joined(separator: " ")) (see docs/apple.md)"
+                "apple.com needs \(inputs: missing, separator: ", ") to make its client secret. Set them with: \(command: .providersAdd, arguments: ["apple.com"] + missing.map { .input($0, "…") }) (see docs/apple.md)"
             )
         }
         let secret = AppleClientSecret(teamID: teamID, keyID: keyID, clientID: clientID, audience: issuer)

@@ -14,12 +14,12 @@ public struct GenericOIDCProvider: IdentityProvider {
 
     public init(id: ProviderID, config: ProviderConfig) throws {
         guard let issuer = config.issuer else {
-            throw AuthError.notConfigured("\(id) has no issuer. Set it with: authctl providers add \(id) --issuer URL")
+            throw AuthError.notConfigured("\(id) has no issuer. Set it with: \(command: .providersAdd, "\(id)", .input(.issuer, "URL"))")
         }
         self.id = id
         self.config = config
         self.issuer = issuer
-        discoveryURL = try ProviderURL.make(issuer, "/.well-known/openid-configuration", provider: id, option: "--issuer")
+        discoveryURL = try ProviderURL.make(issuer, "/.well-known/openid-configuration", provider: id, option: .issuer)
     }
 
     public var defaultScopes: [String] { ["openid", "profile", "email"] }

@@ -61,7 +61,7 @@ public protocol IdentityProvider: Sendable {
     func refreshScopes(session: TokenSet, asked: [String]) -> [String]?
     /// What to do about an OAuth error of this provider's token endpoint, when the provider
     /// says more than RFC 6749 (Microsoft: AADSTS codes). Default: nil (the RFC's advice).
-    func nextStep(for error: OAuthErrorResponse) -> String?
+    func nextStep(for error: OAuthErrorResponse) -> Message?
     /// The provider's endpoints when they are fixed by its documentation rather than read
     /// by discovery. Default: nil (discovery). Apple: `<issuer>/auth/{authorize,token,keys,revoke}`.
     var documentedMetadata: DiscoveryDocument? { get }
@@ -86,21 +86,6 @@ public struct ProtectedResource: Sendable, Equatable {
     public init(url: URL, scopes: [String]) {
         self.url = url
         self.scopes = scopes
-    }
-}
-
-/// Builds a provider's fixed endpoints from configuration text (an issuer, a host).
-enum ProviderURL {
-    /// `base` (trailing `/` dropped) + `path`, or `provider-not-configured`: never a trap,
-    /// whatever the configuration holds.
-    static func make(_ base: String, _ path: String, provider: ProviderID, option: String) throws -> URL {
-        let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
-        guard let url = URLComponents(string: trimmed + path)?.url, url.host?.isEmpty == false else {
-            throw AuthError.notConfigured(
-                "the \(option) of \(provider), '\(Sanitize.text(base))', is not a URL. Set it again with: authctl providers add \(provider) \(option) URL"
-            )
-        }
-        return url
     }
 }
 
@@ -141,7 +126,7 @@ extension IdentityProvider {
     public func enrichedProfile(_ profile: Profile, tokens: TokenSet, environment: AuthEnvironment) async -> Profile { profile }
     public var profilePhoto: ProtectedResource? { nil }
     public func scopes(_ granted: [String], cover needed: [String]) -> Bool { Set(needed).isSubset(of: Set(granted)) }
-    public func nextStep(for error: OAuthErrorResponse) -> String? { nil }
+    public func nextStep(for error: OAuthErrorResponse) -> Message? { nil }
     public func refreshScopes(session: TokenSet, asked: [String]) -> [String]? { asked.isEmpty ? nil : asked }
     public var documentedMetadata: DiscoveryDocument? { nil }
     public func responseMode(for scopes: [String]) -> String? { nil }

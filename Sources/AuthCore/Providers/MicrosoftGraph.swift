@@ -16,7 +16,7 @@ struct MicrosoftGraph: Sendable {
         guard let url = URL(string: host + "/v1.0/me") else { return profile }
         let warning = "could not read the Microsoft Graph profile at \(url.host ?? "?")\(url.path)"
         do {
-            try EndpointPolicy.check(url, what: "--graph-host")
+            try EndpointPolicy.check(url, what: "\(input: .graphHost)")
             let response = try await environment.transport.send(
                 HTTPRequest(url: url, headers: ["Authorization": "Bearer \(accessToken)", "Accept": "application/json"]))
             guard response.status == 200, let me = JSONValue.object(from: response.body) else {

@@ -54,7 +54,7 @@ public struct MicrosoftIssuer: Sendable, Equatable {
             }
         guard acceptable else {
             throw AuthError.notConfigured(
-                "the Microsoft discovery document for tenant '\(tenant)' names the issuer '\(Sanitize.text(issuer))', which is not \(prefix)\(tenantExpectation)\(Self.suffix). Check --authority-host and --tenant with: authctl providers show microsoft.com"
+                "the Microsoft discovery document for tenant '\(tenant)' names the issuer '\(Sanitize.text(issuer))', which is not \(prefix)\(tenantExpectation)\(Self.suffix). Check \(input: .authorityHost) and \(input: .tenant) with: \(command: .providersShow, "microsoft.com")"
             )
         }
     }
@@ -89,21 +89,21 @@ public struct MicrosoftIssuer: Sendable, Equatable {
             guard tid != personal else {
                 throw Self.mismatch(
                     tid: tid, asked: tenant,
-                    "a personal Microsoft account signed in, but the tenant 'organizations' accepts work or school accounts only. Sign in with a work or school account, or use --tenant common or --tenant consumers"
+                    "a personal Microsoft account signed in, but the tenant 'organizations' accepts work or school accounts only. Sign in with a work or school account, or use \(input: .tenant) common or \(input: .tenant) consumers"
                 )
             }
         case .consumers:
             guard tid == personal else {
                 throw Self.mismatch(
                     tid: tid, asked: tenant,
-                    "a work or school account (tenant \(tid)) signed in, but the tenant 'consumers' accepts personal Microsoft accounts only. Sign in with a personal account, or use --tenant common or --tenant organizations"
+                    "a work or school account (tenant \(tid)) signed in, but the tenant 'consumers' accepts personal Microsoft accounts only. Sign in with a personal account, or use \(input: .tenant) common or \(input: .tenant) organizations"
                 )
             }
         case .id(let id):
             guard tid == id else {
                 throw Self.mismatch(
                     tid: tid, asked: tenant,
-                    "the account signed in belongs to tenant \(tid), not to the tenant asked (\(id)). Sign in with an account of \(id), or use --tenant common"
+                    "the account signed in belongs to tenant \(tid), not to the tenant asked (\(id)). Sign in with an account of \(id), or use \(input: .tenant) common"
                 )
             }
         case .domain(let domain):
@@ -111,13 +111,13 @@ public struct MicrosoftIssuer: Sendable, Equatable {
             guard tid == resolved else {
                 throw Self.mismatch(
                     tid: tid, asked: tenant,
-                    "the account signed in belongs to tenant \(tid), not to \(domain)\(resolved.map { " (\($0))" } ?? ""). Sign in with an account of \(domain), or use --tenant common"
+                    "the account signed in belongs to tenant \(tid), not to \(domain)\(resolved.map { " (\($0))" } ?? ""). Sign in with an account of \(domain), or use \(input: .tenant) common"
                 )
             }
         }
     }
 
-    static func mismatch(tid: String, asked: MicrosoftTenant, _ message: String) -> AuthError {
+    static func mismatch(tid: String, asked: MicrosoftTenant, _ message: Message) -> AuthError {
         AuthError(
             .tenantIDMismatch, message + "; nothing was stored",
             details: ["tenantId": .string(tid), "requestedTenant": .string(asked.description)])

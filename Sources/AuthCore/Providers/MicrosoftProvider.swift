@@ -28,8 +28,8 @@ public struct MicrosoftProvider: IdentityProvider {
         authorityHost = Self.trimmed(config.authorityHost ?? Self.defaultAuthorityHost)
         graphHost = Self.trimmed(config.graphHost ?? Self.defaultGraphHost)
         discoveryURL = try ProviderURL.make(
-            "\(authorityHost)/\(tenant)/v2.0", "/.well-known/openid-configuration", provider: id, option: "--authority-host")
-        photoURL = try ProviderURL.make(graphHost, "/v1.0/me/photo/$value", provider: id, option: "--graph-host")
+            "\(authorityHost)/\(tenant)/v2.0", "/.well-known/openid-configuration", provider: id, option: .authorityHost)
+        photoURL = try ProviderURL.make(graphHost, "/v1.0/me/photo/$value", provider: id, option: .graphHost)
     }
 
     /// Graph `/v1.0/me/photo/$value`.
@@ -135,7 +135,7 @@ public struct MicrosoftProvider: IdentityProvider {
         return scopes
     }
 
-    public func nextStep(for error: OAuthErrorResponse) -> String? {
+    public func nextStep(for error: OAuthErrorResponse) -> Message? {
         MicrosoftErrorCodes.nextStep(for: error)
     }
 }

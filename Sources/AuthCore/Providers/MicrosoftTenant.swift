@@ -40,7 +40,7 @@ public enum MicrosoftTenant: Sendable, Hashable, CustomStringConvertible {
                 self = .domain(value)
             } else {
                 throw AuthError.invalidArgument(
-                    "--tenant '\(Sanitize.text(text, limit: 80))' is not a Microsoft tenant. Use \(Self.acceptedForms)")
+                    "\(input: .tenant) '\(Sanitize.text(text, limit: 80))' is not a Microsoft tenant. Use \(Self.acceptedForms)")
             }
         }
     }
@@ -66,7 +66,7 @@ public enum MicrosoftTenant: Sendable, Hashable, CustomStringConvertible {
         let isTenant = ["common", "organizations", "consumers"].contains(last) || isGUID(last) || last.hasSuffix(".onmicrosoft.com")
         guard isTenant || segments.contains("v2.0") || segments.contains("oauth2") else { return }
         throw AuthError.invalidArgument(
-            "--authority-host ends in a tenant or an endpoint path; give the host alone (for example https://login.microsoftonline.com) and the tenant with --tenant: authctl adds /TENANT/v2.0 itself"
+            "\(input: .authorityHost) ends in a tenant or an endpoint path; give the host alone (for example https://login.microsoftonline.com) and the tenant with \(input: .tenant): authctl adds /TENANT/v2.0 itself"
         )
     }
 

@@ -119,7 +119,7 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         let folded = key.lowercased().replacingEvery("_", with: "").replacingEvery("-", with: "")
         if ["secret", "privatekey", "password", "token", "credential"].contains(where: folded.contains) || folded == "key" {
             return .notConfigured(
-                "it holds a secret, and a secret never goes in the configuration file (copies, backups and `providers show` would carry it). Delete the field and give the secret by reference: authctl providers add \(provider) --client-secret-env VAR (an environment variable) or --client-secret-file PATH (a file of mode 0600)"
+                "it holds a secret, and a secret never goes in the configuration file (copies, backups and `providers show` would carry it). Delete the field and give the secret by reference: \(command: .providersAdd, "\(provider)", .input(.clientSecretEnv, "VAR")) (an environment variable) or \(input: .clientSecretFile) PATH (a file of mode 0600)"
             )
         }
         let known = CodingKeys.allCases.map(\.rawValue).joined(separator: ", ")
@@ -147,29 +147,29 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         try field(.id) { parsedID = try ProviderID(parsing: id) }
         guard let providerID = parsedID else { return }
         try field(.clientID) {
-            if let clientID { try Self.checkLine(clientID, option: "--client-id", what: "the client id the provider gave your app") }
+            if let clientID { try Self.checkLine(clientID, option: .clientID, what: "the client id the provider gave your app") }
         }
         try field(.clientSecretEnv) {
             if let clientSecretEnv, !Self.isEnvironmentName(clientSecretEnv) {
                 throw AuthError.invalidArgument(
-                    "--client-secret-env '\(Sanitize.text(clientSecretEnv, limit: 60))' is not the name of an environment variable (letters, digits and _, not starting with a digit). Write for example --client-secret-env MY_CLIENT_SECRET"
+                    "\(input: .clientSecretEnv) '\(Sanitize.text(clientSecretEnv, limit: 60))' is not the name of an environment variable (letters, digits and _, not starting with a digit). Write for example \(input: .clientSecretEnv) MY_CLIENT_SECRET"
                 )
             }
         }
         try field(.clientSecretFile) {
             if let clientSecretFile {
                 try Self.checkLine(
-                    clientSecretFile, option: "--client-secret-file", what: "the path of a file (mode 0600) holding the client secret")
+                    clientSecretFile, option: .clientSecretFile, what: "the path of a file (mode 0600) holding the client secret")
             }
             if clientSecretEnv != nil, clientSecretFile != nil {
-                throw AuthError.invalidArgument("--client-secret-env and --client-secret-file exclude each other. Keep one")
+                throw AuthError.invalidArgument("\(input: .clientSecretEnv) and \(input: .clientSecretFile) exclude each other. Keep one")
             }
         }
-        try field(.scopes) { for scope in scopes { try ScopeSyntax.check(scope, option: "--scope") } }
+        try field(.scopes) { for scope in scopes { try ScopeSyntax.check(scope, option: .scope) } }
         try field(.parameters) {
             for (name, value) in parameters where name.isEmpty || name.contains(where: \.isNewline) || value.contains(where: \.isNewline) {
                 throw AuthError.invalidArgument(
-                    "--param '\(Sanitize.text(name, limit: 40))' is not KEY=VALUE on one line. Write for example --param prompt=login")
+                    "\(input: .parameter) '\(Sanitize.text(name, limit: 40))' is not KEY=VALUE on one line. Write for example \(input: .parameter) prompt=login")
             }
             try AuthorizationRequest.checkCustomParameters(parameters.sorted { $0.key < $1.key })
         }
@@ -179,77 +179,77 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
             if case .oidc = providerID.kind {
                 guard let issuer else {
                     throw AuthError.invalidArgument(
-                        "\(id) needs --issuer URL (the provider's issuer; discovery is at ISSUER/.well-known/openid-configuration)")
+                        "\(id) needs \(input: .issuer) URL (the provider's issuer; discovery is at ISSUER/.well-known/openid-configuration)")
                 }
                 guard let url = URLComponents(string: issuer)?.url, url.scheme != nil, url.host != nil, url.query == nil,
                     url.fragment == nil,
                     !issuer.contains(where: { $0.isWhitespace })
                 else {
                     throw AuthError.invalidArgument(
-                        "--issuer '\(Sanitize.text(issuer))' is not a URL. Use for example https://auth.example.com")
+                        "\(input: .issuer) '\(Sanitize.text(issuer))' is not a URL. Use for example https://auth.example.com")
                 }
                 do {
-                    try EndpointPolicy.check(url, what: "--issuer")
+                    try EndpointPolicy.check(url, what: "\(input: .issuer)")
                 } catch let error as AuthError {
                     throw AuthError.invalidArgument(error.message)
                 }
             } else if case .apple = providerID.kind, let issuer {
                 // Overridable for tests and local fakes (SPEC §2); https off loopback.
-                try Self.checkHost(issuer, option: "--issuer", example: "https://appleid.apple.com")
+                try Self.checkHost(issuer, option: .issuer, example: "https://appleid.apple.com")
             } else if issuer != nil {
-                throw AuthError.invalidArgument("--issuer applies to oidc.* and apple.com providers only")
+                throw AuthError.invalidArgument("\(input: .issuer) applies to oidc.* and apple.com providers only")
             }
         }
         if case .apple = providerID.kind {
-            for (value, option, key) in [(teamID, "--team-id", CodingKeys.teamID), (keyID, "--key-id", .keyID)] {
+            for (value, option, key): (String?, Message.Input, CodingKeys) in [(teamID, .teamID, .teamID), (keyID, .keyID, .keyID)] {
                 try field(key) {
                     if let value, value.count != 10 || !value.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) {
                         throw AuthError.invalidArgument(
-                            "\(option) '\(Sanitize.text(value, limit: 20))' is not an Apple id: 10 capital letters and digits, as the Apple developer site shows it"
+                            "\(input: option) '\(Sanitize.text(value, limit: 20))' is not an Apple id: 10 capital letters and digits, as the Apple developer site shows it"
                         )
                     }
                 }
             }
             try field(.privateKeyFile) {
                 if let privateKeyFile {
-                    try Self.checkLine(privateKeyFile, option: "--private-key-file", what: "the path of the .p8 key file")
+                    try Self.checkLine(privateKeyFile, option: .privateKeyFile, what: "the path of the .p8 key file")
                 }
             }
         } else {
-            for (value, option, key) in [
-                (teamID, "--team-id", CodingKeys.teamID), (keyID, "--key-id", .keyID),
-                (privateKeyFile, "--private-key-file", .privateKeyFile),
+            for (value, option, key): (String?, Message.Input, CodingKeys) in [
+                (teamID, .teamID, .teamID), (keyID, .keyID, .keyID),
+                (privateKeyFile, .privateKeyFile, .privateKeyFile),
             ] where value != nil {
-                throw ConfigFieldError(field: key.rawValue, error: .invalidArgument("\(option) applies to apple.com only"))
+                throw ConfigFieldError(field: key.rawValue, error: .invalidArgument("\(input: option) applies to apple.com only"))
             }
         }
         if case .microsoft = providerID.kind {
             try field(.tenant) { if let tenant { _ = try MicrosoftTenant(parsing: tenant) } }
             try field(.authorityHost) {
                 if let authorityHost {
-                    try Self.checkHost(authorityHost, option: "--authority-host", example: "https://login.microsoftonline.us")
+                    try Self.checkHost(authorityHost, option: .authorityHost, example: "https://login.microsoftonline.us")
                     try MicrosoftTenant.checkAuthorityHostPath(authorityHost)
                 }
             }
             try field(.graphHost) {
-                if let graphHost { try Self.checkHost(graphHost, option: "--graph-host", example: "https://graph.microsoft.us") }
+                if let graphHost { try Self.checkHost(graphHost, option: .graphHost, example: "https://graph.microsoft.us") }
             }
         } else {
-            for (value, option, key) in [
-                (tenant, "--tenant", CodingKeys.tenant), (authorityHost, "--authority-host", .authorityHost),
-                (graphHost, "--graph-host", .graphHost),
+            for (value, option, key): (String?, Message.Input, CodingKeys) in [
+                (tenant, .tenant, .tenant), (authorityHost, .authorityHost, .authorityHost),
+                (graphHost, .graphHost, .graphHost),
             ] where value != nil {
-                throw ConfigFieldError(field: key.rawValue, error: .invalidArgument("\(option) applies to microsoft.com only"))
+                throw ConfigFieldError(field: key.rawValue, error: .invalidArgument("\(input: option) applies to microsoft.com only"))
             }
         }
         try field(.flow) {
             if let flow, flow != "code", flow != "implicit" {
                 throw AuthError.invalidArgument(
-                    "--flow must be 'code' (the default) or 'implicit', not '\(Sanitize.text(flow, limit: 20))'")
+                    "\(input: .flow) must be 'code' (the default) or 'implicit', not '\(Sanitize.text(flow, limit: 20))'")
             }
             if flow == "implicit" {
                 guard case .oidc = providerID.kind else {
-                    throw AuthError.invalidArgument("--flow implicit applies to oidc.* providers only; \(id) signs in with the code flow")
+                    throw AuthError.invalidArgument("\(input: .flow) implicit applies to oidc.* providers only; \(id) signs in with the code flow")
                 }
             }
         }
@@ -261,17 +261,17 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
     public func checkComplete() throws {
         guard case .oidc = try ProviderID(parsing: id).kind, clientID == nil else { return }
         throw AuthError.invalidArgument(
-            "\(id) needs --client-id: the client id the provider gave your app (authctl providers add \(id) --client-id CLIENT_ID)")
+            "\(id) needs \(input: .clientID): the client id the provider gave your app (\(command: .providersAdd, "\(id)", .input(.clientID, "CLIENT_ID")))")
     }
 
     /// A one-line value (client id, a path): not blank, no control characters.
-    static func checkLine(_ value: String, option: String, what: String) throws {
+    static func checkLine(_ value: String, option: Message.Input, what: String) throws {
         if value.trimming(.whitespacesAndNewlines).isEmpty {
-            throw AuthError.invalidArgument("\(option) is \(value.isEmpty ? "empty" : "blank"). Pass \(what)")
+            throw AuthError.invalidArgument("\(input: option) is \(value.isEmpty ? "empty" : "blank"). Pass \(what)")
         }
         if value.unicodeScalars.contains(where: { ScalarSet.controlCharacters.contains($0) }) {
             throw AuthError.invalidArgument(
-                "\(option) '\(Sanitize.text(value, limit: 60))' has a line break or a control character. Pass \(what), on one line")
+                "\(input: option) '\(Sanitize.text(value, limit: 60))' has a line break or a control character. Pass \(what), on one line")
         }
     }
 
@@ -289,11 +289,11 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
             components.host?.isEmpty == false, !text.contains(where: { $0.isWhitespace })
         else {
             throw AuthError.invalidArgument(
-                "--redirect-uri '\(Sanitize.text(text))' is not an http(s) URL. Use for example http://127.0.0.1:8400/callback")
+                "\(input: .redirectURI) '\(Sanitize.text(text))' is not an http(s) URL. Use for example http://127.0.0.1:8400/callback")
         }
         if let port = components.port, !(0...65535).contains(port) {
             throw AuthError.invalidArgument(
-                "--redirect-uri '\(Sanitize.text(text))' has port \(port); a port is 0…65535. Use for example http://127.0.0.1:8400/callback"
+                "\(input: .redirectURI) '\(Sanitize.text(text))' has port \(port); a port is 0…65535. Use for example http://127.0.0.1:8400/callback"
             )
         }
     }
@@ -323,10 +323,10 @@ public enum ScopeSyntax {
         !scope.isEmpty && scope.utf8.allSatisfy { $0 == 0x21 || (0x23...0x5B).contains($0) || (0x5D...0x7E).contains($0) }
     }
 
-    public static func check(_ scope: String, option: String) throws {
+    public static func check(_ scope: String, option: Message.Input) throws {
         guard isValid(scope) else {
             throw AuthError.invalidArgument(
-                "\(option) '\(Sanitize.text(scope, limit: 60))' is not one scope: printable ASCII without spaces, quotes or backslashes (RFC 6749 §3.3). Repeat \(option) for several"
+                "\(input: option) '\(Sanitize.text(scope, limit: 60))' is not one scope: printable ASCII without spaces, quotes or backslashes (RFC 6749 §3.3). Repeat \(input: option) for several"
             )
         }
     }
@@ -338,18 +338,18 @@ extension ProviderConfig {
     /// no query, fragment or credentials. A path is kept — AD FS serves under `/adfs`, a
     /// gateway or a test server may serve each provider under its own path — and every
     /// endpoint is built under it; a trailing slash is dropped where endpoints are built.
-    static func checkHost(_ text: String, option: String, example: String) throws {
+    static func checkHost(_ text: String, option: Message.Input, example: String) throws {
         let trimmed = text.hasSuffix("/") ? String(text.dropLast()) : text
         guard let url = URL(string: trimmed), url.scheme != nil, let host = url.host, !host.isEmpty, url.query == nil,
             url.fragment == nil, url.user == nil, url.password == nil, !trimmed.hasSuffix("/")
         else {
             // The text is not echoed whole: it may hold credentials.
             throw AuthError.invalidArgument(
-                "\(option) is not a base URL: write scheme://host[:port][/path] with no query, fragment or user name, for example \(example)"
+                "\(input: option) is not a base URL: write scheme://host[:port][/path] with no query, fragment or user name, for example \(example)"
             )
         }
         do {
-            try EndpointPolicy.check(url, what: option)
+            try EndpointPolicy.check(url, what: "\(input: option)")
         } catch let error as AuthError {
             throw AuthError.invalidArgument(error.message)
         }
@@ -367,8 +367,8 @@ public struct ListenAddress: Sendable, Equatable {
     }
 
     public init(parsing text: String) throws {
-        let usage =
-            "--listen-address '\(Sanitize.text(text, limit: 60))' is not HOST:PORT on a loopback address. Use for example 127.0.0.1:8400 or [::1]:8400"
+        let usage: Message =
+            "\(input: .listenAddress) '\(Sanitize.text(text, limit: 60))' is not HOST:PORT on a loopback address. Use for example 127.0.0.1:8400 or [::1]:8400"
         guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
             throw AuthError.invalidArgument(usage)
         }
@@ -460,16 +460,18 @@ public struct ConfigStore: Sendable {
     /// A field that breaks a rule, as the file's reader sees it: the file, the provider, the field.
     private func fieldError(_ problem: ConfigFieldError, provider: String?) -> AuthError {
         let id = (provider ?? problem.provider).map { Sanitize.text($0, limit: 60) } ?? "ID"
-        let message = problem.error.message.hasSuffix(".") ? String(problem.error.message.dropLast()) : problem.error.message
+        let message = problem.error.message.dropping(suffix: ".")
         return AuthError.notConfigured(
-            "the configuration file \(path), provider \(id), field \"\(Sanitize.text(problem.field, limit: 60))\": \(message). Correct the field in the file, or remove the provider (authctl providers remove \(id)) and add it again"
+            "the configuration file \(path), provider \(id), field \"\(Sanitize.text(problem.field, limit: 60))\": \(message). Correct the field in the file, or remove the provider (\(command: .providersRemove, "\(id)")) and add it again"
         )
     }
 
     public func provider(_ id: ProviderID) throws -> ProviderConfig {
         guard let config = try load().providers[id.rawValue] else {
+            let arguments: [Message.Argument] =
+                ["\(id)", .input(.clientID, "ID")] + (id.rawValue.hasPrefix("oidc.") ? [.input(.issuer, "URL")] : [])
             throw AuthError.notConfigured(
-                "the provider \(id) is not configured. Add it with: authctl providers add \(id) --client-id ID\(id.rawValue.hasPrefix("oidc.") ? " --issuer URL" : "")"
+                "the provider \(id) is not configured. Add it with: \(command: .providersAdd, arguments: arguments)"
             )
         }
         return config

@@ -19,7 +19,7 @@ extension SecretSource {
             let text = String(data: data, encoding: .utf8)
         else {
             throw AuthError.notConfigured(
-                "the private key file \(path) does not exist or is not text. Check --private-key-file (the AuthKey_KEYID.p8 from Apple)")
+                "the private key file \(path) does not exist or is not text. Check \(input: .privateKeyFile) (the AuthKey_KEYID.p8 from Apple)")
         }
         return text
     }
@@ -39,7 +39,7 @@ public struct ProcessSecretSource: SecretSource {
         guard let data = try SafeFile.read(path, what: "the client secret file", code: .providerNotConfigured, directory: .any),
             let text = String(data: data, encoding: .utf8)
         else {
-            throw AuthError.notConfigured("the client secret file \(path) does not exist or is not text. Check --client-secret-file")
+            throw AuthError.notConfigured("the client secret file \(path) does not exist or is not text. Check \(input: .clientSecretFile)")
         }
         return text.trimming(.whitespacesAndNewlines)
     }

@@ -78,7 +78,7 @@ struct FlowArguments: ParsableArguments {
             if let redirectURI { try ProviderConfig.checkRedirectURI(redirectURI) }
             if let listenAddress { _ = try ListenAddress(parsing: listenAddress) }
         } catch let error as AuthError {
-            throw ValidationError(error.message)
+            throw ValidationError(MessageSpelling.words(error.message))
         }
         if deviceCode, manual { throw ValidationError("--device-code and --manual exclude each other: choose one") }
         if deviceCode || manual, browserCommand != nil {

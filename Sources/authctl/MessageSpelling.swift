@@ -1,0 +1,77 @@
+import AuthCore
+
+/// How the command line spells what AuthCore names in its messages: a `Message.Verb` is a
+/// subcommand (`authctl users list`), a `Message.Input` an option (`--client-secret-env`).
+/// The one place where the core's values become command-line words; a test holds every
+/// spelling to the commands and options the binary has.
+enum MessageSpelling {
+    static func words(_ message: Message) -> String {
+        message.spelled(command: command, input: option)
+    }
+
+    static func command(_ verb: Message.Verb, _ arguments: [Message.Argument]) -> String {
+        (["authctl", subcommand(verb)] + arguments.map(argument)).joined(separator: " ")
+    }
+
+    static func argument(_ argument: Message.Argument) -> String {
+        switch argument {
+        case .value(let value): value
+        case .input(let input, let value): value.map { "\(option(input)) \($0)" } ?? option(input)
+        }
+    }
+
+    static func subcommand(_ verb: Message.Verb) -> String {
+        switch verb {
+        case .login: "login"
+        case .link: "link"
+        case .reauthenticate: "reauth"
+        case .unlink: "unlink"
+        case .signOut: "signout"
+        case .status: "status"
+        case .token: "token"
+        case .exec: "exec"
+        case .gitCredential: "git-credential"
+        case .usersList: "users list"
+        case .usersExport: "users export"
+        case .usersDelete: "users delete"
+        case .usersPhoto: "users photo"
+        case .providersAdd: "providers add"
+        case .providersShow: "providers show"
+        case .providersList: "providers list"
+        case .providersRemove: "providers remove"
+        }
+    }
+
+    static func option(_ input: Message.Input) -> String {
+        switch input {
+        case .allowAnyLocalUser: "--allow-any-local-user"
+        case .authorityHost: "--authority-host"
+        case .browserCommand: "--browser-command"
+        case .clientID: "--client-id"
+        case .clientSecretEnv: "--client-secret-env"
+        case .clientSecretFile: "--client-secret-file"
+        case .config: "--config"
+        case .consent: "--consent"
+        case .credential: "--credential"
+        case .deviceCode: "--device-code"
+        case .flow: "--flow"
+        case .graphHost: "--graph-host"
+        case .idToken: "--id-token"
+        case .issuer: "--issuer"
+        case .keyID: "--key-id"
+        case .keystore: "--keystore"
+        case .listenAddress: "--listen-address"
+        case .manual: "--manual"
+        case .noBrowser: "--no-browser"
+        case .parameter: "--param"
+        case .pending: "--pending"
+        case .privateKeyFile: "--private-key-file"
+        case .rawNonce: "--raw-nonce"
+        case .redirectURI: "--redirect-uri"
+        case .scope: "--scope"
+        case .teamID: "--team-id"
+        case .tenant: "--tenant"
+        case .timeout: "--timeout"
+        }
+    }
+}
