@@ -41,7 +41,8 @@ public struct KeystoreAccountStore: AccountStore {
         let context = self.context()
         let outcome = try await keystore.update { state in
             if let pendingHandle { _ = try AccountRules.pendingCredential(pendingHandle, in: state, now: context.now) }
-            return try AccountRules.link(&state, with: credential, context: context, pendingHandle: pendingHandle, consent: consent, uid: uid)
+            return try AccountRules.link(
+                &state, with: credential, context: context, pendingHandle: pendingHandle, consent: consent, uid: uid)
         }
         return try outcome.get()
     }

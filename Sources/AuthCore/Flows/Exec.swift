@@ -38,7 +38,9 @@ public struct Exec: Sendable {
     let events: any AuthEventSink
     let runner: any ChildProcessRunner
 
-    public init(tokens: TokenRefresh, clock: any Clock, random: any RandomSource, events: any AuthEventSink, runner: any ChildProcessRunner) {
+    public init(
+        tokens: TokenRefresh, clock: any Clock, random: any RandomSource, events: any AuthEventSink, runner: any ChildProcessRunner
+    ) {
         self.tokens = tokens
         self.clock = clock
         self.random = random
