@@ -8,6 +8,8 @@ public struct TestEnvironment: Sendable {
     public let environment: AuthEnvironment
     public let keystore: InMemoryKeystore
     public let terminal: RecordingTerminal
+    /// What the use cases built by `signIn()`, `link()`… report.
+    public let events = RecordingEvents()
     public let directory: String
     /// Removes the directory (and the files written beside it) when the last copy of this
     /// environment goes, so that the suite leaves nothing in $TMPDIR.

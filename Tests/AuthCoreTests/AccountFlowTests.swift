@@ -31,11 +31,11 @@ struct AccountFlowTests {
     let browser = CredentialSource.interactive(FlowOptions(timeout: 10))
 
     func login(_ test: TestEnvironment, _ provider: String, source: CredentialSource? = nil) async throws -> SignIn.Output {
-        try await SignIn(environment: test.environment).run(.init(providerID: try ProviderID(parsing: provider), source: source ?? browser))
+        try await test.signIn().run(.init(providerID: try ProviderID(parsing: provider), source: source ?? browser))
     }
 
     func link(_ test: TestEnvironment, _ provider: String?, source: CredentialSource? = nil) async throws -> Link.Output {
-        try await Link(environment: test.environment).run(
+        try await test.link().run(
             .init(providerID: try provider.map(ProviderID.init(parsing:)), source: source ?? browser))
     }
 
@@ -78,12 +78,12 @@ struct AccountFlowTests {
         #expect(linked.user.email == "ada@example.com", "linking never replaces the user's email")
 
         clock.advance(by: 120)
-        let reauthenticated = try await Reauthenticate(environment: test.environment).run(
+        let reauthenticated = try await test.reauthenticate().run(
             .init(providerID: try ProviderID(parsing: "oidc.home"), source: browser))
         #expect(reauthenticated.lastAuthAt.timeIntervalSince(first.user.lastAuthAt) >= 119)
         #expect(reauthenticated.lastSignInAt == first.user.lastSignInAt)
 
-        let unlinked = try await Unlink(environment: test.environment).run(providerID: try ProviderID(parsing: "oidc.home"))
+        let unlinked = try await test.unlink().run(providerID: try ProviderID(parsing: "oidc.home"))
         #expect(unlinked.user.providerData.map(\.providerID) == ["oidc.work"])
         #expect(unlinked.revocation?.result == .revoked && home.revoked.count == 1, "the unlinked identity's refresh token is revoked")
         #expect(test.keystore.state.users.count == 1)
@@ -93,7 +93,7 @@ struct AccountFlowTests {
     func accountExistsResolved() async throws {
         let test = try await environment()
         _ = try await login(test, "oidc.work")
-        _ = try await SignOut(environment: test.environment).run(.init())
+        _ = try await test.signOut().run(.init())
         let error = await expectRefusal(.accountExistsWithDifferentCredential, test, savesPending: true) {
             _ = try await login(test, "oidc.home")
         }
@@ -123,7 +123,7 @@ struct AccountFlowTests {
         let error = await expectRefusal(.credentialAlreadyInUse, test, savesPending: true) { _ = try await link(test, "oidc.home") }
         #expect(error?.details["uid"]?.stringValue == other.user.uid)
         let handle = try #require(error?.details["pendingCredential"]?.stringValue)
-        let switched = try await SignIn(environment: test.environment).run(.init(providerID: nil, source: .pending(handle: handle)))
+        let switched = try await test.signIn().run(.init(providerID: nil, source: .pending(handle: handle)))
         #expect(switched.user.uid == other.user.uid && test.keystore.state.currentUID == other.user.uid)
     }
 
@@ -135,7 +135,7 @@ struct AccountFlowTests {
         let authorizations = work.count("authorize")
         await expectRefusal(.providerAlreadyLinked, test) { _ = try await link(test, "oidc.work") }
         await expectRefusal(.noSuchProvider, test) {
-            _ = try await Reauthenticate(environment: test.environment).run(
+            _ = try await test.reauthenticate().run(
                 .init(providerID: try ProviderID(parsing: "oidc.home"), source: browser))
         }
         #expect(work.count("authorize") == authorizations && home.count("authorize") == 0)
@@ -149,7 +149,7 @@ struct AccountFlowTests {
         behaviour.subject = "another-person"
         work.behaviour = behaviour
         await expectRefusal(.userMismatch, test) {
-            _ = try await Reauthenticate(environment: test.environment).run(
+            _ = try await test.reauthenticate().run(
                 .init(providerID: try ProviderID(parsing: "oidc.work"), source: browser))
         }
     }
@@ -159,10 +159,10 @@ struct AccountFlowTests {
         let test = try await environment()
         _ = try await login(test, "oidc.work")
         clock.advance(by: 301)
-        await expectRefusal(.requiresRecentLogin, test) { _ = try await DeleteUser(environment: test.environment).run(uid: nil) }
-        _ = try await Reauthenticate(environment: test.environment).run(
+        await expectRefusal(.requiresRecentLogin, test) { _ = try await test.deleteUser().run(uid: nil) }
+        _ = try await test.reauthenticate().run(
             .init(providerID: try ProviderID(parsing: "oidc.work"), source: browser))
-        let output = try await DeleteUser(environment: test.environment).run(uid: nil)
+        let output = try await test.deleteUser().run(uid: nil)
         #expect(output.revocations.map(\.result) == [.revoked] && work.revoked.count == 1)
         #expect(test.keystore.state.users.isEmpty && test.keystore.state.currentUID == nil)
     }
@@ -176,9 +176,9 @@ struct AccountFlowTests {
         #expect(output.isNewUser && output.user.providerData[0].federatedID == "id-token-user")
         let tokens = try #require(output.user.providerData[0].tokens)
         #expect(tokens.accessToken == nil && tokens.refreshToken == nil && tokens.idToken == good)
-        let printed = try await TokenRefresh(environment: test.environment).run(.init(idToken: true))
+        let printed = try await test.tokenRefresh().run(.init(idToken: true))
         #expect(printed.token == good)
-        await expectRefusal(.invalidArgument, test) { _ = try await TokenRefresh(environment: test.environment).run(.init()) }
+        await expectRefusal(.invalidArgument, test) { _ = try await test.tokenRefresh().run(.init()) }
 
         await expectRefusal(.invalidCredential, test) {
             _ = try await login(test, "oidc.work", source: .idToken(good, rawNonce: "another-nonce"))

@@ -15,7 +15,7 @@ struct AppleSignInTests {
     var appleID: ProviderID { try! ProviderID(parsing: "apple") }
 
     func login(_ test: TestEnvironment, _ id: ProviderID? = nil) async throws -> SignIn.Output {
-        try await SignIn(environment: test.environment).run(.init(providerID: id ?? appleID, source: browser))
+        try await test.signIn().run(.init(providerID: id ?? appleID, source: browser))
     }
 
     @Test("the provider's rules: nonce hashing, form_post with name or email, private relay, string booleans, the user field")
@@ -71,9 +71,9 @@ struct AppleSignInTests {
     func refreshAndRevoke() async throws {
         let test = try await TestEnvironment(apple: apple)
         _ = try await login(test)
-        let refreshed = try await TokenRefresh(environment: test.environment).run(.init(forceRefresh: true))
+        let refreshed = try await test.tokenRefresh().run(.init(forceRefresh: true))
         #expect(refreshed.refreshed)
-        let output = try await SignOut(environment: test.environment).run(.init(revoke: true))
+        let output = try await test.signOut().run(.init(revoke: true))
         #expect(output.revocations.map(\.result) == [.revoked])
         #expect(apple.revoked.count == 1 && apple.acceptedClientSecrets.count == 3)
     }
@@ -130,13 +130,13 @@ struct AppleConsentTests {
         try await test.environment.configStore.update { file in
             file.providers["oidc.work"] = ProviderConfig(id: "oidc.work", clientID: oidc.clientID, issuer: oidc.issuer)
         }
-        _ = try await SignIn(environment: test.environment).run(
+        _ = try await test.signIn().run(
             .init(providerID: try ProviderID(parsing: first), source: .interactive(FlowOptions(timeout: 10))))
         return test
     }
 
     func link(_ test: TestEnvironment, _ provider: String, consent: Bool = false) async throws -> Link.Output {
-        try await Link(environment: test.environment).run(
+        try await test.link().run(
             .init(providerID: try ProviderID(parsing: provider), source: .interactive(FlowOptions(timeout: 10)), consent: consent))
     }
 

@@ -11,7 +11,7 @@ struct ConfidentialClientTests {
     init() throws { provider = try FakeIdentityProvider() }
 
     func signIn(_ test: TestEnvironment) async throws -> SignIn.Output {
-        try await SignIn(environment: test.environment).run(
+        try await test.signIn().run(
             .init(providerID: try ProviderID(parsing: "oidc.fake"), options: FlowOptions(timeout: 10)))
     }
 
@@ -20,7 +20,7 @@ struct ConfidentialClientTests {
         provider.update { $0.clientSecret = secret }
         let test = try await TestEnvironment(provider: provider, clientSecretEnv: "FAKE_SECRET", secrets: ["FAKE_SECRET": secret])
         #expect(try await signIn(test).isNewUser)
-        #expect(try await TokenRefresh(environment: test.environment).run(.init(forceRefresh: true)).refreshed)
+        #expect(try await test.tokenRefresh().run(.init(forceRefresh: true)).refreshed)
         #expect(!test.terminal.lines.joined().contains(secret))
     }
 
@@ -45,7 +45,7 @@ struct ConfidentialClientTests {
         }
         let test = try await TestEnvironment(
             provider: provider, clock: FixedClock(Date()), clientSecretEnv: "FAKE_SECRET", secrets: ["FAKE_SECRET": secret])
-        let output = try await SignIn(environment: test.environment).run(
+        let output = try await test.signIn().run(
             .init(providerID: try ProviderID(parsing: "oidc.fake"), options: FlowOptions(timeout: 60, mode: .deviceCode)))
         #expect(output.isNewUser && provider.count("device") == 1 && provider.count("device-poll") == 2)
         #expect(!test.terminal.lines.joined().contains(secret))

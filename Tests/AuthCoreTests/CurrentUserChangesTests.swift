@@ -37,7 +37,7 @@ struct CurrentUserChangesTests {
     /// Signed in as one user, with a second user in the keystore to switch to.
     func signedIn() async throws -> (TestEnvironment, first: String, second: String) {
         let test = try await TestEnvironment(provider: provider)
-        _ = try await SignIn(environment: test.environment).run(
+        _ = try await test.signIn().run(
             .init(providerID: try ProviderID(parsing: "oidc.fake"), options: FlowOptions(timeout: 10)))
         let first = try #require(test.keystore.state.currentUID)
         let second = "second-user-uid-000000000000"
@@ -50,10 +50,8 @@ struct CurrentUserChangesTests {
         return (test, first, second)
     }
 
-    func environment(_ test: TestEnvironment, interference: @escaping (inout AccountState) -> Void) -> AuthEnvironment {
-        var environment = test.environment
-        environment.keystore = InterferingKeystore(test.keystore, before: interference)
-        return environment
+    func keystore(_ test: TestEnvironment, interference: @escaping (inout AccountState) -> Void) -> any Keystore {
+        InterferingKeystore(test.keystore, before: interference)
     }
 
     @Test("token --force-refresh while another process runs users use: the token of the user it started with, refreshed and stored")
@@ -61,8 +59,8 @@ struct CurrentUserChangesTests {
         let (test, first, second) = try await signedIn()
         defer { try? FileManager.default.removeItem(atPath: test.directory) }
         let old = try #require(test.keystore.state.currentUser?.providerData.first?.tokens)
-        let environment = environment(test) { $0.currentUID = second }
-        let output = try await TokenRefresh(environment: environment).run(.init(forceRefresh: true))
+        let interfering = keystore(test) { $0.currentUID = second }
+        let output = try await test.tokenRefresh(keystore: interfering).run(.init(forceRefresh: true))
         #expect(output.refreshed && output.token != old.accessToken)
         let state = test.keystore.state
         #expect(state.currentUID == second, "the other process's choice stays")
@@ -75,11 +73,11 @@ struct CurrentUserChangesTests {
     func tokenWhileUserDeleted() async throws {
         let (test, first, _) = try await signedIn()
         defer { try? FileManager.default.removeItem(atPath: test.directory) }
-        let environment = environment(test) { state in
+        let interfering = keystore(test) { state in
             state.users.removeAll { $0.uid == first }
             state.currentUID = nil
         }
-        await #expect { try await TokenRefresh(environment: environment).run(.init(forceRefresh: true)) } throws: {
+        await #expect { try await test.tokenRefresh(keystore: interfering).run(.init(forceRefresh: true)) } throws: {
             guard let error = $0 as? AuthError else { return false }
             return error.code == .invalidCredential && error.message.contains("removed")
         }
@@ -94,8 +92,8 @@ struct CurrentUserChangesTests {
             // The second user holds tokens too, so that signing it out by mistake would show.
             state.users[1].providerData = state.users[0].providerData
         }
-        let environment = environment(test) { $0.currentUID = second }
-        let output = try await SignOut(environment: environment).run(.init())
+        let interfering = keystore(test) { $0.currentUID = second }
+        let output = try await test.signOut(keystore: interfering).run(.init())
         #expect(output.signedOut == [first])
         let state = test.keystore.state
         #expect(state.users.first { $0.uid == first }?.providerData.allSatisfy { $0.tokens == nil } == true)
@@ -107,8 +105,8 @@ struct CurrentUserChangesTests {
     func reauthWhileUsersUse() async throws {
         let (test, first, second) = try await signedIn()
         defer { try? FileManager.default.removeItem(atPath: test.directory) }
-        let environment = environment(test) { $0.currentUID = second }
-        let user = try await Reauthenticate(environment: environment).run(
+        let interfering = keystore(test) { $0.currentUID = second }
+        let user = try await test.reauthenticate(keystore: interfering).run(
             .init(providerID: try ProviderID(parsing: "oidc.fake"), source: .interactive(FlowOptions(timeout: 10))))
         #expect(user.uid == first)
         #expect(test.keystore.state.currentUID == second)
@@ -125,8 +123,8 @@ struct CurrentUserChangesTests {
         try await test.environment.configStore.update { file in
             file.providers["oidc.home"] = ProviderConfig(id: "oidc.home", clientID: home.clientID, issuer: home.issuer)
         }
-        let environment = environment(test) { $0.currentUID = second }
-        let output = try await Link(environment: environment).run(
+        let interfering = keystore(test) { $0.currentUID = second }
+        let output = try await test.link(keystore: interfering).run(
             .init(providerID: try ProviderID(parsing: "oidc.home"), source: .interactive(FlowOptions(timeout: 10))))
         #expect(output.user.uid == first)
         let state = test.keystore.state

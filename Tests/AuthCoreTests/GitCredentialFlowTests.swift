@@ -16,13 +16,13 @@ final class GitCredentialFlowTests {
     func signedIn() async throws -> TestEnvironment {
         let test = try await TestEnvironment(provider: provider)
         directories.append(test.directory)
-        _ = try await SignIn(environment: test.environment).run(
+        _ = try await test.signIn().run(
             .init(providerID: try ProviderID(parsing: "oidc.fake"), options: FlowOptions(timeout: 10)))
         return test
     }
 
     func get(_ test: TestEnvironment, _ text: String, scopes: [String] = []) async throws -> GitCredentialDescription {
-        try await GitCredential(environment: test.environment).get(
+        try await test.gitCredential().get(
             .init(providerID: try ProviderID(parsing: "oidc.fake"), scopes: scopes, description: try GitCredentialDescription.parse(text)))
     }
 

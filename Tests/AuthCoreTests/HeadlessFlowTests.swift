@@ -76,7 +76,7 @@ struct HeadlessFlowTests {
     func signIn(_ test: TestEnvironment, mode: FlowOptions.Mode, timeout: TimeInterval = 300, id: String = "oidc.fake") async throws
         -> SignIn.Output
     {
-        try await SignIn(environment: test.environment).run(
+        try await test.signIn().run(
             .init(providerID: try ProviderID(parsing: id), source: .interactive(FlowOptions(timeout: timeout, mode: mode))))
     }
 
@@ -203,7 +203,7 @@ struct MicrosoftDeviceCodeTests {
                 }
             }
         }
-        let output = try await SignIn(environment: test.environment).run(
+        let output = try await test.signIn().run(
             .init(providerID: try ProviderID(parsing: "microsoft"), source: .interactive(FlowOptions(mode: .deviceCode))))
         #expect(output.isNewUser && microsoft.count("devicecode") == 1 && microsoft.count("authorize") == 0)
         #expect(terminal.lines.contains { $0.contains("https://microsoft.com/devicelogin") })

@@ -133,10 +133,9 @@ final class KeystoreAttackTests {
         let slow = FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 30)
         let waiting = Task { try await slow.update { $0.currentUID = nil } }
         try await Task.sleep(nanoseconds: 100_000_000)
-        let start = ContinuousClock.now
         waiting.cancel()
+        // Not cancelled, the wait would end in the 30 s lock timeout's keystore error instead.
         await #expect(throws: CancellationError.self) { try await waiting.value }
-        #expect(ContinuousClock.now - start < .seconds(2))
         #expect(FileManager.default.contents(atPath: path) == before)
     }
 }

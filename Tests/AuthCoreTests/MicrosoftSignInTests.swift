@@ -13,7 +13,7 @@ struct MicrosoftSignInTests {
     func signIn(_ test: TestEnvironment, tenant: String? = nil, scopes: [String] = [], parameters: [(String, String)] = [])
         async throws -> SignIn.Output
     {
-        try await SignIn(environment: test.environment).run(
+        try await test.signIn().run(
             .init(
                 providerID: try ProviderID(parsing: "microsoft"),
                 options: FlowOptions(scopes: scopes, parameters: parameters, timeout: 10, tenant: tenant)))
@@ -21,7 +21,7 @@ struct MicrosoftSignInTests {
 
     func expectFailure(_ code: AuthError.Code, _ test: TestEnvironment, tenant: String? = nil, timeout: TimeInterval = 10) async {
         do {
-            _ = try await SignIn(environment: test.environment).run(
+            _ = try await test.signIn().run(
                 .init(providerID: try ProviderID(parsing: "microsoft"), options: FlowOptions(timeout: timeout, tenant: tenant)))
             Issue.record("sign-in succeeded; expected \(code)")
         } catch let error as AuthError {
@@ -193,7 +193,7 @@ struct MicrosoftSignInTests {
                 id: "microsoft.com", clientID: microsoft.clientID, authorityHost: microsoft.host, graphHost: "http://127.0.0.1:1"))
         let warned = try await signIn(unreachableGraph)
         #expect(warned.user.displayName == "Megan Bowen")
-        #expect(unreachableGraph.terminal.lines.contains { $0.contains("could not read the Microsoft Graph profile") })
+        #expect(unreachableGraph.events.events == [.profileIncomplete(.graphUnreachable(endpoint: "127.0.0.1/v1.0/me"))])
     }
 
     func signedIn(tenant: String? = nil) async throws -> TestEnvironment {
@@ -205,7 +205,7 @@ struct MicrosoftSignInTests {
     @Test("token --scope: a refresh-token grant for another resource, cached per scope set; the rotated refresh token is kept")
     func scopedTokens() async throws {
         let test = try await signedIn()
-        let refresh = TokenRefresh(environment: test.environment)
+        let refresh = test.tokenRefresh()
         let before = try #require(test.keystore.state.currentUser?.providerData.first?.tokens)
         let graph = try await refresh.run(.init(scopes: ["\(microsoft.host)/.default"]))
         #expect(graph.refreshed && graph.token != before.accessToken)
@@ -235,7 +235,7 @@ struct MicrosoftSignInTests {
         let test = try await signedIn()
         let before = test.keystore.state
         do {
-            _ = try await TokenRefresh(environment: test.environment).run(.init(scopes: ["Mail.Send"]))
+            _ = try await test.tokenRefresh().run(.init(scopes: ["Mail.Send"]))
             Issue.record("expected a refusal")
         } catch let error as AuthError {
             #expect(error.code == .invalidCredential && error.message.contains("AADSTS65001") && error.message.contains("prompt=consent"))
@@ -243,7 +243,7 @@ struct MicrosoftSignInTests {
         }
         #expect(test.keystore.state == before)
         do {
-            _ = try await TokenRefresh(environment: test.environment).run(.init(idToken: true, scopes: ["User.Read"]))
+            _ = try await test.tokenRefresh().run(.init(idToken: true, scopes: ["User.Read"]))
             Issue.record("expected a refusal")
         } catch let error as AuthError {
             #expect(error.code == .invalidArgument)
@@ -255,7 +255,7 @@ struct MicrosoftSignInTests {
         let test = try await TestEnvironment(microsoft: microsoft, tenant: "consumers")
         microsoft.update { $0.account = .work }
         _ = try await signIn(test, tenant: "organizations")
-        let refreshed = try await TokenRefresh(environment: test.environment).run(.init(forceRefresh: true))
+        let refreshed = try await test.tokenRefresh().run(.init(forceRefresh: true))
         #expect(refreshed.refreshed)
         #expect(test.keystore.state.currentUser?.providerData.count == 1)
     }
@@ -263,7 +263,7 @@ struct MicrosoftSignInTests {
     @Test("users photo: Graph's image bytes with the session's User.Read token; 404 ImageNotFound when there is none")
     func photo() async throws {
         let test = try await signedIn()
-        let photo = try await UserPhoto(environment: test.environment).run()
+        let photo = try await test.userPhoto().run()
         #expect(photo.data == FakeMicrosoft.Account.work.photo && photo.contentType == "image/jpeg")
         #expect(microsoft.count("refresh") == 0, "the session's token may read the photo")
         #expect(test.keystore.state.currentUser?.photoURL == nil)
@@ -271,7 +271,7 @@ struct MicrosoftSignInTests {
         microsoft.update { $0.account = .otherTenant }
         let other = try await signedIn()
         do {
-            _ = try await UserPhoto(environment: other.environment).run()
+            _ = try await other.userPhoto().run()
             Issue.record("expected no photo")
         } catch let error as AuthError {
             #expect(error.message.contains("no photo") && error.details["providerError"] == "ImageNotFound", "\(error)")
@@ -286,7 +286,7 @@ struct MicrosoftSignInTests {
         var changed = state
         changed.users[0].providerData[0].tokens?.scopes = ["api://authctl-test-api/access_as_user"]
         _ = try await test.keystore.update { $0 = changed }
-        let photo = try await UserPhoto(environment: test.environment).run()
+        let photo = try await test.userPhoto().run()
         #expect(!photo.data.isEmpty && microsoft.count("refresh") == 1)
         #expect(test.keystore.state.currentUser?.providerData[0].tokens?.additionalTokens?["\(microsoft.host)/User.Read"] != nil)
     }

@@ -171,7 +171,7 @@ struct NetworkHardeningTests {
         provider.behaviour.oauthErrorStatus = 200
         provider.behaviour.devicePolls = ["authorization_pending", "slow_down", "approve"]
         let test = try await TestEnvironment(provider: provider, clock: FixedClock(Date()))
-        let output = try await SignIn(environment: test.environment).run(
+        let output = try await test.signIn().run(
             .init(providerID: try ProviderID(parsing: "oidc.fake"), source: .interactive(FlowOptions(timeout: 300, mode: .deviceCode))))
         #expect(output.isNewUser && provider.count("device-poll") == 3)
     }
@@ -180,11 +180,11 @@ struct NetworkHardeningTests {
     func revocationErrorAt200() async throws {
         let provider = try FakeIdentityProvider()
         let test = try await TestEnvironment(provider: provider)
-        _ = try await SignIn(environment: test.environment).run(
+        _ = try await test.signIn().run(
             .init(providerID: try ProviderID(parsing: "oidc.fake"), options: FlowOptions(timeout: 10)))
         provider.behaviour.oauthErrorStatus = 200
         provider.behaviour.revocationError = "unsupported_token_type"
-        let output = try await SignOut(environment: test.environment).run(.init(revoke: true))
+        let output = try await test.signOut().run(.init(revoke: true))
         #expect(output.revocations.map(\.result) == [.failed])
         #expect(output.revocations.first?.message?.contains("unsupported_token_type") == true, "\(output.revocations)")
     }
@@ -229,14 +229,14 @@ struct NetworkHardeningTests {
         account.photo = Data(repeating: 0xFF, count: 2 << 20)
         microsoft.update { $0.account = account }
         let test = try await TestEnvironment(microsoft: microsoft)
-        _ = try await SignIn(environment: test.environment).run(
+        _ = try await test.signIn().run(
             .init(providerID: try ProviderID(parsing: "microsoft"), options: FlowOptions(timeout: 10)))
-        #expect(try await UserPhoto(environment: test.environment).run().data.count == 2 << 20)
+        #expect(try await test.userPhoto().run().data.count == 2 << 20)
         account.photo = Data(repeating: 0xFF, count: (16 << 20) + 1)
         microsoft.update { $0.account = account }
-        _ = try await SignIn(environment: test.environment).run(
+        _ = try await test.signIn().run(
             .init(providerID: try ProviderID(parsing: "microsoft"), options: FlowOptions(timeout: 10)))
-        await #expect { _ = try await UserPhoto(environment: test.environment).run() } throws: { error in
+        await #expect { _ = try await test.userPhoto().run() } throws: { error in
             (error as? AuthError)?.code == .networkRequestFailed && (error as? AuthError)?.message.contains("too large") == true
         }
     }
@@ -326,7 +326,7 @@ struct NetworkHardeningTests {
         microsoft.update { $0.accessTokenSuffix = "\r\nX-Injected: 1" }
         let test = try await TestEnvironment(microsoft: microsoft)
         await #expect {
-            _ = try await SignIn(environment: test.environment).run(
+            _ = try await test.signIn().run(
                 .init(providerID: try ProviderID(parsing: "microsoft"), options: FlowOptions(timeout: 10)))
         } throws: { ($0 as? AuthError)?.code == .invalidCredential }
         #expect(microsoft.count("me") == 0)
@@ -337,13 +337,13 @@ struct NetworkHardeningTests {
     func storedInjectedTokenNeverSent() async throws {
         let microsoft = try FakeMicrosoft()
         let test = try await TestEnvironment(microsoft: microsoft)
-        _ = try await SignIn(environment: test.environment).run(
+        _ = try await test.signIn().run(
             .init(providerID: try ProviderID(parsing: "microsoft"), options: FlowOptions(timeout: 10)))
         _ = try await test.keystore.update { state in
             let token = state.users[0].providerData[0].tokens?.accessToken ?? ""
             state.users[0].providerData[0].tokens?.accessToken = token + "\r\nX-Injected: 1"
         }
-        await #expect { _ = try await UserPhoto(environment: test.environment).run() } throws: {
+        await #expect { _ = try await test.userPhoto().run() } throws: {
             ($0 as? AuthError)?.code == .invalidCredential
         }
         #expect(microsoft.count("photo") == 0)

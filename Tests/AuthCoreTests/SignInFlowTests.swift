@@ -37,7 +37,7 @@ struct SignInFlowTests {
     init() throws { provider = try FakeIdentityProvider() }
 
     func signIn(_ test: TestEnvironment, timeout: TimeInterval = 10, parameters: [(String, String)] = []) async throws -> SignIn.Output {
-        try await SignIn(environment: test.environment).run(
+        try await test.signIn().run(
             .init(
                 providerID: try ProviderID(parsing: "oidc.fake"),
                 options: FlowOptions(parameters: parameters, timeout: timeout)))
@@ -169,7 +169,7 @@ struct TokenRefreshTests {
 
     func signedIn() async throws -> TestEnvironment {
         let test = try await TestEnvironment(provider: provider)
-        _ = try await SignIn(environment: test.environment).run(
+        _ = try await test.signIn().run(
             .init(providerID: try ProviderID(parsing: "oidc.fake"), options: FlowOptions(timeout: 10)))
         return test
     }
@@ -178,7 +178,7 @@ struct TokenRefreshTests {
     func hotPath() async throws {
         let test = try await signedIn()
         let before = (provider.count("token"), provider.count("discovery"), test.keystore.writes)
-        let output = try await TokenRefresh(environment: test.environment).run(.init())
+        let output = try await test.tokenRefresh().run(.init())
         #expect(!output.refreshed)
         #expect((provider.count("token"), provider.count("discovery"), test.keystore.writes) == before)
         #expect(output.token.hasPrefix("at-"))
@@ -188,13 +188,13 @@ struct TokenRefreshTests {
     func refreshRotates() async throws {
         let test = try await signedIn()
         let old = try #require(test.keystore.state.currentUser?.providerData.first?.tokens)
-        let output = try await TokenRefresh(environment: test.environment).run(.init(minimumTTL: 7200))
+        let output = try await test.tokenRefresh().run(.init(minimumTTL: 7200))
         #expect(output.refreshed && output.token != old.accessToken)
         let new = try #require(test.keystore.state.currentUser?.providerData.first?.tokens)
         #expect(new.refreshToken != old.refreshToken && new.refreshToken != nil)
         #expect(provider.count("refresh") == 1)
         // The old refresh token is dead at the provider; the stored one works.
-        _ = try await TokenRefresh(environment: test.environment).run(.init(forceRefresh: true))
+        _ = try await test.tokenRefresh().run(.init(forceRefresh: true))
         #expect(provider.count("refresh") == 2)
     }
 
@@ -203,7 +203,7 @@ struct TokenRefreshTests {
         let test = try await signedIn()
         provider.update { $0.rotateRefreshTokens = false }
         let old = test.keystore.state.currentUser?.providerData.first?.tokens?.refreshToken
-        _ = try await TokenRefresh(environment: test.environment).run(.init(forceRefresh: true))
+        _ = try await test.tokenRefresh().run(.init(forceRefresh: true))
         #expect(test.keystore.state.currentUser?.providerData.first?.tokens?.refreshToken == old)
     }
 
@@ -212,7 +212,7 @@ struct TokenRefreshTests {
         let test = try await signedIn()
         provider.update { $0.refreshedSubject = "someone-else" }
         let before = test.keystore.state
-        await #expect { try await TokenRefresh(environment: test.environment).run(.init(forceRefresh: true)) } throws: {
+        await #expect { try await test.tokenRefresh().run(.init(forceRefresh: true)) } throws: {
             ($0 as? AuthError)?.code == .invalidCredential
         }
         #expect(test.keystore.state == before)
@@ -223,7 +223,7 @@ struct TokenRefreshTests {
         let test = try await signedIn()
         provider.update { $0.refreshError = "invalid_grant" }
         let before = test.keystore.state
-        await #expect { try await TokenRefresh(environment: test.environment).run(.init(forceRefresh: true)) } throws: {
+        await #expect { try await test.tokenRefresh().run(.init(forceRefresh: true)) } throws: {
             guard let error = $0 as? AuthError else { return false }
             return error.code == .invalidCredential && error.message.contains("authctl login oidc.fake")
         }
@@ -236,25 +236,25 @@ struct TokenRefreshTests {
         let test = try await signedIn()
         provider.update { $0.idTokenOnRefresh = false }
         let old = test.keystore.state.currentUser?.providerData.first?.tokens?.refreshToken
-        await #expect { try await TokenRefresh(environment: test.environment).run(.init(idToken: true)) } throws: {
+        await #expect { try await test.tokenRefresh().run(.init(idToken: true)) } throws: {
             ($0 as? AuthError)?.code == .invalidCredential
         }
         let kept = test.keystore.state.currentUser?.providerData.first?.tokens?.refreshToken
         #expect(kept != nil && kept != old, "the provider rotated the refresh token; losing it would end the session")
-        #expect(try await TokenRefresh(environment: test.environment).run(.init(forceRefresh: true)).refreshed)
+        #expect(try await test.tokenRefresh().run(.init(forceRefresh: true)).refreshed)
     }
 
     @Test("--id-token returns the ID token")
     func idToken() async throws {
         let test = try await signedIn()
-        let output = try await TokenRefresh(environment: test.environment).run(.init(idToken: true))
+        let output = try await test.tokenRefresh().run(.init(idToken: true))
         #expect(output.isIDToken && output.token.split(separator: ".").count == 3)
     }
 
     @Test("no current user is no-current-user")
     func noUser() async throws {
         let test = try await TestEnvironment(provider: provider)
-        await #expect { try await TokenRefresh(environment: test.environment).run(.init()) } throws: {
+        await #expect { try await test.tokenRefresh().run(.init()) } throws: {
             ($0 as? AuthError)?.code == .noCurrentUser
         }
     }
@@ -263,7 +263,7 @@ struct TokenRefreshTests {
     func signOutRevokes() async throws {
         let test = try await signedIn()
         let refreshToken = try #require(test.keystore.state.currentUser?.providerData.first?.tokens?.refreshToken)
-        let output = try await SignOut(environment: test.environment).run(.init(revoke: true))
+        let output = try await test.signOut().run(.init(revoke: true))
         #expect(output.revocations.map(\.result) == [.revoked])
         #expect(provider.revoked == [refreshToken])
         #expect(test.keystore.state.currentUID == nil)
@@ -274,7 +274,7 @@ struct TokenRefreshTests {
     func revocationNotSupported() async throws {
         provider.update { $0.revocationSupported = false }
         let test = try await signedIn()
-        let output = try await SignOut(environment: test.environment).run(.init(revoke: true))
+        let output = try await test.signOut().run(.init(revoke: true))
         #expect(output.revocations.map(\.result) == [.notSupported])
         #expect(test.keystore.state.currentUID == nil)
     }

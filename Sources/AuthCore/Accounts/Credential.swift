@@ -13,6 +13,9 @@ public struct Credential: Codable, Sendable, Equatable {
     public var tokens: TokenSet
     /// The validated ID-token claims.
     public var claims: IDTokenClaims
+    /// What the provider's profile API said when it could not complete `profile` (SPEC §4,
+    /// Microsoft Graph), for the use case to report. Not stored with a pending credential.
+    public var profileWarnings: [ProfileWarning] = []
 
     enum CodingKeys: String, CodingKey {
         case providerID = "providerId", issuer, federatedID = "federatedId", profile, tokens, claims

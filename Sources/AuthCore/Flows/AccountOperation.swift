@@ -6,11 +6,17 @@
 
 /// What `login`, `link` and `reauth` share: finding the provider and obtaining the credential.
 struct AccountOperation: Sendable {
-    let environment: AuthEnvironment
+    let accounts: any AccountStore
+    let configStore: ConfigStore
+    let issuer: any CredentialIssuing
+    let events: any AuthEventSink
 
     /// The credential to apply, and the pending handle it came from (if it did).
     ///
-    /// - Parameter precheck: run on the keystore before any flow starts, so that a
+    /// The warnings of the provider's profile API go to `events` as soon as the credential
+    /// is there, before it is applied.
+    ///
+    /// - Parameter precheck: run on the accounts before any flow starts, so that a
     ///   refusal that needs no sign-in (nobody signed in, provider already linked) comes
     ///   before the browser opens.
     func credential(
@@ -18,9 +24,9 @@ struct AccountOperation: Sendable {
         precheck: (AccountState) throws -> Void = { _ in }
     ) async throws -> (Credential, String?) {
         // An unsafe or corrupt keystore fails before the browser opens.
-        let state = try environment.keystore.read()
+        let state = try accounts.accounts()
         if case .pending(let handle) = source {
-            let pending = try AccountRules.pendingCredential(handle, in: state, now: environment.clock.now())
+            let pending = try accounts.pendingCredential(handle)
             if let providerID, providerID.rawValue != pending.credential.providerID {
                 throw AuthError.invalidArgument(
                     "the pending credential \(handle) is for \(pending.credential.providerID), not \(providerID). Run: authctl \(command) --\(command == "login" ? "credential" : "pending") \(handle)"
@@ -32,16 +38,11 @@ struct AccountOperation: Sendable {
         guard let providerID else {
             throw AuthError.invalidArgument("name the provider: authctl \(command) PROVIDER (see authctl providers list)")
         }
-        var provider = try environment.provider(providerID)
-        if case .interactive(let options) = source { provider = try environment.provider(providerID, for: options) }
+        var provider = try configStore.identityProvider(providerID)
+        if case .interactive(let options) = source { provider = try configStore.identityProvider(providerID, for: options) }
         try precheck(state)
-        return (try await CredentialIssuance(environment: environment).credential(from: source, provider: provider), nil)
-    }
-}
-
-extension AuthEnvironment {
-    /// The time, a fresh uid and a fresh pending handle, drawn for one account operation.
-    func accountContext() -> AccountRules.Context {
-        AccountRules.Context(now: clock.now(), newUID: mintUID(), newHandle: "pc_" + random.base64URL(bytes: 15))
+        let credential = try await issuer.credential(from: source, provider: provider)
+        for warning in credential.profileWarnings { events.report(.profileIncomplete(warning)) }
+        return (credential, nil)
     }
 }

@@ -7,13 +7,13 @@
 /// The local account commands `users show|use|export|import` (`status` and `users list` read the
 /// keystore directly).
 public struct Accounts: Sendable {
-    let environment: AuthEnvironment
+    let keystore: any Keystore
 
-    public init(environment: AuthEnvironment) { self.environment = environment }
+    public init(keystore: any Keystore) { self.keystore = keystore }
 
     /// `users show [UID]` (the current user by default).
     public func show(uid: String?) throws -> User {
-        let state = try environment.keystore.read()
+        let state = try keystore.read()
         guard let uid = uid ?? state.currentUID else { throw AuthError.noCurrentUser }
         guard let user = state.users.first(where: { $0.uid == uid }) else {
             throw AuthError.invalidArgument("no user has the uid '\(Sanitize.text(uid, limit: 64))'. List them with: authctl users list")
@@ -23,7 +23,7 @@ public struct Accounts: Sendable {
 
     /// `users use UID`.
     public func use(uid: String) async throws -> User {
-        try await environment.keystore.update { state in
+        try await keystore.update { state in
             try AccountRules.use(&state, uid: uid)
             return state.currentUser!
         }
@@ -33,13 +33,13 @@ public struct Accounts: Sendable {
 extension Accounts {
     /// `users export [--format authctl|firebase]`: the account records, never a token.
     public func export(format: UserExport.Format) throws -> Data {
-        try UserExport.export(try environment.keystore.read(), format: format)
+        try UserExport.export(try keystore.read(), format: format)
     }
 
     /// `users import FILE`: all or nothing, under the keystore lock. Imported users are
     /// signed out (an export holds no token).
     public func importUsers(_ data: Data, file: String) async throws -> UserExport.ImportResult {
         let users = try UserExport.parse(data, file: file)
-        return try await environment.keystore.update { state in try UserExport.merge(users, into: &state) }
+        return try await keystore.update { state in try UserExport.merge(users, into: &state) }
     }
 }

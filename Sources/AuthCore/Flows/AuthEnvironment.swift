@@ -4,8 +4,8 @@
     import Foundation
 #endif
 
-/// Everything a use case needs from the outside world, wired in one place: the
-/// executable's `Wiring` builds the real one, tests build one from fakes.
+/// What the sign-in flows behind `CredentialIssuing` (browser, manual, device code, ID
+/// token) still take as one value; the use cases take their own ports instead.
 public struct AuthEnvironment: Sendable {
     public var transport: any HTTPTransport
     public var clock: any Clock
@@ -32,23 +32,4 @@ public struct AuthEnvironment: Sendable {
         self.metadataCache = metadataCache
         self.secrets = secrets
     }
-
-    /// The configured provider for an id.
-    func provider(_ id: ProviderID) throws -> any IdentityProvider {
-        try ProviderRegistry.provider(for: configStore.provider(id))
-    }
-
-    /// The configured provider for one sign-in, with the flow's overrides of its
-    /// configuration (`--tenant`), checked like `providers add` checks them.
-    func provider(_ id: ProviderID, for options: FlowOptions) throws -> any IdentityProvider {
-        var config = try configStore.provider(id)
-        if let tenant = options.tenant {
-            config.tenant = tenant
-            try config.validate()
-        }
-        return try ProviderRegistry.provider(for: config)
-    }
-
-    /// A fresh uid (SPEC §1: random, URL-safe, at least 20 characters): 21 bytes → 28 characters.
-    func mintUID() -> String { random.base64URL(bytes: 21) }
 }

@@ -269,7 +269,7 @@ struct CredentialAssembly: Sendable {
         guard let idToken = tokens.idToken else {
             throw AuthError.invalidCredential("\(provider.id) returned no ID token. Check that the app may use the 'openid' scope")
         }
-        let claims = try await IDTokenVerification(environment: environment, metadata: metadata)
+        let claims = try await IDTokenVerification(clock: environment.clock, metadata: metadata)
             .validate(idToken, provider: provider, discovery: discovery, clientID: clientID, nonce: nonce)
         let now = environment.clock.now()
         let tokenSet = TokenSet(
@@ -279,11 +279,13 @@ struct CredentialAssembly: Sendable {
         // The identity is keyed by the validated `iss` (for most providers the configured
         // issuer; for Microsoft the token's tenant issuer).
         let federatedID = try provider.federatedID(from: claims)
-        return Credential(
-            providerID: provider.id.rawValue, issuer: claims.issuer, federatedID: federatedID,
-            profile: await provider.enrichedProfile(
-                provider.profile(from: claims, callbackFields: callbackFields), tokens: tokenSet, environment: environment),
-            tokens: tokenSet, claims: claims)
+        let (profile, warnings) = await provider.enrichedProfile(
+            provider.profile(from: claims, callbackFields: callbackFields), tokens: tokenSet, transport: environment.transport)
+        var credential = Credential(
+            providerID: provider.id.rawValue, issuer: claims.issuer, federatedID: federatedID, profile: profile, tokens: tokenSet,
+            claims: claims)
+        credential.profileWarnings = warnings
+        return credential
     }
 }
 
@@ -296,7 +298,7 @@ extension CredentialAssembly {
         _ idToken: String, provider: any IdentityProvider, discovery: DiscoveryDocument, clientID: String, nonce: String?,
         callbackFields: [String: String] = [:]
     ) async throws -> Credential {
-        let claims = try await IDTokenVerification(environment: environment, metadata: metadata)
+        let claims = try await IDTokenVerification(clock: environment.clock, metadata: metadata)
             .validate(idToken, provider: provider, discovery: discovery, clientID: clientID, nonce: nonce)
         return Credential(
             providerID: provider.id.rawValue, issuer: claims.issuer, federatedID: try provider.federatedID(from: claims),
@@ -308,7 +310,7 @@ extension CredentialAssembly {
 /// Validates an ID token against a provider's keys, refetching the JWKS once when its
 /// `kid` is unknown (key rotation).
 struct IDTokenVerification: Sendable {
-    let environment: AuthEnvironment
+    let clock: any Clock
     let metadata: ProviderMetadata
 
     func validate(_ token: String, provider: any IdentityProvider, discovery: DiscoveryDocument, clientID: String, nonce: String?)
@@ -321,7 +323,7 @@ struct IDTokenVerification: Sendable {
         let unverified = IDTokenClaims(raw: IDTokenClaims.unverifiedParts(of: token)?.payload ?? [:])
         let expectations = IDTokenExpectations(
             issuer: provider.expectedIDTokenIssuer(discoveryIssuer: discovery.issuer, claims: unverified), clientID: clientID,
-            nonce: nonce, allowedAlgorithms: algorithms, now: environment.clock.now())
+            nonce: nonce, allowedAlgorithms: algorithms, now: clock.now())
         let metadata = self.metadata
         let claims = try await IDTokenValidator().validate(token, expectations: expectations, keys: keys) {
             try await metadata.keys(for: discovery, forceRefresh: true)
@@ -338,8 +340,12 @@ enum ClientCredentials {
     /// The provider's own client authentication (Apple: a fresh client-secret JWT), else
     /// the configured secret, else `.none`.
     static func resolve(_ provider: any IdentityProvider, environment: AuthEnvironment) throws -> ClientAuthentication {
-        if let own = try provider.clientAuthentication(secrets: environment.secrets, now: environment.clock.now()) { return own }
-        return try resolve(provider.config, secrets: environment.secrets)
+        try resolve(provider, secrets: environment.secrets, now: environment.clock.now())
+    }
+
+    static func resolve(_ provider: any IdentityProvider, secrets: any SecretSource, now: Date) throws -> ClientAuthentication {
+        if let own = try provider.clientAuthentication(secrets: secrets, now: now) { return own }
+        return try resolve(provider.config, secrets: secrets)
     }
 
     /// The secret from the configured reference, or `.none` for a public client.

@@ -13,22 +13,22 @@ public struct DeleteUser: Sendable {
         public var revocations: [TokenRevocation.Result]
     }
 
-    let environment: AuthEnvironment
+    let accounts: any AccountStore
+    let revocation: TokenRevocation
 
-    public init(environment: AuthEnvironment) { self.environment = environment }
+    public init(accounts: any AccountStore, revocation: TokenRevocation) {
+        self.accounts = accounts
+        self.revocation = revocation
+    }
 
     public func run(uid: String?) async throws -> Output {
-        var preview = try environment.keystore.read()
-        let user = try AccountRules.deleteUser(&preview, uid: uid, now: environment.clock.now())
-        let revocation = TokenRevocation(environment: environment)
+        // The rules (a recent sign-in) are checked before anything is revoked.
+        let user = try accounts.userToDelete(uid)
         var revocations: [TokenRevocation.Result] = []
         for identity in user.providerData {
             if let result = await revocation.revoke(identity, uid: user.uid) { revocations.append(result) }
         }
-        let now = environment.clock.now()
-        let deleted = try await environment.keystore.update { state in
-            try AccountRules.deleteUser(&state, uid: user.uid, now: now)
-        }
+        let deleted = try await accounts.deleteUser(user.uid)
         return Output(user: deleted, revocations: revocations)
     }
 }

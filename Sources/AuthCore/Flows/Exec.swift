@@ -32,11 +32,19 @@ public struct Exec: Sendable {
         }
     }
 
-    let environment: AuthEnvironment
+    let tokens: TokenRefresh
+    let clock: any Clock
+    let random: any RandomSource
+    let events: any AuthEventSink
     let runner: any ChildProcessRunner
 
-    public init(environment: AuthEnvironment, runner: any ChildProcessRunner) {
-        self.environment = environment
+    public init(
+        tokens: TokenRefresh, clock: any Clock, random: any RandomSource, events: any AuthEventSink, runner: any ChildProcessRunner
+    ) {
+        self.tokens = tokens
+        self.clock = clock
+        self.random = random
+        self.events = events
         self.runner = runner
     }
 
@@ -45,9 +53,8 @@ public struct Exec: Sendable {
         guard !input.command.isEmpty else {
             throw AuthError.invalidArgument("give the command to run after --: authctl exec -- COMMAND ARGS…")
         }
-        let refresh = TokenRefresh(environment: environment)
-        let first = try await refresh.run(.init(providerID: input.providerID, scopes: input.scopes))
-        let directory = try PrivateDirectory.create(under: input.runtimeDirectory, random: environment.random)
+        let first = try await tokens.run(.init(providerID: input.providerID, scopes: input.scopes))
+        let directory = try PrivateDirectory.create(under: input.runtimeDirectory, random: random)
         defer { directory.remove() }
         let file = directory.path + "/token"
         try write(first.token, to: file)
@@ -78,20 +85,20 @@ public struct Exec: Sendable {
         var current = first
         while !Task.isCancelled {
             guard let expiresAt = current.expiresAt else { return }  // a token without a known lifetime
-            let remaining = expiresAt.timeIntervalSince(environment.clock.now())
+            let remaining = expiresAt.timeIntervalSince(clock.now())
             // Refresh a minute before expiry, or halfway for short-lived tokens.
             let margin = min(60, max(remaining, 2) / 2)
             do {
-                try await environment.clock.sleep(for: max(1, remaining - margin))
-                current = try await TokenRefresh(environment: environment).run(
+                try await clock.sleep(for: max(1, remaining - margin))
+                current = try await tokens.run(
                     .init(providerID: input.providerID, minimumTTL: margin + 1, scopes: input.scopes, uid: first.uid))
                 if Task.isCancelled { return }
                 try write(current.token, to: file)
             } catch is CancellationError {
                 return
             } catch let error as AuthError {
-                environment.terminal.notice("authctl: could not refresh the token for the running command: \(error.message)")
-                try? await environment.clock.sleep(for: 10)
+                events.report(.runningCommandRefreshFailed(error))
+                try? await clock.sleep(for: 10)
             } catch {
                 return
             }
@@ -99,6 +106,6 @@ public struct Exec: Sendable {
     }
 
     func write(_ token: String, to file: String) throws {
-        try SafeFile.writeAtomically(Data(token.utf8), to: file, what: "the token file", random: environment.random)
+        try SafeFile.writeAtomically(Data(token.utf8), to: file, what: "the token file", random: random)
     }
 }

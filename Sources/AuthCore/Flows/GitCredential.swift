@@ -28,16 +28,20 @@ public struct GitCredential: Sendable {
     /// fetch or push, which may take minutes.
     public static let minimumTTL: TimeInterval = 300
 
-    let environment: AuthEnvironment
+    let keystore: any Keystore
+    let tokens: TokenRefresh
 
-    public init(environment: AuthEnvironment) { self.environment = environment }
+    public init(keystore: any Keystore, tokens: TokenRefresh) {
+        self.keystore = keystore
+        self.tokens = tokens
+    }
 
     /// The answer to `get`; throws (and git then asks its next helper, or the user) when no
     /// token can be given.
     public func get(_ input: Input) async throws -> GitCredentialDescription {
         try Self.checkDestination(input.description)
-        guard let user = try environment.keystore.readCurrentUser().currentUser else { throw AuthError.noCurrentUser }
-        let output = try await TokenRefresh(environment: environment).run(
+        guard let user = try keystore.readCurrentUser().currentUser else { throw AuthError.noCurrentUser }
+        let output = try await tokens.run(
             .init(providerID: input.providerID, minimumTTL: Self.minimumTTL, scopes: input.scopes, uid: user.uid))
         let identity = user.identity(for: output.providerID)
         let username = identity?.profile.email ?? user.email ?? identity?.federatedID ?? user.uid

@@ -24,42 +24,43 @@ public struct Link: Sendable {
         public var providerID: String
     }
 
-    let environment: AuthEnvironment
+    let operation: AccountOperation
+    let prompt: any ConsentPrompt
 
-    public init(environment: AuthEnvironment) { self.environment = environment }
+    public init(
+        accounts: any AccountStore, configStore: ConfigStore, issuer: any CredentialIssuing, events: any AuthEventSink,
+        prompt: any ConsentPrompt
+    ) {
+        operation = AccountOperation(accounts: accounts, configStore: configStore, issuer: issuer, events: events)
+        self.prompt = prompt
+    }
 
     public func run(_ input: Input) async throws -> Output {
         let providerID = input.providerID
         // The user is resolved once, before the sign-in: the identity joins that user even
         // when another process makes someone else current meanwhile (`users use`).
         var uid: String?
-        let (credential, handle) = try await AccountOperation(environment: environment).credential(
-            for: providerID, source: input.source, command: "link"
-        ) { state in
+        let (credential, handle) = try await operation.credential(for: providerID, source: input.source, command: "link") { state in
             uid = state.currentUID
             if let providerID { try AccountRules.checkCanLink(state, providerID: providerID.rawValue) }
-            if !input.consent, !environment.terminal.isInteractive { try AccountRules.checkConsentPossible(state) }
+            if !input.consent, !prompt.canAsk { try AccountRules.checkConsentPossible(state) }
         }
         let resolved = uid
         let consent = try askConsentIfNeeded(for: credential, given: input.consent, uid: resolved)
         try Task.checkCancellation()  // Ctrl-C at the question: nothing changes (exit 5)
-        let context = environment.accountContext()
-        let outcome = try await environment.keystore.update { state in
-            if let handle { _ = try AccountRules.pendingCredential(handle, in: state, now: context.now) }
-            return try AccountRules.link(&state, with: credential, context: context, pendingHandle: handle, consent: consent, uid: resolved)
-        }
-        return Output(user: try outcome.get(), providerID: credential.providerID)
+        let user = try await operation.accounts.link(credential, toUser: resolved, pendingHandle: handle, consent: consent)
+        return Output(user: user, providerID: credential.providerID)
     }
 
     /// SPEC §4: a private-relay link needs consent — the flag, or a yes from a person at a
     /// terminal. Without a terminal nobody is asked, and the rules refuse.
     func askConsentIfNeeded(for credential: Credential, given: Bool, uid: String?) throws -> Bool {
         guard !given else { return true }
-        let state = try environment.keystore.read()
+        let state = try operation.accounts.accounts()
         guard let user = uid.flatMap({ uid in state.users.first { $0.uid == uid } }), state.owner(of: credential.key) == nil,
             let reason = AccountRules.consentReason(linking: credential.profile, to: user),
-            environment.terminal.isInteractive
+            prompt.canAsk
         else { return false }
-        return environment.terminal.confirm("Link \(credential.providerID) to \(user.email ?? user.uid)? Note: \(reason).")
+        return prompt.confirm("Link \(credential.providerID) to \(user.email ?? user.uid)? Note: \(reason).")
     }
 }

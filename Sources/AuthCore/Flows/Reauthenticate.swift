@@ -17,9 +17,11 @@ public struct Reauthenticate: Sendable {
         }
     }
 
-    let environment: AuthEnvironment
+    let operation: AccountOperation
 
-    public init(environment: AuthEnvironment) { self.environment = environment }
+    public init(accounts: any AccountStore, configStore: ConfigStore, issuer: any CredentialIssuing, events: any AuthEventSink) {
+        operation = AccountOperation(accounts: accounts, configStore: configStore, issuer: issuer, events: events)
+    }
 
     public func run(_ input: Input) async throws -> User {
         if case .pending = input.source {
@@ -29,16 +31,11 @@ public struct Reauthenticate: Sendable {
         // The user is the one current when the command starts, whoever is current once the
         // sign-in is done (another process may run `users use` meanwhile).
         var uid: String?
-        let (credential, _) = try await AccountOperation(environment: environment).credential(
-            for: providerID, source: input.source, command: "reauth"
-        ) { state in
+        let (credential, _) = try await operation.credential(for: providerID, source: input.source, command: "reauth") { state in
             try AccountRules.checkCanReauthenticate(state, providerID: providerID.rawValue)
             uid = state.currentUID
         }
         guard let uid else { throw AuthError.noCurrentUser }
-        let now = environment.clock.now()
-        return try await environment.keystore.update { state in
-            try AccountRules.reauthenticate(&state, with: credential, now: now, uid: uid)
-        }
+        return try await operation.accounts.reauthenticate(user: uid, with: credential)
     }
 }

@@ -28,19 +28,15 @@ public struct SignIn: Sendable {
         public var isNewUser: Bool
     }
 
-    let environment: AuthEnvironment
+    let operation: AccountOperation
 
-    public init(environment: AuthEnvironment) { self.environment = environment }
+    public init(accounts: any AccountStore, configStore: ConfigStore, issuer: any CredentialIssuing, events: any AuthEventSink) {
+        operation = AccountOperation(accounts: accounts, configStore: configStore, issuer: issuer, events: events)
+    }
 
     public func run(_ input: Input) async throws -> Output {
-        let (credential, handle) = try await AccountOperation(environment: environment).credential(
-            for: input.providerID, source: input.source, command: "login")
-        let context = environment.accountContext()
-        let outcome = try await environment.keystore.update { state in
-            if let handle { _ = try AccountRules.pendingCredential(handle, in: state, now: context.now) }
-            return AccountRules.signIn(&state, with: credential, context: context, pendingHandle: handle)
-        }
-        let result = try outcome.get()
+        let (credential, handle) = try await operation.credential(for: input.providerID, source: input.source, command: "login")
+        let result = try await operation.accounts.signIn(with: credential, pendingHandle: handle)
         return Output(user: result.user, providerID: credential.providerID, isNewUser: result.isNewUser)
     }
 }

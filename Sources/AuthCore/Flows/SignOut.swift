@@ -23,26 +23,29 @@ public struct SignOut: Sendable {
         public var revocations: [Revocation]
     }
 
-    let environment: AuthEnvironment
+    let accounts: any AccountStore
+    let revocation: TokenRevocation
 
-    public init(environment: AuthEnvironment) { self.environment = environment }
+    public init(accounts: any AccountStore, revocation: TokenRevocation) {
+        self.accounts = accounts
+        self.revocation = revocation
+    }
 
     public func run(_ input: Input) async throws -> Output {
-        let state = try environment.keystore.read()
+        let state = try accounts.accounts()
         guard input.all || state.currentUser != nil else { throw AuthError.noCurrentUser }
         // Resolved once: another process may make another user current meanwhile.
         let uid = state.currentUID
         let users = state.users.filter { input.all ? $0.providerData.contains { $0.tokens != nil } : $0.uid == uid }
         var revocations: [Revocation] = []
         if input.revoke {
-            let revocation = TokenRevocation(environment: environment)
             for user in users {
                 for identity in user.providerData {
                     if let result = await revocation.revoke(identity, uid: user.uid) { revocations.append(result) }
                 }
             }
         }
-        try await environment.keystore.update { state in try AccountRules.signOut(&state, all: input.all, uid: input.all ? nil : uid) }
+        try await accounts.signOut(all: input.all, user: input.all ? nil : uid)
         return Output(signedOut: users.map(\.uid), revocations: revocations)
     }
 }

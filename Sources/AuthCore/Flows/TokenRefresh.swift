@@ -61,9 +61,24 @@ public struct TokenRefresh: Sendable {
         public var refreshed: Bool
     }
 
-    let environment: AuthEnvironment
+    let keystore: any Keystore
+    let configStore: ConfigStore
+    let transport: any HTTPTransport
+    let clock: any Clock
+    let metadataCache: any MetadataCache
+    let secrets: any SecretSource
 
-    public init(environment: AuthEnvironment) { self.environment = environment }
+    public init(
+        keystore: any Keystore, configStore: ConfigStore, transport: any HTTPTransport, clock: any Clock,
+        metadataCache: any MetadataCache, secrets: any SecretSource
+    ) {
+        self.keystore = keystore
+        self.configStore = configStore
+        self.transport = transport
+        self.clock = clock
+        self.metadataCache = metadataCache
+        self.secrets = secrets
+    }
 
     /// The hot path alone, synchronous: the cached token that answers `input`, read from
     /// `keystore` without a lock, or nil when it must be refreshed (or `forceRefresh` asks
@@ -90,7 +105,7 @@ public struct TokenRefresh: Sendable {
 
     public func run(_ input: Input) async throws -> Output {
         // The hot path: a cached token that is still valid.
-        let (cached, user, providerID, tokens) = try Self.cached(input, keystore: environment.keystore, now: environment.clock.now())
+        let (cached, user, providerID, tokens) = try Self.cached(input, keystore: keystore, now: clock.now())
         if let cached { return cached }
         let uid = user.uid
         if !input.idToken, tokens.accessToken == nil, tokens.refreshToken == nil {
@@ -106,12 +121,12 @@ public struct TokenRefresh: Sendable {
             )
         }
         guard let identity = user.identity(for: providerID) else { throw AuthError.noCurrentUser }
-        let provider = try environment.provider(ProviderID(parsing: providerID)).provider(forSessionOf: identity)
-        let output: Output? = try await environment.keystore.update { state in
+        let provider = try configStore.identityProvider(ProviderID(parsing: providerID)).provider(forSessionOf: identity)
+        let output: Output? = try await keystore.update { state in
             // Re-read under the lock: another process may have refreshed meanwhile. The user is
             // the one resolved above, current or not by now.
             let (userIndex, identityIndex, current) = try Self.locate(uid: uid, providerID: providerID, in: state)
-            let now = environment.clock.now()
+            let now = clock.now()
             if Self.asked(current, input) != Self.asked(tokens, input) {
                 // Another process refreshed while this one waited for the lock: use its result
                 // (even when --min-ttl asks more than the provider's lifetime), never refresh twice.
@@ -240,18 +255,18 @@ public struct TokenRefresh: Sendable {
             throw AuthError.invalidCredential(
                 "the \(identity.providerID) token cannot be refreshed. Sign in again: authctl login \(identity.providerID)")
         }
-        let metadata = ProviderMetadata(environment: environment)
+        let metadata = ProviderMetadata(transport: transport, clock: clock, metadataCache: metadataCache)
         let discovery = try await metadata.discovery(for: provider)
         let request = TokenRequest(
             tokenEndpoint: discovery.tokenEndpoint, clientID: clientID,
             grant: .refreshToken(refreshToken, scopes: provider.refreshScopes(session: tokens, asked: scopes)),
             authentication: ClientCredentials.method(
-                try ClientCredentials.resolve(provider, environment: environment),
+                try ClientCredentials.resolve(provider, secrets: secrets, now: clock.now()),
                 supported: discovery.tokenEndpointAuthMethodsSupported))
         let response: TokenResponse
         do {
             response = try TokenResponse.parse(
-                try await environment.transport.send(request.httpRequest), host: discovery.tokenEndpoint.host ?? "the provider",
+                try await transport.send(request.httpRequest), host: discovery.tokenEndpoint.host ?? "the provider",
                 nextStep: provider.nextStep(for:))
         } catch let error as AuthError where error.details["oauthError"] == "invalid_grant" && scopes.isEmpty {
             throw AuthError(
@@ -261,7 +276,7 @@ public struct TokenRefresh: Sendable {
         }
         var idToken = tokens.idToken
         if let newIDToken = response.idToken {
-            let claims = try await IDTokenVerification(environment: environment, metadata: metadata)
+            let claims = try await IDTokenVerification(clock: clock, metadata: metadata)
                 .validate(newIDToken, provider: provider, discovery: discovery, clientID: clientID, nonce: nil)
             let previous = tokens.idToken.flatMap(IDTokenClaims.unverifiedParts(of:)).map { IDTokenClaims(raw: $0.payload) }
             guard claims.issuer == identity.issuer,
@@ -274,7 +289,7 @@ public struct TokenRefresh: Sendable {
             }
             idToken = newIDToken
         }
-        let now = environment.clock.now()
+        let now = clock.now()
         let expiresAt = response.expiresIn.map { now.addingTimeInterval($0) }
         var refreshed = tokens
         refreshed.refreshToken = response.refreshToken ?? refreshToken

@@ -23,7 +23,22 @@ public struct TokenRevocation: Sendable {
         public var message: String?
     }
 
-    let environment: AuthEnvironment
+    let configStore: ConfigStore
+    let transport: any HTTPTransport
+    let clock: any Clock
+    let metadataCache: any MetadataCache
+    let secrets: any SecretSource
+
+    public init(
+        configStore: ConfigStore, transport: any HTTPTransport, clock: any Clock, metadataCache: any MetadataCache,
+        secrets: any SecretSource
+    ) {
+        self.configStore = configStore
+        self.transport = transport
+        self.clock = clock
+        self.metadataCache = metadataCache
+        self.secrets = secrets
+    }
 
     /// Revokes the identity's refresh token (or its access token when it has none); nil
     /// when the identity holds no token.
@@ -34,17 +49,18 @@ public struct TokenRevocation: Sendable {
             Result(uid: uid, providerID: identity.providerID, result: value, message: message)
         }
         do {
-            let provider = try environment.provider(ProviderID(parsing: identity.providerID))
+            let provider = try configStore.identityProvider(ProviderID(parsing: identity.providerID))
             guard let clientID = provider.clientID else { return result(.failed, "no client id configured") }
-            let discovery = try await ProviderMetadata(environment: environment).discovery(for: provider)
+            let discovery = try await ProviderMetadata(transport: transport, clock: clock, metadataCache: metadataCache).discovery(
+                for: provider)
             guard let endpoint = discovery.revocationEndpoint else { return result(.notSupported) }
             var parameters = [("token", token), ("token_type_hint", isRefreshToken ? "refresh_token" : "access_token")]
             var headers: [String: String] = [:]
             ClientCredentials.method(
-                try ClientCredentials.resolve(provider, environment: environment),
+                try ClientCredentials.resolve(provider, secrets: secrets, now: clock.now()),
                 supported: discovery.tokenEndpointAuthMethodsSupported
             ).apply(clientID: clientID, to: &parameters, headers: &headers)
-            let response = try await environment.transport.send(.form(endpoint, parameters, headers: headers))
+            let response = try await transport.send(.form(endpoint, parameters, headers: headers))
             // RFC 7009 §2.2: 200 is success, its body ignored — unless it is an OAuth error
             // (§2.2.1), which some providers send with 200.
             if let json = JSONValue.object(from: response.body), let error = OAuthErrorResponse(json) {

@@ -14,20 +14,21 @@ public struct Unlink: Sendable {
         public var revocation: TokenRevocation.Result?
     }
 
-    let environment: AuthEnvironment
+    let accounts: any AccountStore
+    let revocation: TokenRevocation
 
-    public init(environment: AuthEnvironment) { self.environment = environment }
+    public init(accounts: any AccountStore, revocation: TokenRevocation) {
+        self.accounts = accounts
+        self.revocation = revocation
+    }
 
     public func run(providerID: ProviderID) async throws -> Output {
-        // The rules are checked before anything is revoked.
-        var preview = try environment.keystore.read()
         // Resolved once: the identity revoked is the one removed, whoever is current by then.
-        let uid = preview.currentUID
-        let (_, removed) = try AccountRules.unlink(&preview, providerID: providerID.rawValue)
-        let revocation = await TokenRevocation(environment: environment).revoke(removed, uid: uid ?? "")
-        let user = try await environment.keystore.update { state in
-            try AccountRules.unlink(&state, providerID: providerID.rawValue, uid: uid).user
-        }
+        let uid = try accounts.accounts().currentUID
+        // The rules are checked before anything is revoked.
+        let removed = try accounts.identityToUnlink(providerID.rawValue, fromUser: uid)
+        let revocation = await revocation.revoke(removed, uid: uid ?? "")
+        let user = try await accounts.unlink(providerID.rawValue, fromUser: uid)
         return Output(user: user, providerID: providerID.rawValue, revocation: revocation)
     }
 }

@@ -15,22 +15,30 @@ public struct UserPhoto: Sendable {
         public var data: Data
     }
 
-    let environment: AuthEnvironment
+    let keystore: any Keystore
+    let configStore: ConfigStore
+    let transport: any HTTPTransport
+    let tokens: TokenRefresh
 
-    public init(environment: AuthEnvironment) { self.environment = environment }
+    public init(keystore: any Keystore, configStore: ConfigStore, transport: any HTTPTransport, tokens: TokenRefresh) {
+        self.keystore = keystore
+        self.configStore = configStore
+        self.transport = transport
+        self.tokens = tokens
+    }
 
     public func run() async throws -> Output {
-        let state = try environment.keystore.read()
+        let state = try keystore.read()
         guard let user = state.currentUser else { throw AuthError.noCurrentUser }
         for identity in user.providerData {
             guard let tokens = identity.tokens, let id = try? ProviderID(parsing: identity.providerID),
-                let provider = try? environment.provider(id), let photo = provider.profilePhoto
+                let provider = try? configStore.identityProvider(id), let photo = provider.profilePhoto
             else { continue }
             // The session's token when it may read the photo, else one for the photo's scopes.
             let scopes = provider.scopes(tokens.scopes, cover: photo.scopes) ? [] : photo.scopes
-            let token = try await TokenRefresh(environment: environment).run(.init(providerID: id, scopes: scopes))
+            let token = try await self.tokens.run(.init(providerID: id, scopes: scopes))
             try EndpointPolicy.check(photo.url, what: "the photo endpoint")
-            let response = try await environment.transport.send(
+            let response = try await transport.send(
                 HTTPRequest(
                     url: photo.url, headers: ["Authorization": "Bearer \(token.token)", "Accept": "image/*"],
                     responseLimit: HTTPRequest.photoResponseLimit))
@@ -61,13 +69,5 @@ public struct UserPhoto: Sendable {
         default:
             throw AuthError.network("\(place) answered HTTP \(response.status) without a photo. Try again later")
         }
-    }
-}
-
-extension HTTPResponse {
-    /// The code of a JSON API error body in the OData style
-    /// (`{"error": {"code": "ImageNotFound", "message": …}}`), sanitized; nil otherwise.
-    var apiErrorCode: String? {
-        JSONValue.object(from: body)?["error"]?.objectValue?["code"]?.stringValue.map { Sanitize.text($0, limit: 64) }
     }
 }

@@ -45,9 +45,10 @@ public protocol IdentityProvider: Sendable {
     /// authority of the identity's own tenant, whatever tenant was configured.
     func provider(forSessionOf identity: LinkedIdentity) -> any IdentityProvider
     /// The profile after sign-in, completed from the provider's APIs when the tokens allow
-    /// it. Never fails a sign-in: problems are reported on the terminal. Default: as is.
+    /// it, through `transport` alone. Never fails a sign-in: problems come back as warnings
+    /// (the caller reports them) and the profile stays. Default: as is, no warning.
     /// Microsoft: Graph `/v1.0/me` with `User.Read`.
-    func enrichedProfile(_ profile: Profile, tokens: TokenSet, environment: AuthEnvironment) async -> Profile
+    func enrichedProfile(_ profile: Profile, tokens: TokenSet, transport: any HTTPTransport) async -> (Profile, [ProfileWarning])
     /// Where the signed-in user's photo is (binary), and the scopes a token needs to read
     /// it; nil when the provider offers none (default).
     var profilePhoto: ProtectedResource? { get }
@@ -123,7 +124,9 @@ extension IdentityProvider {
     public func expectedIDTokenIssuer(discoveryIssuer: String, claims: IDTokenClaims) -> String { issuer }
     public func checkAccount(_ claims: IDTokenClaims, discoveryIssuer: String) throws {}
     public func provider(forSessionOf identity: LinkedIdentity) -> any IdentityProvider { self }
-    public func enrichedProfile(_ profile: Profile, tokens: TokenSet, environment: AuthEnvironment) async -> Profile { profile }
+    public func enrichedProfile(_ profile: Profile, tokens: TokenSet, transport: any HTTPTransport) async -> (Profile, [ProfileWarning]) {
+        (profile, [])
+    }
     public var profilePhoto: ProtectedResource? { nil }
     public func scopes(_ granted: [String], cover needed: [String]) -> Bool { Set(needed).isSubset(of: Set(granted)) }
     public func nextStep(for error: OAuthErrorResponse) -> Message? { nil }

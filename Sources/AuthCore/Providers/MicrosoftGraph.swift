@@ -11,19 +11,16 @@ struct MicrosoftGraph: Sendable {
     let host: String
 
     /// Completes a profile with Graph's `displayName` and `mail`. On any problem the profile
-    /// stays as the ID token stated it and a warning is printed: Graph never fails a sign-in.
-    func profile(completing profile: Profile, accessToken: String, environment: AuthEnvironment) async -> Profile {
-        guard let url = URL(string: host + "/v1.0/me") else { return profile }
-        let warning = "could not read the Microsoft Graph profile at \(url.host ?? "?")\(url.path)"
+    /// stays as the ID token stated it, with a warning saying why: Graph never fails a sign-in.
+    func profile(completing profile: Profile, accessToken: String, transport: any HTTPTransport) async -> (Profile, [ProfileWarning]) {
+        guard let url = URL(string: host + "/v1.0/me") else { return (profile, []) }
+        let endpoint = "\(url.host ?? "?")\(url.path)"
         do {
             try EndpointPolicy.check(url, what: "\(input: .graphHost)")
-            let response = try await environment.transport.send(
+            let response = try await transport.send(
                 HTTPRequest(url: url, headers: ["Authorization": "Bearer \(accessToken)", "Accept": "application/json"]))
             guard response.status == 200, let me = JSONValue.object(from: response.body) else {
-                environment.terminal.notice(
-                    "authctl: \(warning) (HTTP \(response.status)\(response.apiErrorCode.map { ", \($0)" } ?? "")); the ID token's name and email are kept"
-                )
-                return profile
+                return (profile, [.graphRefused(endpoint: endpoint, status: response.status, errorCode: response.apiErrorCode)])
             }
             var completed = profile
             if let name = me["displayName"]?.stringValue, !name.isEmpty { completed.displayName = name }
@@ -31,10 +28,9 @@ struct MicrosoftGraph: Sendable {
                 completed.email = mail
                 completed.emailVerified = false
             }
-            return completed
+            return (completed, [])
         } catch {
-            environment.terminal.notice("authctl: \(warning); the ID token's name and email are kept")
-            return profile
+            return (profile, [.graphUnreachable(endpoint: endpoint)])
         }
     }
 }

@@ -104,9 +104,9 @@ public struct MicrosoftProvider: IdentityProvider {
         return (try? MicrosoftProvider(id: id, config: config)) ?? self
     }
 
-    public func enrichedProfile(_ profile: Profile, tokens: TokenSet, environment: AuthEnvironment) async -> Profile {
-        guard scopes(tokens.scopes, cover: ["User.Read"]), let accessToken = tokens.accessToken else { return profile }
-        return await MicrosoftGraph(host: graphHost).profile(completing: profile, accessToken: accessToken, environment: environment)
+    public func enrichedProfile(_ profile: Profile, tokens: TokenSet, transport: any HTTPTransport) async -> (Profile, [ProfileWarning]) {
+        guard scopes(tokens.scopes, cover: ["User.Read"]), let accessToken = tokens.accessToken else { return (profile, []) }
+        return await MicrosoftGraph(host: graphHost).profile(completing: profile, accessToken: accessToken, transport: transport)
     }
 
     /// Graph `/v1.0/me/photo/$value` (SPEC §4: fetched on demand, no photo URL stored).

@@ -29,7 +29,7 @@ struct ExecCommand: AsyncParsableCommand {
 
     func run() async throws {
         let wiring = Wiring(options: global)
-        let status = try await Exec(environment: wiring.authEnvironment(), runner: SystemChildProcessRunner()).run(
+        let status = try await wiring.authEnvironment().exec(runner: SystemChildProcessRunner()).run(
             .init(
                 providerID: try provider.map(ProviderID.init(parsing:)), scopes: scopes, command: command,
                 environment: wiring.environment, runtimeDirectory: wiring.runtimeDirectory))

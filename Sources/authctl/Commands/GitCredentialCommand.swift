@@ -52,7 +52,7 @@ struct GitCredentialCommand: AsyncParsableCommand {
         let description = try Self.readDescription()
         switch operation {
         case "get":
-            let answer = try await GitCredential(environment: Wiring(options: global).authEnvironment()).get(
+            let answer = try await Wiring(options: global).authEnvironment().gitCredential.get(
                 .init(providerID: providerID, scopes: scopes, description: description))
             try Self.emit(answer.encoded())
         default:

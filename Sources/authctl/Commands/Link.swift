@@ -32,7 +32,7 @@ struct LinkCommand: AsyncParsableCommand {
         let wiring = Wiring(options: global)
         let environment = wiring.authEnvironment(browser: wiring.browser(command: flow.browserCommand, disabled: flow.opensNoBrowser))
         let source = try pendingHandle.map { CredentialSource.pending(handle: $0) } ?? credential.source(flow: flow)
-        let output = try await Link(environment: environment).run(
+        let output = try await environment.link.run(
             .init(providerID: try provider.map(ProviderID.init(parsing:)), source: source, consent: consent))
         Output.accountResult(
             user: output.user, providerID: output.providerID, isNewUser: false, json: global.json,

@@ -38,7 +38,7 @@ struct Login: AsyncParsableCommand {
         let wiring = Wiring(options: global)
         let environment = wiring.authEnvironment(browser: wiring.browser(command: flow.browserCommand, disabled: flow.opensNoBrowser))
         let source = try pendingHandle.map { CredentialSource.pending(handle: $0) } ?? credential.source(flow: flow)
-        let output = try await SignIn(environment: environment).run(
+        let output = try await environment.signIn.run(
             .init(providerID: try provider.map(ProviderID.init(parsing:)), source: source))
         Output.accountResult(
             user: output.user, providerID: output.providerID, isNewUser: output.isNewUser, json: global.json,

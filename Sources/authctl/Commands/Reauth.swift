@@ -20,7 +20,7 @@ struct ReauthCommand: AsyncParsableCommand {
         let wiring = Wiring(options: global)
         let environment = wiring.authEnvironment(browser: wiring.browser(command: flow.browserCommand, disabled: flow.opensNoBrowser))
         let providerID = try ProviderID(parsing: provider)
-        let user = try await Reauthenticate(environment: environment).run(
+        let user = try await environment.reauthenticate.run(
             .init(providerID: providerID, source: credential.source(flow: flow)))
         Output.accountResult(
             user: user, providerID: providerID.rawValue, isNewUser: false, json: global.json,

@@ -18,7 +18,7 @@ struct SignOutCommand: AsyncParsableCommand {
 
     func run() async throws {
         let wiring = Wiring(options: global)
-        let output = try await SignOut(environment: wiring.authEnvironment()).run(.init(all: all, revoke: revoke))
+        let output = try await wiring.authEnvironment().signOut.run(.init(all: all, revoke: revoke))
         if global.json {
             Output.json(
                 .object([

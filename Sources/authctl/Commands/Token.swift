@@ -165,7 +165,7 @@ struct TokenRequest: Equatable {
 
     func run() async throws {
         let wiring = Wiring(settings: settings)
-        let output = try await TokenRefresh(environment: wiring.authEnvironment()).run(input)
+        let output = try await wiring.authEnvironment().tokenRefresh.run(input)
         StandardStreams.writeOutput(printed(output))
     }
 

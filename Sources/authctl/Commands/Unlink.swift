@@ -18,7 +18,7 @@ struct UnlinkCommand: AsyncParsableCommand {
 
     func run() async throws {
         let wiring = Wiring(options: global)
-        let output = try await Unlink(environment: wiring.authEnvironment()).run(providerID: try ProviderID(parsing: provider))
+        let output = try await wiring.authEnvironment().unlink.run(providerID: try ProviderID(parsing: provider))
         let revocations = output.revocation.map { [$0] } ?? []
         if global.json {
             Output.json(

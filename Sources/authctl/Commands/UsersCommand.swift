@@ -50,7 +50,7 @@ struct UsersCommand: AsyncParsableCommand {
 
         func run() async throws {
             let wiring = Wiring(options: global)
-            let user = try Accounts(environment: wiring.authEnvironment()).show(uid: uid)
+            let user = try Accounts(keystore: wiring.keystore()).show(uid: uid)
             if global.json {
                 Output.json(.object(["user": Output.user(user)]))
             } else {
@@ -65,7 +65,7 @@ struct UsersCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            let user = try await Accounts(environment: Wiring(options: global).authEnvironment()).use(uid: uid)
+            let user = try await Accounts(keystore: Wiring(options: global).keystore()).use(uid: uid)
             if global.json {
                 Output.json(.object(["user": Output.user(user)]))
             } else {
@@ -85,7 +85,7 @@ struct UsersCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            let output = try await DeleteUser(environment: Wiring(options: global).authEnvironment()).run(uid: uid)
+            let output = try await Wiring(options: global).authEnvironment().deleteUser.run(uid: uid)
             if global.json {
                 Output.json(.object(["deleted": .string(output.user.uid), "revocations": Output.revocations(output.revocations)]))
                 return
@@ -115,7 +115,7 @@ struct UsersCommand: AsyncParsableCommand {
                 case .authctl: .authctl
                 case .firebase: .firebase
                 }
-            let data = try Accounts(environment: Wiring(options: global).authEnvironment()).export(format: format)
+            let data = try Accounts(keystore: Wiring(options: global).keystore()).export(format: format)
             StandardStreams.writeOutput(data + Data("\n".utf8))
         }
     }
@@ -144,7 +144,7 @@ struct UsersCommand: AsyncParsableCommand {
                 }
                 data = contents
             }
-            let result = try await Accounts(environment: Wiring(options: global).authEnvironment()).importUsers(
+            let result = try await Accounts(keystore: Wiring(options: global).keystore()).importUsers(
                 data, file: file == "-" ? "stdin" : file)
             if global.json {
                 Output.json(
@@ -177,7 +177,7 @@ struct UsersCommand: AsyncParsableCommand {
                     "the photo is binary and stdout is a terminal. Write it to a file: authctl users photo --output photo.jpg")
             }
             let wiring = Wiring(options: global)
-            let photo = try await UserPhoto(environment: wiring.authEnvironment()).run()
+            let photo = try await wiring.authEnvironment().userPhoto.run()
             guard let output else {
                 StandardStreams.writeOutput(photo.data)
                 return

@@ -1,0 +1,22 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The port through which `login`, `link` and `reauth` obtain the credential of an
+/// interactive sign-in or of an ID token obtained elsewhere: the browser flow, `--manual`,
+/// the device flow, `--id-token` (SPEC §2, §3). The use cases know nothing of browsers,
+/// listeners or terminals; a test gives them a credential directly.
+public protocol CredentialIssuing: Sendable {
+    /// A validated credential for `provider` from `source` (never `.pending`, which the
+    /// account store holds).
+    func credential(from source: CredentialSource, provider: any IdentityProvider) async throws -> Credential
+}
+
+extension CredentialIssuance: CredentialIssuing {}
+
+extension AuthEnvironment {
+    /// The sign-in flows (browser, manual, device code, ID token) wired to this environment.
+    public var credentialIssuer: any CredentialIssuing { CredentialIssuance(environment: self) }
+}

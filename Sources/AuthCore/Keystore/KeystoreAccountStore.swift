@@ -1,0 +1,90 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The local backend (SPEC §1–7): the keystore is the user database and `AccountRules`
+/// decides, each change under the keystore lock after a re-read. The time, the uid of a new
+/// user and the handle of a pending credential are drawn from the injected clock and random
+/// source.
+public struct KeystoreAccountStore: AccountStore {
+    let keystore: any Keystore
+    let clock: any Clock
+    let random: any RandomSource
+
+    public init(keystore: any Keystore, clock: any Clock, random: any RandomSource) {
+        self.keystore = keystore
+        self.clock = clock
+        self.random = random
+    }
+
+    public func accounts() throws -> AccountState { try keystore.read() }
+
+    public func pendingCredential(_ handle: String) throws -> PendingCredential {
+        try AccountRules.pendingCredential(handle, in: keystore.read(), now: clock.now())
+    }
+
+    public func signIn(with credential: Credential, pendingHandle: String?) async throws -> AccountRules.SignInResult {
+        let credential = Self.stored(credential)
+        let context = self.context()
+        let outcome = try await keystore.update { state in
+            // The pending credential must still be there (another process may have used it).
+            if let pendingHandle { _ = try AccountRules.pendingCredential(pendingHandle, in: state, now: context.now) }
+            return AccountRules.signIn(&state, with: credential, context: context, pendingHandle: pendingHandle)
+        }
+        return try outcome.get()
+    }
+
+    public func link(_ credential: Credential, toUser uid: String?, pendingHandle: String?, consent: Bool) async throws -> User {
+        let credential = Self.stored(credential)
+        let context = self.context()
+        let outcome = try await keystore.update { state in
+            if let pendingHandle { _ = try AccountRules.pendingCredential(pendingHandle, in: state, now: context.now) }
+            return try AccountRules.link(
+                &state, with: credential, context: context, pendingHandle: pendingHandle, consent: consent, uid: uid)
+        }
+        return try outcome.get()
+    }
+
+    public func reauthenticate(user uid: String, with credential: Credential) async throws -> User {
+        let now = clock.now()
+        return try await keystore.update { state in try AccountRules.reauthenticate(&state, with: credential, now: now, uid: uid) }
+    }
+
+    public func identityToUnlink(_ providerID: String, fromUser uid: String?) throws -> LinkedIdentity {
+        var preview = try keystore.read()
+        return try AccountRules.unlink(&preview, providerID: providerID, uid: uid).removed
+    }
+
+    public func unlink(_ providerID: String, fromUser uid: String?) async throws -> User {
+        try await keystore.update { state in try AccountRules.unlink(&state, providerID: providerID, uid: uid).user }
+    }
+
+    public func userToDelete(_ uid: String?) throws -> User {
+        var preview = try keystore.read()
+        return try AccountRules.deleteUser(&preview, uid: uid, now: clock.now())
+    }
+
+    public func deleteUser(_ uid: String) async throws -> User {
+        let now = clock.now()
+        return try await keystore.update { state in try AccountRules.deleteUser(&state, uid: uid, now: now) }
+    }
+
+    public func signOut(all: Bool, user uid: String?) async throws {
+        try await keystore.update { state in try AccountRules.signOut(&state, all: all, uid: uid) }
+    }
+
+    /// The credential as a refusal saves it (pending): its warnings were reported already.
+    static func stored(_ credential: Credential) -> Credential {
+        var stored = credential
+        stored.profileWarnings = []
+        return stored
+    }
+
+    /// The time, a fresh uid and a fresh pending handle, drawn for one change.
+    func context() -> AccountRules.Context {
+        // SPEC §1: a uid is random, URL-safe, at least 20 characters: 21 bytes → 28 characters.
+        AccountRules.Context(now: clock.now(), newUID: random.base64URL(bytes: 21), newHandle: "pc_" + random.base64URL(bytes: 15))
+    }
+}

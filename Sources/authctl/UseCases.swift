@@ -1,0 +1,40 @@
+import AuthCore
+
+/// The use cases, each given the ports it declares, from the real implementations that
+/// `Wiring.authEnvironment` chose.
+extension AuthEnvironment {
+    var accountStore: any AccountStore { KeystoreAccountStore(keystore: keystore, clock: clock, random: random) }
+    var events: any AuthEventSink { TerminalEvents(terminal: terminal) }
+
+    var tokenRefresh: TokenRefresh {
+        TokenRefresh(
+            keystore: keystore, configStore: configStore, transport: transport, clock: clock, metadataCache: metadataCache,
+            secrets: secrets)
+    }
+
+    var tokenRevocation: TokenRevocation {
+        TokenRevocation(configStore: configStore, transport: transport, clock: clock, metadataCache: metadataCache, secrets: secrets)
+    }
+
+    var signIn: SignIn { SignIn(accounts: accountStore, configStore: configStore, issuer: credentialIssuer, events: events) }
+
+    var link: Link {
+        Link(
+            accounts: accountStore, configStore: configStore, issuer: credentialIssuer, events: events,
+            prompt: TerminalConsentPrompt(terminal))
+    }
+
+    var reauthenticate: Reauthenticate {
+        Reauthenticate(accounts: accountStore, configStore: configStore, issuer: credentialIssuer, events: events)
+    }
+
+    var unlink: Unlink { Unlink(accounts: accountStore, revocation: tokenRevocation) }
+    var deleteUser: DeleteUser { DeleteUser(accounts: accountStore, revocation: tokenRevocation) }
+    var signOut: SignOut { SignOut(accounts: accountStore, revocation: tokenRevocation) }
+    var userPhoto: UserPhoto { UserPhoto(keystore: keystore, configStore: configStore, transport: transport, tokens: tokenRefresh) }
+    var gitCredential: GitCredential { GitCredential(keystore: keystore, tokens: tokenRefresh) }
+
+    func exec(runner: any ChildProcessRunner) -> Exec {
+        Exec(tokens: tokenRefresh, clock: clock, random: random, events: events, runner: runner)
+    }
+}
