@@ -17,6 +17,7 @@ enum MessageSpelling {
         switch argument {
         case .value(let value): value
         case .input(let input, let value): value.map { "\(option(input)) \($0)" } ?? option(input)
+        case .endOfOptions: "--"
         }
     }
 
@@ -55,6 +56,7 @@ enum MessageSpelling {
         case .credential: "--credential"
         case .deviceCode: "--device-code"
         case .flow: "--flow"
+        case .format: "--format"
         case .graphHost: "--graph-host"
         case .idToken: "--id-token"
         case .issuer: "--issuer"

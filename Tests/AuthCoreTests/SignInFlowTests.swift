@@ -225,7 +225,7 @@ struct TokenRefreshTests {
         let before = test.keystore.state
         await #expect { try await test.tokenRefresh().run(.init(forceRefresh: true)) } throws: {
             guard let error = $0 as? AuthError else { return false }
-            return error.code == .invalidCredential && error.message.contains("authctl login oidc.fake")
+            return error.code == .invalidCredential && error.message.parts.contains(.command(.login, ["oidc.fake"]))
         }
         #expect(test.keystore.state == before)
     }

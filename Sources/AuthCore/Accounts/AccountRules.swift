@@ -169,7 +169,7 @@ public enum AccountRules {
         guard user.providerData[identityIndex].matches(credential.key) else {
             throw AuthError(
                 .userMismatch,
-                "the \(credential.providerID) account you signed in with is not the one linked to the current user. Sign in with the account shown by: authctl status",
+                "the \(credential.providerID) account you signed in with is not the one linked to the current user. Sign in with the account shown by: \(command: .status)",
                 details: ["providerId": .string(credential.providerID), "uid": .string(user.uid)])
         }
         user.providerData[identityIndex].tokens = credential.tokens
@@ -212,7 +212,7 @@ public enum AccountRules {
         }
         guard user.providerData.count > 1 else {
             throw AuthError.invalidArgument(
-                "\(providerID) is the only provider of this user; without it nobody could sign in to the user again. Link another provider first (authctl link PROVIDER), or delete the user (authctl users delete)"
+                "\(providerID) is the only provider of this user; without it nobody could sign in to the user again. Link another provider first (\(command: .link, "PROVIDER")), or delete the user (\(command: .usersDelete))"
             )
         }
         let removed = user.providerData.remove(at: identityIndex)
@@ -233,7 +233,7 @@ public enum AccountRules {
         guard now.timeIntervalSince(user.lastAuthAt) <= recentLoginWindow else {
             throw AuthError(
                 .requiresRecentLogin,
-                "deleting a user needs a sign-in in the last 5 minutes (the last was at \(user.lastAuthAt.formatted(Date.ISO8601FormatStyle()))). Reauthenticate, then delete again: authctl reauth \(user.lastProviderID ?? user.providerData.first?.providerID ?? "PROVIDER")",
+                "deleting a user needs a sign-in in the last 5 minutes (the last was at \(user.lastAuthAt.formatted(Date.ISO8601FormatStyle()))). Reauthenticate, then delete again: \(command: .reauthenticate, .value(user.lastProviderID ?? user.providerData.first?.providerID ?? "PROVIDER"))",
                 details: ["uid": .string(uid)])
         }
         state.users.remove(at: index)
@@ -264,7 +264,7 @@ public enum AccountRules {
         guard let index = state.userIndex(uid: uid) else { throw AuthError.unknownUser(uid) }
         guard state.users[index].providerData.contains(where: { $0.tokens != nil }) else {
             let provider = state.users[index].lastProviderID ?? state.users[index].providerData.first?.providerID ?? "PROVIDER"
-            throw AuthError(.noCurrentUser, "user \(uid) is signed out. Sign in again with: authctl login \(provider)")
+            throw AuthError(.noCurrentUser, "user \(uid) is signed out. Sign in again with: \(command: .login, "\(provider)")")
         }
         state.currentUID = uid
     }
@@ -275,12 +275,12 @@ public enum AccountRules {
     public static func pendingCredential(_ handle: String, in state: AccountState, now: Date) throws -> PendingCredential {
         guard PendingCredential.isHandle(handle), let pending = state.pendingCredentials.first(where: { $0.handle == handle }) else {
             throw AuthError.invalidArgument(
-                "there is no pending credential '\(Sanitize.text(handle, limit: 40))': it was used already, or never saved in this keystore. Start again with: authctl login PROVIDER"
+                "there is no pending credential '\(Sanitize.text(handle, limit: 40))': it was used already, or never saved in this keystore. Start again with: \(command: .login, "PROVIDER")"
             )
         }
         guard !pending.isExpired(at: now) else {
             throw AuthError.invalidCredential(
-                "the pending credential \(handle) expired at \(pending.expiresAt.formatted(Date.ISO8601FormatStyle())) (they last one hour). Sign in again: authctl login \(pending.credential.providerID)"
+                "the pending credential \(handle) expired at \(pending.expiresAt.formatted(Date.ISO8601FormatStyle())) (they last one hour). Sign in again: \(command: .login, "\(pending.credential.providerID)")"
             )
         }
         return pending
@@ -345,7 +345,7 @@ public enum AccountRules {
         guard let uid else { return try currentUserIndex(state) }
         guard let index = state.userIndex(uid: uid) else {
             throw AuthError.invalidCredential(
-                "the user \(uid) was removed by another authctl (users delete) while this command ran. Sign in again: authctl login PROVIDER"
+                "the user \(uid) was removed by another authctl (users delete) while this command ran. Sign in again: \(command: .login, "PROVIDER")"
             )
         }
         return index

@@ -82,15 +82,15 @@ public enum UserExport {
     /// Reads an authctl export (`file` names it in errors).
     public static func parse(_ data: Data, file: String) throws -> [User] {
         guard let object = JSONValue.object(from: data) else {
-            throw AuthError.invalidArgument("\(file) is not a JSON object. Give a file written by: authctl users export")
+            throw AuthError.invalidArgument("\(file) is not a JSON object. Give a file written by: \(command: .usersExport)")
         }
         if object["format"] == nil, object["users"] != nil {
             throw AuthError.invalidArgument(
-                "\(file) looks like a Firebase export, which carries no issuer for its identities, so it cannot be imported. Import a file written by: authctl users export --format authctl"
+                "\(file) looks like a Firebase export, which carries no issuer for its identities, so it cannot be imported. Import a file written by: \(command: .usersExport, .input(.format, "authctl"))"
             )
         }
         guard object["format"]?.stringValue == Document.formatName else {
-            throw AuthError.invalidArgument("\(file) is not an authctl users export. Give a file written by: authctl users export")
+            throw AuthError.invalidArgument("\(file) is not an \(command: .usersExport). Give a file written by: \(command: .usersExport)")
         }
         guard object["version"]?.numberValue == 1 else {
             throw AuthError.invalidArgument("\(file) has an export version this authctl does not know. Upgrade authctl")
@@ -99,7 +99,7 @@ public enum UserExport {
         do {
             document = try KeystoreFile.decoder.decode(Document.self, from: data)
         } catch {
-            throw AuthError.invalidArgument("\(file) is not a valid authctl users export (a user record is malformed)")
+            throw AuthError.invalidArgument("\(file) has a malformed user record. Give a file written by: \(command: .usersExport)")
         }
         for (index, user) in document.users.enumerated() {
             let label = "\(file): user \(index + 1)"
@@ -128,7 +128,7 @@ public enum UserExport {
             if let index = state.userIndex(uid: user.uid) {
                 guard withoutTokens(state.users[index]) == user else {
                     throw AuthError.invalidArgument(
-                        "user \(user.uid) is already in the keystore with another record; nothing was imported. Delete it first (authctl users delete \(user.uid)) or remove it from the file"
+                        "user \(user.uid) is already in the keystore with another record; nothing was imported. Delete it first (\(command: .usersDelete, "\(user.uid)")) or remove it from the file"
                     )
                 }
                 result.unchanged.append(user.uid)

@@ -20,7 +20,7 @@ struct AccountOperation: Sendable {
     ///   refusal that needs no sign-in (nobody signed in, provider already linked) comes
     ///   before the browser opens.
     func credential(
-        for providerID: ProviderID?, source: CredentialSource, command: String,
+        for providerID: ProviderID?, source: CredentialSource, command: Message.Verb,
         precheck: (AccountState) throws -> Void = { _ in }
     ) async throws -> (Credential, String?) {
         // An unsafe or corrupt keystore fails before the browser opens.
@@ -29,14 +29,14 @@ struct AccountOperation: Sendable {
             let pending = try accounts.pendingCredential(handle)
             if let providerID, providerID.rawValue != pending.credential.providerID {
                 throw AuthError.invalidArgument(
-                    "the pending credential \(handle) is for \(pending.credential.providerID), not \(providerID). Run: authctl \(command) --\(command == "login" ? "credential" : "pending") \(handle)"
+                    "the pending credential \(handle) is for \(pending.credential.providerID), not \(providerID). Run: \(command: command, .input(command == .login ? .credential : .pending, handle))"
                 )
             }
             try precheck(state)
             return (pending.credential, handle)
         }
         guard let providerID else {
-            throw AuthError.invalidArgument("name the provider: authctl \(command) PROVIDER (see authctl providers list)")
+            throw AuthError.invalidArgument("name the provider: \(command: command, "PROVIDER") (see \(command: .providersList))")
         }
         var provider = try configStore.identityProvider(providerID)
         if case .interactive(let options) = source { provider = try configStore.identityProvider(providerID, for: options) }

@@ -51,7 +51,7 @@ public struct Exec: Sendable {
     /// The child's exit status.
     public func run(_ input: Input) async throws -> Int32 {
         guard !input.command.isEmpty else {
-            throw AuthError.invalidArgument("give the command to run after --: authctl exec -- COMMAND ARGS…")
+            throw AuthError.invalidArgument("give the command to run: \(command: .exec, .endOfOptions, "COMMAND", "ARGS…")")
         }
         let first = try await tokens.run(.init(providerID: input.providerID, scopes: input.scopes))
         let directory = try PrivateDirectory.create(under: input.runtimeDirectory, random: random)

@@ -40,7 +40,7 @@ public struct Link: Sendable {
         // The user is resolved once, before the sign-in: the identity joins that user even
         // when another process makes someone else current meanwhile (`users use`).
         var uid: String?
-        let (credential, handle) = try await operation.credential(for: providerID, source: input.source, command: "link") { state in
+        let (credential, handle) = try await operation.credential(for: providerID, source: input.source, command: .link) { state in
             uid = state.currentUID
             if let providerID { try AccountRules.checkCanLink(state, providerID: providerID.rawValue) }
             if !input.consent, !prompt.canAsk { try AccountRules.checkConsentPossible(state) }

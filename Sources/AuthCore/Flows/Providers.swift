@@ -42,7 +42,7 @@ public struct Providers: Sendable {
         // Read leniently (`update`): removing is the way out of a damaged entry.
         try await configStore.update { file in
             guard file.providers.removeValue(forKey: id.rawValue) != nil else {
-                throw AuthError.notConfigured("the provider \(id) is not configured. List the configured ones: authctl providers list")
+                throw AuthError.notConfigured("the provider \(id) is not configured. List the configured ones: \(command: .providersList)")
             }
         }
     }

@@ -25,13 +25,13 @@ public struct Reauthenticate: Sendable {
 
     public func run(_ input: Input) async throws -> User {
         if case .pending = input.source {
-            throw AuthError.invalidArgument("reauth needs a fresh sign-in, not a pending credential: authctl reauth \(input.providerID)")
+            throw AuthError.invalidArgument("reauth needs a fresh sign-in, not a pending credential: \(command: .reauthenticate, "\(input.providerID)")")
         }
         let providerID = input.providerID
         // The user is the one current when the command starts, whoever is current once the
         // sign-in is done (another process may run `users use` meanwhile).
         var uid: String?
-        let (credential, _) = try await operation.credential(for: providerID, source: input.source, command: "reauth") { state in
+        let (credential, _) = try await operation.credential(for: providerID, source: input.source, command: .reauthenticate) { state in
             try AccountRules.checkCanReauthenticate(state, providerID: providerID.rawValue)
             uid = state.currentUID
         }

@@ -35,7 +35,7 @@ public struct SignIn: Sendable {
     }
 
     public func run(_ input: Input) async throws -> Output {
-        let (credential, handle) = try await operation.credential(for: input.providerID, source: input.source, command: "login")
+        let (credential, handle) = try await operation.credential(for: input.providerID, source: input.source, command: .login)
         let result = try await operation.accounts.signIn(with: credential, pendingHandle: handle)
         return Output(user: result.user, providerID: credential.providerID, isNewUser: result.isNewUser)
     }

@@ -93,7 +93,7 @@ public struct TokenRefresh: Sendable {
         -> (output: Output?, user: User, providerID: String, tokens: TokenSet)
     {
         if input.idToken, !input.scopes.isEmpty {
-            throw AuthError.invalidArgument("--id-token and --scope exclude each other: --scope asks for an access token for other scopes")
+            throw AuthError.invalidArgument("\(input: .idToken) and \(input: .scope) exclude each other: \(input: .scope) asks for an access token for other scopes")
         }
         // The current user alone, no lock, no network.
         let user = try resolveUser(input, keystore: keystore)
@@ -110,14 +110,14 @@ public struct TokenRefresh: Sendable {
         let uid = user.uid
         if !input.idToken, tokens.accessToken == nil, tokens.refreshToken == nil {
             throw AuthError.invalidArgument(
-                "the \(providerID) identity was signed in with an ID token alone (login --id-token), so there is no access token. Print the ID token with: authctl token --id-token; or sign in through the browser: authctl login \(providerID)"
+                "the \(providerID) identity was signed in with an ID token alone (\(command: .login, .input(.idToken, nil))), so there is no access token. Print the ID token with: \(command: .token, .input(.idToken, nil)); or sign in through the browser: \(command: .login, "\(providerID)")"
             )
         }
         guard tokens.refreshToken != nil else {
             throw AuthError.invalidCredential(
                 input.scopes.isEmpty
-                    ? "the \(providerID) token has expired and there is no refresh token. Sign in again: authctl login \(providerID)"
-                    : "a token for other scopes needs a refresh token, and the \(providerID) session has none. Sign in again with a scope that grants one (for Microsoft, offline_access): authctl login \(providerID)"
+                    ? "the \(providerID) token has expired and there is no refresh token. Sign in again: \(command: .login, "\(providerID)")"
+                    : "a token for other scopes needs a refresh token, and the \(providerID) session has none. Sign in again with a scope that grants one (for Microsoft, offline_access): \(command: .login, "\(providerID)")"
             )
         }
         guard let identity = user.identity(for: providerID) else { throw AuthError.noCurrentUser }
@@ -149,7 +149,7 @@ public struct TokenRefresh: Sendable {
         }
         guard let output else {
             throw AuthError.invalidCredential(
-                "\(providerID) returned no valid \(input.idToken ? "ID token" : "access token") on refresh. Sign in again: authctl login \(providerID)"
+                "\(providerID) returned no valid \(input.idToken ? "ID token" : "access token") on refresh. Sign in again: \(command: .login, "\(providerID)")"
             )
         }
         return output
@@ -176,7 +176,7 @@ public struct TokenRefresh: Sendable {
             let tokens = state.users[userIndex].providerData[identityIndex].tokens
         else {
             throw AuthError.invalidCredential(
-                "the \(providerID) session of the user \(uid) was ended by another authctl (signout or unlink) while this command ran. Sign in again: authctl login \(providerID)"
+                "the \(providerID) session of the user \(uid) was ended by another authctl (signout or unlink) while this command ran. Sign in again: \(command: .login, "\(providerID)")"
             )
         }
         return (userIndex, identityIndex, tokens)
@@ -184,7 +184,7 @@ public struct TokenRefresh: Sendable {
 
     static func removed(_ uid: String) -> AuthError {
         AuthError.invalidCredential(
-            "the user \(uid) was removed by another authctl (users delete) while this command ran. Sign in again: authctl login PROVIDER")
+            "the user \(uid) was removed by another authctl (users delete) while this command ran. Sign in again: \(command: .login, "PROVIDER")")
     }
 
     /// The token set asked for: the given provider, or the one of the last sign-in.
@@ -199,7 +199,7 @@ public struct TokenRefresh: Sendable {
             // The user is signed in, but not with this identity (an imported user, a session
             // that ended for this provider alone): "nobody is signed in" would be untrue.
             throw AuthError.invalidCredential(
-                "the current user (\(user.email ?? user.uid)) is signed out of \(providerID). Sign in to it again: authctl reauth \(providerID)"
+                "the current user (\(user.email ?? user.uid)) is signed out of \(providerID). Sign in to it again: \(command: .reauthenticate, "\(providerID)")"
             )
         }
         return (providerID, tokens)
@@ -253,7 +253,7 @@ public struct TokenRefresh: Sendable {
     {
         guard let refreshToken = tokens.refreshToken, let clientID = provider.clientID else {
             throw AuthError.invalidCredential(
-                "the \(identity.providerID) token cannot be refreshed. Sign in again: authctl login \(identity.providerID)")
+                "the \(identity.providerID) token cannot be refreshed. Sign in again: \(command: .login, "\(identity.providerID)")")
         }
         let metadata = ProviderMetadata(transport: transport, clock: clock, metadataCache: metadataCache)
         let discovery = try await metadata.discovery(for: provider)
@@ -271,7 +271,7 @@ public struct TokenRefresh: Sendable {
         } catch let error as AuthError where error.details["oauthError"] == "invalid_grant" && scopes.isEmpty {
             throw AuthError(
                 .invalidCredential,
-                "\(identity.providerID) no longer accepts the refresh token (invalid_grant): the session has ended. Sign in again: authctl login \(identity.providerID)",
+                "\(identity.providerID) no longer accepts the refresh token (invalid_grant): the session has ended. Sign in again: \(command: .login, "\(identity.providerID)")",
                 details: error.details)
         }
         var idToken = tokens.idToken
@@ -284,7 +284,7 @@ public struct TokenRefresh: Sendable {
                 previous.map({ $0.subject == claims.subject && Set($0.audiences) == Set(claims.audiences) }) ?? true
             else {
                 throw AuthError.invalidCredential(
-                    "the refreshed ID token from \(identity.providerID) names another user, issuer or audience; nothing was stored. Sign in again: authctl login \(identity.providerID)"
+                    "the refreshed ID token from \(identity.providerID) names another user, issuer or audience; nothing was stored. Sign in again: \(command: .login, "\(identity.providerID)")"
                 )
             }
             idToken = newIDToken

@@ -46,7 +46,7 @@ public struct UserPhoto: Sendable {
         }
         throw AuthError(
             .noSuchProvider,
-            "the current user has no signed-in identity whose provider offers a photo (Microsoft does). Link one: authctl link microsoft")
+            "the current user has no signed-in identity whose provider offers a photo (Microsoft does). Link one: \(command: .link, "microsoft")")
     }
 
     static func output(_ response: HTTPResponse, providerID: String, url: URL) throws -> Output {
@@ -64,7 +64,7 @@ public struct UserPhoto: Sendable {
         case 401, 403:
             throw AuthError(
                 .invalidCredential,
-                "\(place) refused the access token (HTTP \(response.status)\(code.map { ", \($0)" } ?? "")). Sign in again with a scope that may read the photo (Microsoft: User.Read): authctl login \(providerID)",
+                "\(place) refused the access token (HTTP \(response.status)\(code.map { ", \($0)" } ?? "")). Sign in again with a scope that may read the photo (Microsoft: User.Read): \(command: .login, "\(providerID)")",
                 details: details)
         default:
             throw AuthError.network("\(place) answered HTTP \(response.status) without a photo. Try again later")

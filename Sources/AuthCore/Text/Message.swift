@@ -30,14 +30,16 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
     public enum Input: String, Sendable, Equatable, CaseIterable {
         case allowAnyLocalUser, authorityHost, browserCommand, clientID, clientSecretEnv, clientSecretFile, config, consent
         case credential, deviceCode, flow, graphHost, idToken, issuer, keyID, keystore, listenAddress, manual, noBrowser
-        case parameter, pending, privateKeyFile, rawNonce, redirectURI, scope, teamID, tenant, timeout
+        case format, parameter, pending, privateKeyFile, rawNonce, redirectURI, scope, teamID, tenant, timeout
     }
 
     /// One argument of a command: a value as written (a provider id, a handle, a
-    /// placeholder such as `PROVIDER`), or an input with its value (`--issuer URL`).
+    /// placeholder such as `PROVIDER`), an input with its value (`--issuer URL`), or the
+    /// end of the command's own options, before another program's command line (`--`).
     public enum Argument: Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByStringInterpolation {
         case value(String)
         case input(Input, String?)
+        case endOfOptions
 
         public init(stringLiteral value: String) { self = .value(value) }
         public init(stringInterpolation: DefaultStringInterpolation) { self = .value(String(stringInterpolation: stringInterpolation)) }
@@ -117,6 +119,7 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
                     switch argument {
                     case .value(let value): value
                     case .input(let input, let value): value.map { "\(input.rawValue) \($0)" } ?? input.rawValue
+                    case .endOfOptions: "…"
                     }
                 }).joined(separator: " ") + "›"
             },
