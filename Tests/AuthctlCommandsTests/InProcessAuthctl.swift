@@ -10,9 +10,10 @@ import Testing
 /// home as `AuthctlProcess` makes one: keystore, config and cache in a fresh temporary
 /// directory; nothing of the test process's environment but `PATH`), stdin closed unless the
 /// test gives bytes, no terminal unless the test says so, a `FixedClock` that starts at the
-/// real time and moves only when a flow sleeps (device-code polling), and as the desktop's
-/// browser `FollowingBrowser`, which follows the provider's 302 (or posts its form_post page)
-/// into authctl's real loopback listener. Runs share only the files, as processes do.
+/// real time (in whole seconds) and moves only when a flow sleeps (device-code polling) or
+/// the test advances it, and as the desktop's browser `FollowingBrowser`, which follows the
+/// provider's 302 (or posts its form_post page) into authctl's real loopback listener. Runs
+/// share only the files, as processes do.
 struct InProcessAuthctl {
     struct Result {
         var status: Int32
@@ -36,7 +37,12 @@ struct InProcessAuthctl {
     let clock: FixedClock
     var browser: any BrowserLauncher
 
-    init(clock: FixedClock = FixedClock(Date()), browser: any BrowserLauncher = FollowingBrowser()) {
+    /// The clock starts at the current time in whole seconds (what the keystore stores), so that
+    /// lifetimes print the same on every run.
+    init(
+        clock: FixedClock = FixedClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))),
+        browser: any BrowserLauncher = FollowingBrowser()
+    ) {
         home = NSTemporaryDirectory() + "authctl-ip-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         self.clock = clock
