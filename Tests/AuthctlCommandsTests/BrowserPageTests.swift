@@ -5,10 +5,11 @@ import Testing
 
 /// The page the browser ends on tells how the sign-in ended (issue 15, item 4): it is sent
 /// once the code exchange and the ID-token checks are done, not when the redirect arrives.
+/// In-process, with a browser that keeps the last page it got from authctl's listener.
 @Suite("the browser's last page tells the outcome", .serialized)
 final class BrowserPageTests {
     let provider: FakeIdentityProvider
-    let authctl = AuthctlProcess()
+    let authctl = InProcessAuthctl()
 
     init() async throws {
         provider = try FakeIdentityProvider()
@@ -18,21 +19,13 @@ final class BrowserPageTests {
     deinit { try? FileManager.default.removeItem(atPath: authctl.home) }
 
     /// Signs in with a browser that keeps the page it ends on; returns authctl's result and that page.
-    func login() async throws -> (AuthctlProcess.Result, String) {
-        let page = authctl.home + "/page-\(UUID().uuidString).html"
-        let script = authctl.home + "/browser-\(UUID().uuidString).sh"
-        try Data(
-            """
-            #!/bin/sh
-            curl --silent --location --max-time 15 --output '\(page).part' "$1"
-            mv '\(page).part' '\(page)'
-            """.utf8
-        ).write(to: URL(fileURLWithPath: script))
-        chmod(script, 0o755)
-        let result = try await authctl.run(["login", "oidc.fake", "--browser-command", script, "--timeout", "15"])
-        // The browser has its answer before authctl exits; give curl a moment to save it.
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: page) { try await Task.sleep(nanoseconds: 50_000_000) }
-        return (result, (try? String(contentsOfFile: page, encoding: .utf8)) ?? "")
+    func login() async throws -> (InProcessAuthctl.Result, String) {
+        let browser = PageKeepingBrowser()
+        var authctl = self.authctl
+        authctl.browser = browser
+        let result = try await authctl.run(["login", "oidc.fake", "--timeout", "15"])
+        // The browser has its answer before authctl's run ends; wait until it has read it all.
+        return (result, await browser.page())
     }
 
     @Test("a sign-in that succeeds ends on a page that says so")
@@ -73,5 +66,36 @@ final class BrowserPageTests {
         #expect(page.contains("<h1>Sign-in failed</h1>"), "\(page)")
         #expect(!page.contains("<script>"), "\(page)")
         #expect(page.contains("access_denied"))
+    }
+}
+
+/// A browser that follows the start URL and the provider's 302 into authctl's listener, as
+/// `FollowingBrowser` does, and keeps the page the listener answers with.
+final class PageKeepingBrowser: BrowserLauncher, @unchecked Sendable {
+    private let lock = NSLock()
+    private var done: Task<String, Never>?
+
+    func open(_ url: URL) async -> Bool {
+        let task = Task.detached { () -> String in
+            let transport = CurlTransport(timeout: 15)
+            var next = url
+            // The start URL, then the provider's authorization URL: each answers with a 302.
+            for _ in 0..<3 {
+                guard let response = try? await transport.send(HTTPRequest(url: next)) else { return "" }
+                guard response.status == 302, let location = response.header("Location").flatMap(URL.init(string:)) else {
+                    return String(decoding: response.body, as: UTF8.self)
+                }
+                next = location
+            }
+            return ""
+        }
+        lock.withLock { done = task }
+        return true
+    }
+
+    /// The last page (empty when there was none).
+    func page() async -> String {
+        guard let task = lock.withLock({ done }) else { return "" }
+        return await task.value
     }
 }
