@@ -44,14 +44,20 @@ let package = Package(
             name: "CAuthctlSupport",
             cSettings: commit.map { [.define("AUTHCTL_COMMIT", to: "\"\($0)\"")] } ?? []
         ),
-        .executableTarget(
-            name: "authctl",
+        // The commands, run through one entry point (`AuthctlInvocation`) against the I/O
+        // it is given: the executable passes the process's, tests their own.
+        .target(
+            name: "AuthctlCommands",
             dependencies: [
                 "AuthCore",
                 "CAuthctlSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "authctl",
+            dependencies: ["AuthctlCommands"],
             swiftSettings: strict
         ),
         .target(
@@ -67,6 +73,13 @@ let package = Package(
         .testTarget(
             name: "AuthCoreTests",
             dependencies: ["AuthCore", "AuthCoreTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AuthctlCommandsTests",
+            dependencies: [
+                "AuthctlCommands", "AuthCore", "AuthCoreTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -20,6 +20,12 @@ struct AuthctlProcess {
     /// A browser that follows the provider's 302 into authctl's listener, as a real one does.
     static let browserCommand = "curl --silent --show-error --location --max-time 20 --output /dev/null"
 
+    /// `python3 Tests/E2E/scripted_browser.py`: follows redirects and posts auto-submitting forms.
+    static var formPostingBrowser: String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        return "python3 " + root.appendingPathComponent("E2E/scripted_browser.py").path
+    }
+
     init() {
         home = NSTemporaryDirectory() + "authctl-it-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)

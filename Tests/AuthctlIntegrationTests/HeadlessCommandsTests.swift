@@ -3,8 +3,8 @@ import AuthCoreTestSupport
 import Foundation
 import Testing
 
-/// What CI scripts and SSH sessions use: exec, device code, --manual, and every command
-/// with no terminal and stdin closed.
+/// What CI scripts and SSH sessions use: exec, and every command with no terminal and stdin
+/// closed; a real terminal. (Device code and --manual: DeviceCodeAndManualCommandsTests, in-process.)
 @Suite("authctl without a browser or a terminal", .serialized)
 final class HeadlessCommandsTests {
     let provider: FakeIdentityProvider
@@ -62,43 +62,6 @@ final class HeadlessCommandsTests {
         #expect(
             interrupted.status == 128 + 2 && !interrupted.stdout.contains("survived"), "the child does not inherit authctl's ignored SIGINT"
         )
-    }
-
-    @Test("login --device-code in a non-interactive run: the code and URL on stderr, the approval signs in")
-    func deviceCode() async throws {
-        try await setUp()
-        provider.behaviour.deviceInterval = .number(1)
-        provider.behaviour.devicePolls = ["authorization_pending", "approve"]
-        let result = try await authctl.run(["login", "oidc.fake", "--device-code", "--json"])
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("WDJB-MJHT") && result.json?["isNewUser"] == .bool(true))
-        provider.behaviour.devicePolls = ["access_denied"]
-        #expect(try await authctl.run(["login", "oidc.fake", "--device-code"]).status == 4)
-    }
-
-    @Test("login --manual reads the redirect URL from stdin; with stdin closed it fails at once with exit 5")
-    func manual() async throws {
-        try await setUp()
-        let closed = try await authctl.run(["login", "oidc.fake", "--manual", "--timeout", "5"])
-        #expect(closed.status == 5 && closed.stderr.contains("stdin"), "\(closed.stderr)")
-        #expect(closed.stderr.contains("/authorize?"), "the URL is printed for the person")
-
-        // A person: open the URL elsewhere, paste where the browser ended.
-        let (process, stdout, stderr) = try authctl.startInteractive(["login", "oidc.fake", "--manual", "--json"])
-        var printed = ""
-        let deadline = Date().addingTimeInterval(20)
-        while !printed.contains("/authorize?") && Date() < deadline {
-            printed += String(decoding: stderr.fileHandleForReading.availableData, as: UTF8.self)
-        }
-        let url = try #require(
-            printed.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("http") })
-        let redirect = try await CurlTransport(timeout: 10).send(HTTPRequest(url: try #require(URL(string: url))))
-        let location = try #require(redirect.header("Location"))
-        process.stdin.write(Data((location + "\n").utf8))
-        try process.stdin.close()
-        process.process.waitUntilExit()
-        #expect(process.process.terminationStatus == 0)
-        #expect(JSONValue.object(from: stdout.fileHandleForReading.readDataToEndOfFile())?["isNewUser"] == .bool(true))
     }
 
     @Test("every command, stdin closed and no terminal, finishes with its documented exit code and never asks")

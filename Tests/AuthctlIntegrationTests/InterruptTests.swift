@@ -117,7 +117,7 @@ final class ConsentInterruptTests {
         #expect(
             FileManager.default.createFile(
                 atPath: keyFile, contents: Data(apple.privateKeyPEM.utf8), attributes: [.posixPermissions: 0o600]))
-        let browser = AppleBinaryTests.formPostingBrowser
+        let browser = AuthctlProcess.formPostingBrowser
         for arguments in [
             [
                 "providers", "add", "apple.com", "--issuer", apple.issuer, "--client-id", apple.clientID, "--team-id", apple.teamID,

@@ -1,0 +1,107 @@
+import ArgumentParser
+import AuthCore
+
+/// The command layer's one entry point: one command line, run against the I/O it is given
+/// (`AuthctlIO`), ending in an exit status (SPEC §6). main.swift runs it with the process's
+/// I/O; tests run it in their own process with buffers, an environment dictionary, a clock
+/// and a browser of their own (`InProcessAuthctl`), the way kubelogin's `cmd.Run` is run.
+///
+/// Parsing happens once, here: the common forms of `authctl token` by hand
+/// (`TokenRequest.parseFast`, the hot path), everything else by ArgumentParser from the
+/// root, after `CommandLineCheck` has answered what ArgumentParser would answer unhelpfully.
+/// Errors of every kind become output and a status in one place (`ErrorMapping`).
+///
+///     let invocation = AuthctlInvocation(arguments: ["token"], io: io)
+///     let status = invocation.finishWithoutConcurrency() ?? await invocation.run()
+///
+/// in two steps because of the hot path: a cached token is printed before any `Task`,
+/// Dispatch source or thread exists (bench/README.md), so main.swift calls the first step
+/// before it starts the task that Ctrl-C cancels. `AuthctlInvocation.run(_:io:)` does both.
+public struct AuthctlInvocation: Sendable {
+    /// The arguments after the program's name, global options moved behind the command.
+    let arguments: [String]
+    let io: AuthctlIO
+    /// `authctl token …` in a form the hand parser takes; nil for anything else.
+    let fastToken: TokenRequest?
+    /// Whether an error is also printed as a JSON document on stdout.
+    let wantsJSON: Bool
+
+    public init(arguments: [String], io: AuthctlIO) {
+        let arguments = GlobalOptions.hoistingLeadingGlobals(arguments)
+        self.arguments = arguments
+        self.io = io
+        fastToken = arguments.first == "token" ? TokenRequest.parseFast(Array(arguments.dropFirst())) : nil
+        // What follows `--` is the child's (`exec -- echo --json`), never authctl's own option.
+        // git-credential's stdout is git's protocol alone: its errors go to stderr only.
+        wantsJSON = arguments.first != "git-credential" && arguments.prefix(while: { $0 != "--" }).contains("--json")
+    }
+
+    /// Runs a whole command line: `finishWithoutConcurrency()`, else `run()`.
+    public static func run(_ arguments: [String], io: AuthctlIO) async -> Int32 {
+        let invocation = AuthctlInvocation(arguments: arguments, io: io)
+        if let status = invocation.finishWithoutConcurrency() { return status }
+        return await invocation.run()
+    }
+
+    /// The token hot path, synchronously: when the keystore holds a token that answers the
+    /// request it is printed, and the status is 0. nil for everything else — a refresh, an
+    /// error, any other command — which `run()` then does (and reports) in full.
+    public func finishWithoutConcurrency() -> Int32? {
+        guard let fastToken,
+            let printed = fastToken.printedFromCache(
+                keystore: Wiring(settings: fastToken.settings, io: io).keystore(), now: io.clock.now())
+        else { return nil }
+        Output(stdout: io.stdout, stderr: io.stderr).write(printed)
+        return 0
+    }
+
+    /// Parses, builds the command's wiring from the I/O and runs it; every error ends as its
+    /// message and status. Cancelling the task (Ctrl-C) ends it with `cancelled` (5).
+    public func run() async -> Int32 {
+        let output = Output(stdout: io.stdout, stderr: io.stderr)
+        do {
+            let command = try parse()
+            try await command.run(Wiring(settings: command.settings, io: io))
+            return 0
+        } catch {
+            switch ErrorMapping.outcome(for: error) {
+            case .report(let error): return ErrorReport.emit(error, json: wantsJSON, to: output)
+            case .exit(let status): return status
+            case .argumentParserOutput: return ErrorMapping.printArgumentParserOutput(for: error, io: io)
+            }
+        }
+    }
+
+    /// The one parse path. A command group without a subcommand (`authctl users`) throws
+    /// ArgumentParser's request for its help.
+    func parse() throws -> any WiredCommand {
+        if let fastToken { return fastToken }
+        if let problem = CommandLineCheck.problem(with: arguments) { throw problem }
+        // Completion requests (`---completion`) read the user's files while parsing.
+        var command = try Completions.$io.withValue(io) { try Authctl.parseAsRoot(arguments) }
+        guard let wired = command as? any WiredCommand else {
+            try command.run()  // ArgumentParser's default for a group: CleanExit.helpRequest
+            throw CleanExit.helpRequest(command)
+        }
+        return wired
+    }
+}
+
+/// A command as the entry point runs it: its global options, and a run with the wiring the
+/// entry point built from its I/O (never one of its own).
+protocol WiredCommand {
+    /// The global options (`--keystore`, `--config`, `--json`, `-v`, `-q`) as plain values.
+    var settings: Wiring.Settings { get }
+    func run(_ wiring: Wiring) async throws
+}
+
+/// The ArgumentParser commands: their global options are the `GlobalOptions` group.
+protocol AuthctlCommand: ParsableCommand, WiredCommand {
+    var global: GlobalOptions { get }
+}
+
+extension AuthctlCommand {
+    var settings: Wiring.Settings {
+        Wiring.Settings(keystore: global.keystore, config: global.config, json: global.json, verbose: global.verbose, quiet: global.quiet)
+    }
+}

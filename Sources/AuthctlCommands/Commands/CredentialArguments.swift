@@ -1,0 +1,57 @@
+import ArgumentParser
+import AuthCore
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The alternatives to the browser flow on `login`, `link` and `reauth` (SPEC §2).
+struct CredentialArguments: ParsableArguments {
+    @Option(
+        name: .customLong("id-token"),
+        help: ArgumentHelp("Sign in with an ID token obtained elsewhere, read from stdin: --id-token -", valueName: "-"))
+    var idToken: String?
+
+    @Option(
+        name: .customLong("raw-nonce"),
+        help: ArgumentHelp("The nonce the --id-token was requested with (it must match).", valueName: "nonce"))
+    var rawNonce: String?
+
+    func validate() throws {
+        if let idToken, idToken != "-" {
+            throw ValidationError(
+                "--id-token takes '-' and reads the token from stdin (a token on the command line is visible to every user of this machine): --id-token - < token.jwt"
+            )
+        }
+        if rawNonce != nil, idToken == nil { throw ValidationError("--raw-nonce goes with --id-token -") }
+    }
+
+    /// The source of the credential: the ID token from stdin, or the browser flow.
+    func source(flow: FlowArguments, wiring: Wiring) throws -> CredentialSource {
+        guard idToken != nil else { return .interactive(try flow.flowOptions(environment: wiring.environment)) }
+        return .idToken(try Self.readStandardInput(wiring), rawNonce: rawNonce)
+    }
+
+    /// The most an ID token read from stdin may have: 1 MiB (a real one is a few KiB; the
+    /// same bound as a provider's token response).
+    static let idTokenLimit = 1 << 20
+
+    /// Reads stdin to its end (at most `idTokenLimit`); Ctrl-C ends the wait (exit 5).
+    static func readStandardInput(_ wiring: Wiring) throws -> String {
+        if wiring.io.stdin.isTerminal {
+            wiring.output.error("authctl: paste the ID token, then press Ctrl-D (Ctrl-C to cancel)\n")
+        }
+        let data: Data
+        do {
+            data = try wiring.io.stdin.readToEnd(limit: idTokenLimit)
+        } catch is InputTooLarge {
+            throw AuthError.invalidArgument(
+                "stdin holds more than 1 MiB, which is no ID token. Pipe the token alone: --id-token - < token.jwt")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw AuthError.invalidArgument("stdin does not hold an ID token (not text). Pipe the token alone: --id-token - < token.jwt")
+        }
+        return text
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import AuthCore
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+struct ExecCommand: AuthctlCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "exec",
+        abstract: "Run a command with a valid token in AUTHCTL_TOKEN, kept valid for as long as it runs.",
+        discussion: """
+            The command gets AUTHCTL_TOKEN (valid when it starts), AUTHCTL_PROVIDER, and AUTHCTL_TOKEN_FILE: a private \
+            file that authctl rewrites with a fresh token before the old one expires. Long-running commands read the \
+            file when they need the token. authctl exits with the command's status.
+            Example: authctl exec -- sh -c 'curl -H "Authorization: Bearer $AUTHCTL_TOKEN" https://api.example.com/'
+            """)
+
+    @Option(help: "The provider whose token to use (default: the one of the last sign-in).") var provider: String?
+    @Option(name: .customLong("scope"), help: ArgumentHelp("Ask a token for these scopes instead (repeatable).", valueName: "scope"))
+    var scopes: [String] = []
+    @Argument(parsing: .postTerminator, help: "The command and its arguments, after --.") var command: [String] = []
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        guard !command.isEmpty else { throw ValidationError("give the command to run after --: authctl exec -- COMMAND ARGS…") }
+    }
+
+    func run(_ wiring: Wiring) async throws {
+        let status = try await wiring.authEnvironment().exec(runner: wiring.io.childProcesses).run(
+            .init(
+                providerID: try provider.map(ProviderID.init(parsing:)), scopes: scopes, command: command,
+                environment: wiring.environment, runtimeDirectory: wiring.runtimeDirectory))
+        if status != 0 { throw ExitCode(status) }
+    }
+}

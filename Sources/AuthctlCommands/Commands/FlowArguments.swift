@@ -1,0 +1,110 @@
+import ArgumentParser
+import AuthCore
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The options of an interactive sign-in (SPEC §2, shared by `login`, `link` and `reauth`).
+struct FlowArguments: ParsableArguments {
+    @Option(name: .customLong("scope"), help: ArgumentHelp("A scope to ask beside the defaults (repeatable).", valueName: "scope"))
+    var scopes: [String] = []
+
+    @Option(
+        name: .customLong("param"),
+        help: ArgumentHelp("A custom authorization parameter, e.g. prompt=login (repeatable).", valueName: "key=value"))
+    var parameters: [String] = []
+
+    @Option(
+        name: .customLong("browser-command"),
+        help: ArgumentHelp(
+            "Open the URL with this command (split on white space, URL appended; env AUTHCTL_BROWSER).", valueName: "command"))
+    var browserCommand: String?
+
+    @Flag(name: .customLong("no-browser"), help: "Do not open a browser: print the URL (the redirect still comes back to this machine).")
+    var noBrowser = false
+
+    @Flag(
+        name: .customLong("device-code"),
+        help: "Sign in on another device: show a code and a URL, and wait for the approval (RFC 8628; where the provider offers it).")
+    var deviceCode = false
+
+    @Flag(help: "Print the URL, then read the redirect URL the browser ended on (or the posted form body) from stdin.")
+    var manual = false
+
+    // `.unconditional`: `--timeout -1` is a value out of range (named in the message), not a missing value.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Seconds to wait for the sign-in to finish (browser redirect or device approval).", valueName: "seconds"))
+    var timeout: Int = 300
+
+    @Option(
+        name: .customLong("listen-address"),
+        help: ArgumentHelp("Where the redirect listener binds (a loopback HOST:PORT).", valueName: "host:port"))
+    var listenAddress: String?
+
+    @Option(
+        name: .customLong("redirect-uri"),
+        help: ArgumentHelp(
+            "The redirect URI to send (default http://127.0.0.1:PORT/callback; microsoft.com: http://localhost:PORT).", valueName: "uri"))
+    var redirectURI: String?
+
+    @Flag(
+        name: .customLong("allow-any-local-user"),
+        help:
+            "Let other local users' processes reach the redirect listener (env AUTHCTL_ALLOW_ANY_LOCAL_USER=1): only where the browser's connection is relayed by another user's process (WSL, some containers)."
+    )
+    var allowAnyLocalUser = false
+
+    @Option(
+        help: ArgumentHelp(
+            "microsoft.com: the tenant of this sign-in (common, organizations, consumers, a tenant id or domain).", valueName: "tenant"))
+    var tenant: String?
+
+    /// The longest wait a sign-in may be given (docs/configuration.md): a day.
+    static let timeoutRange = 1...86_400
+
+    func validate() throws {
+        guard Self.timeoutRange.contains(timeout) else {
+            throw ValidationError("--timeout \(timeout) is out of range: give 1…86400 seconds (a day at most)")
+        }
+        for scope in scopes where !ScopeSyntax.isValid(scope) {
+            throw ValidationError(
+                "--scope '\(Sanitize.text(scope, limit: 60))' is not one scope (printable ASCII, no spaces); repeat --scope for several")
+        }
+        do {
+            if let redirectURI { try ProviderConfig.checkRedirectURI(redirectURI) }
+            if let listenAddress { _ = try ListenAddress(parsing: listenAddress) }
+        } catch let error as AuthError {
+            throw ValidationError(MessageSpelling.words(error.message))
+        }
+        if deviceCode, manual { throw ValidationError("--device-code and --manual exclude each other: choose one") }
+        if deviceCode || manual, browserCommand != nil {
+            throw ValidationError("--browser-command has no use with \(deviceCode ? "--device-code" : "--manual"): nothing is opened")
+        }
+    }
+
+    /// True when no browser is to be started: `--no-browser`, `--manual`, `--device-code`.
+    var opensNoBrowser: Bool { noBrowser || manual || deviceCode }
+
+    /// The options of the sign-in; `environment` may allow any local user
+    /// (`AUTHCTL_ALLOW_ANY_LOCAL_USER=1`).
+    func flowOptions(environment: [String: String]) throws -> FlowOptions {
+        FlowOptions(
+            scopes: scopes, parameters: try parameters.map(Self.parseParameter), timeout: TimeInterval(timeout),
+            listenAddress: try listenAddress.map(ListenAddress.init(parsing:)), redirectURI: redirectURI, tenant: tenant,
+            mode: deviceCode ? .deviceCode : manual ? .manual : .browser,
+            allowAnyLocalUser: allowAnyLocalUser || environment["AUTHCTL_ALLOW_ANY_LOCAL_USER"] == "1")
+    }
+
+    static func parseParameter(_ text: String) throws -> (String, String) {
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty else {
+            throw AuthError.invalidArgument(
+                "--param '\(Sanitize.text(text, limit: 60))' is not KEY=VALUE. Write for example --param prompt=login")
+        }
+        return (String(parts[0]), String(parts[1]))
+    }
+}

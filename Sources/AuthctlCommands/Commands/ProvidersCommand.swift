@@ -1,0 +1,184 @@
+import ArgumentParser
+import AuthCore
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+struct ProvidersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "providers",
+        abstract: "Register and inspect providers (configuration, not accounts).",
+        subcommands: [Add.self, List.self, Show.self, Remove.self])
+
+    struct Add: AuthctlCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add",
+            abstract: "Register or update a provider.",
+            discussion:
+                "Options given replace the stored ones; others stay. A client secret is referenced (environment variable or file), never copied into the configuration."
+        )
+
+        @Argument(help: "The provider id: microsoft.com, apple.com or oidc.NAME.") var provider: String
+        @Option(name: .customLong("client-id"), help: "The client id registered at the provider.") var clientID: String?
+        @Option(
+            name: .customLong("client-secret-env"),
+            help: ArgumentHelp("An environment variable holding the client secret.", valueName: "var")) var clientSecretEnv: String?
+        @Option(
+            name: .customLong("client-secret-file"), help: ArgumentHelp("A file (mode 0600) holding the client secret.", valueName: "path"))
+        var clientSecretFile: String?
+        @Option(name: .customLong("scope"), help: "A default scope (repeatable).") var scopes: [String] = []
+        @Option(name: .customLong("param"), help: ArgumentHelp("A default custom parameter (repeatable).", valueName: "key=value"))
+        var parameters: [String] = []
+        @Option(name: .customLong("redirect-uri"), help: "The redirect URI to send (a loopback URI with a port fixes the listening port).")
+        var redirectURI: String?
+        @Option(name: .customLong("listen-address"), help: ArgumentHelp("Where the redirect listener binds.", valueName: "host:port"))
+        var listenAddress: String?
+        @Option(
+            help:
+                "oidc.*: the issuer URL (discovery at ISSUER/.well-known/openid-configuration); apple.com: default https://appleid.apple.com (tests)."
+        )
+        var issuer: String?
+        @Option(help: "oidc.*: code (default) or implicit.") var flow: String?
+        @Option(help: "microsoft.com: common (default), organizations, consumers, a tenant id (GUID) or a tenant domain.")
+        var tenant: String?
+        @Option(
+            name: .customLong("authority-host"),
+            help: ArgumentHelp("microsoft.com: the sign-in host (default https://login.microsoftonline.com).", valueName: "url"))
+        var authorityHost: String?
+        @Option(
+            name: .customLong("graph-host"),
+            help: ArgumentHelp("microsoft.com: the Microsoft Graph host (default https://graph.microsoft.com).", valueName: "url"))
+        var graphHost: String?
+        @Option(name: .customLong("team-id"), help: "apple.com: the team id (10 characters).") var teamID: String?
+        @Option(name: .customLong("key-id"), help: "apple.com: the id of the Sign in with Apple key (10 characters).") var keyID: String?
+        @Option(
+            name: .customLong("private-key-file"),
+            help: ArgumentHelp("apple.com: the AuthKey_KEYID.p8 file (mode 0600; read when needed, never copied).", valueName: "path"))
+        var privateKeyFile: String?
+        @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            if clientSecretEnv != nil, clientSecretFile != nil {
+                throw ValidationError(
+                    "--client-secret-env and --client-secret-file exclude each other: the secret comes from one place. Keep one")
+            }
+        }
+
+        func run(_ wiring: Wiring) async throws {
+            let id = try ProviderID(parsing: provider)
+            let secrets = ProcessSecretSource(environment: wiring.environment)
+            let parsed = try Dictionary(parameters.map(FlowArguments.parseParameter), uniquingKeysWith: { $1 })
+            // A key file that could not be used fails now, not at the first sign-in.
+            if let privateKeyFile, case .apple = id.kind {
+                _ = try AppleClientSecret(teamID: "-", keyID: keyID ?? "KEYID", clientID: "-", audience: "-")
+                    .make(privateKeyPEM: try secrets.privateKey(privateKeyFile), now: wiring.io.clock.now())
+            }
+            let config = try await Providers(configStore: wiring.configStore()).add(
+                id,
+                merge: { config in
+                    if let clientID { config.clientID = clientID }
+                    if let clientSecretEnv { config.clientSecretEnv = clientSecretEnv; config.clientSecretFile = nil }
+                    if let clientSecretFile { config.clientSecretFile = clientSecretFile; config.clientSecretEnv = nil }
+                    if !scopes.isEmpty { config.scopes = scopes }
+                    if !parsed.isEmpty { config.parameters = parsed }
+                    if let redirectURI { config.redirectURI = redirectURI }
+                    if let listenAddress { config.listenAddress = listenAddress }
+                    if let issuer { config.issuer = issuer }
+                    if let flow { config.flow = flow }
+                    if let tenant { config.tenant = tenant }
+                    if let authorityHost { config.authorityHost = authorityHost }
+                    if let graphHost { config.graphHost = graphHost }
+                    if let teamID { config.teamID = teamID }
+                    if let keyID { config.keyID = keyID }
+                    if let privateKeyFile { config.privateKeyFile = URL(fileURLWithPath: privateKeyFile).standardizedFileURL.path }
+                },
+                check: { _ in
+                    // A secret file that cannot be read (missing, not private) fails now, not at the
+                    // first sign-in. Its content is read and dropped: never printed, never copied.
+                    if let clientSecretFile { _ = try secrets.fileContents(clientSecretFile) }
+                })
+            if global.json {
+                wiring.output.json(ProvidersCommand.json(config))
+            } else {
+                wiring.output.line("Saved \(config.id) in \(wiring.configPath).")
+            }
+        }
+    }
+
+    struct List: AuthctlCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the registered providers.")
+        @OptionGroup var global: GlobalOptions
+
+        func run(_ wiring: Wiring) async throws {
+            let providers = try Providers(configStore: wiring.configStore()).list()
+            if global.json {
+                wiring.output.json(.object(["providers": .array(providers.map(ProvidersCommand.json))]))
+            } else if providers.isEmpty {
+                wiring.output.line("No providers. Add one with: authctl providers add oidc.NAME --issuer URL --client-id ID")
+            } else {
+                wiring.output.table(
+                    header: ["PROVIDER", "ISSUER", "CLIENT ID"],
+                    rows: providers.map { config in
+                        [
+                            config.id, (try? ProviderRegistry.provider(for: config).issuer) ?? config.issuer ?? "",
+                            config.clientID ?? "(no client id)",
+                        ]
+                    })
+            }
+        }
+    }
+
+    struct Show: AuthctlCommand {
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a provider's configuration.")
+        @Argument(help: "The provider id.", completion: Completions.providerIDs) var provider: String
+        @OptionGroup var global: GlobalOptions
+
+        func run(_ wiring: Wiring) async throws {
+            let config = try Providers(configStore: wiring.configStore()).show(ProviderID(parsing: provider))
+            if global.json {
+                wiring.output.json(ProvidersCommand.json(config))
+            } else {
+                for case let (key, value?) in ProvidersCommand.fields(config) { wiring.output.line("\(key): \(value)") }
+            }
+        }
+    }
+
+    struct Remove: AuthctlCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "remove", abstract: "Remove a provider's configuration (accounts stay in the keystore).")
+        @Argument(help: "The provider id.", completion: Completions.providerIDs) var provider: String
+        @OptionGroup var global: GlobalOptions
+
+        func run(_ wiring: Wiring) async throws {
+            let id = try ProviderID(parsing: provider)
+            try await Providers(configStore: wiring.configStore()).remove(id)
+            if global.json { wiring.output.json(.object(["removed": .string(id.rawValue)])) } else { wiring.output.line("Removed \(id).") }
+        }
+    }
+
+    static func fields(_ config: ProviderConfig) -> [(String, String?)] {
+        [
+            ("providerId", config.id), ("issuer", config.issuer), ("clientId", config.clientID),
+            ("clientSecretEnv", config.clientSecretEnv), ("clientSecretFile", config.clientSecretFile),
+            ("scopes", config.scopes.isEmpty ? nil : config.scopes.joined(separator: " ")),
+            (
+                "parameters",
+                config.parameters.isEmpty
+                    ? nil : config.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            ),
+            ("redirectUri", config.redirectURI), ("listenAddress", config.listenAddress), ("flow", config.flow),
+            ("tenant", config.tenant), ("authorityHost", config.authorityHost), ("graphHost", config.graphHost),
+            ("teamId", config.teamID), ("keyId", config.keyID), ("privateKeyFile", config.privateKeyFile),
+        ]
+    }
+
+    static func json(_ config: ProviderConfig) -> JSONValue {
+        var object: [String: JSONValue] = [:]
+        for case let (key, value?) in fields(config) { object[key] = .string(value) }
+        object["scopes"] = .array(config.scopes.map(JSONValue.string))
+        object["parameters"] = .object(config.parameters.mapValues(JSONValue.string))
+        return .object(object)
+    }
+}

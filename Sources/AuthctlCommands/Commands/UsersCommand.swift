@@ -1,0 +1,192 @@
+import ArgumentParser
+import AuthCore
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+struct UsersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "users",
+        abstract: "List, show, switch between, delete, export and import the users in the keystore; fetch the current user's photo.",
+        subcommands: [List.self, Show.self, Use.self, Delete.self, Export.self, Import.self, Photo.self])
+
+    struct List: AuthctlCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List every user in the keystore.")
+        @OptionGroup var global: GlobalOptions
+
+        func run(_ wiring: Wiring) async throws {
+            let state = try wiring.keystore().read()
+            if global.json {
+                wiring.output.json(
+                    .object([
+                        "currentUid": Output.optional(state.currentUID),
+                        "users": .array(state.users.map(Output.user)),
+                    ]))
+                return
+            }
+            if state.users.isEmpty { wiring.output.line("No users yet. Sign in with: authctl login PROVIDER") }
+            wiring.output.table(
+                header: ["  UID", "EMAIL", "PROVIDERS"],
+                rows: state.users.map { user in
+                    [
+                        "\(user.uid == state.currentUID ? "*" : " ") \(user.uid)", user.email ?? "-",
+                        user.providerData.map(\.providerID).joined(separator: ","),
+                    ]
+                })
+        }
+    }
+
+    struct Show: AuthctlCommand {
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a user (the current one by default).")
+        @Argument(help: "The uid.", completion: Completions.uids) var uid: String?
+        @OptionGroup var global: GlobalOptions
+
+        func run(_ wiring: Wiring) async throws {
+            let user = try Accounts(keystore: wiring.keystore()).show(uid: uid)
+            if global.json {
+                wiring.output.json(.object(["user": Output.user(user)]))
+            } else {
+                wiring.output.line(Output.describe(user, now: wiring.io.clock.now()).joined(separator: "\n"))
+            }
+        }
+    }
+
+    struct Use: AuthctlCommand {
+        static let configuration = CommandConfiguration(commandName: "use", abstract: "Make another signed-in user the current one.")
+        @Argument(help: "The uid.", completion: Completions.uids) var uid: String
+        @OptionGroup var global: GlobalOptions
+
+        func run(_ wiring: Wiring) async throws {
+            let user = try await Accounts(keystore: wiring.keystore()).use(uid: uid)
+            if global.json {
+                wiring.output.json(.object(["user": Output.user(user)]))
+            } else {
+                wiring.output.line("Now using \(user.email ?? user.uid).")
+            }
+        }
+    }
+
+    struct Delete: AuthctlCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "delete",
+            abstract: "Delete a user (the current one by default) after revoking its tokens.",
+            discussion:
+                "A sensitive operation: it needs a sign-in or reauthentication in the last 5 minutes (else exit 15, requires-recent-login)."
+        )
+        @Argument(help: "The uid (default: the current user).", completion: Completions.uids) var uid: String?
+        @OptionGroup var global: GlobalOptions
+
+        func run(_ wiring: Wiring) async throws {
+            let output = try await wiring.authEnvironment().deleteUser.run(uid: uid)
+            if global.json {
+                wiring.output.json(.object(["deleted": .string(output.user.uid), "revocations": Output.revocations(output.revocations)]))
+                return
+            }
+            wiring.output.report(output.revocations)
+            wiring.output.line("Deleted user \(Output.name(of: output.user)) (\(output.user.uid)).")
+        }
+    }
+
+    struct Export: AuthctlCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "export",
+            abstract: "Write the users (never their tokens) as JSON on stdout.",
+            discussion:
+                "--format authctl (default) round-trips through 'authctl users import'; --format firebase writes the users[] JSON of Firebase's auth:export."
+        )
+        @Option(help: "authctl or firebase.") var format: ExportFormat = .authctl
+        @OptionGroup var global: GlobalOptions
+
+        enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
+            case authctl, firebase
+        }
+
+        func run(_ wiring: Wiring) async throws {
+            let format: UserExport.Format =
+                switch format {
+                case .authctl: .authctl
+                case .firebase: .firebase
+                }
+            let data = try Accounts(keystore: wiring.keystore()).export(format: format)
+            wiring.output.write(data + Data("\n".utf8))
+        }
+    }
+
+    struct Import: AuthctlCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import",
+            abstract: "Add the users of an authctl export to the keystore (all or nothing).",
+            discussion: "Imported users are signed out: an export holds no token. A user already present with the same record is skipped.")
+        @Argument(help: "The file written by 'authctl users export' ('-' for stdin).") var file: String
+        @OptionGroup var global: GlobalOptions
+
+        func run(_ wiring: Wiring) async throws {
+            let data: Data
+            if file == "-" {
+                // Ctrl-C ends the wait; 64 MiB is far more than any export of a local keystore.
+                do {
+                    data = try wiring.io.stdin.readToEnd(limit: 64 << 20)
+                } catch is InputTooLarge {
+                    throw AuthError.invalidArgument(
+                        "stdin holds more than 64 MiB, which is no authctl export. Give the file written by: authctl users export")
+                }
+            } else {
+                guard let contents = FileManager.default.contents(atPath: file) else {
+                    throw AuthError.invalidArgument("cannot read '\(file)'. Give the path of a file written by: authctl users export")
+                }
+                data = contents
+            }
+            let result = try await Accounts(keystore: wiring.keystore()).importUsers(
+                data, file: file == "-" ? "stdin" : file)
+            if global.json {
+                wiring.output.json(
+                    .object([
+                        "imported": .array(result.imported.map(JSONValue.string)),
+                        "unchanged": .array(result.unchanged.map(JSONValue.string)),
+                    ]))
+            } else {
+                wiring.output.line("Imported \(result.imported.count) user(s); \(result.unchanged.count) already present and unchanged.")
+            }
+        }
+    }
+
+    struct Photo: AuthctlCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "photo",
+            abstract: "Fetch the current user's photo from the provider (Microsoft Graph).",
+            discussion:
+                "Binary image data: written to --output (mode 0600), or to stdout when it is not a terminal. Nothing is stored in the keystore."
+        )
+        @Option(name: .shortAndLong, help: ArgumentHelp("The file to write the image to.", valueName: "file")) var output: String?
+        @OptionGroup var global: GlobalOptions
+
+        func run(_ wiring: Wiring) async throws {
+            if output == nil, global.json {
+                throw AuthError.invalidArgument("with --json, stdout carries JSON: write the photo to a file with --output FILE")
+            }
+            if output == nil, wiring.io.stdout.isTerminal {
+                throw AuthError.invalidArgument(
+                    "the photo is binary and stdout is a terminal. Write it to a file: authctl users photo --output photo.jpg")
+            }
+            let photo = try await wiring.authEnvironment().userPhoto.run()
+            guard let output else {
+                wiring.output.write(photo.data)
+                return
+            }
+            try SafeFile.writeAtomically(photo.data, to: output, what: "the photo", random: SystemRandomSource(), directory: .any)
+            if global.json {
+                wiring.output.json(
+                    .object([
+                        "providerId": .string(photo.providerID), "file": .string(output), "bytes": .number(Double(photo.data.count)),
+                        "contentType": Output.optional(photo.contentType),
+                    ]))
+            } else {
+                wiring.output.line(
+                    "Wrote the \(photo.providerID) photo (\(photo.data.count) bytes\(photo.contentType.map { ", \($0)" } ?? "")) to \(output)."
+                )
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import AuthCore
+
+/// Completion candidates read from the user's own files when the shell asks (it runs
+/// `authctl ---completion …`): provider ids from the configuration, uids from the keystore,
+/// each file found as the command line being completed would find it (`--config`,
+/// `--keystore`, the environment). A file that is missing, unsafe or corrupt completes
+/// nothing: completion never prints an error.
+enum Completions {
+    /// The I/O of the invocation being parsed (its environment finds the files): ArgumentParser
+    /// calls the completion functions while it parses, with no way to hand them anything.
+    @TaskLocal static var io: AuthctlIO?
+
+    static let providerIDs = CompletionKind.custom { words, _, prefix in
+        guard let wiring = wiring(for: words) else { return [] }
+        let configured = (try? wiring.configStore().load().providers.keys.sorted()) ?? []
+        return configured.filter { $0.hasPrefix(prefix) }
+    }
+
+    static let uids = CompletionKind.custom { words, _, prefix in
+        guard let wiring = wiring(for: words) else { return [] }
+        let users = (try? wiring.keystore().read().users) ?? []
+        return users.map(\.uid).filter { $0.hasPrefix(prefix) }
+    }
+
+    static func wiring(for words: [String]) -> Wiring? {
+        io.map { Wiring(settings: settings(from: words), io: $0) }
+    }
+
+    /// `--keystore` and `--config` on the command line being completed (`--x V` or `--x=V`).
+    static func settings(from words: [String]) -> Wiring.Settings {
+        var settings = Wiring.Settings()
+        for (index, word) in words.enumerated() {
+            for (option, path) in [("--keystore", \Wiring.Settings.keystore), ("--config", \Wiring.Settings.config)] {
+                if word == option, index + 1 < words.count {
+                    settings[keyPath: path] = words[index + 1]
+                } else if word.hasPrefix(option + "=") {
+                    settings[keyPath: path] = String(word.dropFirst(option.count + 1))
+                }
+            }
+        }
+        return settings
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import AuthCore
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// How an error that ends a command becomes what the user sees (SPEC §6), in one place so
+/// that a test can hold every kind of error to its exit status.
+enum ErrorMapping {
+    enum Outcome: Equatable {
+        /// Print `authctl: MESSAGE` (and the JSON error with `--json`); exit with its code's status.
+        case report(AuthError)
+        /// Exit with this status and print nothing (`exec`: the child's status).
+        case exit(Int32)
+        /// ArgumentParser's own output: help, version, completion scripts (exit 0).
+        case argumentParserOutput
+    }
+
+    static func outcome(for error: any Error) -> Outcome {
+        switch error {
+        case let error as AuthError: return .report(error)
+        case is CancellationError: return .report(.cancelled("cancelled"))
+        default: break
+        }
+        let status = Authctl.exitCode(for: error)
+        if status == .success { return .argumentParserOutput }
+        if let exit = error as? ExitCode { return .exit(exit.rawValue) }
+        guard status == .validationFailure else {
+            // Not authctl's own error and not a usage error: a bug (SPEC §6, internal-error).
+            let what = Sanitize.text("\(type(of: error)): \(error)", limit: 160)
+            return .report(
+                .internalError(
+                    "an unexpected error ended the command (\(what)). This is a bug in authctl: please report it with the command you ran and this message (authctl --version: \(AuthctlVersion.string))"
+                ))
+        }
+        let message = Authctl.message(for: error).trimming(.whitespacesAndNewlines)
+        return .report(.invalidArgument(Message(verbatim: message.isEmpty ? "invalid usage. See: authctl --help" : message + ". See: authctl help")))
+    }
+
+    /// ArgumentParser's own output (help, `--version`, completion scripts and candidates,
+    /// `--experimental-dump-help`) on stdout, as `ParsableCommand.exit(withError:)` prints it,
+    /// but on the entry point's stdout and without ending the process. The help's width is
+    /// `$COLUMNS` from the I/O's environment, else the terminal's, else 80 (ArgumentParser's
+    /// own rule).
+    static func printArgumentParserOutput(for error: any Error, io: AuthctlIO) -> Int32 {
+        let columns = io.environment["COLUMNS"].flatMap(Int.init) ?? (io.stdout.isTerminal ? nil : 80)
+        let text = Authctl.fullMessage(for: error, columns: columns)
+        let status = Authctl.exitCode(for: error)
+        if !text.isEmpty { (status == .success ? io.stdout : io.stderr).print(text + "\n") }
+        return status.rawValue
+    }
+}

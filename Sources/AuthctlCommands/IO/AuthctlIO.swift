@@ -1,0 +1,55 @@
+import AuthCore
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Everything a command takes from the process it runs in: its standard streams, its
+/// environment variables, the time, the desktop's browser and the runner of `exec`'s child.
+/// `AuthctlInvocation` gets one, and the commands read nothing process-global besides:
+/// main.swift passes the real ones (`AuthctlIO.process()`), a test its own buffers, a
+/// dictionary and a clock, and runs the command layer in its own process.
+public struct AuthctlIO: Sendable {
+    public var stdin: any InputChannel
+    public var stdout: any OutputChannel
+    public var stderr: any OutputChannel
+    /// The environment variables (`AUTHCTL_*`, `XDG_*`, `HOME`, `NO_COLOR`, `TERM`, proxies,
+    /// client secrets named by `--client-secret-env`; `exec`'s child gets them all).
+    public var environment: [String: String]
+    public var clock: any Clock
+    /// The desktop's browser: what opens the sign-in page when neither `--browser-command`,
+    /// `AUTHCTL_BROWSER` nor `--no-browser` (`--manual`, `--device-code`) decides otherwise.
+    public var browser: any BrowserLauncher
+    /// Runs `exec`'s command (it inherits the process's own standard streams).
+    public var childProcesses: any ChildProcessRunner
+
+    public init(
+        stdin: any InputChannel, stdout: any OutputChannel, stderr: any OutputChannel, environment: [String: String],
+        clock: any Clock, browser: any BrowserLauncher, childProcesses: any ChildProcessRunner
+    ) {
+        self.stdin = stdin
+        self.stdout = stdout
+        self.stderr = stderr
+        self.environment = environment
+        self.clock = clock
+        self.browser = browser
+        self.childProcesses = childProcesses
+    }
+
+    /// The process's own: file descriptors 0, 1 and 2, its environment, the wall clock,
+    /// `$BROWSER` or the desktop's default browser, child processes. Cheap to build: nothing
+    /// is opened or asked (isatty) until a command needs it.
+    public static func process() -> AuthctlIO {
+        let environment = ProcessInfo.processInfo.environment
+        return AuthctlIO(
+            stdin: FileDescriptorInput(descriptor: STDIN_FILENO), stdout: FileDescriptorOutput(descriptor: STDOUT_FILENO),
+            stderr: FileDescriptorOutput(descriptor: STDERR_FILENO), environment: environment, clock: SystemClock(),
+            browser: SystemBrowserLauncher(environment: environment), childProcesses: SystemChildProcessRunner())
+    }
+}

@@ -1,0 +1,169 @@
+import AuthCore
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Writes results: one JSON document with `--json`, text for people otherwise.
+struct Output {
+    let stdout: any OutputChannel
+    let stderr: any OutputChannel
+
+    /// Bytes on stdout as they are (a token, an export, a photo).
+    func write(_ bytes: some Sequence<UInt8>) { try? stdout.write(Array(bytes)) }
+
+    /// A message on stderr (its caller ends it with a newline).
+    func error(_ text: String) { stderr.print(text) }
+
+    func json(_ value: JSONValue) {
+        write(Self.jsonDocument(value))
+    }
+
+    /// What `json` writes: the document and a newline.
+    static func jsonDocument(_ value: JSONValue) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return data + Data("\n".utf8)
+    }
+
+    /// Rows for people and for scripts: on a terminal, aligned columns under a header;
+    /// otherwise tab-separated rows without a header (what `cut -f` and `awk -F'\t'` read).
+    func table(header: [String], rows: [[String]]) {
+        for row in Self.formatTable(header: header, rows: rows, aligned: stdout.isTerminal) { line(row) }
+    }
+
+    static func formatTable(header: [String], rows: [[String]], aligned: Bool) -> [String] {
+        guard aligned else { return rows.map { $0.joined(separator: "\t") } }
+        let all = [header] + rows
+        let columns = all.map(\.count).max() ?? 0
+        let widths = (0..<columns).map { column in all.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+        return all.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count + 2)
+            }.joined()
+        }
+    }
+
+    func line(_ text: String) {
+        stdout.print(text + "\n")
+    }
+
+    static func timestamp(_ date: Date?) -> JSONValue {
+        guard let date else { return .null }
+        return .string(rfc3339(date))
+    }
+
+    static func rfc3339(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle())
+    }
+
+    static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+
+    /// The USER object of SPEC §6.
+    static func user(_ user: User) -> JSONValue {
+        .object([
+            "uid": .string(user.uid),
+            "email": optional(user.email),
+            "emailVerified": .bool(user.emailVerified),
+            "displayName": optional(user.displayName),
+            "photoURL": optional(user.photoURL),
+            "createdAt": timestamp(user.createdAt),
+            "lastSignInAt": timestamp(user.lastSignInAt),
+            "lastAuthAt": timestamp(user.lastAuthAt),
+            "providerData": .array(
+                user.providerData.map { identity in
+                    .object([
+                        "providerId": .string(identity.providerID),
+                        "federatedId": .string(identity.federatedID),
+                        "issuer": .string(identity.issuer),
+                        "email": optional(identity.profile.email),
+                        "displayName": optional(identity.profile.displayName),
+                        "accessTokenExpiresAt": timestamp(identity.tokens?.expiresAt),
+                        "refreshable": .bool(identity.tokens?.refreshToken != nil),
+                        "signedIn": .bool(identity.tokens != nil),
+                    ])
+                }),
+        ])
+    }
+
+    /// How a person recognises a user: email, else name, else uid.
+    static func name(of user: User) -> String { user.email ?? user.displayName ?? user.uid }
+
+    /// The result of `login`, `link` and `reauth` (SPEC §6).
+    func accountResult(user: User, providerID: String, isNewUser: Bool, json: Bool, text: String) {
+        if json {
+            self.json(.object(["user": Output.user(user), "providerId": .string(providerID), "isNewUser": .bool(isNewUser)]))
+        } else {
+            line(text)
+        }
+    }
+
+    static func revocations(_ revocations: [TokenRevocation.Result]) -> JSONValue {
+        .array(
+            revocations.map { revocation in
+                .object([
+                    "uid": .string(revocation.uid), "providerId": .string(revocation.providerID),
+                    "result": .string(revocation.result.rawValue), "message": optional(revocation.message),
+                ])
+            })
+    }
+
+    /// One stderr line per revocation, for people.
+    func report(_ revocations: [TokenRevocation.Result]) {
+        for revocation in revocations {
+            let detail = revocation.message.map { ": \($0)" } ?? ""
+            let text =
+                switch revocation.result {
+                case .revoked: "revoked the \(revocation.providerID) refresh token"
+                case .notSupported: "\(revocation.providerID) offers no revocation; its tokens were only deleted here"
+                case .failed: "could not revoke the \(revocation.providerID) token\(detail); it was deleted here anyway"
+                }
+            error("authctl: \(text)\n")
+        }
+    }
+
+    /// A person's view of a user, one identity per line.
+    static func describe(_ user: User, now: Date) -> [String] {
+        var lines = ["\(user.email ?? user.displayName ?? user.uid)\(user.displayName.map { user.email != nil ? " (\($0))" : "" } ?? "")"]
+        lines.append("  uid:        \(user.uid)")
+        lines.append("  last login: \(rfc3339(user.lastSignInAt)) with \(user.lastProviderID ?? "?")")
+        for identity in user.providerData {
+            var state = "signed out"
+            if let tokens = identity.tokens, tokens.accessToken == nil {
+                state = "ID token only (signed in with --id-token), not refreshable"
+            } else if let tokens = identity.tokens {
+                state =
+                    tokens.expiresAt.map { expiry in
+                        let interval = expiry.timeIntervalSince(now)
+                        let seconds = interval.isFinite ? Int(max(min(interval, 1e12), -1e12)) : 0  // a keystore date never traps
+                        return seconds > 0 ? "access token valid for \(lifetime(seconds))" : "access token expired"
+                    } ?? "access token (lifetime unknown)"
+                state += tokens.refreshToken != nil ? ", refreshable" : ", not refreshable"
+            }
+            lines.append("  \(identity.providerID): \(identity.profile.email ?? identity.federatedID) — \(state)")
+        }
+        return lines
+    }
+
+    static func lifetime(_ seconds: Int) -> String {
+        if seconds < 120 { return "\(seconds) s" }
+        if seconds < 7200 { return "\(seconds / 60) min" }
+        return "\(seconds / 3600) h \(seconds % 3600 / 60) min"
+    }
+}
+
+/// Prints a failure: one line on stderr, and with `--json` the error document on stdout.
+enum ErrorReport {
+    static func emit(_ error: AuthError, json: Bool, to output: Output) -> Int32 {
+        let message = MessageSpelling.words(error.message).replacingEvery("\n", with: " ")
+        output.error("authctl: \(message)\n")
+        if json {
+            var fields: [String: JSONValue] = ["code": .string(error.code.rawValue), "message": .string(message)]
+            for (key, value) in error.details { fields[key] = value }
+            output.json(.object(["error": .object(fields)]))
+        }
+        return error.code.exitStatus
+    }
+}

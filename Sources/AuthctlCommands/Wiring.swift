@@ -1,0 +1,157 @@
+import AuthCore
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The one place where the real `System/` implementations are chosen and wired, from the
+/// I/O the entry point was given (`AuthctlIO`) and the command's global options. The entry
+/// point builds one per command and hands it to the command (`WiredCommand`).
+struct Wiring {
+    /// The global options as plain values (`GlobalOptions`, or the token fast path's parser).
+    struct Settings: Equatable {
+        var keystore: String?
+        var config: String?
+        var json = false
+        var verbose = false
+        var quiet = false
+    }
+
+    let options: Settings
+    let io: AuthctlIO
+    var environment: [String: String] { io.environment }
+
+    init(settings: Settings, io: AuthctlIO) {
+        options = settings
+        self.io = io
+    }
+
+    /// Results on stdout, messages on stderr.
+    var output: Output { Output(stdout: io.stdout, stderr: io.stderr) }
+
+    var keystorePath: String {
+        options.keystore ?? environment["AUTHCTL_KEYSTORE"] ?? "\(xdg("XDG_DATA_HOME", ".local/share"))/authctl/keystore.json"
+    }
+
+    var configPath: String {
+        options.config ?? environment["AUTHCTL_CONFIG"] ?? "\(xdg("XDG_CONFIG_HOME", ".config"))/authctl/config.json"
+    }
+
+    var cacheDirectory: String { "\(xdg("XDG_CACHE_HOME", ".cache"))/authctl" }
+
+    /// Where `exec` keeps its token file: `$XDG_RUNTIME_DIR` (per user, in memory, emptied at
+    /// logout) when it names an existing directory, else the temporary directory.
+    var runtimeDirectory: String {
+        if let value = environment["XDG_RUNTIME_DIR"], value.hasPrefix("/"), Path.isDirectory(value) {
+            return value
+        }
+        return Path.temporaryDirectory(environment: environment)
+    }
+
+    private func xdg(_ variable: String, _ fallback: String) -> String {
+        if let value = environment[variable], value.hasPrefix("/") { return value }
+        return "\(environment["HOME"] ?? Path.homeDirectory())/\(fallback)"
+    }
+
+    var terminal: StderrTerminal {
+        StderrTerminal(
+            verbose: options.verbose, quiet: options.quiet, colors: Self.colorsAllowed(environment), stdin: io.stdin, stderr: io.stderr)
+    }
+
+    /// The keystore alone: what `status`, `users` and a cached `token` need.
+    func keystore() -> FileKeystore { FileKeystore(path: keystorePath, random: SystemRandomSource()) }
+
+    func configStore() -> ConfigStore { ConfigStore(path: configPath, random: SystemRandomSource()) }
+
+    /// The `User-Agent` of every request to a provider.
+    static let userAgent = "authctl/\(AuthctlVersion.string)"
+
+    /// Everything, for the commands that may talk to a provider.
+    func authEnvironment(browser: any BrowserLauncher = NoBrowserLauncher()) -> AuthEnvironment {
+        let terminal = self.terminal
+        let clock = io.clock
+        let random = SystemRandomSource()
+        return AuthEnvironment(
+            transport: LoggingTransport(
+                LazyTransport { [environment] in CurlTransport(userAgent: Self.userAgent, environment: environment) }, terminal: terminal,
+                clock: clock),
+            clock: clock, random: random, browser: browser, terminal: terminal,
+            keystore: keystore(), configStore: configStore(),
+            metadataCache: FileMetadataCache(directory: cacheDirectory, random: random),
+            secrets: ProcessSecretSource(environment: environment))
+    }
+
+    /// `--no-browser`, `--browser-command CMD` (env AUTHCTL_BROWSER), or the desktop's browser.
+    func browser(command: String?, disabled: Bool) -> any BrowserLauncher {
+        if disabled { return NoBrowserLauncher() }
+        if let command = command ?? environment["AUTHCTL_BROWSER"], !command.trimming(.whitespaces).isEmpty {
+            return CommandBrowserLauncher(command: command)
+        }
+        return io.browser
+    }
+}
+
+extension Wiring {
+    /// Colours unless `NO_COLOR` is set and not empty (no-color.org) or the terminal says it
+    /// has none (`TERM=dumb`, as Emacs's shell sets it); only ever on a terminal.
+    static func colorsAllowed(_ environment: [String: String]) -> Bool {
+        (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    }
+}
+
+/// Progress on stderr; colours only on a terminal and never with NO_COLOR (SPEC §8).
+struct StderrTerminal: Terminal {
+    let verbose: Bool
+    let quiet: Bool
+    let isInteractive: Bool
+    let useColor: Bool
+    let stdin: any InputChannel
+    let stderr: any OutputChannel
+
+    init(verbose: Bool, quiet: Bool, colors: Bool, stdin: any InputChannel, stderr: any OutputChannel) {
+        self.verbose = verbose
+        self.quiet = quiet
+        self.isInteractive = stdin.isTerminal && stderr.isTerminal
+        self.useColor = colors && stderr.isTerminal
+        self.stdin = stdin
+        self.stderr = stderr
+    }
+
+    func progress(_ line: String) { if !quiet { write(styled(line, "2")) } }
+    func notice(_ line: String) { write(styled(line, "1")) }
+    func debug(_ line: String) { if verbose { write(styled(line, "2")) } }
+
+    /// The longest line a person may paste (a redirect URL or a posted form body).
+    static let lineLimit = 64 * 1024
+
+    /// No (false) unless a person answers yes; Ctrl-C ends the wait (the task is cancelled,
+    /// which the caller checks).
+    func confirm(_ question: String) -> Bool {
+        guard isInteractive else { return false }
+        stderr.print("\(question) [y/N] ")
+        guard let answer = try? stdin.readLine(limit: Self.lineLimit) else { return false }
+        return ["y", "yes"].contains(answer.trimming(.whitespaces).lowercased())
+    }
+
+    /// nil at the end of input, on Ctrl-C (the task is cancelled) and for a line over 64 KiB.
+    func readInput(prompt: String) async -> String? {
+        write(styled(prompt, "1"))
+        do {
+            return try await stdin.readLineOffPool(limit: Self.lineLimit)
+        } catch is InputTooLarge {
+            notice("The pasted line is longer than 64 KiB, which no redirect URL is.")
+            return nil
+        } catch {
+            return nil
+        }
+    }
+
+    func styled(_ text: String, _ code: String) -> String {
+        useColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+
+    func write(_ line: String) {
+        stderr.print(line + "\n")
+    }
+}

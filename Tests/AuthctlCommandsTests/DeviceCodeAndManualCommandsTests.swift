@@ -1,0 +1,48 @@
+import AuthCore
+import AuthCoreTestSupport
+import Foundation
+import Testing
+
+/// Sign-in without a browser, in-process: device code, and --manual with the redirect URL
+/// pasted on stdin (a pipe).
+@Suite("device code and --manual without a browser or a terminal", .serialized)
+final class DeviceCodeAndManualCommandsTests {
+    let provider: FakeIdentityProvider
+    let authctl = InProcessAuthctl()
+
+    init() throws { provider = try FakeIdentityProvider() }
+
+    deinit { try? FileManager.default.removeItem(atPath: authctl.home) }
+
+    func setUp() async throws {
+        let add = try await authctl.run(["providers", "add", "oidc.fake", "--issuer", provider.issuer, "--client-id", provider.clientID])
+        #expect(add.status == 0)
+    }
+
+    @Test("login --device-code in a non-interactive run: the code and URL on stderr, the approval signs in")
+    func deviceCode() async throws {
+        try await setUp()
+        provider.behaviour.deviceInterval = .number(1)
+        provider.behaviour.devicePolls = ["authorization_pending", "approve"]
+        let result = try await authctl.run(["login", "oidc.fake", "--device-code", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("WDJB-MJHT") && result.json?["isNewUser"] == .bool(true))
+        provider.behaviour.devicePolls = ["access_denied"]
+        #expect(try await authctl.run(["login", "oidc.fake", "--device-code"]).status == 4)
+    }
+
+    @Test("login --manual reads the redirect URL from stdin; with stdin closed it fails at once with exit 5")
+    func manual() async throws {
+        try await setUp()
+        let closed = try await authctl.run(["login", "oidc.fake", "--manual", "--timeout", "5"])
+        #expect(closed.status == 5 && closed.stderr.contains("stdin"), "\(closed.stderr)")
+        #expect(closed.stderr.contains("/authorize?"), "the URL is printed for the person")
+
+        // A person: open the URL elsewhere, paste where the browser ended.
+        let pasted = try await authctl.runManual(["login", "oidc.fake", "--manual", "--json"]) { url in
+            try await CurlTransport(timeout: 10).send(HTTPRequest(url: url)).header("Location") ?? ""
+        }
+        #expect(pasted.status == 0, "\(pasted.stderr)")
+        #expect(pasted.json?["isNewUser"] == .bool(true))
+    }
+}

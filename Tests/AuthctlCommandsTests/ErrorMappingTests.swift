@@ -1,0 +1,52 @@
+import ArgumentParser
+import AuthCore
+import Foundation
+import Testing
+
+@testable import AuthctlCommands
+
+/// main.swift's catch-all, extracted (`ErrorMapping`): authctl's own errors keep their code,
+/// ArgumentParser's usage errors are invalid-argument (2), anything else is a bug (1).
+@Suite("Errors are mapped to SPEC §6 exit statuses")
+struct ErrorMappingTests {
+    func status(_ error: any Error) -> Int32? {
+        switch ErrorMapping.outcome(for: error) {
+        case .report(let error): error.code.exitStatus
+        case .exit(let status): status
+        case .argumentParserOutput: nil
+        }
+    }
+
+    @Test("an error that is not authctl's (a decoding error, a file error) is an internal error (1) that asks for a bug report")
+    func unexpected() throws {
+        let decoding = Result { try JSONDecoder().decode([String].self, from: Data("{".utf8)) }
+        let errors: [any Error] = [
+            try #require(decoding.failure), CocoaError(.fileReadNoSuchFile), URLError(.badURL), POSIXError(.EIO),
+        ]
+        for error in errors {
+            #expect(status(error) == 1, "\(error)")
+            guard case .report(let report) = ErrorMapping.outcome(for: error) else { continue }
+            #expect(report.code == .internalError && report.message.contains("report"), "\(report.message)")
+        }
+    }
+
+    @Test("ArgumentParser's usage errors stay invalid-argument (2): an unknown option, a missing value, a ValidationError")
+    func usage() {
+        for arguments in [
+            ["--no-such-option"], ["login", "--timeout"], ["token", "a", "b"], ["no-such-command"], ["login", "--timeout", "-1"],
+        ] {
+            let error = Result { try Authctl.parseAsRoot(arguments) }.failure
+            #expect(error.map(status) == 2, "\(arguments): \(String(describing: error))")
+        }
+        #expect(status(ValidationError("bad")) == 2)
+        #expect(status(AuthError.notConfigured("x")) == 7 && status(CancellationError()) == 5 && status(ExitCode(3)) == 3)
+        #expect(ErrorMapping.outcome(for: CleanExit.helpRequest()) == .argumentParserOutput, "help is ArgumentParser's output")
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}

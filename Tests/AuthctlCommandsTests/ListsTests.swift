@@ -1,0 +1,51 @@
+import AuthCoreTestSupport
+import Foundation
+import Testing
+
+/// Lists for people and for scripts (issue 15, item 9): aligned columns under a header on a
+/// terminal, tab-separated rows otherwise; no colour with TERM=dumb. (HeadlessCommandsTests
+/// shows the colours through a real pseudo-terminal.)
+@Suite("lists on a terminal and in a pipe", .serialized)
+final class ListsTests {
+    let authctl = InProcessAuthctl()
+
+    deinit { try? FileManager.default.removeItem(atPath: authctl.home) }
+
+    func addProviders() async throws {
+        for (id, issuer, client) in [
+            ("oidc.a", "https://idp.example", "c"),
+            ("oidc.bee", "https://login.some-long-domain.example/realms/x", "client-with-a-long-id"),
+        ] {
+            #expect(try await authctl.run(["providers", "add", id, "--issuer", issuer, "--client-id", client]).status == 0)
+        }
+    }
+
+    @Test("providers list: aligned columns under a header on a terminal, tab-separated rows in a pipe")
+    func providersList() async throws {
+        try await addProviders()
+        let lines = try await authctl.run(["providers", "list"], terminals: .all).stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(lines)")
+        #expect(lines.first?.hasPrefix("PROVIDER") == true, "a header: \(lines)")
+        // Each column starts at the same place on every line.
+        let issuerColumn = lines.map { $0.range(of: "https://")?.lowerBound.utf16Offset(in: $0) }
+        #expect(Set(issuerColumn.dropFirst()).count == 1 && !lines.contains { $0.contains("\t") }, "\(lines)")
+        let piped = try await authctl.run(["providers", "list"])
+        #expect(
+            piped.stdout
+                == "oidc.a\thttps://idp.example\tc\noidc.bee\thttps://login.some-long-domain.example/realms/x\tclient-with-a-long-id\n")
+    }
+
+    @Test("TERM=dumb gets no colour on a terminal")
+    func dumbTerminal() async throws {
+        let provider = try FakeIdentityProvider()
+        #expect(
+            try await authctl.run(["providers", "add", "oidc.a", "--issuer", provider.issuer, "--client-id", provider.clientID]).status == 0
+        )
+        let coloured = try await authctl.run(
+            ["login", "oidc.a", "--no-browser", "--timeout", "1"], environment: ["NO_COLOR": "", "TERM": "xterm"], terminals: .all)
+        #expect(coloured.stderr.contains("\u{1B}["), "colours on an ordinary terminal: \(coloured.stderr)")
+        let dumb = try await authctl.run(
+            ["login", "oidc.a", "--no-browser", "--timeout", "1"], environment: ["NO_COLOR": "", "TERM": "dumb"], terminals: .all)
+        #expect(!dumb.stderr.contains("\u{1B}["), "\(dumb.stderr)")
+    }
+}

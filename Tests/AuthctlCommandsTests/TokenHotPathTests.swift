@@ -1,0 +1,72 @@
+import AuthCore
+import AuthCoreTestSupport
+import Foundation
+import Testing
+
+@testable import AuthctlCommands
+
+/// `authctl token` answers a cached token synchronously, before Swift concurrency starts
+/// (`AuthctlInvocation.finishWithoutConcurrency`, which main.swift calls before it starts a
+/// task); everything else goes through the command's usual async path. Both must print
+/// the same thing. `-vq` is a form the fast parser hands over to ArgumentParser, so with it
+/// the same request takes the async path.
+@Suite("The token command's synchronous hot path", .serialized)
+final class TokenHotPathTests {
+    let provider: FakeIdentityProvider
+    let authctl = InProcessAuthctl()
+
+    init() throws { provider = try FakeIdentityProvider() }
+
+    deinit { try? FileManager.default.removeItem(atPath: authctl.home) }
+
+    func signIn() async throws {
+        try await authctl.addFakeProvider(provider)
+        let login = try await authctl.run(["login", "oidc.fake", "--timeout", "20"])
+        #expect(login.status == 0, "\(login.stderr)")
+    }
+
+    @Test("a cached token is printed the same by the synchronous and the async path, in every format and for either token")
+    func samePrinted() async throws {
+        try await signIn()
+        let requests: [[String]] =
+            [[], ["--json"], ["--id-token"], ["--id-token", "--json"], ["--access-token", "--format", "kubectl-exec"]]
+            + Token.Format.allCases.map { ["--format", $0.rawValue] }
+            + Token.Format.allCases.map { ["--format", $0.rawValue, "--id-token"] }
+        let requestsBefore = provider.count("discovery") + provider.count("jwks") + provider.count("token")
+        for request in requests {
+            let fast = try await authctl.run(["token"] + request)
+            let async = try await authctl.run(["token"] + request + ["-vq"])
+            #expect(fast.status == 0 && async.status == 0, "\(request): \(fast.stderr) \(async.stderr)")
+            #expect(!fast.stdout.isEmpty && fast.stdout == async.stdout, "\(request)")
+            #expect(fast.stderr.isEmpty, "\(request)")
+        }
+        #expect(
+            provider.count("discovery") + provider.count("jwks") + provider.count("token") == requestsBefore,
+            "every answer came from the keystore")
+    }
+
+    @Test("a token that expires within --min-ttl is still refreshed once, and the refreshed token is then served from the cache")
+    func refreshStillHappens() async throws {
+        try await signIn()
+        provider.update { $0.accessTokenLifetime = .number(3600) }
+        let cached = try await authctl.run(["token"])
+        let before = provider.count("refresh")
+        let refreshed = try await authctl.run(["token", "--min-ttl", "7200"])
+        #expect(refreshed.status == 0, "\(refreshed.stderr)")
+        #expect(provider.count("refresh") - before == 1)
+        #expect(refreshed.stdout.hasPrefix("at-") && refreshed.stdout != cached.stdout)
+        let again = try await authctl.run(["token"])
+        #expect(again.stdout == refreshed.stdout)
+        #expect(provider.count("refresh") - before == 1)
+    }
+
+    @Test("without a session, both paths fail the same way (status, message and JSON error)")
+    func sameFailure() async throws {
+        for request in [[], ["--json"], ["--format", "kubectl-exec"]] {
+            let fast = try await authctl.run(["token"] + request)
+            let async = try await authctl.run(["token"] + request + ["-vq"])
+            #expect(fast.status == 16 && async.status == 16, "\(request): \(fast.stderr)")
+            #expect(fast.stderr == async.stderr && fast.stdout == async.stdout, "\(request)")
+        }
+    }
+}

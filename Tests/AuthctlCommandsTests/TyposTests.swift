@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// What a person who mistypes gets (issue 15, item 5): the nearest command or provider id,
+/// exit 2, and help that puts each command's own options first.
+@Suite("typos and help")
+struct TyposTests {
+    let authctl = InProcessAuthctl()
+
+    @Test(
+        "a mistyped or borrowed command name gets a did-you-mean and exit 2",
+        arguments: [
+            (["logout"], "signout"), (["signin", "oidc.x"], "login"), (["whoami"], "status"), (["statsu"], "status"),
+            (["tokn"], "token"), (["provider", "list"], "providers"), (["help", "nosuch"], "authctl --help"), (["help", "logn"], "login"),
+        ])
+    func command(arguments: [String], suggestion: String) async throws {
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        let result = try await authctl.run(arguments + ["--json"])
+        #expect(result.status == 2, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains(suggestion), "\(arguments): \(result.stderr)")
+        #expect(result.json?["error"]?.objectValue?["code"] == .string("invalid-argument"))
+    }
+
+    @Test(
+        "a mistyped provider id gets the nearest one",
+        arguments: [("microsft", "microsoft"), ("aple.com", "apple.com"), ("oidc", "oidc.NAME")])
+    func provider(typed: String, suggestion: String) async throws {
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        let result = try await authctl.run(["login", typed])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("Did you mean \(suggestion)") || result.stderr.contains(suggestion), "\(result.stderr)")
+    }
+
+    @Test("global options without a command say that a command is missing, not 'Unknown option'")
+    func missingCommand() async throws {
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        let result = try await authctl.run(["--json"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("name a command") && !result.stderr.contains("Unknown option"), "\(result.stderr)")
+    }
+
+    @Test("help lists apple.com among the providers and the command's own options before the global ones")
+    func help() async throws {
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        let help = try await authctl.run(["login", "--help"])
+        #expect(help.stdout.contains("apple.com"), "\(help.stdout)")
+        let own = try #require(help.stdout.range(of: "--scope <scope>"))
+        let global = try #require(help.stdout.range(of: "--keystore <path>"))
+        #expect(own.lowerBound < global.lowerBound)
+        #expect(try await authctl.run(["help", "login"]).status == 0)
+    }
+}
