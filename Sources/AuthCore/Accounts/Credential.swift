@@ -5,7 +5,7 @@
 #endif
 
 /// What one completed sign-in flow yields before it is applied to the keystore (SPEC §1).
-public struct Credential: Codable, Sendable, Equatable {
+public struct Credential: Sendable, Equatable {
     public var providerID: String
     public var issuer: String
     public var federatedID: String
@@ -13,10 +13,6 @@ public struct Credential: Codable, Sendable, Equatable {
     public var tokens: TokenSet
     /// The validated ID-token claims.
     public var claims: IDTokenClaims
-
-    enum CodingKeys: String, CodingKey {
-        case providerID = "providerId", issuer, federatedID = "federatedId", profile, tokens, claims
-    }
 
     public init(providerID: String, issuer: String, federatedID: String, profile: Profile, tokens: TokenSet, claims: IDTokenClaims) {
         self.providerID = providerID
