@@ -138,9 +138,9 @@ public enum UserExport {
             for identity in user.providerData {
                 let key = IdentityKey(providerID: identity.providerID, issuer: identity.issuer, federatedID: identity.federatedID)
                 if let (owner, _) = state.owner(of: key) {
-                    throw AuthError(
-                        .credentialAlreadyInUse,
-                        "the \(identity.providerID) identity of user \(user.uid) is already linked to user \(state.users[owner].uid) in the keystore; nothing was imported",
+                    throw AuthError.credentialAlreadyInUse(
+                        message:
+                            "the \(identity.providerID) identity of user \(user.uid) is already linked to user \(state.users[owner].uid) in the keystore; nothing was imported",
                         details: ["providerId": .string(identity.providerID), "uid": .string(state.users[owner].uid)])
                 }
                 if let other = seen[key], other != user.uid {

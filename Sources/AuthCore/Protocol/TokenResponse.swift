@@ -48,8 +48,8 @@ public struct TokenResponse: Sendable, Equatable {
         if let json, let error = OAuthErrorResponse(json) {
             var details: [String: JSONValue] = ["oauthError": .string(Sanitize.text(error.error, limit: 64))]
             if !error.errorCodes.isEmpty { details["errorCodes"] = .array(error.errorCodes.map { .number(Double($0)) }) }
-            throw AuthError(
-                .invalidCredential, "\(host) refused the token request: \(error.summary). \(nextStep(error) ?? error.nextStep)",
+            throw AuthError.invalidCredential(
+                "\(host) refused the token request: \(error.summary). \(nextStep(error) ?? error.nextStep)",
                 details: details)
         }
         if response.status != 200 {
