@@ -126,7 +126,6 @@ extension AuthError {
 
 /// The constructors that write their own message from the data of the failure.
 extension AuthError {
-
     /// An ID-token rule of OpenID Connect Core 3.1.3.7 that failed.
     static func idToken(_ rule: String) -> AuthError {
         .init(
