@@ -157,6 +157,43 @@ struct KeystoreFormatTests {
         #expect(String(decoding: written, as: UTF8.self) == Self.golden)
     }
 
+    /// Every property name in a keystore file; the keys of `claims` and `additionalTokens`
+    /// are data, not names of the format.
+    static func fieldNames(in value: JSONValue) -> Set<String> {
+        switch value {
+        case .object(let fields):
+            return fields.reduce(into: Set(fields.keys)) { names, field in
+                switch field.key {
+                case "claims": break
+                case "additionalTokens": names.formUnion(fieldNames(in: .array(field.value.objectValue.map { Array($0.values) } ?? [])))
+                default: names.formUnion(fieldNames(in: field.value))
+                }
+            }
+        case .array(let values): return values.reduce(into: []) { $0.formUnion(fieldNames(in: $1)) }
+        default: return []
+        }
+    }
+
+    /// Every name a JSON Schema lists under `properties`, at any depth.
+    static func schemaNames(in value: JSONValue) -> Set<String> {
+        switch value {
+        case .object(let fields):
+            return fields.reduce(into: Set(fields["properties"]?.objectValue.map { Array($0.keys) } ?? [])) {
+                $0.formUnion(schemaNames(in: $1.value))
+            }
+        case .array(let values): return values.reduce(into: []) { $0.formUnion(schemaNames(in: $1)) }
+        default: return []
+        }
+    }
+
+    @Test("the golden file has every field of the documented schema (docs/keystore.schema.json), and no other")
+    func matchesSchema() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let schema = try #require(JSONValue.object(from: Data(contentsOf: root.appendingPathComponent("docs/keystore.schema.json"))))
+        let golden = try #require(JSONValue.object(from: Data(Self.golden.utf8)))
+        #expect(Self.fieldNames(in: .object(golden)) == Self.schemaNames(in: .object(schema)))
+    }
+
     /// A file as the first builds wrote it: no pending credentials, no scoped tokens, no
     /// private-email flag, no photo, and an identity signed in with an ID token alone.
     static let oldest = """
