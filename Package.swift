@@ -25,7 +25,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         .target(
@@ -33,7 +32,6 @@ let package = Package(
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Logging", package: "swift-log"),
                 "CLibCurlShim",
             ],
             swiftSettings: strict
@@ -66,7 +64,6 @@ let package = Package(
                 "AuthCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "JWTKit", package: "jwt-kit"),
             ],
             swiftSettings: strict
         ),
@@ -84,7 +81,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthctlIntegrationTests",
-            dependencies: ["authctl", "AuthCore", "AuthCoreTestSupport"],
+            dependencies: ["authctl", "AuthctlCommands", "AuthCore", "AuthCoreTestSupport"],
             swiftSettings: strict
         ),
     ],

@@ -4,53 +4,65 @@
     import Foundation
 #endif
 
-/// The one error type of authctl. Its codes are exactly the table of SPEC §6; the
-/// command-line tool maps each code to its exit status in one place (`AuthError.Code.exitStatus`).
+/// The one error type of authctl, built only by the named constructors below (as jwt-kit's
+/// `JWTError`): its codes are exactly those of SPEC §6, and a code goes with the kind of
+/// message it names. The command-line tool maps each code to its exit status in one
+/// place (`Sources/authctl/ExitStatus.swift`).
 ///
 /// A message names what failed and what to do next. It never contains a token, an
 /// authorization code, a PKCE verifier, a state, a nonce, a secret or a full callback URL:
 /// constructors take only safe context.
 public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The machine-readable codes of SPEC §6.
-    public enum Code: String, Sendable, Equatable, CaseIterable {
-        case internalError = "internal-error"
-        case invalidArgument = "invalid-argument"
-        case networkRequestFailed = "network-request-failed"
-        case invalidCredential = "invalid-credential"
-        case webContextCancelled = "web-context-cancelled"
-        case keystoreError = "keystore-error"
-        case providerNotConfigured = "provider-not-configured"
-        case accountExistsWithDifferentCredential = "account-exists-with-different-credential"
-        case credentialAlreadyInUse = "credential-already-in-use"
-        case providerAlreadyLinked = "provider-already-linked"
-        case noSuchProvider = "no-such-provider"
-        case userMismatch = "user-mismatch"
-        case requiresRecentLogin = "requires-recent-login"
-        case noCurrentUser = "no-current-user"
-        case tenantIDMismatch = "tenant-id-mismatch"
-        case consentRequired = "consent-required"
-
-        /// The process exit status of SPEC §6.
-        public var exitStatus: Int32 {
-            switch self {
-            case .internalError: 1
-            case .invalidArgument: 2
-            case .networkRequestFailed: 3
-            case .invalidCredential: 4
-            case .webContextCancelled: 5
-            case .keystoreError: 6
-            case .providerNotConfigured: 7
-            case .accountExistsWithDifferentCredential: 10
-            case .credentialAlreadyInUse: 11
-            case .providerAlreadyLinked: 12
-            case .noSuchProvider: 13
-            case .userMismatch: 14
-            case .requiresRecentLogin: 15
-            case .noCurrentUser: 16
-            case .tenantIDMismatch: 17
-            case .consentRequired: 18
-            }
+    /// A machine-readable code of SPEC §6. Its cases are the static members; the set is
+    /// closed (a private backing enum), so that only this file decides what a code is.
+    public struct Code: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        private enum Base: String, Sendable, CaseIterable {
+            case internalError = "internal-error"
+            case invalidArgument = "invalid-argument"
+            case networkRequestFailed = "network-request-failed"
+            case invalidCredential = "invalid-credential"
+            case webContextCancelled = "web-context-cancelled"
+            case keystoreError = "keystore-error"
+            case providerNotConfigured = "provider-not-configured"
+            case accountExistsWithDifferentCredential = "account-exists-with-different-credential"
+            case credentialAlreadyInUse = "credential-already-in-use"
+            case providerAlreadyLinked = "provider-already-linked"
+            case noSuchProvider = "no-such-provider"
+            case userMismatch = "user-mismatch"
+            case requiresRecentLogin = "requires-recent-login"
+            case noCurrentUser = "no-current-user"
+            case tenantIDMismatch = "tenant-id-mismatch"
+            case consentRequired = "consent-required"
         }
+
+        private let base: Base
+
+        private init(_ base: Base) { self.base = base }
+
+        public static let internalError = Code(.internalError)
+        public static let invalidArgument = Code(.invalidArgument)
+        public static let networkRequestFailed = Code(.networkRequestFailed)
+        public static let invalidCredential = Code(.invalidCredential)
+        public static let webContextCancelled = Code(.webContextCancelled)
+        public static let keystoreError = Code(.keystoreError)
+        public static let providerNotConfigured = Code(.providerNotConfigured)
+        public static let accountExistsWithDifferentCredential = Code(.accountExistsWithDifferentCredential)
+        public static let credentialAlreadyInUse = Code(.credentialAlreadyInUse)
+        public static let providerAlreadyLinked = Code(.providerAlreadyLinked)
+        public static let noSuchProvider = Code(.noSuchProvider)
+        public static let userMismatch = Code(.userMismatch)
+        public static let requiresRecentLogin = Code(.requiresRecentLogin)
+        public static let noCurrentUser = Code(.noCurrentUser)
+        public static let tenantIDMismatch = Code(.tenantIDMismatch)
+        public static let consentRequired = Code(.consentRequired)
+
+        /// Every code, in SPEC §6's order.
+        public static var allCases: [Code] { Base.allCases.map(Code.init) }
+
+        /// The code as SPEC §6 spells it (`keystore-error`): `--json`'s `error.code`.
+        public var rawValue: String { base.rawValue }
+
+        public var description: String { base.rawValue }
     }
 
     public let code: Code
@@ -61,7 +73,7 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     /// ids, a pending-credential handle, another user's uid.
     public let details: [String: JSONValue]
 
-    public init(_ code: Code, _ message: Message, details: [String: JSONValue] = [:]) {
+    private init(_ code: Code, _ message: Message, details: [String: JSONValue] = [:]) {
         self.code = code
         self.message = message
         self.details = details
@@ -70,18 +82,51 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(code.rawValue): \(message)" }
 }
 
+/// The constructors of the codes whose message the failing site writes.
 extension AuthError {
     public static func invalidArgument(_ message: Message) -> AuthError { .init(.invalidArgument, message) }
     public static func keystore(_ message: Message) -> AuthError { .init(.keystoreError, message) }
-    public static func notConfigured(_ message: Message) -> AuthError { .init(.providerNotConfigured, message) }
-    public static func invalidCredential(_ message: Message) -> AuthError { .init(.invalidCredential, message) }
+    /// `details`: the provider's OAuth error, when it refused the configuration.
+    public static func notConfigured(_ message: Message, details: [String: JSONValue] = [:]) -> AuthError {
+        .init(.providerNotConfigured, message, details: details)
+    }
+    /// `details`: the provider's OAuth error (`oauthError`, Microsoft's `errorCodes`), when it refused.
+    public static func invalidCredential(_ message: Message, details: [String: JSONValue] = [:]) -> AuthError {
+        .init(.invalidCredential, message, details: details)
+    }
     public static func network(_ message: Message) -> AuthError { .init(.networkRequestFailed, message) }
-    public static func cancelled(_ message: Message) -> AuthError { .init(.webContextCancelled, message) }
+    /// `details`: the provider's OAuth error (`expired_token`), when it ended the wait.
+    public static func cancelled(_ message: Message, details: [String: JSONValue] = [:]) -> AuthError {
+        .init(.webContextCancelled, message, details: details)
+    }
     public static func internalError(_ message: Message) -> AuthError { .init(.internalError, message) }
     public static var noCurrentUser: AuthError {
         .init(.noCurrentUser, "nobody is signed in. Sign in first: \(command: .login, "PROVIDER")")
     }
+    /// `no-current-user` with the site's own message (a user whose session has ended).
+    static func noCurrentUser(message: Message) -> AuthError { .init(.noCurrentUser, message) }
+    /// `no-such-provider` with the site's own message (the identity a command needs is missing).
+    static func noSuchProvider(message: Message) -> AuthError { .init(.noSuchProvider, message) }
+    /// `credential-already-in-use` with the site's own message (`users import`).
+    static func credentialAlreadyInUse(message: Message, details: [String: JSONValue]) -> AuthError {
+        .init(.credentialAlreadyInUse, message, details: details)
+    }
+    /// SPEC §5: the credential is not the one linked to the current user (`reauth`).
+    static func userMismatch(_ message: Message, details: [String: JSONValue]) -> AuthError {
+        .init(.userMismatch, message, details: details)
+    }
+    /// SPEC §5: an operation that needs a recent sign-in (`users delete`).
+    static func requiresRecentLogin(_ message: Message, details: [String: JSONValue]) -> AuthError {
+        .init(.requiresRecentLogin, message, details: details)
+    }
+    /// SPEC §3: a Microsoft token from a tenant other than the one asked.
+    static func tenantIDMismatch(_ message: Message, details: [String: JSONValue]) -> AuthError {
+        .init(.tenantIDMismatch, message, details: details)
+    }
+}
 
+/// The constructors that write their own message from the data of the failure.
+extension AuthError {
     /// An ID-token rule of OpenID Connect Core 3.1.3.7 that failed.
     static func idToken(_ rule: String) -> AuthError {
         .init(

@@ -26,7 +26,7 @@ public final class FakeAccountStore: AccountStore, @unchecked Sendable {
     public init(_ state: AccountState = AccountState(), clock: FixedClock = FixedClock()) {
         keystore = InMemoryKeystore(state)
         self.clock = clock
-        rules = KeystoreAccountStore(keystore: keystore, clock: clock, random: SeededRandom())
+        rules = KeystoreAccountStore(keystore: keystore, clock: clock, random: SystemRandomSource())
     }
 
     /// Every operation asked, in order (refused ones included).

@@ -23,21 +23,6 @@ public final class FixedClock: Clock, @unchecked Sendable {
     public var sleeps: [TimeInterval] { lock.withLock { slept } }
 }
 
-/// Deterministic "random" bytes: a counter, so every draw differs and runs repeat.
-public final class SeededRandom: RandomSource, @unchecked Sendable {
-    private let lock = NSLock()
-    private var counter: UInt8
-
-    public init(seed: UInt8 = 1) { counter = seed }
-
-    public func bytes(count: Int) -> [UInt8] {
-        lock.withLock {
-            counter &+= 1
-            return (0..<count).map { UInt8(truncatingIfNeeded: Int($0) &+ Int(counter) &* 31) }
-        }
-    }
-}
-
 /// An HTTP transport that answers from a closure and records what was sent.
 public final class StubTransport: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()

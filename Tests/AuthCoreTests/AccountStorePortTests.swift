@@ -12,7 +12,7 @@ struct AccountStorePortTests {
     /// `oidc.a` and `oidc.b` configured; every request to a provider fails (a revocation is
     /// reported as failed, never thrown).
     func configStore() async throws -> ConfigStore {
-        let store = ConfigStore(path: directory + "/config.json", random: SeededRandom())
+        let store = ConfigStore(path: directory + "/config.json", random: SystemRandomSource())
         try await store.update { file in
             for id in ["oidc.a", "oidc.b"] {
                 file.providers[id] = ProviderConfig(id: id, clientID: "client-\(id)", issuer: "https://\(id).example")
@@ -88,7 +88,7 @@ struct AccountStorePortTests {
         ).user
         _ = try await Link(
             accounts: store, configStore: configStore, issuer: issuer, events: RecordingEvents(),
-            prompt: TerminalConsentPrompt(SilentTerminal())
+            prompt: TerminalConsentPrompt(RecordingTerminal())
         ).run(.init(providerID: try ProviderID(parsing: "oidc.b"), source: source()))
 
         let output = try await Unlink(accounts: store, revocation: revocation(configStore, clock: store.clock)).run(

@@ -43,7 +43,7 @@ final class KeystoreScanTests {
         let found = try #require(KeystoreScan.currentUser(in: data))
         #expect(found.version == 1 && found.currentUID == state.currentUID)
         let range = try #require(found.user)
-        #expect(try KeystoreFile.decoder.decode(User.self, from: data[range]) == state.users[current])
+        #expect(try KeystoreFile.decoder.decode(KeystoreRecord.User.self, from: data[range]).domain == state.users[current])
         #expect(try keystore.readCurrentUser() == AccountState(currentUID: state.currentUID, users: [state.users[current]]))
     }
 

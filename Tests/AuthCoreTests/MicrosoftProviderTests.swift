@@ -123,7 +123,7 @@ struct MicrosoftProviderTests {
             #expect(accepted, "\(tenant) accepted \(tid)")
         } catch let error as AuthError {
             #expect(!accepted, "\(tenant) refused \(tid): \(error)")
-            #expect(error.code == .tenantIDMismatch && error.code.exitStatus == 17)
+            #expect(error.code == .tenantIDMismatch)
             #expect(error.details["tenantId"] == .string(tid))
         } catch {
             Issue.record("unexpected \(error)")

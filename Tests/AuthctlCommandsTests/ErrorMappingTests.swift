@@ -50,3 +50,32 @@ extension Result {
         return nil
     }
 }
+
+/// The exit-status table lives in the command line (`ExitStatus`), not in the library.
+@Suite("Every error code exits with its SPEC §6 status")
+struct ExitStatusTests {
+    /// SPEC §6's table, as written there.
+    static let spec: [String: Int32] = [
+        "internal-error": 1, "invalid-argument": 2, "network-request-failed": 3, "invalid-credential": 4,
+        "web-context-cancelled": 5, "keystore-error": 6, "provider-not-configured": 7,
+        "account-exists-with-different-credential": 10, "credential-already-in-use": 11, "provider-already-linked": 12,
+        "no-such-provider": 13, "user-mismatch": 14, "requires-recent-login": 15, "no-current-user": 16,
+        "tenant-id-mismatch": 17, "consent-required": 18, "user-disabled": 19, "user-token-expired": 20,
+    ]
+
+    @Test("each code has a row in the table, with the status SPEC §6 gives it")
+    func everyCode() {
+        #expect(Set(ExitStatus.byCode.keys) == Set(AuthError.Code.allCases))
+        for code in AuthError.Code.allCases {
+            #expect(Self.spec[code.rawValue] != nil, "\(code) is not in SPEC §6")
+            #expect(ExitStatus.byCode[code] == Self.spec[code.rawValue], "\(code)")
+            #expect(code.exitStatus == Self.spec[code.rawValue], "\(code)")
+        }
+    }
+
+    @Test("an error report exits with its code's status")
+    func reported() {
+        #expect(ErrorMapping.outcome(for: AuthError.keystore("x")) == .report(.keystore("x")))
+        #expect(AuthError.Code.tenantIDMismatch.exitStatus == 17 && AuthError.Code.consentRequired.exitStatus == 18)
+    }
+}

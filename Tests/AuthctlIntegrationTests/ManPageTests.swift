@@ -2,6 +2,8 @@ import AuthCore
 import Foundation
 import Testing
 
+@testable import AuthctlCommands
+
 /// The man page (issue 15, item 8): the sections a man page has, global options once, the
 /// exit statuses of the code, no warnings from groff, and current with the commands.
 @Suite("the man page")

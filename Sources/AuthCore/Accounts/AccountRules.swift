@@ -167,8 +167,7 @@ public enum AccountRules {
             throw AuthError.noSuchProvider(credential.providerID, linked: user.providerData.map(\.providerID))
         }
         guard user.providerData[identityIndex].matches(credential.key) else {
-            throw AuthError(
-                .userMismatch,
+            throw AuthError.userMismatch(
                 "the \(credential.providerID) account you signed in with is not the one linked to the current user. Sign in with the account shown by: \(command: .status)",
                 details: ["providerId": .string(credential.providerID), "uid": .string(user.uid)])
         }
@@ -231,8 +230,7 @@ public enum AccountRules {
         guard let index = state.userIndex(uid: uid) else { throw AuthError.unknownUser(uid) }
         let user = state.users[index]
         guard now.timeIntervalSince(user.lastAuthAt) <= recentLoginWindow else {
-            throw AuthError(
-                .requiresRecentLogin,
+            throw AuthError.requiresRecentLogin(
                 "deleting a user needs a sign-in in the last 5 minutes (the last was at \(user.lastAuthAt.formatted(Date.ISO8601FormatStyle()))). Reauthenticate, then delete again: \(command: .reauthenticate, .value(user.lastProviderID ?? user.providerData.first?.providerID ?? "PROVIDER"))",
                 details: ["uid": .string(uid)])
         }
@@ -264,7 +262,7 @@ public enum AccountRules {
         guard let index = state.userIndex(uid: uid) else { throw AuthError.unknownUser(uid) }
         guard state.users[index].providerData.contains(where: { $0.tokens != nil }) else {
             let provider = state.users[index].lastProviderID ?? state.users[index].providerData.first?.providerID ?? "PROVIDER"
-            throw AuthError(.noCurrentUser, "user \(uid) is signed out. Sign in again with: \(command: .login, "\(provider)")")
+            throw AuthError.noCurrentUser(message: "user \(uid) is signed out. Sign in again with: \(command: .login, "\(provider)")")
         }
         state.currentUID = uid
     }

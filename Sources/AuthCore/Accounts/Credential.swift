@@ -5,7 +5,7 @@
 #endif
 
 /// What one completed sign-in flow yields before it is applied to the keystore (SPEC §1).
-public struct Credential: Codable, Sendable, Equatable {
+public struct Credential: Sendable, Equatable {
     public var providerID: String
     public var issuer: String
     public var federatedID: String
@@ -16,10 +16,6 @@ public struct Credential: Codable, Sendable, Equatable {
     /// What the provider's profile API said when it could not complete `profile` (SPEC §4,
     /// Microsoft Graph), for the use case to report. Not stored with a pending credential.
     public var profileWarnings: [ProfileWarning] = []
-
-    enum CodingKeys: String, CodingKey {
-        case providerID = "providerId", issuer, federatedID = "federatedId", profile, tokens, claims
-    }
 
     public init(providerID: String, issuer: String, federatedID: String, profile: Profile, tokens: TokenSet, claims: IDTokenClaims) {
         self.providerID = providerID

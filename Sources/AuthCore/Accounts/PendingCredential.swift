@@ -10,9 +10,9 @@
 /// Firebase keeps this credential in memory, inside the error; authctl keeps it in the
 /// keystore for one hour. It holds tokens, so it is as secret as the session: only its
 /// handle is ever printed.
-public struct PendingCredential: Codable, Sendable, Equatable {
+public struct PendingCredential: Sendable, Equatable {
     /// Why the credential is waiting.
-    public enum Reason: String, Codable, Sendable, Equatable {
+    public enum Reason: String, Sendable, Equatable {
         /// `login`: the identity's verified email belongs to another user (`authctl link --pending`).
         case accountExists = "account-exists-with-different-credential"
         /// `link`: the identity belongs to another user (`authctl login --credential`).

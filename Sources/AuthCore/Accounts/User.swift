@@ -5,7 +5,7 @@
 #endif
 
 /// The tokens one linked identity holds in the session (SPEC §1 "session").
-public struct TokenSet: Codable, Sendable, Equatable {
+public struct TokenSet: Sendable, Equatable {
     /// Absent after a sign-in with an ID token obtained elsewhere (`login --id-token -`).
     public var accessToken: String?
     public var tokenType: String
@@ -52,7 +52,7 @@ public struct TokenSet: Codable, Sendable, Equatable {
 }
 
 /// An access token for scopes other than the session's, obtained with the refresh token.
-public struct ScopedAccessToken: Codable, Sendable, Equatable {
+public struct ScopedAccessToken: Sendable, Equatable {
     public var accessToken: String
     public var tokenType: String
     public var expiresAt: Date?
@@ -72,7 +72,7 @@ public struct ScopedAccessToken: Codable, Sendable, Equatable {
 }
 
 /// A profile as a provider states it (claims of the ID token, or a user hint).
-public struct Profile: Codable, Sendable, Equatable {
+public struct Profile: Sendable, Equatable {
     public var email: String?
     public var emailVerified: Bool
     public var displayName: String?
@@ -96,7 +96,7 @@ public struct Profile: Codable, Sendable, Equatable {
 
 /// One account at one provider, linked to a user (Firebase's `providerData` entry).
 /// Identified by (`providerID`, `issuer`, `federatedID`) — never by email.
-public struct LinkedIdentity: Codable, Sendable, Equatable {
+public struct LinkedIdentity: Sendable, Equatable {
     public var providerID: String
     public var issuer: String
     /// The provider's user id (`sub`; Microsoft: derived from `oid`).
@@ -105,10 +105,6 @@ public struct LinkedIdentity: Codable, Sendable, Equatable {
     public var linkedAt: Date
     /// The tokens of the session; nil after sign-out.
     public var tokens: TokenSet?
-
-    enum CodingKeys: String, CodingKey {
-        case providerID = "providerId", issuer, federatedID = "federatedId", profile, linkedAt, tokens
-    }
 
     public init(providerID: String, issuer: String, federatedID: String, profile: Profile, linkedAt: Date, tokens: TokenSet?) {
         self.providerID = providerID
@@ -132,7 +128,7 @@ public struct IdentityKey: Sendable, Hashable {
 }
 
 /// A local account (SPEC §1).
-public struct User: Codable, Sendable, Equatable {
+public struct User: Sendable, Equatable {
     /// Minted by authctl: random, URL-safe, 28 characters.
     public var uid: String
     public var email: String?
@@ -146,11 +142,6 @@ public struct User: Codable, Sendable, Equatable {
     /// The provider used for the last sign-in: `authctl token`'s default.
     public var lastProviderID: String?
     public var providerData: [LinkedIdentity]
-
-    enum CodingKeys: String, CodingKey {
-        case uid, email, emailVerified, displayName, photoURL, createdAt, lastSignInAt, lastAuthAt
-        case lastProviderID = "lastProviderId", providerData
-    }
 
     public init(
         uid: String, email: String?, emailVerified: Bool, displayName: String?, photoURL: String?, createdAt: Date,

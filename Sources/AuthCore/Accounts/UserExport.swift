@@ -15,12 +15,12 @@ public enum UserExport {
         case firebase
     }
 
-    /// The authctl export document.
+    /// The authctl export document: its users are the keystore's own records (tokens removed).
     struct Document: Codable {
         static let formatName = "authctl-users"
         var format: String
         var version: Int
-        var users: [User]
+        var users: [KeystoreRecord.User]
     }
 
     /// The users, tokens removed, as a document of the given format.
@@ -28,7 +28,8 @@ public enum UserExport {
         let users = state.users.map(withoutTokens)
         switch format {
         case .authctl:
-            return try KeystoreFile.encoder.encode(Document(format: Document.formatName, version: 1, users: users))
+            return try KeystoreFile.encoder.encode(
+                Document(format: Document.formatName, version: 1, users: users.map(KeystoreRecord.User.init)))
         case .firebase:
             return try KeystoreFile.encoder.encode(JSONValue.object(["users": .array(users.map(firebaseUser))]))
         }
@@ -101,7 +102,7 @@ public enum UserExport {
         } catch {
             throw AuthError.invalidArgument("\(file) has a malformed user record. Give a file written by: \(command: .usersExport)")
         }
-        for (index, user) in document.users.enumerated() {
+        for (index, user) in document.users.map(\.domain).enumerated() {
             let label = "\(file): user \(index + 1)"
             guard user.uid.count >= 20, user.uid.count <= 128,
                 user.uid.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
@@ -114,7 +115,7 @@ public enum UserExport {
                 }
             }
         }
-        return document.users.map(withoutTokens)
+        return document.users.map { withoutTokens($0.domain) }
     }
 
     /// Adds the users to the state, all or nothing. A user already present with the same
@@ -137,9 +138,9 @@ public enum UserExport {
             for identity in user.providerData {
                 let key = IdentityKey(providerID: identity.providerID, issuer: identity.issuer, federatedID: identity.federatedID)
                 if let (owner, _) = state.owner(of: key) {
-                    throw AuthError(
-                        .credentialAlreadyInUse,
-                        "the \(identity.providerID) identity of user \(user.uid) is already linked to user \(state.users[owner].uid) in the keystore; nothing was imported",
+                    throw AuthError.credentialAlreadyInUse(
+                        message:
+                            "the \(identity.providerID) identity of user \(user.uid) is already linked to user \(state.users[owner].uid) in the keystore; nothing was imported",
                         details: ["providerId": .string(identity.providerID), "uid": .string(state.users[owner].uid)])
                 }
                 if let other = seen[key], other != user.uid {

@@ -110,8 +110,7 @@ struct AuthorizationCodeFlow: Sendable {
         let response: AuthorizationResponse
         switch outcome {
         case .denied(let error):
-            throw AuthError(
-                .invalidCredential,
+            throw AuthError.invalidCredential(
                 "\(provider.id) refused the sign-in: \(error.summary). Try again, or check the app's registration at the provider",
                 details: ["oauthError": .string(Sanitize.text(error.error, limit: 64))])
         case .refused(let reason):

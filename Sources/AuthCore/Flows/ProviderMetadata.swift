@@ -64,8 +64,7 @@ struct ProviderMetadata: Sendable {
         // A 4xx with an OAuth error body is the provider saying the configuration is wrong
         // (Microsoft: AADSTS90002, no such tenant).
         if (400..<500).contains(response.status), let json = JSONValue.object(from: response.body), let error = OAuthErrorResponse(json) {
-            throw AuthError(
-                .providerNotConfigured,
+            throw AuthError.notConfigured(
                 "the provider refused its \(what) at \(url.host ?? "?")\(url.path): \(error.summary). \(nextStep(error) ?? "Check the provider's configuration with: \(command: .providersShow)")",
                 details: ["oauthError": .string(Sanitize.text(error.error, limit: 64))])
         }

@@ -191,9 +191,10 @@ public struct TokenRefresh: Sendable {
     static func select(_ input: Input, of user: User) throws -> (String, TokenSet) {
         let providerID = input.providerID?.rawValue ?? user.lastProviderID ?? user.providerData.first?.providerID ?? ""
         guard let identity = user.identity(for: providerID) else {
-            throw AuthError(
-                .noSuchProvider,
-                "the current user has no \(providerID) identity. Linked: \(user.providerData.map(\.providerID).joined(separator: ", "))")
+            throw AuthError.noSuchProvider(
+                message:
+                    "the current user has no \(providerID) identity. Linked: \(user.providerData.map(\.providerID).joined(separator: ", "))"
+            )
         }
         guard let tokens = identity.tokens else {
             // The user is signed in, but not with this identity (an imported user, a session
@@ -269,8 +270,7 @@ public struct TokenRefresh: Sendable {
                 try await transport.send(request.httpRequest), host: discovery.tokenEndpoint.host ?? "the provider",
                 nextStep: provider.nextStep(for:))
         } catch let error as AuthError where error.details["oauthError"] == "invalid_grant" && scopes.isEmpty {
-            throw AuthError(
-                .invalidCredential,
+            throw AuthError.invalidCredential(
                 "\(identity.providerID) no longer accepts the refresh token (invalid_grant): the session has ended. Sign in again: \(command: .login, "\(identity.providerID)")",
                 details: error.details)
         }

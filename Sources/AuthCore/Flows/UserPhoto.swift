@@ -44,9 +44,10 @@ public struct UserPhoto: Sendable {
                     responseLimit: HTTPRequest.photoResponseLimit))
             return try Self.output(response, providerID: id.rawValue, url: photo.url)
         }
-        throw AuthError(
-            .noSuchProvider,
-            "the current user has no signed-in identity whose provider offers a photo (Microsoft does). Link one: \(command: .link, "microsoft")")
+        throw AuthError.noSuchProvider(
+            message:
+                "the current user has no signed-in identity whose provider offers a photo (Microsoft does). Link one: \(command: .link, "microsoft")"
+        )
     }
 
     static func output(_ response: HTTPResponse, providerID: String, url: URL) throws -> Output {
@@ -57,13 +58,11 @@ public struct UserPhoto: Sendable {
         case 200 where !response.body.isEmpty:
             return Output(providerID: providerID, contentType: response.header("Content-Type"), data: response.body)
         case 404:
-            throw AuthError(
-                .invalidCredential,
+            throw AuthError.invalidCredential(
                 "the \(providerID) account has no photo (\(place) answered 404\(code.map { " \($0)" } ?? "")). Add one at the provider",
                 details: details)
         case 401, 403:
-            throw AuthError(
-                .invalidCredential,
+            throw AuthError.invalidCredential(
                 "\(place) refused the access token (HTTP \(response.status)\(code.map { ", \($0)" } ?? "")). Sign in again with a scope that may read the photo (Microsoft: User.Read): \(command: .login, "\(providerID)")",
                 details: details)
         default:

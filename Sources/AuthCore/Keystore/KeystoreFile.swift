@@ -5,26 +5,29 @@
 #endif
 
 /// The on-disk keystore (docs/keystore.md, schema in docs/keystore.schema.json).
-/// A private type separate from the domain's `AccountState`, so that the format can
-/// change by version without the domain noticing.
+/// A private type separate from the domain's `AccountState`, built of its own records
+/// (`KeystoreRecord`), so that the format changes by version only, never because the
+/// domain did.
 struct KeystoreFile: Codable, Equatable {
     /// The format this build writes. Older versions are migrated on write; newer ones refused.
     static let currentVersion = 1
 
     var version: Int
     var currentUid: String?
-    var users: [User]
+    var users: [KeystoreRecord.User]
     /// Absent when there are none (files stay as older builds wrote them).
-    var pendingCredentials: [PendingCredential]?
+    var pendingCredentials: [KeystoreRecord.PendingCredential]?
 
     init(_ state: AccountState) {
         version = Self.currentVersion
         currentUid = state.currentUID
-        users = state.users
-        pendingCredentials = state.pendingCredentials.isEmpty ? nil : state.pendingCredentials
+        users = state.users.map(KeystoreRecord.User.init)
+        pendingCredentials = state.pendingCredentials.isEmpty ? nil : state.pendingCredentials.map(KeystoreRecord.PendingCredential.init)
     }
 
-    var state: AccountState { AccountState(currentUID: currentUid, users: users, pendingCredentials: pendingCredentials ?? []) }
+    var state: AccountState {
+        AccountState(currentUID: currentUid, users: users.map(\.domain), pendingCredentials: (pendingCredentials ?? []).map(\.domain))
+    }
 
     static func decode(_ data: Data, path: String) throws -> KeystoreFile {
         try withReadableErrors(path: path) { try decoder.decode(KeystoreFile.self, from: data) }
@@ -39,13 +42,13 @@ struct KeystoreFile: Codable, Equatable {
         if let found = KeystoreScan.currentUser(in: data), (1...currentVersion).contains(found.version) {
             guard let range = found.user else { return AccountState(currentUID: found.currentUID, users: []) }
             let slice = data[(data.startIndex + range.lowerBound)..<(data.startIndex + range.upperBound)]
-            if let user = try? decoder.decode(User.self, from: slice) {
-                return AccountState(currentUID: found.currentUID, users: [user])
+            if let user = try? decoder.decode(KeystoreRecord.User.self, from: slice) {
+                return AccountState(currentUID: found.currentUID, users: [user.domain])
             }
         }
         return try withReadableErrors(path: path) {
             let session = try decoder.decode(CurrentUserView.self, from: data)
-            return AccountState(currentUID: session.currentUid, users: session.user.map { [$0] } ?? [])
+            return AccountState(currentUID: session.currentUid, users: session.user.map { [$0.domain] } ?? [])
         }
     }
 
@@ -57,10 +60,10 @@ struct KeystoreFile: Codable, Equatable {
         guard let found = KeystoreScan.currentUser(inFile: fd), (1...currentVersion).contains(found.version) else { return nil }
         guard let range = found.user else { return AccountState(currentUID: found.currentUID, users: []) }
         // The record must still be the current user's (a file changed in place under us is not).
-        guard let slice = SafeFile.read(fd, range: range), let user = try? decoder.decode(User.self, from: slice),
+        guard let slice = SafeFile.read(fd, range: range), let user = try? decoder.decode(KeystoreRecord.User.self, from: slice),
             user.uid == found.currentUID
         else { return nil }
-        return AccountState(currentUID: found.currentUID, users: [user])
+        return AccountState(currentUID: found.currentUID, users: [user.domain])
     }
 
     /// The version check both reads share: a file without `version` is not a keystore; a
@@ -84,8 +87,8 @@ struct KeystoreFile: Codable, Equatable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         version = try VersionCheck.check(container)
         currentUid = try container.decodeIfPresent(String.self, forKey: .currentUid)
-        users = try container.decode([User].self, forKey: .users)
-        pendingCredentials = try container.decodeIfPresent([PendingCredential].self, forKey: .pendingCredentials)
+        users = try container.decode([KeystoreRecord.User].self, forKey: .users)
+        pendingCredentials = try container.decodeIfPresent([KeystoreRecord.PendingCredential].self, forKey: .pendingCredentials)
     }
 
     /// Maps decoding failures to the keystore errors of docs/keystore.md.
@@ -152,7 +155,7 @@ struct KeystoreFile: Codable, Equatable {
 /// `{version, currentUid, users}` with only the current user decoded.
 private struct CurrentUserView: Decodable {
     var currentUid: String?
-    var user: User?
+    var user: KeystoreRecord.User?
 
     private enum UserKeys: String, CodingKey { case uid }
 
@@ -165,7 +168,7 @@ private struct CurrentUserView: Decodable {
         while !users.isAtEnd {
             let element = try users.superDecoder()
             if try element.container(keyedBy: UserKeys.self).decode(String.self, forKey: .uid) == currentUid {
-                user = try User(from: element)
+                user = try KeystoreRecord.User(from: element)
                 return
             }
         }

@@ -61,8 +61,8 @@ public struct DeviceAuthorizationResponse: Sendable, Equatable {
     public static func parse(_ response: HTTPResponse, host: String) throws -> DeviceAuthorizationResponse {
         let json = JSONValue.object(from: response.body)
         if let json, let error = OAuthErrorResponse(json) {
-            throw AuthError(
-                .invalidCredential, "\(host) refused the device authorization request: \(error.summary). \(error.nextStep)",
+            throw AuthError.invalidCredential(
+                "\(host) refused the device authorization request: \(error.summary). \(error.nextStep)",
                 details: ["oauthError": .string(Sanitize.text(error.error, limit: 64))])
         }
         if response.status != 200 {

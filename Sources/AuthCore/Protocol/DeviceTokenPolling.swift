@@ -46,18 +46,18 @@ public struct DeviceTokenPolling: Sendable, Equatable {
             return waitOrGiveUp(now: now)
         case "access_denied":
             return .fail(
-                AuthError(
-                    .invalidCredential, "the sign-in was refused at the provider (access_denied). Run the command again to retry",
+                AuthError.invalidCredential(
+                    "the sign-in was refused at the provider (access_denied). Run the command again to retry",
                     details: ["oauthError": "access_denied"]))
         case "expired_token":
             return .fail(
-                AuthError(
-                    .webContextCancelled, "the code expired before the sign-in was approved. Run the command again for a new code",
+                AuthError.cancelled(
+                    "the code expired before the sign-in was approved. Run the command again for a new code",
                     details: ["oauthError": "expired_token"]))
         default:
             return .fail(
-                AuthError(
-                    .invalidCredential, "the provider refused the device sign-in: \(error.summary). \(error.nextStep)",
+                AuthError.invalidCredential(
+                    "the provider refused the device sign-in: \(error.summary). \(error.nextStep)",
                     details: ["oauthError": .string(Sanitize.text(error.error, limit: 64))]))
         }
     }

@@ -48,8 +48,8 @@ public struct TokenResponse: Sendable, Equatable {
         if let json, let error = OAuthErrorResponse(json) {
             var details: [String: JSONValue] = ["oauthError": .string(Sanitize.text(error.error, limit: 64))]
             if !error.errorCodes.isEmpty { details["errorCodes"] = .array(error.errorCodes.map { .number(Double($0)) }) }
-            throw AuthError(
-                .invalidCredential, "\(host) refused the token request: \(error.summary). \(nextStep(error) ?? error.nextStep)",
+            throw AuthError.invalidCredential(
+                "\(host) refused the token request: \(error.summary). \(nextStep(error) ?? error.nextStep)",
                 details: details)
         }
         if response.status != 200 {
@@ -156,17 +156,5 @@ public struct OAuthErrorResponse: Sendable, Equatable {
         guard let description = errorDescription?.split(whereSeparator: \.isNewline).first.map(String.init), !description.isEmpty
         else { return code }
         return "\(code) (\(Sanitize.text(description, limit: 200)))"
-    }
-}
-
-/// Makes untrusted text safe for a terminal: control characters dropped, length bounded.
-public enum Sanitize {
-    public static func text(_ text: String, limit: Int = 200) -> String {
-        let cleaned = String(
-            String.UnicodeScalarView(
-                text.unicodeScalars.filter {
-                    !ScalarSet.controlCharacters.contains($0) && $0.properties.generalCategory != .format
-                }))
-        return cleaned.count > limit ? String(cleaned.prefix(limit)) + "…" : cleaned
     }
 }

@@ -109,7 +109,7 @@ extension IdentityProvider {
 
     public func requireClientID() throws -> String {
         guard let clientID = config.clientID else {
-            throw AuthError.notConfigured("\(id) has no client id. Set it with: authctl providers add \(id) --client-id ID")
+            throw AuthError.notConfigured("\(id) has no client id. Set it with: \(command: .providersAdd, "\(id)", .input(.clientID, "ID"))")
         }
         return clientID
     }

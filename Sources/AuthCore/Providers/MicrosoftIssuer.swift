@@ -118,8 +118,8 @@ public struct MicrosoftIssuer: Sendable, Equatable {
     }
 
     static func mismatch(tid: String, asked: MicrosoftTenant, _ message: Message) -> AuthError {
-        AuthError(
-            .tenantIDMismatch, message + "; nothing was stored",
+        AuthError.tenantIDMismatch(
+            message + "; nothing was stored",
             details: ["tenantId": .string(tid), "requestedTenant": .string(asked.description)])
     }
 }

@@ -28,12 +28,3 @@ extension Terminal {
     public func confirm(_ question: String) -> Bool { false }
     public func readInput(prompt: String) async -> String? { nil }
 }
-
-/// A terminal that drops everything (library use, tests).
-public struct SilentTerminal: Terminal {
-    public init() {}
-    public var isInteractive: Bool { false }
-    public func progress(_ line: String) {}
-    public func notice(_ line: String) {}
-    public func debug(_ line: String) {}
-}

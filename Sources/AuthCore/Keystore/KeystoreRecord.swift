@@ -1,0 +1,205 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The records of keystore format version 1 (docs/keystore.md), mapped to and from the
+/// domain's `User`, `PendingCredential` and tokens. Their property names are the file's
+/// keys: a domain field can be renamed, or the domain grow, without the file changing,
+/// and a change of format is a change here (and a new `KeystoreFile.currentVersion`).
+///
+/// Optional values are absent from the file, never `null`; dates are RFC 3339 (the coders
+/// of `KeystoreFile`). Like kubelogin's private token-cache entity, nothing outside
+/// Keystore/ sees these types.
+enum KeystoreRecord {
+    /// `users[]`.
+    struct User: Codable, Equatable {
+        var uid: String
+        var email: String?
+        var emailVerified: Bool
+        var displayName: String?
+        var photoURL: String?
+        var createdAt: Date
+        var lastSignInAt: Date
+        var lastAuthAt: Date
+        var lastProviderId: String?
+        var providerData: [Identity]
+    }
+
+    /// `users[].providerData[]`.
+    struct Identity: Codable, Equatable {
+        var providerId: String
+        var issuer: String
+        var federatedId: String
+        var profile: Profile
+        var linkedAt: Date
+        var tokens: Tokens?
+    }
+
+    /// `providerData[].profile`, and a pending credential's.
+    struct Profile: Codable, Equatable {
+        var email: String?
+        var emailVerified: Bool
+        var displayName: String?
+        var photoURL: String?
+        var isPrivateEmail: Bool?
+    }
+
+    /// `providerData[].tokens`, and a pending credential's.
+    struct Tokens: Codable, Equatable {
+        var accessToken: String?
+        var tokenType: String
+        var expiresAt: Date?
+        var refreshToken: String?
+        var idToken: String?
+        var scopes: [String]
+        var additionalTokens: [String: ScopedToken]?
+    }
+
+    /// `tokens.additionalTokens[SCOPES]`.
+    struct ScopedToken: Codable, Equatable {
+        var accessToken: String
+        var tokenType: String
+        var expiresAt: Date?
+        var scopes: [String]
+    }
+
+    /// `pendingCredentials[]`.
+    struct PendingCredential: Codable, Equatable {
+        /// The reasons the file knows, spelled as SPEC §6's codes.
+        enum Reason: String, Codable, Equatable {
+            case accountExists = "account-exists-with-different-credential"
+            case credentialAlreadyInUse = "credential-already-in-use"
+        }
+
+        var handle: String
+        var reason: Reason
+        var conflictingUID: String
+        var createdAt: Date
+        var expiresAt: Date
+        var credential: Credential
+    }
+
+    /// `pendingCredentials[].credential`.
+    struct Credential: Codable, Equatable {
+        var providerId: String
+        var issuer: String
+        var federatedId: String
+        var profile: Profile
+        var tokens: Tokens
+        /// The validated ID-token claims, as received.
+        var claims: [String: JSONValue]
+    }
+}
+
+// MARK: - From the domain
+
+extension KeystoreRecord.User {
+    init(_ user: AuthCore.User) {
+        self.init(
+            uid: user.uid, email: user.email, emailVerified: user.emailVerified, displayName: user.displayName,
+            photoURL: user.photoURL, createdAt: user.createdAt, lastSignInAt: user.lastSignInAt, lastAuthAt: user.lastAuthAt,
+            lastProviderId: user.lastProviderID, providerData: user.providerData.map(KeystoreRecord.Identity.init))
+    }
+
+    var domain: AuthCore.User {
+        AuthCore.User(
+            uid: uid, email: email, emailVerified: emailVerified, displayName: displayName, photoURL: photoURL, createdAt: createdAt,
+            lastSignInAt: lastSignInAt, lastAuthAt: lastAuthAt, lastProviderID: lastProviderId, providerData: providerData.map(\.domain))
+    }
+}
+
+extension KeystoreRecord.Identity {
+    init(_ identity: LinkedIdentity) {
+        self.init(
+            providerId: identity.providerID, issuer: identity.issuer, federatedId: identity.federatedID,
+            profile: KeystoreRecord.Profile(identity.profile), linkedAt: identity.linkedAt,
+            tokens: identity.tokens.map(KeystoreRecord.Tokens.init))
+    }
+
+    var domain: LinkedIdentity {
+        LinkedIdentity(
+            providerID: providerId, issuer: issuer, federatedID: federatedId, profile: profile.domain, linkedAt: linkedAt,
+            tokens: tokens?.domain)
+    }
+}
+
+extension KeystoreRecord.Profile {
+    init(_ profile: AuthCore.Profile) {
+        self.init(
+            email: profile.email, emailVerified: profile.emailVerified, displayName: profile.displayName, photoURL: profile.photoURL,
+            isPrivateEmail: profile.isPrivateEmail)
+    }
+
+    var domain: AuthCore.Profile {
+        AuthCore.Profile(
+            email: email, emailVerified: emailVerified, displayName: displayName, photoURL: photoURL, isPrivateEmail: isPrivateEmail)
+    }
+}
+
+extension KeystoreRecord.Tokens {
+    init(_ tokens: TokenSet) {
+        self.init(
+            accessToken: tokens.accessToken, tokenType: tokens.tokenType, expiresAt: tokens.expiresAt, refreshToken: tokens.refreshToken,
+            idToken: tokens.idToken, scopes: tokens.scopes,
+            additionalTokens: tokens.additionalTokens?.mapValues(KeystoreRecord.ScopedToken.init))
+    }
+
+    var domain: TokenSet {
+        TokenSet(
+            accessToken: accessToken, tokenType: tokenType, expiresAt: expiresAt, refreshToken: refreshToken, idToken: idToken,
+            scopes: scopes, additionalTokens: additionalTokens?.mapValues(\.domain))
+    }
+}
+
+extension KeystoreRecord.ScopedToken {
+    init(_ token: ScopedAccessToken) {
+        self.init(accessToken: token.accessToken, tokenType: token.tokenType, expiresAt: token.expiresAt, scopes: token.scopes)
+    }
+
+    var domain: ScopedAccessToken {
+        ScopedAccessToken(accessToken: accessToken, tokenType: tokenType, expiresAt: expiresAt, scopes: scopes)
+    }
+}
+
+extension KeystoreRecord.PendingCredential {
+    init(_ pending: AuthCore.PendingCredential) {
+        let reason: Reason =
+            switch pending.reason {
+            case .accountExists: .accountExists
+            case .credentialAlreadyInUse: .credentialAlreadyInUse
+            }
+        self.init(
+            handle: pending.handle, reason: reason, conflictingUID: pending.conflictingUID, createdAt: pending.createdAt,
+            expiresAt: pending.expiresAt, credential: KeystoreRecord.Credential(pending.credential))
+    }
+
+    var domain: AuthCore.PendingCredential {
+        let reason: AuthCore.PendingCredential.Reason =
+            switch self.reason {
+            case .accountExists: .accountExists
+            case .credentialAlreadyInUse: .credentialAlreadyInUse
+            }
+        var pending = AuthCore.PendingCredential(
+            handle: handle, reason: reason, conflictingUID: conflictingUID, createdAt: createdAt, credential: credential.domain)
+        // The file's own expiry, not one computed again from `createdAt`.
+        pending.expiresAt = expiresAt
+        return pending
+    }
+}
+
+extension KeystoreRecord.Credential {
+    init(_ credential: AuthCore.Credential) {
+        self.init(
+            providerId: credential.providerID, issuer: credential.issuer, federatedId: credential.federatedID,
+            profile: KeystoreRecord.Profile(credential.profile), tokens: KeystoreRecord.Tokens(credential.tokens),
+            claims: credential.claims.raw)
+    }
+
+    var domain: AuthCore.Credential {
+        AuthCore.Credential(
+            providerID: providerId, issuer: issuer, federatedID: federatedId, profile: profile.domain, tokens: tokens.domain,
+            claims: IDTokenClaims(raw: claims))
+    }
+}
