@@ -293,10 +293,3 @@ public final class RedirectListener: @unchecked Sendable {
         }
     }
 }
-
-/// A flag set from a cancellation handler and read by the listener thread.
-final class CancellationFlag: Sendable {
-    private let value = Mutex(false)
-    var isSet: Bool { value.withLock { $0 } }
-    func set() { value.withLock { $0 = true } }
-}

@@ -1,0 +1,54 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The end of every sign-in flow: the token response's ID token validated, the tokens
+/// and the provider's profile made into a `Credential`.
+struct CredentialAssembly: Sendable {
+    let environment: AuthEnvironment
+    let metadata: ProviderMetadata
+
+    func credential(
+        _ tokens: TokenResponse, provider: any IdentityProvider, discovery: DiscoveryDocument, clientID: String, nonce: String?,
+        askedScopes: [String], callbackFields: [String: String] = [:]
+    ) async throws -> Credential {
+        guard let idToken = tokens.idToken else {
+            throw AuthError.invalidCredential("\(provider.id) returned no ID token. Check that the app may use the 'openid' scope")
+        }
+        let claims = try await IDTokenVerification(environment: environment, metadata: metadata)
+            .validate(idToken, provider: provider, discovery: discovery, clientID: clientID, nonce: nonce)
+        let now = environment.clock.now()
+        let tokenSet = TokenSet(
+            accessToken: tokens.accessToken, tokenType: tokens.tokenType,
+            expiresAt: tokens.expiresIn.map { now.addingTimeInterval($0) }, refreshToken: tokens.refreshToken,
+            idToken: idToken, scopes: tokens.scopes ?? askedScopes)
+        // The identity is keyed by the validated `iss` (for most providers the configured
+        // issuer; for Microsoft the token's tenant issuer).
+        let federatedID = try provider.federatedID(from: claims)
+        return Credential(
+            providerID: provider.id.rawValue, issuer: claims.issuer, federatedID: federatedID,
+            profile: await provider.enrichedProfile(
+                provider.profile(from: claims, callbackFields: callbackFields), tokens: tokenSet, environment: environment),
+            tokens: tokenSet, claims: claims)
+    }
+}
+
+extension CredentialAssembly {
+    /// A credential of an ID token alone — the implicit flow, or one obtained elsewhere
+    /// (`--id-token -`): the same validation as the code flow (signature from the provider's
+    /// JWKS, issuer, audience = the client id, expiry, the nonce when there is one), and no
+    /// access or refresh token.
+    func idTokenOnly(
+        _ idToken: String, provider: any IdentityProvider, discovery: DiscoveryDocument, clientID: String, nonce: String?,
+        callbackFields: [String: String] = [:]
+    ) async throws -> Credential {
+        let claims = try await IDTokenVerification(environment: environment, metadata: metadata)
+            .validate(idToken, provider: provider, discovery: discovery, clientID: clientID, nonce: nonce)
+        return Credential(
+            providerID: provider.id.rawValue, issuer: claims.issuer, federatedID: try provider.federatedID(from: claims),
+            profile: provider.profile(from: claims, callbackFields: callbackFields),
+            tokens: TokenSet(accessToken: nil, expiresAt: nil, refreshToken: nil, idToken: idToken, scopes: []), claims: claims)
+    }
+}
