@@ -59,10 +59,23 @@ public final class StubTransport: HTTPTransport, @unchecked Sendable {
     }
 }
 
-/// A terminal that remembers every line, to check what a person would see.
-public final class RecordingTerminal: Terminal, @unchecked Sendable {
+/// A terminal that remembers every line, to check what a person would see; also the
+/// events port of a sign-in, remembering each event (and its description among the lines,
+/// so that a check that no secret is shown covers them too).
+public final class RecordingTerminal: Terminal, SignInEvents, @unchecked Sendable {
     private let lock = NSLock()
     private var recorded: [String] = []
+    private var reported: [SignInEvent] = []
+
+    public func report(_ event: SignInEvent) {
+        lock.withLock {
+            reported.append(event)
+            recorded.append(String(describing: event))
+        }
+    }
+
+    /// Every event a sign-in reported, in order.
+    public var events: [SignInEvent] { lock.withLock { reported } }
     public let isInteractive: Bool
 
     private var answers: [Bool]

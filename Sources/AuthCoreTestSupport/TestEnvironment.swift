@@ -71,7 +71,7 @@ public struct TestEnvironment: Sendable {
         environment = AuthEnvironment(
             transport: CurlTransport(timeout: 10), clock: clock, random: SystemRandomSource(), browser: browser,
             terminal: terminal, keystore: keystore, configStore: configStore, metadataCache: NoMetadataCache(),
-            secrets: StaticSecrets(secrets))
+            secrets: StaticSecrets(secrets), signInEvents: terminal)
     }
 }
 

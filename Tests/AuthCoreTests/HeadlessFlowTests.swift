@@ -134,9 +134,10 @@ struct HeadlessFlowTests {
 
     /// A person who opens the printed URL in a browser elsewhere and pastes where it ended.
     static func pasteRedirect(_ lines: [String]) async -> String? {
+        // The `openURL` event, described among the lines: its URL up to the next ", ".
         guard let line = lines.first(where: { $0.contains("/authorize?") || $0.contains("/auth/authorize?") }),
-            let start = line.range(of: "http"),
-            let url = URL(string: String(line[start.lowerBound...]).trimmingCharacters(in: .whitespaces))
+            let range = line.range(of: #"https?://[^ ,)]+"#, options: .regularExpression),
+            let url = URL(string: String(line[range]))
         else { return nil }
         guard let response = try? await CurlTransport(timeout: 10).send(HTTPRequest(url: url)) else { return nil }
         if let location = response.header("Location") { return location }
@@ -198,8 +199,8 @@ struct MicrosoftDeviceCodeTests {
         let terminal = test.terminal
         clock.action = {
             for line in terminal.lines {
-                if let range = line.range(of: #"enter the code [A-Z0-9]+"#, options: .regularExpression) {
-                    microsoft.approveDeviceCode(String(line[range].split(separator: " ").last!))
+                if let range = line.range(of: #"userCode: "[A-Z0-9]+"#, options: .regularExpression) {
+                    microsoft.approveDeviceCode(String(line[range].dropFirst("userCode: \"".count)))
                 }
             }
         }

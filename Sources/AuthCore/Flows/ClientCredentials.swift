@@ -8,9 +8,13 @@
 enum ClientCredentials {
     /// The provider's own client authentication (Apple: a fresh client-secret JWT), else
     /// the configured secret, else `.none`.
+    static func resolve(_ provider: any IdentityProvider, secrets: any SecretSource, now: Date) throws -> ClientAuthentication {
+        if let own = try provider.clientAuthentication(secrets: secrets, now: now) { return own }
+        return try resolve(provider.config, secrets: secrets)
+    }
+
     static func resolve(_ provider: any IdentityProvider, environment: AuthEnvironment) throws -> ClientAuthentication {
-        if let own = try provider.clientAuthentication(secrets: environment.secrets, now: environment.clock.now()) { return own }
-        return try resolve(provider.config, secrets: environment.secrets)
+        try resolve(provider, secrets: environment.secrets, now: environment.clock.now())
     }
 
     /// The secret from the configured reference, or `.none` for a public client.

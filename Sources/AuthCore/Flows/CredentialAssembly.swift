@@ -52,3 +52,19 @@ extension CredentialAssembly {
             tokens: TokenSet(accessToken: nil, expiresAt: nil, refreshToken: nil, idToken: idToken, scopes: []), claims: claims)
     }
 }
+
+extension CredentialAssembly {
+    /// The credential a sign-in session asked for.
+    func credential(_ making: SignInSession.CredentialMaking, provider: any IdentityProvider) async throws -> Credential {
+        switch making.source {
+        case .tokens(let tokens, let askedScopes):
+            return try await credential(
+                tokens, provider: provider, discovery: making.discovery, clientID: making.clientID, nonce: making.nonce,
+                askedScopes: askedScopes, callbackFields: making.callbackFields)
+        case .idToken(let idToken):
+            return try await idTokenOnly(
+                idToken, provider: provider, discovery: making.discovery, clientID: making.clientID, nonce: making.nonce,
+                callbackFields: making.callbackFields)
+        }
+    }
+}

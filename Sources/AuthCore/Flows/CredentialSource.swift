@@ -19,12 +19,25 @@ public enum CredentialSource: Sendable {
 struct CredentialIssuance: Sendable {
     let environment: AuthEnvironment
 
+    /// The driver of an interactive sign-in, its ports taken from the environment.
+    var signInDriver: SignInDriver {
+        let environment = self.environment
+        let metadata = ProviderMetadata(environment: environment)
+        let receivers =
+            environment.redirectReceivers
+            ?? SystemRedirectReceivers(clock: environment.clock, random: environment.random) {
+                await environment.terminal.readInput(prompt: PastedRedirectReceiver.prompt)
+            }
+        return SignInDriver(
+            transport: environment.transport, clock: environment.clock, random: environment.random, browser: environment.browser,
+            receivers: receivers, metadata: metadata, secrets: environment.secrets, events: environment.signInEvents,
+            credentials: CredentialAssembly(environment: environment, metadata: metadata))
+    }
+
     func credential(from source: CredentialSource, provider: any IdentityProvider) async throws -> Credential {
         switch source {
-        case .interactive(let options) where options.mode == .deviceCode:
-            return try await DeviceCodeFlow(environment: environment).run(provider: provider, options: options)
         case .interactive(let options):
-            return try await AuthorizationCodeFlow(environment: environment).run(provider: provider, options: options)
+            return try await signInDriver.run(provider: provider, options: options)
         case .idToken(let token, let rawNonce):
             return try await idTokenCredential(token, rawNonce: rawNonce, provider: provider)
         case .pending:

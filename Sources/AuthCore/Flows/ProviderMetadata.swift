@@ -6,7 +6,19 @@
 
 /// Fetches (and caches) a provider's discovery document and JWK Set (SPEC §3 step 1).
 struct ProviderMetadata: Sendable {
-    let environment: AuthEnvironment
+    let transport: any HTTPTransport
+    let clock: any Clock
+    let cache: any MetadataCache
+
+    init(transport: any HTTPTransport, clock: any Clock, cache: any MetadataCache) {
+        self.transport = transport
+        self.clock = clock
+        self.cache = cache
+    }
+
+    init(environment: AuthEnvironment) {
+        self.init(transport: environment.transport, clock: environment.clock, cache: environment.metadataCache)
+    }
 
     static let discoveryTTL: TimeInterval = 24 * 3600
     static let keysTTL: TimeInterval = 3600
@@ -15,26 +27,26 @@ struct ProviderMetadata: Sendable {
         if let documented = provider.documentedMetadata { return documented }
         let url = provider.discoveryURL
         try EndpointPolicy.check(url, what: "the discovery URL")
-        let now = environment.clock.now()
-        if let cached = environment.metadataCache.load(url), now.timeIntervalSince(cached.fetchedAt) < Self.discoveryTTL,
+        let now = clock.now()
+        if let cached = cache.load(url), now.timeIntervalSince(cached.fetchedAt) < Self.discoveryTTL,
             let document = try? DiscoveryDocument.parse(cached.body, source: url, checkIssuer: provider.checkDiscoveryIssuer)
         {
             return document
         }
         let body = try await fetch(url, what: "discovery document", nextStep: provider.nextStep(for:))
         let document = try DiscoveryDocument.parse(body, source: url, checkIssuer: provider.checkDiscoveryIssuer)
-        environment.metadataCache.store(url, CachedDocument(fetchedAt: now, body: body))
+        cache.store(url, CachedDocument(fetchedAt: now, body: body))
         return document
     }
 
     func keys(for discovery: DiscoveryDocument, forceRefresh: Bool = false) async throws -> JSONWebKeySet {
         let url = discovery.jwksURI
-        let now = environment.clock.now()
+        let now = clock.now()
         // A forced refetch (a token names an unknown key id: a rotation) always asks the
         // provider; IDTokenValidator asks for it at most once per validation, so a sign-in
         // fetches the key set at most twice. A cool-down across processes would refuse
         // sign-ins for its whole length after a rotation.
-        if !forceRefresh, let cached = environment.metadataCache.load(url), let keys = JSONWebKeySet(data: cached.body),
+        if !forceRefresh, let cached = cache.load(url), let keys = JSONWebKeySet(data: cached.body),
             now.timeIntervalSince(cached.fetchedAt) < Self.keysTTL
         {
             return keys
@@ -43,12 +55,12 @@ struct ProviderMetadata: Sendable {
         guard let keys = JSONWebKeySet(data: body) else {
             throw AuthError.notConfigured("the provider's key set at \(url.host ?? "?")\(url.path) is not a JWK Set. Check the provider")
         }
-        environment.metadataCache.store(url, CachedDocument(fetchedAt: now, body: body))
+        cache.store(url, CachedDocument(fetchedAt: now, body: body))
         return keys
     }
 
     private func fetch(_ url: URL, what: String, nextStep: (OAuthErrorResponse) -> String? = { _ in nil }) async throws -> Data {
-        let response = try await environment.transport.send(HTTPRequest(url: url, headers: ["Accept": "application/json"]))
+        let response = try await transport.send(HTTPRequest(url: url, headers: ["Accept": "application/json"]))
         // A 4xx with an OAuth error body is the provider saying the configuration is wrong
         // (Microsoft: AADSTS90002, no such tenant).
         if (400..<500).contains(response.status), let json = JSONValue.object(from: response.body), let error = OAuthErrorResponse(json) {
