@@ -123,7 +123,8 @@ public struct FollowingBrowser: BrowserLauncher {
     public func open(_ url: URL) -> Bool {
         let rewrite = rewriteRedirect
         Task.detached {
-            let transport = CurlTransport(timeout: 10)
+            // The provider in memory, the listener through its real socket.
+            let transport = InMemoryNetwork()
             var url = url
             // authctl's one-time start URL redirects to the provider's authorization URL.
             if url.path.hasPrefix("/start/") {
