@@ -117,12 +117,18 @@ public final class RecordingTerminal: Terminal, SignInEvents, @unchecked Sendabl
 public struct FollowingBrowser: BrowserLauncher {
     /// Lets a test tamper with the redirect before it reaches the listener.
     public var rewriteRedirect: @Sendable (URL) -> URL
+    /// Runs once the redirect was answered (a test advances its clock past the deadline).
+    public var afterRedirect: @Sendable () -> Void
 
-    public init(rewriteRedirect: @escaping @Sendable (URL) -> URL = { $0 }) { self.rewriteRedirect = rewriteRedirect }
+    public init(rewriteRedirect: @escaping @Sendable (URL) -> URL = { $0 }, afterRedirect: @escaping @Sendable () -> Void = {}) {
+        self.rewriteRedirect = rewriteRedirect
+        self.afterRedirect = afterRedirect
+    }
 
     public func open(_ url: URL) -> Bool {
-        let rewrite = rewriteRedirect
+        let rewrite = rewriteRedirect, after = afterRedirect
         Task.detached {
+            defer { after() }
             // The provider in memory, the listener through its real socket.
             let transport = InMemoryNetwork()
             var url = url

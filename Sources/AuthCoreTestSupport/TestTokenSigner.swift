@@ -28,8 +28,8 @@ public final class TestTokenSigner: @unchecked Sendable {
     /// RSA keys made once per test process: a 2048-bit key takes a good part of a second
     /// to generate in a debug build, and the suite makes hundreds of signers. Signers made
     /// one after the other get different keys (two providers of one test never share one);
-    /// only signers `size` apart share a key.
-    static let pool = KeyPool(size: 16)
+    /// only signers `size / 2` apart share a key.
+    static let pool = KeyPool(size: 8)
 
     final class KeyPool: @unchecked Sendable {
         private let lock = NSLock()

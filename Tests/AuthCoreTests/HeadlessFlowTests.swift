@@ -124,9 +124,10 @@ struct HeadlessFlowTests {
     @Test("device code is cancelled cleanly (Ctrl-C cancels the task)")
     func deviceCodeCancelled() async throws {
         provider.behaviour.devicePolls = Array(repeating: "authorization_pending", count: 100)
-        let test = try await TestEnvironment(provider: provider)  // the real clock: the first poll waits 5 s
+        let clock = ManualClock()  // stands still: the first poll's wait of 5 s never ends by itself
+        let test = try await TestEnvironment(provider: provider, clock: clock)
         let task = Task { try await signIn(test, mode: .deviceCode) }
-        try await Task.sleep(for: .milliseconds(300))
+        await clock.untilWaiting()
         task.cancel()
         await #expect(throws: CancellationError.self) { _ = try await task.value }
         #expect(test.keystore.writes == 0)
