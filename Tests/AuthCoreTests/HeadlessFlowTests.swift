@@ -140,7 +140,7 @@ struct HeadlessFlowTests {
             let range = line.range(of: #"https?://[^ ,)]+"#, options: .regularExpression),
             let url = URL(string: String(line[range]))
         else { return nil }
-        guard let response = try? await CurlTransport(timeout: 10).send(HTTPRequest(url: url)) else { return nil }
+        guard let response = try? await InMemoryNetwork().send(HTTPRequest(url: url)) else { return nil }
         if let location = response.header("Location") { return location }
         // A form_post page: what it would post.
         return AutoPostForm(html: String(decoding: response.body, as: UTF8.self)).map { FormURLEncoding.encode($0.fields) }

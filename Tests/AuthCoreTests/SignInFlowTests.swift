@@ -7,7 +7,8 @@ import Testing
 struct HostileThenRealBrowser: BrowserLauncher {
     func open(_ startURL: URL) -> Bool {
         Task.detached {
-            let transport = CurlTransport(timeout: 10)
+            // The provider in memory, the listener through its real socket.
+            let transport = InMemoryNetwork()
             // The one-time start URL redirects to the provider.
             guard let start = try? await transport.send(HTTPRequest(url: startURL)),
                 let url = start.header("Location").flatMap(URL.init(string:)),
