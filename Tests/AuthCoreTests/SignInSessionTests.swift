@@ -99,9 +99,10 @@ struct SignInSessionTests {
         _ = session.start()
         _ = session.next(.clientAuthentication(.none), now: now)
         guard case .requestDeviceAuthorization = session.next(.discovery(discovery), now: now) else { Issue.record("device"); return }
-        let body = #"{"device_code":"dc","user_code":"WDJB-MJHT","verification_uri":"https://idp.example/activate","expires_in":900,"interval":5}"#
-        guard case .report(.deviceCode(_, _, nil, "WDJB-MJHT")) = session.next(.response(HTTPResponse(status: 200, body: Data(body.utf8))), now: now)
-        else {
+        let body = #"{"device_code":"dc","user_code":"WDJB-MJHT","verification_uri":"https://idp.example/activate","#
+            + #""expires_in":900,"interval":5}"#
+        let authorized = HTTPResponse(status: 200, body: Data(body.utf8))
+        guard case .report(.deviceCode(_, _, nil, "WDJB-MJHT")) = session.next(.response(authorized), now: now) else {
             Issue.record("the code")
             return
         }
