@@ -112,3 +112,31 @@ struct SignInSessionTests {
         #expect(first == now.addingTimeInterval(5))
     }
 }
+
+@Suite("--manual's receiver binds nothing")
+struct PastedRedirectReceiverTests {
+    @Test("the redirect URI's port: the one asked for, else one drawn from the dynamic range; nothing listens on it")
+    func port() {
+        let asked = PastedRedirectReceiver(address: ListenAddress(host: "127.0.0.1", port: 8400), random: SeededRandom()) { nil }
+        #expect(asked.port == 8400 && !asked.servesStartURL)
+        for seed in UInt8(0)..<20 {
+            let drawn = PastedRedirectReceiver(address: ListenAddress(host: "::1", port: 0), random: SeededRandom(seed: seed)) { nil }
+            #expect((49152...65535).contains(drawn.port) && drawn.host == "::1")
+        }
+    }
+
+    @Test("end of input is web-context-cancelled; a pasted redirect of this sign-in is its outcome")
+    func pasted() async throws {
+        let machine = CallbackStateMachine(expectation: .init(path: "/callback", state: "s", issuer: "https://idp.example"))
+        let redirectURI = URL(string: "http://127.0.0.1:50000/callback")!
+        let none = PastedRedirectReceiver(address: ListenAddress(host: "127.0.0.1", port: 0), random: SeededRandom()) { nil }
+        none.start(machine, redirectURI: redirectURI, until: .distantFuture, events: DiscardedSignInEvents())
+        await #expect { _ = try await none.redirect() } throws: { ($0 as? AuthError)?.code == .webContextCancelled }
+        let pasted = PastedRedirectReceiver(address: ListenAddress(host: "127.0.0.1", port: 0), random: SeededRandom()) {
+            "http://127.0.0.1:50000/callback?code=c&state=s"
+        }
+        pasted.start(machine, redirectURI: redirectURI, until: .distantFuture, events: DiscardedSignInEvents())
+        let received = try await pasted.redirect()
+        #expect(received.outcome == .authorized(AuthorizationResponse(code: "c")) && received.browser == nil)
+    }
+}
