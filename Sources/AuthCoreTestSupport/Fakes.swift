@@ -2,7 +2,25 @@ import AuthCore
 import Foundation
 
 /// A clock that says what the test tells it.
-public final class FixedClock: Clock, @unchecked Sendable {
+/// A clock a test can move forward.
+public protocol AdvanceableClock: Clock {
+    func advance(by seconds: TimeInterval)
+}
+
+/// The wall clock, moved forward by what a test adds: deadlines and waits take real time
+/// (in-process commands, where real sockets and a real browser race with them), and the
+/// test can still jump ahead (a token's lifetime).
+public final class RunningClock: AdvanceableClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var offset: TimeInterval = 0
+
+    public init() {}
+
+    public func now() -> Date { Date().addingTimeInterval(lock.withLock { offset }) }
+    public func advance(by seconds: TimeInterval) { lock.withLock { offset += seconds } }
+}
+
+public final class FixedClock: AdvanceableClock, @unchecked Sendable {
     private let lock = NSLock()
     private var current: Date
 
@@ -21,6 +39,22 @@ public final class FixedClock: Clock, @unchecked Sendable {
     private var slept: [TimeInterval] = []
     /// Every wait asked of this clock, in order.
     public var sleeps: [TimeInterval] { lock.withLock { slept } }
+}
+
+/// Deterministic "random" bytes: a counter, so every draw differs and runs repeat (the
+/// sign-in session's tests pin its state, nonce and start path).
+public final class SeededRandom: RandomSource, @unchecked Sendable {
+    private let lock = NSLock()
+    private var counter: UInt8
+
+    public init(seed: UInt8 = 1) { counter = seed }
+
+    public func bytes(count: Int) -> [UInt8] {
+        lock.withLock {
+            counter &+= 1
+            return (0..<count).map { UInt8(truncatingIfNeeded: Int($0) &+ Int(counter) &* 31) }
+        }
+    }
 }
 
 /// An HTTP transport that answers from a closure and records what was sent.
@@ -44,10 +78,23 @@ public final class StubTransport: HTTPTransport, @unchecked Sendable {
     }
 }
 
-/// A terminal that remembers every line, to check what a person would see.
-public final class RecordingTerminal: Terminal, @unchecked Sendable {
+/// A terminal that remembers every line, to check what a person would see; also the
+/// events port of a sign-in, remembering each event (and its description among the lines,
+/// so that a check that no secret is shown covers them too).
+public final class RecordingTerminal: Terminal, SignInEvents, @unchecked Sendable {
     private let lock = NSLock()
     private var recorded: [String] = []
+    private var reported: [SignInEvent] = []
+
+    public func report(_ event: SignInEvent) {
+        lock.withLock {
+            reported.append(event)
+            recorded.append(String(describing: event))
+        }
+    }
+
+    /// Every event a sign-in reported, in order.
+    public var events: [SignInEvent] { lock.withLock { reported } }
     public let isInteractive: Bool
 
     private var answers: [Bool]
@@ -89,13 +136,20 @@ public final class RecordingTerminal: Terminal, @unchecked Sendable {
 public struct FollowingBrowser: BrowserLauncher {
     /// Lets a test tamper with the redirect before it reaches the listener.
     public var rewriteRedirect: @Sendable (URL) -> URL
+    /// Runs once the redirect was answered (a test advances its clock past the deadline).
+    public var afterRedirect: @Sendable () -> Void
 
-    public init(rewriteRedirect: @escaping @Sendable (URL) -> URL = { $0 }) { self.rewriteRedirect = rewriteRedirect }
+    public init(rewriteRedirect: @escaping @Sendable (URL) -> URL = { $0 }, afterRedirect: @escaping @Sendable () -> Void = {}) {
+        self.rewriteRedirect = rewriteRedirect
+        self.afterRedirect = afterRedirect
+    }
 
     public func open(_ url: URL) -> Bool {
-        let rewrite = rewriteRedirect
+        let rewrite = rewriteRedirect, after = afterRedirect
         Task.detached {
-            let transport = CurlTransport(timeout: 10)
+            defer { after() }
+            // The provider in memory, the listener through its real socket.
+            let transport = InMemoryNetwork()
             var url = url
             // authctl's one-time start URL redirects to the provider's authorization URL.
             if url.path.hasPrefix("/start/") {

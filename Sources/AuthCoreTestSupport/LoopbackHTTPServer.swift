@@ -1,4 +1,5 @@
 import AuthCore
+import Synchronization
 import Foundation
 
 #if canImport(Glibc)
@@ -19,6 +20,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     public init(handler: @escaping Handler) throws {
         self.handler = handler
         (fd, port) = try Self.listeningSocket()
+        Self.registry.withLock { $0[port] = handler }
         let thread = Thread { [self] in self.acceptLoop() }
         thread.start()
     }
@@ -49,6 +51,15 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 
     deinit { stop() }
 
+    /// The handler of every running server by port, for `InMemoryNetwork`.
+    private static let registry = Mutex<[UInt16: Handler]>([:])
+
+    /// The handler of the server on 127.0.0.1:`port`, if one of this process runs there.
+    static func handler(onPort port: Int) -> Handler? {
+        guard let port = UInt16(exactly: port) else { return nil }
+        return registry.withLock { $0[port] }
+    }
+
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// A response header that makes the server send no `Content-Length` (the body ends
@@ -60,6 +71,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         defer { lock.unlock() }
         guard !stopped else { return }
         stopped = true
+        Self.registry.withLock { _ = $0.removeValue(forKey: port) }
         shutdown(fd, Int32(SHUT_RDWR))
         close(fd)
     }

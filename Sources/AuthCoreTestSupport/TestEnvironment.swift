@@ -71,9 +71,9 @@ public struct TestEnvironment: Sendable {
         let configStore = ConfigStore(path: directory + "/config.json", random: SystemRandomSource())
         try await configStore.update { file in file.providers[config.id] = config }
         environment = AuthEnvironment(
-            transport: CurlTransport(timeout: 10), clock: clock, random: SystemRandomSource(), browser: browser,
+            transport: InMemoryNetwork(), clock: clock, random: SystemRandomSource(), browser: browser,
             terminal: terminal, keystore: keystore, configStore: configStore, metadataCache: NoMetadataCache(),
-            secrets: StaticSecrets(secrets))
+            secrets: StaticSecrets(secrets), signInEvents: terminal)
     }
 }
 

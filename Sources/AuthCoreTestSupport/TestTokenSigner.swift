@@ -20,8 +20,42 @@ public final class TestTokenSigner: @unchecked Sendable {
     private var currentKeyID = "key-1"
 
     public init() throws {
-        signingKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-        otherKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        let index = Self.pool.nextIndex()
+        signingKey = try Self.pool.key(index)
+        otherKey = try Self.pool.key(index + 1)
+    }
+
+    /// RSA keys made once per test process: a 2048-bit key takes a good part of a second
+    /// to generate in a debug build, and the suite makes hundreds of signers. Signers made
+    /// one after the other get different keys (two providers of one test never share one);
+    /// only signers `size / 2` apart share a key.
+    static let pool = KeyPool(size: 8)
+
+    final class KeyPool: @unchecked Sendable {
+        private let lock = NSLock()
+        private var keys: [Int: _RSA.Signing.PrivateKey] = [:]
+        private var counter = 0
+        let size: Int
+
+        init(size: Int) { self.size = size }
+
+        func nextIndex() -> Int {
+            lock.withLock {
+                defer { counter += 2 }
+                return counter
+            }
+        }
+
+        func key(_ index: Int) throws -> _RSA.Signing.PrivateKey {
+            let slot = index % size
+            if let key = lock.withLock({ keys[slot] }) { return key }
+            let made = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+            return lock.withLock {
+                if let key = keys[slot] { return key }
+                keys[slot] = made
+                return made
+            }
+        }
     }
 
     /// The `kid` of tokens and of the published key.

@@ -79,7 +79,7 @@ struct Wiring {
             clock: clock, random: random, browser: browser, terminal: terminal,
             keystore: keystore(), configStore: configStore(),
             metadataCache: FileMetadataCache(directory: cacheDirectory, random: random),
-            secrets: ProcessSecretSource(environment: environment))
+            secrets: ProcessSecretSource(environment: environment), signInEvents: SignInEventText(terminal: terminal))
     }
 
     /// `--no-browser`, `--browser-command CMD` (env AUTHCTL_BROWSER), or the desktop's browser.

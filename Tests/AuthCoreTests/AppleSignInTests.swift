@@ -90,7 +90,10 @@ struct AppleSignInTests {
 
     @Test("an https redirect page that forwards the POST to the listener (fixed port), and its refusals")
     func forwardingPage() async throws {
-        let port = UInt16.random(in: 20000...40000)
+        // A port that was free a moment ago (a random one may be another socket's).
+        let probe = try RedirectListener(host: "127.0.0.1", port: 0)
+        let port = probe.port
+        probe.close()
         let page = "https://forwarder.example/authctl/callback"
         let forwarding = FollowingBrowser { url in
             url.absoluteString == page ? URL(string: "http://127.0.0.1:\(port)/authctl/callback")! : url

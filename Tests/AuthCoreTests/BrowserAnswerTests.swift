@@ -1,3 +1,4 @@
+import AuthCoreTestSupport
 import Foundation
 import Testing
 
@@ -25,20 +26,27 @@ struct BrowserAnswerTests {
     }
 
     @Test("the first answer is the one the browser gets; later ones and the deadline's fallback do nothing")
-    func answeredOnce() {
+    func answeredOnce() async {
         let (listener, browser) = pair()
-        let answer = BrowserAnswer(fd: listener, fallback: .text(status: 200, "fallback"), after: 0.2)
+        let clock = ManualClock()
+        let answer = BrowserAnswer(fd: listener, fallback: .text(status: 200, "fallback"), clock: clock, after: 10)
         answer.answer(.text(status: 200, "first"))
         answer.answer(.text(status: 200, "second"))
+        clock.advance(by: 10)
         #expect(answer.isAnswered)
         let page = readAll(browser)
         #expect(page.hasSuffix("first\n") && !page.contains("second") && !page.contains("fallback"))
     }
 
     @Test("a browser nobody answers gets the state machine's page at the deadline, never waits forever")
-    func fallbackAtTheDeadline() {
+    func fallbackAtTheDeadline() async {
         let (listener, browser) = pair()
-        let answer = BrowserAnswer(fd: listener, fallback: .text(status: 200, "fallback"), after: 0.1)
+        let clock = ManualClock()
+        let answer = BrowserAnswer(fd: listener, fallback: .text(status: 200, "fallback"), clock: clock)
+        await clock.untilWaiting()
+        clock.advance(by: 9.9)
+        #expect(!answer.isAnswered, "not before the deadline of \(BrowserAnswer.deadline) s")
+        clock.advance(by: 0.1)
         #expect(readAll(browser).hasSuffix("fallback\n"))
         #expect(answer.isAnswered)
     }

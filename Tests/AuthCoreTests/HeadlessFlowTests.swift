@@ -124,9 +124,10 @@ struct HeadlessFlowTests {
     @Test("device code is cancelled cleanly (Ctrl-C cancels the task)")
     func deviceCodeCancelled() async throws {
         provider.behaviour.devicePolls = Array(repeating: "authorization_pending", count: 100)
-        let test = try await TestEnvironment(provider: provider)  // the real clock: the first poll waits 5 s
+        let clock = ManualClock()  // stands still: the first poll's wait of 5 s never ends by itself
+        let test = try await TestEnvironment(provider: provider, clock: clock)
         let task = Task { try await signIn(test, mode: .deviceCode) }
-        try await Task.sleep(for: .milliseconds(300))
+        await clock.untilWaiting()
         task.cancel()
         await #expect(throws: CancellationError.self) { _ = try await task.value }
         #expect(test.keystore.writes == 0)
@@ -134,11 +135,12 @@ struct HeadlessFlowTests {
 
     /// A person who opens the printed URL in a browser elsewhere and pastes where it ended.
     static func pasteRedirect(_ lines: [String]) async -> String? {
+        // The `openURL` event, described among the lines: its URL up to the next ", ".
         guard let line = lines.first(where: { $0.contains("/authorize?") || $0.contains("/auth/authorize?") }),
-            let start = line.range(of: "http"),
-            let url = URL(string: String(line[start.lowerBound...]).trimmingCharacters(in: .whitespaces))
+            let range = line.range(of: #"https?://[^ ,)]+"#, options: .regularExpression),
+            let url = URL(string: String(line[range]))
         else { return nil }
-        guard let response = try? await CurlTransport(timeout: 10).send(HTTPRequest(url: url)) else { return nil }
+        guard let response = try? await InMemoryNetwork().send(HTTPRequest(url: url)) else { return nil }
         if let location = response.header("Location") { return location }
         // A form_post page: what it would post.
         return AutoPostForm(html: String(decoding: response.body, as: UTF8.self)).map { FormURLEncoding.encode($0.fields) }
@@ -198,8 +200,8 @@ struct MicrosoftDeviceCodeTests {
         let terminal = test.terminal
         clock.action = {
             for line in terminal.lines {
-                if let range = line.range(of: #"enter the code [A-Z0-9]+"#, options: .regularExpression) {
-                    microsoft.approveDeviceCode(String(line[range].split(separator: " ").last!))
+                if let range = line.range(of: #"userCode: "[A-Z0-9]+"#, options: .regularExpression) {
+                    microsoft.approveDeviceCode(String(line[range].dropFirst("userCode: \"".count)))
                 }
             }
         }

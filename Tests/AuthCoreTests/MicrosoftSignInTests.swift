@@ -293,7 +293,7 @@ struct MicrosoftSignInTests {
 
     @Test("the fake's device code endpoint: pending until approved, then tokens (RFC 8628 as Microsoft answers it)")
     func deviceCodeEndpoint() async throws {
-        let transport = CurlTransport(timeout: 10)
+        let transport = InMemoryNetwork()
         let url = URL(string: "\(microsoft.host)/organizations/oauth2/v2.0/devicecode")!
         let start = try await transport.send(.form(url, [("client_id", microsoft.clientID), ("scope", "openid profile offline_access")]))
         let body = try #require(JSONValue.object(from: start.body))

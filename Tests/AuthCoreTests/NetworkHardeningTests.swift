@@ -50,11 +50,11 @@ struct NetworkHardeningTests {
             listener.close()
         }
         #expect(throws: AuthError.self) { try RedirectListener(host: "127.attacker.example") }
-        let implied = AuthorizationCodeFlow.listenAddress(impliedBy: URL(string: "http://[::1]:8401/callback"))
+        let implied = SignInSession.listenAddress(impliedBy: URL(string: "http://[::1]:8401/callback"))
         #expect(implied == ListenAddress(host: "::1", port: 8401))
-        #expect(AuthorizationCodeFlow.listenAddress(impliedBy: URL(string: "http://127.attacker.example:8401/cb")).port == 0)
+        #expect(SignInSession.listenAddress(impliedBy: URL(string: "http://127.attacker.example:8401/cb")).port == 0)
         #expect(throws: AuthError.self) {
-            try AuthorizationCodeFlow.checkForwarding(
+            try SignInSession.checkForwarding(
                 URL(string: "http://127.attacker.example:8401/cb"), listenAddress: ListenAddress(host: "127.0.0.1", port: 8401))
         }
     }

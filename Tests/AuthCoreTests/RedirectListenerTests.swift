@@ -42,9 +42,12 @@ struct RedirectListenerTests {
     func closedAfterTimeout() async throws {
         let listener = try RedirectListener(host: "127.0.0.1", port: 0)
         let port = listener.port
+        let clock = ManualClock()
+        let deadline = clock.now().addingTimeInterval(300)
+        clock.advance(by: 300)  // the listener's deadline is the injected clock's: no wall-clock wait
         await #expect {
             _ = try await listener.waitForRedirect(
-                CallbackStateMachine(expectation: .init(path: "/callback", state: "s", issuer: "x")), timeout: 0.3)
+                CallbackStateMachine(expectation: .init(path: "/callback", state: "s", issuer: "x")), until: deadline, clock: clock)
         } throws: {
             ($0 as? AuthError)?.code == .webContextCancelled
         }

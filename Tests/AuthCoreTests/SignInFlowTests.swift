@@ -7,7 +7,8 @@ import Testing
 struct HostileThenRealBrowser: BrowserLauncher {
     func open(_ startURL: URL) -> Bool {
         Task.detached {
-            let transport = CurlTransport(timeout: 10)
+            // The provider in memory, the listener through its real socket.
+            let transport = InMemoryNetwork()
             // The one-time start URL redirects to the provider.
             guard let start = try? await transport.send(HTTPRequest(url: startURL)),
                 let url = start.header("Location").flatMap(URL.init(string:)),
@@ -83,10 +84,13 @@ struct SignInFlowTests {
 
     @Test("a redirect with the wrong state never completes: the flow times out with web-context-cancelled")
     func wrongStateTimesOut() async throws {
-        let browser = FollowingBrowser { url in
-            URL(string: url.absoluteString.replacingOccurrences(of: "state=", with: "state=x"))!
-        }
-        await expectFailure(.webContextCancelled, try await TestEnvironment(provider: provider, browser: browser), timeout: 2)
+        let clock = ManualClock()
+        // Once the forged redirect was answered (and did not end the wait), the time runs out.
+        let browser = FollowingBrowser(
+            rewriteRedirect: { url in URL(string: url.absoluteString.replacingOccurrences(of: "state=", with: "state=x"))! },
+            afterRedirect: { clock.advance(by: 2) })
+        await expectFailure(
+            .webContextCancelled, try await TestEnvironment(provider: provider, browser: browser, clock: clock), timeout: 2)
     }
 
     @Test("access_denied with the right state is invalid-credential")
@@ -149,16 +153,23 @@ struct SignInFlowTests {
 
     @Test("the verbose log shows no secret")
     func noSecretsInProgress() async throws {
-        let test = try await TestEnvironment(provider: provider, browser: NoOpenBrowser())
+        let clock = ManualClock()
+        let test = try await TestEnvironment(provider: provider, browser: NoOpenBrowser { clock.advance(by: 1) }, clock: clock)
         await expectFailure(.webContextCancelled, test, timeout: 1)
         let text = test.terminal.lines.joined(separator: "\n")
-        #expect(text.contains("Open this URL"), "with no browser, the URL is shown")
+        #expect(test.terminal.events.contains { if case .openURL = $0 { true } else { false } }, "with no browser, the URL is shown")
         #expect(!text.contains("code_verifier"))
     }
 }
 
 struct NoOpenBrowser: BrowserLauncher {
-    func open(_ url: URL) -> Bool { false }
+    /// What happens while nobody opens the URL (a test lets the time run out).
+    var meanwhile: @Sendable () -> Void = {}
+
+    func open(_ url: URL) -> Bool {
+        meanwhile()
+        return false
+    }
 }
 
 @Suite("Tokens: cache, refresh, rotation, revocation", .serialized)

@@ -31,16 +31,21 @@ struct InProcessAuthctl {
         static let all = Terminals(stdin: true, stdout: true, stderr: true)
     }
 
+    /// A clock at the current time in whole seconds (what the keystore stores) that moves only
+    /// when told, or when something waits on it.
+    static func fixedClock() -> FixedClock { FixedClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))) }
+
     let home: String
     var keystorePath: String { home + "/data/authctl/keystore.json" }
     var configPath: String { home + "/config/authctl/config.json" }
-    let clock: FixedClock
+    let clock: any AdvanceableClock
     var browser: any BrowserLauncher
 
-    /// The clock starts at the current time in whole seconds (what the keystore stores), so that
-    /// lifetimes print the same on every run.
+    /// The wall clock by default (the listener's and the browser page's deadlines pass in real
+    /// time, as real sockets and the browser need); a test that prints lifetimes gives a
+    /// `FixedClock` (`fixedClock()`), so that they print the same on every run.
     init(
-        clock: FixedClock = FixedClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))),
+        clock: any AdvanceableClock = RunningClock(),
         browser: any BrowserLauncher = FollowingBrowser()
     ) {
         home = NSTemporaryDirectory() + "authctl-ip-\(UUID().uuidString)"

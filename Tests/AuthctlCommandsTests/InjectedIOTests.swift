@@ -8,7 +8,7 @@ import Testing
 @Suite("commands read the clock, the environment and the terminals they are given", .serialized)
 final class InjectedIOTests {
     let provider: FakeIdentityProvider
-    let authctl = InProcessAuthctl()
+    let authctl = InProcessAuthctl(clock: InProcessAuthctl.fixedClock())
 
     init() throws { provider = try FakeIdentityProvider() }
 

@@ -16,12 +16,19 @@ public struct AuthEnvironment: Sendable {
     public var configStore: ConfigStore
     public var metadataCache: any MetadataCache
     public var secrets: any SecretSource
+    /// Where a sign-in reports its progress (the executable renders it on stderr).
+    public var signInEvents: any SignInEvents
+    /// The redirect receivers of a sign-in; nil: the loopback listener, or the terminal for `--manual`.
+    public var redirectReceivers: (any RedirectReceivers)?
 
     public init(
         transport: any HTTPTransport, clock: any Clock, random: any RandomSource, browser: any BrowserLauncher,
         terminal: any Terminal, keystore: any Keystore, configStore: ConfigStore,
-        metadataCache: any MetadataCache, secrets: any SecretSource
+        metadataCache: any MetadataCache, secrets: any SecretSource, signInEvents: any SignInEvents = DiscardedSignInEvents(),
+        redirectReceivers: (any RedirectReceivers)? = nil
     ) {
+        self.signInEvents = signInEvents
+        self.redirectReceivers = redirectReceivers
         self.transport = transport
         self.clock = clock
         self.random = random

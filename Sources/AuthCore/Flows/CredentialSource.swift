@@ -15,16 +15,33 @@ public enum CredentialSource: Sendable {
     case pending(handle: String)
 }
 
-/// Turns a credential source into a validated `Credential`.
-struct CredentialIssuance: Sendable {
-    let environment: AuthEnvironment
+/// Turns a credential source into a validated `Credential`: the sign-in session's driver
+/// for an interactive sign-in, the same ID-token checks for `--id-token`. It takes the
+/// ports those need, one by one.
+public struct CredentialIssuance: Sendable {
+    let driver: SignInDriver
+    let metadata: ProviderMetadata
+    let credentials: CredentialAssembly
 
-    func credential(from source: CredentialSource, provider: any IdentityProvider) async throws -> Credential {
+    /// - Parameters:
+    ///   - receivers: where a redirect arrives: the loopback listener, or pasted input for
+    ///     `--manual` (`SystemRedirectReceivers`).
+    ///   - events: where a sign-in reports its progress (the executable words it on stderr).
+    public init(
+        transport: any HTTPTransport, clock: any Clock, random: any RandomSource, browser: any BrowserLauncher,
+        receivers: any RedirectReceivers, metadataCache: any MetadataCache, secrets: any SecretSource, events: any SignInEvents
+    ) {
+        metadata = ProviderMetadata(transport: transport, clock: clock, metadataCache: metadataCache)
+        credentials = CredentialAssembly(transport: transport, clock: clock, metadata: metadata)
+        driver = SignInDriver(
+            transport: transport, clock: clock, random: random, browser: browser, receivers: receivers, metadata: metadata,
+            secrets: secrets, events: events, credentials: credentials)
+    }
+
+    public func credential(from source: CredentialSource, provider: any IdentityProvider) async throws -> Credential {
         switch source {
-        case .interactive(let options) where options.mode == .deviceCode:
-            return try await DeviceCodeFlow(environment: environment).run(provider: provider, options: options)
         case .interactive(let options):
-            return try await AuthorizationCodeFlow(environment: environment).run(provider: provider, options: options)
+            return try await driver.run(provider: provider, options: options)
         case .idToken(let token, let rawNonce):
             return try await idTokenCredential(token, rawNonce: rawNonce, provider: provider)
         case .pending:
@@ -43,9 +60,8 @@ struct CredentialIssuance: Sendable {
             throw AuthError.invalidArgument(
                 "no ID token arrived on stdin. Pipe it in: authctl login \(provider.id) --id-token - < token.jwt")
         }
-        let metadata = ProviderMetadata(environment: environment)
         let discovery = try await metadata.discovery(for: provider)
-        return try await CredentialAssembly(environment: environment, metadata: metadata).idTokenOnly(
+        return try await credentials.idTokenOnly(
             trimmed, provider: provider, discovery: discovery, clientID: clientID, nonce: rawNonce.map(provider.expectedNonce(forRawNonce:))
         )
     }

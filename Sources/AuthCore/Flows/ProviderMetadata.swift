@@ -16,10 +16,6 @@ struct ProviderMetadata: Sendable {
         self.metadataCache = metadataCache
     }
 
-    init(environment: AuthEnvironment) {
-        self.init(transport: environment.transport, clock: environment.clock, metadataCache: environment.metadataCache)
-    }
-
     static let discoveryTTL: TimeInterval = 24 * 3600
     static let keysTTL: TimeInterval = 3600
 

@@ -133,7 +133,7 @@ public struct IDTokenValidator: Sendable {
 
         // Rule 11: the nonce must equal the one sent in the authorization request.
         if let expected = expectations.nonce {
-            guard let nonce = claims["nonce"]?.stringValue, CallbackStateMachine.constantTimeEquals(nonce, expected) else {
+            guard let nonce = claims["nonce"]?.stringValue, constantTimeEquals(nonce, expected) else {
                 throw AuthError.idToken("its nonce does not match the sign-in request (possible replay)")
             }
         }

@@ -1,5 +1,9 @@
-import Dispatch
 import Synchronization
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -15,14 +19,25 @@ import Synchronization
 public final class BrowserAnswer: Sendable {
     /// The connection, until it is answered.
     private let connection: Mutex<Int32?>
+    /// The wait for the deadline, cancelled by the first answer.
+    private let fallback = Mutex<Task<Void, Never>?>(nil)
 
     /// How long the browser may wait for the outcome: a code exchange and a key fetch take
     /// well under a second; a browser shows its spinner far longer than this.
     public static let deadline: Double = 10
 
-    init(fd: Int32, fallback: ListenerResponse, after seconds: Double = deadline) {
+    /// - Parameters:
+    ///   - clock: the clock of the deadline (a test's virtual clock decides when it passes).
+    ///   - seconds: from now on `clock`.
+    init(fd: Int32, fallback page: ListenerResponse, clock: any Clock, after seconds: Double = deadline) {
         connection = Mutex(fd)
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in answer(fallback) }
+        let deadline = clock.now().addingTimeInterval(seconds)
+        // Holds the answer until the deadline, so that a dropped one still answers the browser.
+        let wait = Task { [self] in
+            do { try await clock.sleep(until: deadline) } catch { return }  // cancelled: answered already
+            answer(page)
+        }
+        fallback.withLock { $0 = wait }
     }
 
     /// Writes `response` and closes the connection. Only the first call does anything.
@@ -32,6 +47,7 @@ public final class BrowserAnswer: Sendable {
             return fd
         }
         guard let fd = taken else { return }
+        fallback.withLock { $0?.cancel() }
         RedirectListener.write(response.bytes, to: fd)
         _ = close(fd)
     }

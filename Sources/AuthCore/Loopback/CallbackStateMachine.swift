@@ -109,7 +109,7 @@ public struct CallbackStateMachine: Sendable {
 
     public mutating func receive(_ request: ReceivedRequest) -> Action {
         guard !isFinished else { return refuse(410, "This sign-in has already finished.") }
-        if let start = expectation.start, Self.constantTimeEquals(request.path, start.path) {
+        if let start = expectation.start, constantTimeEquals(request.path, start.path) {
             return receiveStart(request, start)
         }
         guard request.path == expectation.path else { return refuse(404, "Not found.") }
@@ -134,7 +134,7 @@ public struct CallbackStateMachine: Sendable {
             guard parameters[name] == nil else { return refuse(400, "A parameter is repeated.") }
             parameters[name] = value
         }
-        guard let state = parameters["state"], Self.constantTimeEquals(state, expectation.state) else {
+        guard let state = parameters["state"], constantTimeEquals(state, expectation.state) else {
             return refuse(400, "This response does not belong to the sign-in in progress.")
         }
         let result = parameters[expectation.resultParameter]
@@ -187,14 +187,6 @@ public struct CallbackStateMachine: Sendable {
 
     private func refuse(_ status: Int, _ text: String) -> Action {
         Action(response: .text(status: status, text), decision: .keepWaiting)
-    }
-
-    static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var difference: UInt8 = 0
-        for index in x.indices { difference |= x[index] ^ y[index] }
-        return difference == 0
     }
 }
 

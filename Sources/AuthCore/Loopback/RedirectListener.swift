@@ -42,7 +42,7 @@ public final class RedirectListener: @unchecked Sendable {
 
     static let maximumConnections = 64
     /// How long a connection may take to send its whole request: a browser sends it at once.
-    static let requestDeadline: Duration = .seconds(5)
+    static let requestDeadline: TimeInterval = 5
 
     /// Binds `host` (a loopback IPv4 or IPv6 literal, or `localhost`) and `port` (0: ephemeral).
     public init(
@@ -136,20 +136,31 @@ public final class RedirectListener: @unchecked Sendable {
         public let browser: BrowserAnswer
     }
 
-    /// Serves requests until the state machine finishes, the deadline passes
-    /// (`web-context-cancelled`) or the task is cancelled (Ctrl-C; also `web-context-cancelled`).
-    /// The listener is closed when this returns; the finishing request is not answered yet
-    /// (`Redirect.browser`).
+    /// `waitForRedirect(_:until:clock:events:)` with a deadline `timeout` seconds from now
+    /// on the wall clock.
     public func waitForRedirect(
         _ machine: CallbackStateMachine, timeout: TimeInterval, events: @escaping @Sendable (Event) -> Void = { _ in }
     ) async throws -> Redirect {
-        // Saturating: no timeout (NaN, ∞, huge) ever traps.
-        let deadline = ContinuousClock.now + .milliseconds(timeout > 0 ? Int64(min(timeout, 1e9) * 1000) : 0)
+        let clock = SystemClock()
+        return try await waitForRedirect(machine, until: clock.now().addingTimeInterval(timeout), clock: clock, events: events)
+    }
+
+    /// Serves requests until the state machine finishes, `deadline` passes on `clock`
+    /// (`web-context-cancelled`) or the task is cancelled (Ctrl-C; also `web-context-cancelled`).
+    /// Every deadline of the listener (the redirect's, each connection's, the browser's page)
+    /// is read from `clock`, which the poll loop consults at least every 100 ms.
+    /// The listener is closed when this returns; the finishing request is not answered yet
+    /// (`Redirect.browser`).
+    public func waitForRedirect(
+        _ machine: CallbackStateMachine, until deadline: Date, clock: any Clock, events: @escaping @Sendable (Event) -> Void = { _ in }
+    ) async throws -> Redirect {
         let cancelled = CancellationFlag()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Redirect, any Error>) in
                 DetachedThread.start { [self] in
-                    let result = Result { try self.serve(machine, deadline: deadline, cancelled: cancelled, events: events) }
+                    let result = Result {
+                        try self.serve(machine, deadline: deadline, clock: clock, cancelled: cancelled, events: events)
+                    }
                     self.close()
                     continuation.resume(with: result)
                 }
@@ -162,13 +173,13 @@ public final class RedirectListener: @unchecked Sendable {
     private struct Connection {
         var fd: Int32
         var parser = HTTPRequestParser()
-        var deadline: ContinuousClock.Instant
+        var deadline: Date
         /// Owned by another local user: its request is read and answered 403, never judged.
         var forbidden: Bool
     }
 
     private func serve(
-        _ initial: CallbackStateMachine, deadline: ContinuousClock.Instant, cancelled: CancellationFlag,
+        _ initial: CallbackStateMachine, deadline: Date, clock: any Clock, cancelled: CancellationFlag,
         events: @Sendable (Event) -> Void
     ) throws -> Redirect {
         var machine = initial
@@ -178,8 +189,9 @@ public final class RedirectListener: @unchecked Sendable {
             if cancelled.isSet || isClosed {
                 throw AuthError.cancelled("the sign-in was cancelled. Run the command again to sign in")
             }
-            let now = ContinuousClock.now
-            if now >= deadline {
+            let now = clock.now()
+            // Not `>=` on a NaN-free comparison alone: a deadline that is not a number ends at once.
+            if !(now < deadline) {
                 throw AuthError.cancelled(
                     "no sign-in response arrived before the timeout. Run the command again (and finish the sign-in in the browser), or raise --timeout"
                 )
@@ -215,7 +227,7 @@ public final class RedirectListener: @unchecked Sendable {
                     if case .finish(let outcome) = action.decision {
                         // The request that ends the wait is answered when the outcome is known.
                         let finishing = connections.remove(at: index)
-                        return Redirect(outcome: outcome, browser: BrowserAnswer(fd: finishing.fd, fallback: action.response))
+                        return Redirect(outcome: outcome, browser: BrowserAnswer(fd: finishing.fd, fallback: action.response, clock: clock))
                     }
                     response = action.response
                 }
@@ -223,7 +235,7 @@ public final class RedirectListener: @unchecked Sendable {
                 _ = Glibc.close(connections[index].fd)
                 connections.remove(at: index)
             }
-            if descriptors[0].revents & Int16(POLLIN) != 0, let client = acceptConnection(events: events) {
+            if descriptors[0].revents & Int16(POLLIN) != 0, let client = acceptConnection(now: clock.now(), events: events) {
                 // A full table evicts its oldest connection: every one in it is still
                 // waiting for its request, and the newest is the likeliest to be the browser.
                 if connections.count >= Self.maximumConnections {
@@ -235,7 +247,7 @@ public final class RedirectListener: @unchecked Sendable {
     }
 
     /// Accepts one connection and asks the socket table who owns its other end.
-    private func acceptConnection(events: @Sendable (Event) -> Void) -> Connection? {
+    private func acceptConnection(now: Date, events: @Sendable (Event) -> Void) -> Connection? {
         var peerAddress = sockaddr_storage()
         var peerLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let client = withUnsafeMutablePointer(to: &peerAddress) {
@@ -255,7 +267,7 @@ public final class RedirectListener: @unchecked Sendable {
         }
         let admitted = access.admits(owner)
         if !admitted { events(.refusedPeer(owner)) }
-        return Connection(fd: client, deadline: ContinuousClock.now + Self.requestDeadline, forbidden: !admitted)
+        return Connection(fd: client, deadline: now.addingTimeInterval(Self.requestDeadline), forbidden: !admitted)
     }
 
     /// The address and port of a `sockaddr_in` or `sockaddr_in6`.
@@ -292,11 +304,4 @@ public final class RedirectListener: @unchecked Sendable {
             }
         }
     }
-}
-
-/// A flag set from a cancellation handler and read by the listener thread.
-final class CancellationFlag: Sendable {
-    private let value = Mutex(false)
-    var isSet: Bool { value.withLock { $0 } }
-    func set() { value.withLock { $0 = true } }
 }

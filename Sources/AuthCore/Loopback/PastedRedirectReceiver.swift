@@ -1,0 +1,72 @@
+import Synchronization
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// `--manual`: the person pastes the address the browser ended on (or the form body it
+/// posted), judged by the same `CallbackStateMachine` as the listener's requests. Binds
+/// nothing.
+///
+/// The redirect URI's port: the one asked for (`--listen-address`, or the port of a
+/// loopback `--redirect-uri`, which the provider may match exactly); otherwise one drawn at
+/// random from the dynamic range 49152–65535 (RFC 6335 §6), which RFC 8252 §7.3 lets the
+/// provider accept for a loopback redirect URI. Nothing listens there: the browser's page
+/// fails to load, and the person pastes its address. Borrowing a free port from the kernel,
+/// as authctl once did, gave no more: the port was free only while it was borrowed. Should
+/// another program listen on the drawn port, the code it may see is worthless without the
+/// PKCE verifier, which never leaves authctl (RFC 7636 §1).
+public final class PastedRedirectReceiver: RedirectReceiver {
+    public let host: String
+    public let port: UInt16
+    public var servesStartURL: Bool { false }
+    private let read: @Sendable () async -> String?
+    private let pending = Mutex<(machine: CallbackStateMachine, redirectURI: URL)?>(nil)
+
+    /// What the terminal shows before it reads the pasted address.
+    public static let prompt =
+        "Then paste the address the browser ended on (its page may fail to load: that is expected), or the form body it posted, and press Enter:"
+
+    static let dynamicPorts: ClosedRange<UInt16> = 49152...65535
+
+    public init(address: ListenAddress, random: any RandomSource, read: @escaping @Sendable () async -> String?) {
+        host = address.host
+        if address.port != 0 {
+            port = address.port
+        } else {
+            let bytes = random.bytes(count: 2)
+            let drawn = bytes.count == 2 ? UInt16(bytes[0]) << 8 | UInt16(bytes[1]) : 0
+            port = Self.dynamicPorts.lowerBound + drawn % UInt16(Self.dynamicPorts.count)
+        }
+        self.read = read
+    }
+
+    public func start(_ machine: CallbackStateMachine, redirectURI: URL, until deadline: Date, events: any SignInEvents) {
+        pending.withLock { $0 = (machine, redirectURI) }
+    }
+
+    public func redirect() async throws -> ReceivedRedirect {
+        guard let (initial, redirectURI) = pending.withLock({ $0 }) else {
+            throw AuthError.internalError("the pasted redirect was asked for before the sign-in started")
+        }
+        guard let pasted = await read(), !pasted.trimming(.whitespaces).isEmpty else {
+            throw AuthError.cancelled(
+                "no redirect URL arrived on stdin. Paste the address the browser ended on after signing in (--manual reads it from stdin)")
+        }
+        var machine = initial
+        let action = machine.receive(PastedResponse.request(from: pasted, redirectPath: initial.expectation.path))
+        guard case .finish(let outcome) = action.decision else {
+            // What was pasted is never echoed (it may hold a code); what was expected is.
+            let expected =
+                "\(redirectURI.scheme ?? "http")://\(redirectURI.host ?? "")\(redirectURI.port.map { ":\($0)" } ?? "")\(redirectURI.path)"
+            let reason = action.response.body.trimming(.whitespacesAndNewlines)
+            throw AuthError.invalidArgument(
+                "what was pasted is not the redirect of this sign-in (\(reason.hasSuffix(".") ? String(reason.dropLast()) : reason)). Run the command again and paste the whole address the browser ended on, which starts with \(expected), or the form body it posted"
+            )
+        }
+        return ReceivedRedirect(outcome: outcome)
+    }
+
+    public func close() {}
+}

@@ -1,0 +1,60 @@
+import AuthCore
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A sign-in's progress events as the lines a person reads on stderr: warnings and what
+/// must be acted on are notices (shown with `--quiet` too), the rest progress lines.
+struct SignInEventText: SignInEvents {
+    let terminal: any Terminal
+
+    func report(_ event: SignInEvent) {
+        switch Self.line(event, interactive: terminal.isInteractive) {
+        case .notice(let text): terminal.notice(text)
+        case .progress(let text): terminal.progress(text)
+        }
+    }
+
+    enum Line: Equatable {
+        case notice(String)
+        case progress(String)
+    }
+
+    static func line(_ event: SignInEvent, interactive: Bool) -> Line {
+        let cancel = interactive ? "; press Ctrl-C to cancel" : ""
+        switch event {
+        case .implicitFlow(let provider):
+            return .notice(
+                "authctl: warning: \(provider) uses the implicit flow (--flow implicit): the ID token travels through the browser, and no access or refresh token comes with it. The code flow with PKCE is safer: use it if the provider offers it"
+            )
+        case .browserOpened(let provider):
+            return .progress("Opened the browser to sign in to \(provider). If nothing opened, run again with --no-browser to see the URL")
+        case .openURL(let url, let provider):
+            return .notice("Open this URL in a browser to sign in to \(provider):\n  \(url.absoluteString)")
+        case .waitingForRedirect(let host, let port, _, let timeout):
+            return .progress("Waiting for the sign-in on \(host):\(port) (timeout \(seconds(timeout)) s)\(cancel)…")
+        case .refusedPeer(let owner):
+            let who = if case .user(let uid) = owner { "another local user (uid \(uid))" } else { "a process whose owner is unknown" }
+            return .notice(
+                "authctl: refused a connection to the sign-in listener from \(who). If your browser reaches this machine through another user's process (WSL, some containers), sign in with --allow-any-local-user"
+            )
+        case .deviceCode(let provider, let verificationURI, let complete, let userCode):
+            if let complete {
+                return .notice(
+                    "To sign in to \(provider), open \(complete.absoluteString)\n  (or open \(verificationURI.absoluteString) and enter the code \(userCode))"
+                )
+            }
+            return .notice("To sign in to \(provider), open \(verificationURI.absoluteString) and enter the code \(userCode)")
+        case .waitingForApproval(let until, let seconds):
+            // The time of day in the local time zone: the person compares it with their clock.
+            return .progress("Waiting for the sign-in to be approved (until \(LocalClockTime.string(until)), \(seconds) s)\(cancel)…")
+        }
+    }
+
+    /// Whole seconds that never trap (NaN: 0; huge: clamped).
+    static func seconds(_ value: TimeInterval) -> Int {
+        value.isNaN ? 0 : Int(min(max(value, -1e15), 1e15))
+    }
+}
