@@ -105,7 +105,7 @@ struct AppleSignInTests {
 
         let noPort = try await TestEnvironment(apple: apple, redirectURI: page)
         await #expect { _ = try await login(noPort) } throws: {
-            ($0 as? AuthError)?.code == .invalidArgument && ($0 as? AuthError)?.message.contains("--listen-address") == true
+            ($0 as? AuthError)?.code == .invalidArgument && ($0 as? AuthError)?.message.names(input: .listenAddress) == true
         }
         let plainHTTP = try await TestEnvironment(
             apple: apple, redirectURI: "http://forwarder.example/cb", listenAddress: "127.0.0.1:\(port)")

@@ -29,7 +29,7 @@ struct RedirectListenerTests {
     func portInUse() throws {
         let first = try RedirectListener(host: "127.0.0.1", port: 0)
         #expect { try RedirectListener(host: "127.0.0.1", port: first.port) } throws: {
-            ($0 as? AuthError)?.code == .invalidArgument && ($0 as? AuthError)?.message.contains("--listen-address") == true
+            ($0 as? AuthError)?.code == .invalidArgument && ($0 as? AuthError)?.message.names(input: .listenAddress) == true
         }
     }
 

@@ -139,7 +139,7 @@ struct StartURLAndPeerTests {
         #expect(LoopbackAccess.anyLocalUser.admits(.user(1001)) && LoopbackAccess.anyLocalUser.admits(.unknown))
     }
 
-    @Test("a connection from another user gets a 403 naming --allow-any-local-user, and the real redirect still gets through")
+    @Test("a connection from another user gets a 403 that sends to the terminal's advice, and the real redirect still gets through")
     func otherUserForbidden() async throws {
         // The user is 4242: the first connection is uid 7's, the next the user's own.
         let listener = try RedirectListener(
@@ -154,7 +154,7 @@ struct StartURLAndPeerTests {
             return redirect.outcome
         }
         let (status, body) = try await Raw.request("GET /callback?code=attacker&state=s", port: listener.port)
-        #expect(status == 403 && body.contains("--allow-any-local-user"))
+        #expect(status == 403 && body.contains("the terminal says how to allow it"))
         #expect(events.all == [.refusedPeer(.user(7))])
         let (own, _) = try await Raw.request("GET /callback?code=c&state=s", port: listener.port)
         #expect(own == 200)

@@ -55,6 +55,7 @@ final class CompletionTests {
         ])
         let uid = try #require(login.json?["user"]?.objectValue?["uid"]?.stringValue)
         #expect(try bashCompletes("authctl users use ") == [uid])
-        #expect(try bashCompletes("authctl users show \(uid.prefix(3))") == [uid])
+        let completed = try bashCompletes("authctl users show \(uid.prefix(3))")
+        #expect(completed == [uid], "uid \(uid): \(completed)")
     }
 }

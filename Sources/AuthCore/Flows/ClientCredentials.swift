@@ -18,7 +18,7 @@ enum ClientCredentials {
         if let name = config.clientSecretEnv {
             guard let value = secrets.environmentValue(name), !value.isEmpty else {
                 throw AuthError.notConfigured(
-                    "the client secret of \(config.id) comes from the environment variable \(name), which is not set. Set it, or change --client-secret-env"
+                    "the client secret of \(config.id) comes from the environment variable \(name), which is not set. Set it, or change \(input: .clientSecretEnv)"
                 )
             }
             return .basic(secret: value)

@@ -58,7 +58,7 @@ public struct CredentialIssuance: Sendable {
         let trimmed = token.trimming(.whitespacesAndNewlines)
         guard !trimmed.isEmpty else {
             throw AuthError.invalidArgument(
-                "no ID token arrived on stdin. Pipe it in: authctl login \(provider.id) --id-token - < token.jwt")
+                "no ID token arrived on stdin. Pipe it in: \(command: .login, "\(provider.id)", .input(.idToken, "-"), "< token.jwt")")
         }
         let discovery = try await metadata.discovery(for: provider)
         return try await credentials.idTokenOnly(

@@ -9,7 +9,7 @@
 extension SignInSession {
     static func parseRedirectURI(_ text: String) throws -> URL {
         guard let url = URL(string: text), url.host != nil, ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
-            throw AuthError.invalidArgument("--redirect-uri '\(Sanitize.text(text))' is not an http(s) URL")
+            throw AuthError.invalidArgument("\(input: .redirectURI) '\(Sanitize.text(text))' is not an http(s) URL")
         }
         return url
     }
@@ -21,12 +21,12 @@ extension SignInSession {
         guard let redirectURI, !EndpointPolicy.isLoopback(host: redirectURI.host) else { return }
         guard redirectURI.scheme?.lowercased() == "https" else {
             throw AuthError.invalidArgument(
-                "--redirect-uri \(Sanitize.text(redirectURI.absoluteString)) is neither on this machine nor https. Use an https page that forwards to the listener, or a loopback URI"
+                "\(input: .redirectURI) \(Sanitize.text(redirectURI.absoluteString)) is neither on this machine nor https. Use an https page that forwards to the listener, or a loopback URI"
             )
         }
         guard listenAddress.port != 0 else {
             throw AuthError.invalidArgument(
-                "--redirect-uri \(Sanitize.text(redirectURI.absoluteString)) is not on this machine, so its page must forward to a listener at a fixed address: add --listen-address 127.0.0.1:PORT (the port the page posts to; see docs/apple.md)"
+                "\(input: .redirectURI) \(Sanitize.text(redirectURI.absoluteString)) is not on this machine, so its page must forward to a listener at a fixed address: add \(input: .listenAddress) 127.0.0.1:PORT (the port the page posts to; see docs/apple.md)"
             )
         }
     }

@@ -412,7 +412,7 @@ public struct SignInSession: Sendable {
     private mutating func deviceAuthorization(_ discovery: DiscoveryDocument) throws -> Action {
         guard let endpoint = discovery.deviceAuthorizationEndpoint else {
             throw AuthError.notConfigured(
-                "\(provider.id) does not offer the device flow (its discovery document has no device_authorization_endpoint). Sign in through the browser instead, with --no-browser or --manual on a machine without one"
+                "\(provider.id) does not offer the device flow (its discovery document has no device_authorization_endpoint). Sign in through the browser instead, with \(input: .noBrowser) or \(input: .manual) on a machine without one"
             )
         }
         try EndpointPolicy.check(endpoint, what: "the device authorization endpoint")

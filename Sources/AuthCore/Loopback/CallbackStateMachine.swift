@@ -250,7 +250,7 @@ public enum SignInPage {
     public static let otherUser = page(
         title: "Forbidden",
         text:
-            "This sign-in belongs to another user of this computer, and only that user's programs may reach it. If your browser runs through another user's process (WSL, some containers), sign in with --allow-any-local-user (or AUTHCTL_ALLOW_ANY_LOCAL_USER=1)."
+            "This sign-in belongs to another user of this computer, and only that user's programs may reach it. If your browser runs through another user's process (WSL, some containers), the terminal says how to allow it."
     )
 
     /// The page of a sign-in that completed: the code exchanged and the ID token valid.

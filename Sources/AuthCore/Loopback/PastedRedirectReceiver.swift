@@ -52,7 +52,7 @@ public final class PastedRedirectReceiver: RedirectReceiver {
         }
         guard let pasted = await read(), !pasted.trimming(.whitespaces).isEmpty else {
             throw AuthError.cancelled(
-                "no redirect URL arrived on stdin. Paste the address the browser ended on after signing in (--manual reads it from stdin)")
+                "no redirect URL arrived on stdin. Paste the address the browser ended on after signing in (\(input: .manual) reads it from stdin)")
         }
         var machine = initial
         let action = machine.receive(PastedResponse.request(from: pasted, redirectPath: initial.expectation.path))

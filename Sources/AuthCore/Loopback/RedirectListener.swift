@@ -87,7 +87,7 @@ public final class RedirectListener: @unchecked Sendable {
             Glibc.close(fd)
             if code == EADDRINUSE {
                 throw AuthError.invalidArgument(
-                    "the port \(port) on \(host) is already in use. Choose another with --listen-address, or stop what uses it")
+                    "the port \(port) on \(host) is already in use. Choose another with \(input: .listenAddress), or stop what uses it")
             }
             throw AuthError.internalError("could not listen on \(host):\(port) (errno \(code))")
         }
@@ -193,7 +193,7 @@ public final class RedirectListener: @unchecked Sendable {
             // Not `>=` on a NaN-free comparison alone: a deadline that is not a number ends at once.
             if !(now < deadline) {
                 throw AuthError.cancelled(
-                    "no sign-in response arrived before the timeout. Run the command again (and finish the sign-in in the browser), or raise --timeout"
+                    "no sign-in response arrived before the timeout. Run the command again (and finish the sign-in in the browser), or raise \(input: .timeout)"
                 )
             }
             // Drop connections past their read deadline (slow or idle clients).
