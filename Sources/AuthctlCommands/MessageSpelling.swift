@@ -59,7 +59,6 @@ enum MessageSpelling {
         case .keyFile: "--key-file"
         case .passphraseEnv: "--passphrase-env"
         case .passphraseFile: "--passphrase-file"
-        case .keyring: "--keyring"
         case .config: "--config"
         case .consent: "--consent"
         case .credential: "--credential"

@@ -12,7 +12,8 @@ final class KeystoreSealingTests {
 
     init() throws {
         directory = NSTemporaryDirectory() + "authctl-sealed-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
@@ -51,7 +52,9 @@ final class KeystoreSealingTests {
         let key = try keyFile("k")
         try await keystore().reseal(.keyFile(path: key))
         let text = fileText
-        for secret in ["access-token-1", "refresh-token-1", "id-token-1", "access-token-scoped", "access-token-2", "refresh-token-2", "id-token-2"] {
+        for secret in [
+            "access-token-1", "refresh-token-1", "id-token-1", "access-token-scoped", "access-token-2", "refresh-token-2", "id-token-2",
+        ] {
             #expect(!text.contains(secret), "\(secret) is in the sealed file")
         }
         #expect(!text.contains("client-golden"), "a pending credential's claims are sealed too")
@@ -168,10 +171,12 @@ final class KeystoreSealingTests {
         #expect(try keystore(KeystoreKeys(askPassphrase: { "correct horse" })).read() == state)
     }
 
-    @Test("scrypt parameters out of bounds are refused before any derivation", arguments: [
-        (1 << 21, 8, 1), (1 << 20, 8, 1), (1 << 15, 64, 1), (1 << 15, 8, 64), (1000, 8, 1), (1 << 15, 0, 1), (512, 8, 1),
-        (Int.max, Int.max, Int.max), (1 << 18, 8, 16),
-    ])
+    @Test(
+        "scrypt parameters out of bounds are refused before any derivation",
+        arguments: [
+            (1 << 21, 8, 1), (1 << 20, 8, 1), (1 << 15, 64, 1), (1 << 15, 8, 64), (1000, 8, 1), (1 << 15, 0, 1), (512, 8, 1),
+            (Int.max, Int.max, Int.max), (1 << 18, 8, 16),
+        ])
     func kdfBounds(parameters: (Int, Int, Int)) async throws {
         try await write(state)
         try await keystore().reseal(.passphrase("pw"))

@@ -84,7 +84,9 @@ public struct FileKeystore: Keystore {
 
     /// How the keystore is protected (`keystore status`), read without any key.
     public func sealStatus() throws -> KeystoreSealStatus {
-        guard let data = try SafeFile.read(path, what: "the keystore") else { return KeystoreSealStatus(exists: false, protection: .plaintext) }
+        guard let data = try SafeFile.read(path, what: "the keystore") else {
+            return KeystoreSealStatus(exists: false, protection: .plaintext)
+        }
         let file = try KeystoreFile.decode(data, path: path)
         let protection: KeystoreSealStatus.Protection =
             switch file.sealing?.keySource {

@@ -1,5 +1,6 @@
 import Crypto
 import _CryptoExtras
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -50,7 +51,8 @@ public struct KeystoreKeys: Sendable {
         case .keyFile:
             guard let keyFile, !keyFile.isEmpty else {
                 throw AuthError.keystore(
-                    "the keystore \(path) is sealed with a key file, and no key was given: set AUTHCTL_KEYSTORE_KEY_FILE to the key file's path")
+                    "the keystore \(path) is sealed with a key file, and no key was given: set AUTHCTL_KEYSTORE_KEY_FILE to the key file's path"
+                )
             }
             return try KeystoreKeyFile.read(keyFile)
         case .passphrase:

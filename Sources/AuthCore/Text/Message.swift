@@ -32,7 +32,7 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case allowAnyLocalUser, authorityHost, browserCommand, clientID, clientSecretEnv, clientSecretFile, config, consent
         case credential, deviceCode, flow, graphHost, idToken, issuer, keyID, keystore, listenAddress, manual, noBrowser
         case format, parameter, pending, privateKeyFile, rawNonce, redirectURI, scope, teamID, tenant, timeout
-        case keyFile, passphraseEnv, passphraseFile, keyring
+        case keyFile, passphraseEnv, passphraseFile
     }
 
     /// One argument of a command: a value as written (a provider id, a handle, a
@@ -117,13 +117,15 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
     public var description: String {
         spelled(
             command: { verb, arguments in
-                "‹" + ([verb.rawValue] + arguments.map { argument in
-                    switch argument {
-                    case .value(let value): value
-                    case .input(let input, let value): value.map { "\(input.rawValue) \($0)" } ?? input.rawValue
-                    case .endOfOptions: "…"
-                    }
-                }).joined(separator: " ") + "›"
+                "‹"
+                    + ([verb.rawValue]
+                    + arguments.map { argument in
+                        switch argument {
+                        case .value(let value): value
+                        case .input(let input, let value): value.map { "\(input.rawValue) \($0)" } ?? input.rawValue
+                        case .endOfOptions: "…"
+                        }
+                    }).joined(separator: " ") + "›"
             },
             input: { "‹\($0.rawValue)›" })
     }
