@@ -871,7 +871,7 @@ _authctl_keystore_status() {
 
 _authctl_keystore_seal() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--keyring --json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--key-file --passphrase-env --passphrase-file --keystore --config)
     __authctl_offer_flags_options 0
@@ -916,7 +916,7 @@ _authctl_keystore_unseal() {
 
 _authctl_keystore_rekey() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--keyring --json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--key-file --passphrase-env --passphrase-file --keystore --config)
     __authctl_offer_flags_options 0

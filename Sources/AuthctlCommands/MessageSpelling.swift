@@ -59,6 +59,7 @@ enum MessageSpelling {
         case .keyFile: "--key-file"
         case .passphraseEnv: "--passphrase-env"
         case .passphraseFile: "--passphrase-file"
+        case .keyring: "--keyring"
         case .config: "--config"
         case .consent: "--consent"
         case .credential: "--credential"

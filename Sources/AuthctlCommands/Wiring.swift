@@ -72,7 +72,8 @@ struct Wiring {
         let io = self.io
         let ask: (@Sendable () -> String?)? =
             io.stdin.isTerminal && io.stderr.isTerminal ? { @Sendable in Self.askPassphrase("Keystore passphrase: ", io: io) } : nil
-        return KeystoreKeys(keyFile: keyFile, passphrase: passphrase, askPassphrase: ask)
+        // The keyring is asked only for a keystore sealed with it (libsecret is loaded then).
+        return KeystoreKeys(keyFile: keyFile, passphrase: passphrase, askPassphrase: ask, keyring: SecretServiceKeyring())
     }
 
     /// Asks on the terminal, echo off; nil when nothing was typed.

@@ -130,12 +130,21 @@ public struct FileKeystore: Keystore {
         let original = try data.map { try KeystoreFile.decode($0, path: path) }
         let plaintext = try original.map(opened)?.file ?? KeystoreFile(AccountState())
         guard let target else {
-            if original?.sealing != nil { try write(plaintext) }
+            guard let sealing = original?.sealing else { return }
+            try write(plaintext)
+            if let item = sealing.keyringItem { keys.keyring?.remove(item: item) }
             return
         }
         let key = DataKey.random()
         let sealing = try target.sealing(of: key, keystorePath: path, random: random)
-        try write(plaintext.sealed(with: key, sealing: sealing))
+        do {
+            try write(plaintext.sealed(with: key, sealing: sealing))
+        } catch {
+            if let item = sealing.keyringItem, case .keyring(let keyring) = target { keyring.remove(item: item) }
+            throw error
+        }
+        // The replaced sealing's keyring item opens nothing any more.
+        if let item = original?.sealing?.keyringItem, item != sealing.keyringItem { keys.keyring?.remove(item: item) }
     }
 
     /// The file opened with its data key (the key nil when it is plaintext).

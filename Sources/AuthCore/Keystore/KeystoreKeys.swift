@@ -73,7 +73,10 @@ public struct KeystoreKeys: Sendable {
                     "the keystore \(path) is sealed with a key in the system keyring, and the keyring cannot be used here (no Secret Service on the session bus, or libsecret is missing). Unlock your desktop session's keyring, or rekey it with a key file for this machine"
                 )
             }
-            return try keyring.wrappingKey(for: path)
+            guard let item = sealing.keyringItem, !item.isEmpty else {
+                throw AuthError.keystore("the keystore \(path) is sealed with the keyring but names no keyring item: it is damaged. Restore a backup")
+            }
+            return try keyring.wrappingKey(item: item)
         }
     }
 
@@ -89,13 +92,16 @@ public struct KeystoreKeys: Sendable {
 }
 
 /// The Secret Service (GNOME Keyring, KWallet, KeePassXC) as a sealed keystore uses it: one
-/// item per keystore path, holding the key that wraps its data key.
+/// item per sealing, named by a random id the keystore records, holding the key that wraps
+/// its data key. A new sealing stores a new item before the file is written, so a failed
+/// write leaves the old item, and the old file, as they were.
 public protocol KeystoreKeyring: Sendable {
-    /// The key stored for the keystore at `path`; a keystore error when there is none or the
-    /// keyring is locked.
-    func wrappingKey(for path: String) throws -> SymmetricKey
-    /// Stores `key` for the keystore at `path`, replacing any earlier one.
-    func store(_ key: SymmetricKey, for path: String) throws
+    /// The key of `item`; a keystore error when there is none or the keyring is locked.
+    func wrappingKey(item: String) throws -> SymmetricKey
+    /// Stores `key` as `item`.
+    func store(_ key: SymmetricKey, item: String, label: String) throws
+    /// Removes `item` (a sealing that was replaced); failures are ignored.
+    func remove(item: String)
 }
 
 /// How to seal a keystore (`keystore seal`, `keystore rekey`).
@@ -118,8 +124,9 @@ public enum KeystoreSealTarget: Sendable {
             return try KeystoreSealing(dataKey: dataKey, wrappingKey: key, keySource: .passphrase, kdf: kdf)
         case .keyring(let keyring):
             let key = SymmetricKey(data: Data(random.bytes(count: 32)))
-            try keyring.store(key, for: keystorePath)
-            return try KeystoreSealing(dataKey: dataKey, wrappingKey: key, keySource: .keyring, kdf: nil)
+            let item = random.base64URL(bytes: 16)
+            try keyring.store(key, item: item, label: "authctl keystore key (\(keystorePath))")
+            return try KeystoreSealing(dataKey: dataKey, wrappingKey: key, keySource: .keyring, kdf: nil, keyringItem: item)
         }
     }
 }

@@ -28,6 +28,8 @@ struct KeystoreSealing: Codable, Equatable, Sendable {
     var keyCheck: String
     /// The passphrase's key derivation; only with `passphrase`.
     var kdf: Scrypt?
+    /// The keyring item that holds the wrapping key (its `key-id` attribute, random); only with `keyring`.
+    var keyringItem: String?
 
     /// scrypt's parameters (RFC 7914), as stored. A hostile file must not make a read take
     /// minutes or gigabytes: `checked` bounds them before any derivation.
@@ -59,10 +61,11 @@ struct KeystoreSealing: Codable, Equatable, Sendable {
     }
 
     /// A new sealing of `dataKey` under `wrappingKey`.
-    init(dataKey: DataKey, wrappingKey: SymmetricKey, keySource: KeySource, kdf: Scrypt?) throws {
+    init(dataKey: DataKey, wrappingKey: SymmetricKey, keySource: KeySource, kdf: Scrypt?, keyringItem: String? = nil) throws {
         cipher = Self.cipherName
         self.keySource = keySource
         self.kdf = kdf
+        self.keyringItem = keyringItem
         let box = try AES.GCM.seal(dataKey.bytes, using: wrappingKey, authenticating: Self.wrappingContext(keySource))
         guard let combined = box.combined else { throw AuthError.internalError("AES-GCM gave no combined box") }
         wrappedKey = combined.base64EncodedString()

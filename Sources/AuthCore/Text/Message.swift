@@ -32,7 +32,7 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case allowAnyLocalUser, authorityHost, browserCommand, clientID, clientSecretEnv, clientSecretFile, config, consent
         case credential, deviceCode, flow, graphHost, idToken, issuer, keyID, keystore, listenAddress, manual, noBrowser
         case format, parameter, pending, privateKeyFile, rawNonce, redirectURI, scope, teamID, tenant, timeout
-        case keyFile, passphraseEnv, passphraseFile
+        case keyFile, passphraseEnv, passphraseFile, keyring
     }
 
     /// One argument of a command: a value as written (a provider id, a handle, a

@@ -11,7 +11,7 @@ import AuthCore
 struct KeystoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keystore",
-        abstract: "Seal the keystore's tokens at rest (a key file or a passphrase), unseal it, change its key.",
+        abstract: "Seal the keystore's tokens at rest (a key file, a passphrase or the keyring), unseal it, change its key.",
         subcommands: [Status.self, Seal.self, Unseal.self, Rekey.self, NewKey.self])
 
     struct Status: AuthctlCommand {
@@ -72,13 +72,16 @@ struct KeystoreCommand: ParsableCommand {
             name: .customLong("passphrase-file"),
             help: ArgumentHelp("Seal with the passphrase in this file (its first line).", valueName: "PATH"))
         var passphraseFile: String?
+        @Flag(name: .customLong("keyring"), help: "Seal with a key kept in the system keyring (the Secret Service: GNOME Keyring, KWallet, KeePassXC).")
+        var keyring = false
 
         func target(_ wiring: Wiring) throws -> KeystoreSealTarget {
-            let given = [keyFile, passphraseEnv, passphraseFile].compactMap { $0 }
+            let given = [keyFile, passphraseEnv, passphraseFile, keyring ? "" : nil].compactMap { $0 }
             guard given.count <= 1 else {
                 throw AuthError.invalidArgument(
-                    "give one of \(input: .keyFile), \(input: .passphraseEnv) or \(input: .passphraseFile), not several")
+                    "give one of \(input: .keyFile), \(input: .passphraseEnv), \(input: .passphraseFile) or \(input: .keyring), not several")
             }
+            if keyring { return .keyring(SecretServiceKeyring()) }
             if let keyFile { return .keyFile(path: keyFile) }
             if let passphraseEnv {
                 guard let value = wiring.environment[passphraseEnv], !value.isEmpty else {
@@ -98,7 +101,7 @@ struct KeystoreCommand: ParsableCommand {
             let io = wiring.io
             guard io.stdin.isTerminal, io.stderr.isTerminal else {
                 throw AuthError.invalidArgument(
-                    "say how to seal the keystore: \(input: .keyFile) PATH, \(input: .passphraseEnv) VAR or \(input: .passphraseFile) PATH (a passphrase is asked only on a terminal)"
+                    "say how to seal the keystore: \(input: .keyFile) PATH, \(input: .passphraseEnv) VAR, \(input: .passphraseFile) PATH or \(input: .keyring) (a passphrase is asked only on a terminal)"
                 )
             }
             guard let first = Wiring.askPassphrase("New keystore passphrase: ", io: io),
@@ -111,7 +114,7 @@ struct KeystoreCommand: ParsableCommand {
     struct Seal: AuthctlCommand {
         static let configuration = CommandConfiguration(
             commandName: "seal",
-            abstract: "Seal every token of the keystore under a new data key, kept with a key file or a passphrase.",
+            abstract: "Seal every token of the keystore under a new data key, kept with a key file, a passphrase or the keyring.",
             discussion:
                 "Profiles stay readable: status and users list work without the key. Other commands need the key: AUTHCTL_KEYSTORE_KEY_FILE or AUTHCTL_KEYSTORE_PASSPHRASE."
         )
