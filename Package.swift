@@ -31,6 +31,8 @@ let package = Package(
             name: "AuthCore",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
+                // scrypt, for a keystore sealed with a passphrase (docs/keystore.md).
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 "CLibCurlShim",
             ],

@@ -9,6 +9,8 @@
 #     memory. The agent gets its token from a fake issuer on 127.0.0.1 (fake-issuer.py),
 #     which is stopped before anything is timed: every timed call is answered from memory;
 #   - before (BEFORE=/path/to/authctl): an earlier authctl binary, timed side by side;
+#   - authctl-sealed: the same binary on the same keystore sealed with a key file (issue 16:
+#     ≤ 1.3× authctl), the key given through AUTHCTL_KEYSTORE_KEY_FILE;
 #   - keystores of 1, 100 and 1,000 users whose tokens are valid (no refresh, no network);
 #   - median wall time over RUNS runs and peak RSS of each, the binary's size, and the
 #     targets of issue 14: stripped ≤ 25 MB and no ICU; authctl / floor-ess at 1 user ≤ 1.2;
@@ -67,7 +69,12 @@ printf '%-8s %-10s %10s %10s %10s %12s\n' users program median_ms p10_ms p90_ms 
 for users in 1 100 1000; do
     keystore="$work/keystore-$users.json"
     expected="$(python3 bench/make-keystore.py "$users" "$keystore")"
-    programs=(authctl)
+    programs=(authctl authctl-sealed)
+    # The same keystore sealed with a key file (issue 16): token with AUTHCTL_KEYSTORE_KEY_FILE.
+    sealed_keystore="$work/keystore-$users-sealed.json"
+    cp -p "$keystore" "$sealed_keystore"
+    [[ -s "$work/keystore.key" ]] || { (umask 077; "$authctl" keystore new-key >"$work/keystore.key"); }
+    HOME="$work" "$authctl" keystore seal --keystore "$sealed_keystore" --key-file "$work/keystore.key" -q
     [[ -n "$before" ]] && programs+=(before)
     programs+=(floor-ess floor floor+net)
     # oidc-token's cost does not depend on authctl's keystore: timed once, beside 1 user.
@@ -75,6 +82,9 @@ for users in 1 100 1000; do
     for program in "${programs[@]}"; do
         case $program in
             authctl) cmd=(env HOME="$work" "$authctl" token --keystore "$keystore" --config "$work/none.json") ;;
+            authctl-sealed)
+                cmd=(env HOME="$work" AUTHCTL_KEYSTORE_KEY_FILE="$work/keystore.key" "$authctl" token --keystore "$sealed_keystore"
+                    --config "$work/none.json") ;;
             before) cmd=(env HOME="$work" "$before" token --keystore "$keystore" --config "$work/none.json") ;;
             floor-ess) cmd=("$floor_bin/keystore-floor-essentials" "$keystore") ;;
             floor) cmd=("$floor_bin/keystore-floor" "$keystore") ;;
@@ -107,15 +117,17 @@ printf '%-10s %14.1f %14.1f %5s\n' authctl "$(($(stat -c %s "$authctl") / 1000))
 
 python3 - "$(stat -c %s "$authctl")" "$(icu "$authctl")" "${median[authctl-1]}" "${median[floor-ess-1]}" "${median[authctl-1000]}" \
     "${rss[authctl-1]}" "${rss[authctl-1000]}" "${median[floor-1]}" "${median[floor+net-1]}" "${median[oidc-token-1]:-0}" \
-    "${median[before-1]:-0}" <<'PY'
+    "${median[before-1]:-0}" "${median[authctl-sealed-1]}" "${median[authctl-sealed-1000]}" "${median[authctl-1000]}" <<'PY'
 import sys
 size, icu = int(sys.argv[1]), sys.argv[2]
-a1, e1, a1000, rss1, rss1000, f1, n1, o1, b1 = map(float, sys.argv[3:])
+a1, e1, a1000, rss1, rss1000, f1, n1, o1, b1, s1, s1000, p1000 = map(float, sys.argv[3:])
 checks = [
     ("stripped binary (MB)", size / 1e6, 25.0),
     ("authctl / floor-ess at 1 user", a1 / e1, 1.2),
     ("authctl 1,000 users / 1 user", a1000 / a1, 1.5),
     ("authctl peak RSS, 1,000 users (MiB)", max(rss1, rss1000) / 1024, 15.0),
+    ("sealed (key file) / plaintext, 1 user", s1 / a1, 1.3),
+    ("sealed (key file) / plaintext, 1,000 users", s1000 / p1000, 1.3),
 ]
 print()
 print(f"{'ICU in the binary':40s} {icu:>8s}   target no      {'ok' if icu == 'no' else 'MISSED'}")

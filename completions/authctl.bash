@@ -173,13 +173,13 @@ _authctl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    login|link|reauth|unlink|status|token|exec|git-credential|signout|providers|users|help)
+    login|link|reauth|unlink|status|token|exec|git-credential|signout|providers|users|keystore|help)
         # Offer subcommand argument completions
         "_authctl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec git-credential signout providers users help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec git-credential signout providers users keystore help' -- "${cur}"))
         ;;
     esac
 }
@@ -819,6 +819,137 @@ _authctl_users_photo() {
     '--output'|'-o')
         return
         ;;
+    '--keystore')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    esac
+}
+
+_authctl_keystore() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __authctl_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    status|seal|unseal|rekey|new-key)
+        # Offer subcommand argument completions
+        "_authctl_keystore_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'status seal unseal rekey new-key' -- "${cur}"))
+        ;;
+    esac
+}
+
+_authctl_keystore_status() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--keystore --config)
+    __authctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--keystore')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    esac
+}
+
+_authctl_keystore_seal() {
+    repeating_flags=()
+    non_repeating_flags=(--keyring --json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--key-file --passphrase-env --passphrase-file --keystore --config)
+    __authctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--key-file')
+        return
+        ;;
+    '--passphrase-env')
+        return
+        ;;
+    '--passphrase-file')
+        return
+        ;;
+    '--keystore')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    esac
+}
+
+_authctl_keystore_unseal() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--keystore --config)
+    __authctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--keystore')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    esac
+}
+
+_authctl_keystore_rekey() {
+    repeating_flags=()
+    non_repeating_flags=(--keyring --json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--key-file --passphrase-env --passphrase-file --keystore --config)
+    __authctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--key-file')
+        return
+        ;;
+    '--passphrase-env')
+        return
+        ;;
+    '--passphrase-file')
+        return
+        ;;
+    '--keystore')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    esac
+}
+
+_authctl_keystore_new-key() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--keystore --config)
+    __authctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
     '--keystore')
         return
         ;;

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AuthCore
 import CAuthctlSupport
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -18,7 +19,7 @@ struct Authctl: ParsableCommand {
         subcommands: [
             Login.self, LinkCommand.self, ReauthCommand.self, UnlinkCommand.self, Status.self, Token.self, ExecCommand.self,
             GitCredentialCommand.self, SignOutCommand.self,
-            ProvidersCommand.self, UsersCommand.self,
+            ProvidersCommand.self, UsersCommand.self, KeystoreCommand.self,
         ])
 }
 

@@ -19,7 +19,7 @@ enum Completions {
 
     static let uids = CompletionKind.custom { words, _, prefix in
         guard let wiring = wiring(for: words) else { return [] }
-        let users = (try? wiring.keystore().read().users) ?? []
+        let users = (try? wiring.keystore().readProfiles().users) ?? []
         return users.map(\.uid).filter { $0.hasPrefix(prefix) }
     }
 

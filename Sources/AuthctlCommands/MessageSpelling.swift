@@ -40,6 +40,11 @@ enum MessageSpelling {
         case .providersShow: "providers show"
         case .providersList: "providers list"
         case .providersRemove: "providers remove"
+        case .keystoreStatus: "keystore status"
+        case .keystoreSeal: "keystore seal"
+        case .keystoreUnseal: "keystore unseal"
+        case .keystoreRekey: "keystore rekey"
+        case .keystoreNewKey: "keystore new-key"
         }
     }
 
@@ -51,6 +56,10 @@ enum MessageSpelling {
         case .clientID: "--client-id"
         case .clientSecretEnv: "--client-secret-env"
         case .clientSecretFile: "--client-secret-file"
+        case .keyFile: "--key-file"
+        case .passphraseEnv: "--passphrase-env"
+        case .passphraseFile: "--passphrase-file"
+        case .keyring: "--keyring"
         case .config: "--config"
         case .consent: "--consent"
         case .credential: "--credential"

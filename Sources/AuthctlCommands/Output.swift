@@ -1,4 +1,5 @@
 import AuthCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -81,8 +82,10 @@ struct Output {
                         "email": optional(identity.profile.email),
                         "displayName": optional(identity.profile.displayName),
                         "accessTokenExpiresAt": timestamp(identity.tokens?.expiresAt),
-                        "refreshable": .bool(identity.tokens?.refreshToken != nil),
+                        // Sealed and read without the key: whether it is refreshable is not known.
+                        "refreshable": identity.tokens?.isSealed == true ? .null : .bool(identity.tokens?.refreshToken != nil),
                         "signedIn": .bool(identity.tokens != nil),
+                        "tokensSealed": .bool(identity.tokens?.isSealed == true),
                     ])
                 }),
         ])
@@ -131,7 +134,15 @@ struct Output {
         lines.append("  last login: \(rfc3339(user.lastSignInAt)) with \(user.lastProviderID ?? "?")")
         for identity in user.providerData {
             var state = "signed out"
-            if let tokens = identity.tokens, tokens.accessToken == nil {
+            if let tokens = identity.tokens, tokens.isSealed {
+                state =
+                    tokens.expiresAt.map { expiry in
+                        let interval = expiry.timeIntervalSince(now)
+                        let seconds = interval.isFinite ? Int(max(min(interval, 1e12), -1e12)) : 0  // a keystore date never traps
+                        return seconds > 0 ? "access token valid for \(lifetime(seconds))" : "access token expired"
+                    } ?? "signed in"
+                state += ", tokens sealed (the key is needed to use them)"
+            } else if let tokens = identity.tokens, tokens.accessToken == nil {
                 state = "ID token only (signed in with --id-token), not refreshable"
             } else if let tokens = identity.tokens {
                 state =

@@ -1,4 +1,5 @@
 import AuthCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -59,8 +60,29 @@ struct Wiring {
             verbose: options.verbose, quiet: options.quiet, colors: Self.colorsAllowed(environment), stdin: io.stdin, stderr: io.stderr)
     }
 
-    /// The keystore alone: what `status`, `users` and a cached `token` need.
-    func keystore() -> FileKeystore { FileKeystore(path: keystorePath, random: SystemRandomSource()) }
+    /// The keystore alone: what `status`, `users` and a cached `token` need; a sealed one
+    /// opens with the key this process can give (`keystoreKeys`).
+    func keystore() -> FileKeystore { FileKeystore(path: keystorePath, random: SystemRandomSource(), keys: keystoreKeys) }
+
+    /// What opens a sealed keystore: `AUTHCTL_KEYSTORE_KEY_FILE`, `AUTHCTL_KEYSTORE_PASSPHRASE`,
+    /// else a prompt for the passphrase when a person is at a terminal (never without one).
+    var keystoreKeys: KeystoreKeys {
+        let keyFile = environment["AUTHCTL_KEYSTORE_KEY_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        let passphrase = environment["AUTHCTL_KEYSTORE_PASSPHRASE"].flatMap { $0.isEmpty ? nil : $0 }
+        let io = self.io
+        let ask: (@Sendable () -> String?)? =
+            io.stdin.isTerminal && io.stderr.isTerminal ? { @Sendable in Self.askPassphrase("Keystore passphrase: ", io: io) } : nil
+        // The keyring is asked only for a keystore sealed with it (libsecret is loaded then).
+        return KeystoreKeys(keyFile: keyFile, passphrase: passphrase, askPassphrase: ask, keyring: SecretServiceKeyring())
+    }
+
+    /// Asks on the terminal, echo off; nil when nothing was typed.
+    static func askPassphrase(_ prompt: String, io: AuthctlIO) -> String? {
+        try? io.stderr.write(Array(prompt.utf8))
+        let line = try? io.stdin.withoutEcho { try io.stdin.readLine(limit: 4096) }
+        try? io.stderr.write(Array("\n".utf8))
+        return line.flatMap { $0.isEmpty ? nil : $0 }
+    }
 
     func configStore() -> ConfigStore { ConfigStore(path: configPath, random: SystemRandomSource()) }
 

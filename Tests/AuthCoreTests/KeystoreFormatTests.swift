@@ -147,7 +147,7 @@ struct KeystoreFormatTests {
     func decodes() throws {
         let data = Data(Self.golden.utf8)
         #expect(try KeystoreFile.decode(data, path: "golden").state == Self.expected)
-        let current = try KeystoreFile.decodeCurrentUser(data, path: "golden")
+        let current = try KeystoreFile.decodeCurrentUser(data, path: "golden").state
         #expect(current == AccountState(currentUID: Self.expected.currentUID, users: Self.expected.users))
     }
 
@@ -186,12 +186,19 @@ struct KeystoreFormatTests {
         }
     }
 
-    @Test("the golden file has every field of the documented schema (docs/keystore.schema.json), and no other")
+    @Test("the golden file, plaintext and sealed, has every field of the documented schema (docs/keystore.schema.json), and no other")
     func matchesSchema() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let schema = try #require(JSONValue.object(from: Data(contentsOf: root.appendingPathComponent("docs/keystore.schema.json"))))
         let golden = try #require(JSONValue.object(from: Data(Self.golden.utf8)))
-        #expect(Self.fieldNames(in: .object(golden)) == Self.schemaNames(in: .object(schema)))
+        let key = DataKey.random()
+        // Every field of `sealing` at once (a real one has either `kdf` or `keyringItem`).
+        let sealing = try KeystoreSealing(
+            dataKey: key, wrappingKey: DataKey.random().symmetricKey, keySource: .passphrase, kdf: .standard(salt: Data(count: 16)),
+            keyringItem: "item")
+        let sealedFile = try KeystoreFile(Self.expected).sealed(with: key, sealing: sealing).encoded()
+        let sealed = try #require(JSONValue.object(from: sealedFile))
+        #expect(Self.fieldNames(in: .object(golden)).union(Self.fieldNames(in: .object(sealed))) == Self.schemaNames(in: .object(schema)))
     }
 
     /// A file as the first builds wrote it: no pending credentials, no scoped tokens, no

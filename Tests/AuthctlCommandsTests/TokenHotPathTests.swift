@@ -69,4 +69,45 @@ final class TokenHotPathTests {
             #expect(fast.stderr == async.stderr && fast.stdout == async.stdout, "\(request)")
         }
     }
+
+    /// Seals the keystore with a new key file; its path.
+    func seal() async throws -> String {
+        let key = authctl.home + "/keystore.key"
+        let made = try await authctl.run(["keystore", "new-key"])
+        #expect(FileManager.default.createFile(atPath: key, contents: Data(made.stdout.utf8), attributes: [.posixPermissions: 0o600]))
+        let sealed = try await authctl.run(["keystore", "seal", "--key-file", key])
+        #expect(sealed.status == 0, "\(sealed.stderr)")
+        return key
+    }
+
+    @Test("a key-file-sealed keystore is answered on the synchronous path too, the same as the async path")
+    func sealedSynchronously() async throws {
+        try await signIn()
+        let plain = try await authctl.run(["token"])
+        let key = try await seal()
+        let environment = ["AUTHCTL_KEYSTORE_KEY_FILE": key]
+        let stdout = CapturedOutput(isTerminal: false), stderr = CapturedOutput(isTerminal: false)
+        let invocation = AuthctlInvocation(
+            arguments: ["token"],
+            io: authctl.io(stdin: ScriptedInput(Data(), isTerminal: false), stdout: stdout, stderr: stderr, environment: environment))
+        #expect(invocation.finishWithoutConcurrency() == 0, "answered before any task: \(stderr.text)")
+        #expect(stdout.text == plain.stdout)
+        let async = try await authctl.run(["token", "-vq"], environment: environment)
+        #expect(async.status == 0 && async.stdout == plain.stdout)
+    }
+
+    @Test("a refresh on a sealed keystore works and writes it sealed again; without the key both paths fail the same way (6)")
+    func sealedRefresh() async throws {
+        try await signIn()
+        let key = try await seal()
+        let environment = ["AUTHCTL_KEYSTORE_KEY_FILE": key]
+        let refreshed = try await authctl.run(["token", "--force-refresh"], environment: environment)
+        #expect(refreshed.status == 0 && refreshed.stdout.hasPrefix("at-"), "\(refreshed.stderr) \(refreshed.status)")
+        let text = String(decoding: authctl.keystoreBytes() ?? Data(), as: UTF8.self)
+        #expect(text.contains("\"version\" : 2") && !text.contains(refreshed.stdout.trimmingCharacters(in: .newlines)))
+        #expect(try await authctl.run(["token"], environment: environment).stdout == refreshed.stdout)
+        let fast = try await authctl.run(["token"])
+        let async = try await authctl.run(["token", "-vq"])
+        #expect(fast.status == 6 && async.status == 6 && fast.stderr == async.stderr && fast.stderr.contains("AUTHCTL_KEYSTORE_KEY_FILE"))
+    }
 }

@@ -19,6 +19,9 @@ public struct TokenSet: Sendable, Equatable {
     /// obtained with the refresh token and keyed by `TokenSet.scopeKey` of the scopes asked.
     /// Nil when there are none (absent from the keystore file).
     public var additionalTokens: [String: ScopedAccessToken]?
+    /// True when the keystore is sealed and was read without its key (`status`, `users
+    /// list`): the tokens exist but none is here, only their type, expiry and scopes.
+    public var isSealed = false
 
     public init(
         accessToken: String?, tokenType: String = "Bearer", expiresAt: Date?, refreshToken: String?, idToken: String?, scopes: [String],

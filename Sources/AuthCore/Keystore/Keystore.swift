@@ -24,32 +24,80 @@ extension Keystore {
     }
 }
 
-/// The JSON keystore file of SPEC §7.
+/// The JSON keystore file of SPEC §7, plaintext (format 1) or sealed (format 2, opened
+/// with what `keys` can give).
 public struct FileKeystore: Keystore {
     public let path: String
     let random: any RandomSource
     let lockTimeout: TimeInterval
+    let keys: KeystoreKeys
 
-    public init(path: String, random: any RandomSource, lockTimeout: TimeInterval = 60) {
+    public init(path: String, random: any RandomSource, lockTimeout: TimeInterval = 60, keys: KeystoreKeys = KeystoreKeys()) {
         self.path = path
         self.random = random
         self.lockTimeout = lockTimeout
+        self.keys = keys
     }
 
     public func read() throws -> AccountState {
+        guard let data = try SafeFile.read(path, what: "the keystore") else { return AccountState() }
+        return try opened(KeystoreFile.decode(data, path: path)).file.state
+    }
+
+    /// Every user's profile without opening a sealed keystore: its tokens come back with
+    /// `isSealed` and no secret (`users list`, `status`). The same as `read` when plaintext.
+    public func readProfiles() throws -> AccountState {
         guard let data = try SafeFile.read(path, what: "the keystore") else { return AccountState() }
         return try KeystoreFile.decode(data, path: path).state
     }
 
     /// The current user's record alone is read out of the file (`KeystoreScan` reads it
     /// through a small window); a file the scan does not understand is read whole and decoded,
-    /// which explains the problem.
+    /// which explains the problem. A sealed keystore's record is opened with `keys`.
     public func readCurrentUser() throws -> AccountState {
-        try SafeFile.withOpened(path, what: "the keystore") { fd, info in
-            if let state = KeystoreFile.decodeCurrentUser(file: fd) { return state }
+        try readCurrentUser(opening: true)
+    }
+
+    /// The current user without opening a sealed keystore (`status`).
+    public func readCurrentUserProfile() throws -> AccountState {
+        try readCurrentUser(opening: false)
+    }
+
+    private func readCurrentUser(opening: Bool) throws -> AccountState {
+        let record = try SafeFile.withOpened(path, what: "the keystore") { fd, info in
+            if let record = KeystoreFile.decodeCurrentUser(file: fd) { return record }
             let data = try SafeFile.readAll(fd, size: info.st_size, path: path, what: "the keystore", code: .keystoreError)
             return try KeystoreFile.decodeCurrentUser(data, path: path)
-        } ?? AccountState()
+        }
+        guard let record else { return AccountState() }
+        guard var user = record.user else { return AccountState(currentUID: record.currentUID, users: []) }
+        if opening, let sealing = record.sealing {
+            let key = try keys.dataKey(for: sealing, path: path)
+            do {
+                user = try user.opening(with: key)
+            } catch {
+                throw damaged()
+            }
+        }
+        return AccountState(currentUID: record.currentUID, users: [user.domain])
+    }
+
+    /// How the keystore is protected (`keystore status`), read without any key.
+    public func sealStatus() throws -> KeystoreSealStatus {
+        guard let data = try SafeFile.read(path, what: "the keystore") else {
+            return KeystoreSealStatus(exists: false, protection: .plaintext)
+        }
+        let file = try KeystoreFile.decode(data, path: path)
+        let protection: KeystoreSealStatus.Protection =
+            switch file.sealing?.keySource {
+            case nil: .plaintext
+            case .keyFile: .keyFile
+            case .passphrase: .passphrase
+            case .keyring: .keyring
+            }
+        return KeystoreSealStatus(
+            exists: true, protection: protection, version: file.version, users: file.users.count,
+            pendingCredentials: file.pendingCredentials?.count ?? 0)
     }
 
     public func update<T: Sendable>(_ change: (inout AccountState) async throws -> T) async throws -> T {
@@ -57,14 +105,81 @@ public struct FileKeystore: Keystore {
         defer { lock.release() }
         let data = try SafeFile.read(path, what: "the keystore")
         let original = try data.map { try KeystoreFile.decode($0, path: path) }
-        var state = original?.state ?? AccountState()
+        let opened = try original.map(opened)
+        var state = opened?.file.state ?? AccountState()
         let result = try await change(&state)
-        let updated = KeystoreFile(state)
-        if updated != original {
-            // The lock is held: no writer is at work, so any temporary file is a dead one's.
-            try SafeFile.removeStaleTemporaries(of: path, what: "the keystore")
-            try SafeFile.writeAtomically(try updated.encodedForWriting(path: path), to: path, what: "the keystore", random: random)
+        if let original, let sealing = original.sealing, let key = opened?.key {
+            // A sealed keystore is written again only when its state changed (each sealing
+            // draws new nonces, so the bytes always would).
+            guard state != opened?.file.state else { return result }
+            try write(KeystoreFile(state).sealed(with: key, sealing: sealing))
+            return result
         }
+        let updated = KeystoreFile(state)
+        if updated != original { try write(updated) }
         return result
     }
+
+    /// Seals the keystore as `target` says under a new data key (`keystore seal`, `rekey`), or
+    /// with nil writes it in plaintext (`keystore unseal`). Under the lock and atomic like every
+    /// write: the old file opens with `keys` first, and a failure leaves it as it was.
+    public func reseal(_ target: KeystoreSealTarget?) async throws {
+        let lock = try await FileLock.acquire(for: path, timeout: lockTimeout, what: "the keystore")
+        defer { lock.release() }
+        let data = try SafeFile.read(path, what: "the keystore")
+        let original = try data.map { try KeystoreFile.decode($0, path: path) }
+        let plaintext = try original.map(opened)?.file ?? KeystoreFile(AccountState())
+        guard let target else {
+            guard let sealing = original?.sealing else { return }
+            try write(plaintext)
+            if let item = sealing.keyringItem { keys.keyring?.remove(item: item) }
+            return
+        }
+        let key = DataKey.random()
+        let sealing = try target.sealing(of: key, keystorePath: path, random: random)
+        do {
+            try write(plaintext.sealed(with: key, sealing: sealing))
+        } catch {
+            if let item = sealing.keyringItem, case .keyring(let keyring) = target { keyring.remove(item: item) }
+            throw error
+        }
+        // The replaced sealing's keyring item opens nothing any more.
+        if let item = original?.sealing?.keyringItem, item != sealing.keyringItem { keys.keyring?.remove(item: item) }
+    }
+
+    /// The file opened with its data key (the key nil when it is plaintext).
+    private func opened(_ file: KeystoreFile) throws -> (file: KeystoreFile, key: DataKey?) {
+        guard let sealing = file.sealing else { return (file, nil) }
+        let key = try keys.dataKey(for: sealing, path: path)
+        do {
+            return (try file.opened(with: key), key)
+        } catch {
+            throw damaged()
+        }
+    }
+
+    private func damaged() -> AuthError {
+        AuthError.keystore(
+            "the keystore \(path) is damaged: a sealed value does not open with its key (changed, or moved from another record). authctl will not change it: restore a backup, or move it away and sign in again"
+        )
+    }
+
+    private func write(_ file: KeystoreFile) throws {
+        // The lock is held: no writer is at work, so any temporary file is a dead one's.
+        try SafeFile.removeStaleTemporaries(of: path, what: "the keystore")
+        try SafeFile.writeAtomically(try file.encodedForWriting(path: path), to: path, what: "the keystore", random: random)
+    }
+}
+
+/// How a keystore is protected at rest (`keystore status`).
+public struct KeystoreSealStatus: Sendable, Equatable {
+    public enum Protection: String, Sendable, Equatable {
+        case plaintext, keyFile, passphrase, keyring
+    }
+
+    public var exists: Bool
+    public var protection: Protection
+    public var version = KeystoreFile.plaintextVersion
+    public var users = 0
+    public var pendingCredentials = 0
 }

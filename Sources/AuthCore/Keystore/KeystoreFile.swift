@@ -9,22 +9,51 @@
 /// (`KeystoreRecord`), so that the format changes by version only, never because the
 /// domain did.
 struct KeystoreFile: Codable, Equatable {
-    /// The format this build writes. Older versions are migrated on write; newer ones refused.
-    static let currentVersion = 1
+    /// The newest format this build reads and writes: 1 is a plaintext keystore, 2 a sealed
+    /// one (`sealing` present, every secret an AEAD ciphertext). Sealing migrates 1 → 2,
+    /// `keystore unseal` 2 → 1; newer versions are refused.
+    static let currentVersion = 2
+    static let plaintextVersion = 1
+    static let sealedVersion = 2
 
     var version: Int
     var currentUid: String?
     var users: [KeystoreRecord.User]
     /// Absent when there are none (files stay as older builds wrote them).
     var pendingCredentials: [KeystoreRecord.PendingCredential]?
+    /// Version 2: how the data key is wrapped (`KeystoreSealing`).
+    var sealing: KeystoreSealing?
 
+    /// A plaintext keystore (version 1) of `state`.
     init(_ state: AccountState) {
-        version = Self.currentVersion
+        version = Self.plaintextVersion
         currentUid = state.currentUID
         users = state.users.map(KeystoreRecord.User.init)
         pendingCredentials = state.pendingCredentials.isEmpty ? nil : state.pendingCredentials.map(KeystoreRecord.PendingCredential.init)
     }
 
+    /// This keystore with every secret sealed under `key` (version 2), wrapped as `sealing` says.
+    func sealed(with key: DataKey, sealing: KeystoreSealing) throws -> KeystoreFile {
+        var file = self
+        file.version = Self.sealedVersion
+        file.sealing = sealing
+        file.users = try users.map { try $0.sealing(with: key) }
+        file.pendingCredentials = try pendingCredentials?.map { try $0.sealing(with: key) }
+        return file
+    }
+
+    /// This keystore with every secret opened (a plaintext version 1); throws
+    /// `SealedValueRefused` when a value does not open.
+    func opened(with key: DataKey) throws -> KeystoreFile {
+        var file = self
+        file.version = Self.plaintextVersion
+        file.sealing = nil
+        file.users = try users.map { try $0.opening(with: key) }
+        file.pendingCredentials = try pendingCredentials?.map { try $0.opening(with: key) }
+        return file
+    }
+
+    /// The state; from a sealed file not opened, its profiles with tokens marked sealed.
     var state: AccountState {
         AccountState(currentUID: currentUid, users: users.map(\.domain), pendingCredentials: (pendingCredentials ?? []).map(\.domain))
     }
@@ -33,22 +62,34 @@ struct KeystoreFile: Codable, Equatable {
         try withReadableErrors(path: path) { try decoder.decode(KeystoreFile.self, from: data) }
     }
 
+    /// The current user's record as the file holds it (sealed or not), and the file's sealing.
+    struct CurrentUserRecord {
+        var currentUID: String?
+        var user: KeystoreRecord.User?
+        var sealing: KeystoreSealing?
+
+        /// The current user as read, not opened (a sealed one's tokens marked sealed).
+        var state: AccountState { AccountState(currentUID: currentUID, users: user.map { [$0.domain] } ?? []) }
+    }
+
     /// The current user alone, for the commands that answer from the session (`token`,
     /// `status`): one pass over the file, the version checked as for a full read, and no
     /// other user decoded (their records are skipped, not built).
-    static func decodeCurrentUser(_ data: Data, path: String) throws -> AccountState {
+    static func decodeCurrentUser(_ data: Data, path: String) throws -> CurrentUserRecord {
         // The current user's record found by a scan that skips the others, then decoded;
         // a file the scan does not understand goes through the decoder, which explains.
         if let found = KeystoreScan.currentUser(in: data), (1...currentVersion).contains(found.version) {
-            guard let range = found.user else { return AccountState(currentUID: found.currentUID, users: []) }
-            let slice = data[(data.startIndex + range.lowerBound)..<(data.startIndex + range.upperBound)]
-            if let user = try? decoder.decode(KeystoreRecord.User.self, from: slice) {
-                return AccountState(currentUID: found.currentUID, users: [user.domain])
+            let sealing = found.sealing.flatMap { try? decoder.decode(KeystoreSealing.self, from: data.slice($0)) }
+            if (sealing != nil) == (found.version == sealedVersion) {
+                guard let range = found.user else { return CurrentUserRecord(currentUID: found.currentUID, sealing: sealing) }
+                if let user = try? decoder.decode(KeystoreRecord.User.self, from: data.slice(range)) {
+                    return CurrentUserRecord(currentUID: found.currentUID, user: user, sealing: sealing)
+                }
             }
         }
         return try withReadableErrors(path: path) {
             let session = try decoder.decode(CurrentUserView.self, from: data)
-            return AccountState(currentUID: session.currentUid, users: session.user.map { [$0.domain] } ?? [])
+            return CurrentUserRecord(currentUID: session.currentUid, user: session.user, sealing: session.sealing)
         }
     }
 
@@ -56,14 +97,21 @@ struct KeystoreFile: Codable, Equatable {
     /// window and with only the current user's record read out: a large keystore is never
     /// in memory whole. Nil when the scan does not understand the file or a read fails; the
     /// caller then reads the file whole and `decodeCurrentUser` explains what is wrong.
-    static func decodeCurrentUser(file fd: Int32) -> AccountState? {
+    static func decodeCurrentUser(file fd: Int32) -> CurrentUserRecord? {
         guard let found = KeystoreScan.currentUser(inFile: fd), (1...currentVersion).contains(found.version) else { return nil }
-        guard let range = found.user else { return AccountState(currentUID: found.currentUID, users: []) }
+        var sealing: KeystoreSealing?
+        if let range = found.sealing {
+            guard let slice = SafeFile.read(fd, range: range), let decoded = try? decoder.decode(KeystoreSealing.self, from: slice)
+            else { return nil }
+            sealing = decoded
+        }
+        guard (sealing != nil) == (found.version == sealedVersion) else { return nil }
+        guard let range = found.user else { return CurrentUserRecord(currentUID: found.currentUID, sealing: sealing) }
         // The record must still be the current user's (a file changed in place under us is not).
         guard let slice = SafeFile.read(fd, range: range), let user = try? decoder.decode(KeystoreRecord.User.self, from: slice),
             user.uid == found.currentUID
         else { return nil }
-        return AccountState(currentUID: found.currentUID, users: [user.domain])
+        return CurrentUserRecord(currentUID: found.currentUID, user: user, sealing: sealing)
     }
 
     /// The version check both reads share: a file without `version` is not a keystore; a
@@ -71,16 +119,19 @@ struct KeystoreFile: Codable, Equatable {
     fileprivate enum VersionCheck: Error {
         case missing
         case newer(Int)
+        /// `sealing` present in version 1, or absent in version 2.
+        case sealingMismatch
 
         static func check(_ container: KeyedDecodingContainer<CodingKeys>) throws -> Int {
             guard let version = try? container.decode(Int.self, forKey: .version) else { throw missing }
             guard version >= 1, version <= currentVersion else { throw newer(version) }
+            guard container.contains(.sealing) == (version == sealedVersion) else { throw sealingMismatch }
             return version
         }
     }
 
     enum CodingKeys: String, CodingKey {
-        case version, currentUid, users, pendingCredentials
+        case version, currentUid, users, pendingCredentials, sealing
     }
 
     init(from decoder: any Decoder) throws {
@@ -89,6 +140,7 @@ struct KeystoreFile: Codable, Equatable {
         currentUid = try container.decodeIfPresent(String.self, forKey: .currentUid)
         users = try container.decode([KeystoreRecord.User].self, forKey: .users)
         pendingCredentials = try container.decodeIfPresent([KeystoreRecord.PendingCredential].self, forKey: .pendingCredentials)
+        sealing = try container.decodeIfPresent(KeystoreSealing.self, forKey: .sealing)
     }
 
     /// Maps decoding failures to the keystore errors of docs/keystore.md.
@@ -98,6 +150,10 @@ struct KeystoreFile: Codable, Equatable {
         } catch VersionCheck.missing {
             throw AuthError.keystore(
                 "the keystore \(path) has no version number, so it is not an authctl keystore or it is corrupt. authctl will not change it: move it away and sign in again"
+            )
+        } catch VersionCheck.sealingMismatch {
+            throw AuthError.keystore(
+                "the keystore \(path) is corrupt (its version and its sealing do not agree). authctl will not change it: restore a backup, or move it away and sign in again"
             )
         } catch VersionCheck.newer(let version) {
             throw AuthError.keystore(
@@ -133,6 +189,7 @@ struct KeystoreFile: Codable, Equatable {
         guard let data = try? encoded(), let decoded = try? Self.decoder.decode(KeystoreFile.self, from: data),
             decoded.currentUid == currentUid, decoded.users.map(\.uid) == users.map(\.uid),
             (decoded.pendingCredentials ?? []).count == (pendingCredentials ?? []).count,
+            decoded.sealing == sealing,
             let session = try? Self.decodeCurrentUser(data, path: path), session.currentUID == currentUid
         else { throw refused }
         return data
@@ -142,6 +199,14 @@ struct KeystoreFile: Codable, Equatable {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return decoder
+    }()
+
+    /// The sealed secrets' plaintext: compact, sorted.
+    static let secretsEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
     }()
 
     static let encoder: JSONEncoder = {
@@ -156,12 +221,14 @@ struct KeystoreFile: Codable, Equatable {
 private struct CurrentUserView: Decodable {
     var currentUid: String?
     var user: KeystoreRecord.User?
+    var sealing: KeystoreSealing?
 
     private enum UserKeys: String, CodingKey { case uid }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: KeystoreFile.CodingKeys.self)
         _ = try KeystoreFile.VersionCheck.check(container)
+        sealing = try container.decodeIfPresent(KeystoreSealing.self, forKey: .sealing)
         currentUid = try container.decodeIfPresent(String.self, forKey: .currentUid)
         guard let currentUid else { return }
         var users = try container.nestedUnkeyedContainer(forKey: .users)
@@ -172,5 +239,12 @@ private struct CurrentUserView: Decodable {
                 return
             }
         }
+    }
+}
+
+extension Data {
+    /// The bytes at `range`, counted from the start of this data.
+    fileprivate func slice(_ range: Range<Int>) -> Data {
+        self[(startIndex + range.lowerBound)..<(startIndex + range.upperBound)]
     }
 }

@@ -55,6 +55,10 @@ enum KeystoreRecord {
         var idToken: String?
         var scopes: [String]
         var additionalTokens: [String: ScopedToken]?
+        /// Format version 2, a sealed keystore: `accessToken`, `refreshToken`, `idToken` and
+        /// `additionalTokens` (and a pending credential's `claims`) are absent and held here,
+        /// AES-256-GCM under the data key, bound to the record's place (`SealedSecrets`).
+        var sealed: String?
     }
 
     /// `tokens.additionalTokens[SCOPES]`.
@@ -88,8 +92,9 @@ enum KeystoreRecord {
         var federatedId: String
         var profile: Profile
         var tokens: Tokens
-        /// The validated ID-token claims, as received.
-        var claims: [String: JSONValue]
+        /// The validated ID-token claims, as received. Absent when sealed (they hold the
+        /// nonce): then in `tokens.sealed`.
+        var claims: [String: JSONValue]?
     }
 }
 
@@ -143,13 +148,17 @@ extension KeystoreRecord.Tokens {
         self.init(
             accessToken: tokens.accessToken, tokenType: tokens.tokenType, expiresAt: tokens.expiresAt, refreshToken: tokens.refreshToken,
             idToken: tokens.idToken, scopes: tokens.scopes,
-            additionalTokens: tokens.additionalTokens?.mapValues(KeystoreRecord.ScopedToken.init))
+            additionalTokens: tokens.additionalTokens?.mapValues(KeystoreRecord.ScopedToken.init), sealed: nil)
     }
 
+    /// The domain's tokens; from a record still sealed (read without the key, for `status`
+    /// and `users list`), tokens with `isSealed` set and no secret.
     var domain: TokenSet {
-        TokenSet(
+        var set = TokenSet(
             accessToken: accessToken, tokenType: tokenType, expiresAt: expiresAt, refreshToken: refreshToken, idToken: idToken,
             scopes: scopes, additionalTokens: additionalTokens?.mapValues(\.domain))
+        set.isSealed = sealed != nil
+        return set
     }
 }
 
@@ -200,6 +209,6 @@ extension KeystoreRecord.Credential {
     var domain: AuthCore.Credential {
         AuthCore.Credential(
             providerID: providerId, issuer: issuer, federatedID: federatedId, profile: profile.domain, tokens: tokens.domain,
-            claims: IDTokenClaims(raw: claims))
+            claims: IDTokenClaims(raw: claims ?? [:]))
     }
 }

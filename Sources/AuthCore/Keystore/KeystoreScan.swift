@@ -30,6 +30,8 @@ enum KeystoreScan {
         var currentUID: String?
         /// The byte range of the current user's object in `users`, nil when no user has that uid.
         var user: Range<Int>?
+        /// The byte range of the top-level `sealing` object (a sealed keystore), nil when absent.
+        var sealing: Range<Int>? = nil
     }
 
     static func currentUser(in data: Data) -> Found? {
@@ -101,6 +103,7 @@ enum KeystoreScan {
             var version: Int?
             var currentUID: String?
             var users: Range<Int>?
+            var sealing: Range<Int>?
             /// The current user's record, when `currentUid` came before `users` (as authctl
             /// writes it: sorted keys) and the array was searched in the same pass.
             var user: Range<Int>??
@@ -113,6 +116,11 @@ enum KeystoreScan {
                     case "currentUid":
                         currentUID = scanner.plainString()
                         return currentUID != nil
+                    case "sealing":
+                        let start = scanner.position
+                        guard scanner.peek() == Self.openBrace, scanner.skipValue() else { return false }
+                        sealing = start..<scanner.position
+                        return true
                     case "users":
                         let start = scanner.position
                         guard scanner.peek() == Self.openBracket else { return false }
@@ -130,11 +138,11 @@ enum KeystoreScan {
             else { return nil }
             skipWhitespace()
             guard peek() == nil, !failed, let version, let users else { return nil }
-            guard let currentUID else { return Found(version: version, currentUID: nil, user: nil) }
-            if let user { return Found(version: version, currentUID: currentUID, user: user) }
+            guard let currentUID else { return Found(version: version, currentUID: nil, user: nil, sealing: sealing) }
+            if let user { return Found(version: version, currentUID: currentUID, user: user, sealing: sealing) }
             position = users.lowerBound
             guard let found = findUser(currentUID), !failed else { return nil }
-            return Found(version: version, currentUID: currentUID, user: found)
+            return Found(version: version, currentUID: currentUID, user: found, sealing: sealing)
         }
 
         /// In the `users` array: the range of the object whose `uid` is `uid`; `.some(nil)`

@@ -23,6 +23,7 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case login, link, reauthenticate, unlink, signOut, status, token, exec, gitCredential
         case usersList, usersExport, usersDelete, usersPhoto
         case providersAdd, providersShow, providersList, providersRemove
+        case keystoreStatus, keystoreSeal, keystoreUnseal, keystoreRekey, keystoreNewKey
     }
 
     /// An input a person gives to a command; the executable spells it as its option
@@ -31,6 +32,7 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case allowAnyLocalUser, authorityHost, browserCommand, clientID, clientSecretEnv, clientSecretFile, config, consent
         case credential, deviceCode, flow, graphHost, idToken, issuer, keyID, keystore, listenAddress, manual, noBrowser
         case format, parameter, pending, privateKeyFile, rawNonce, redirectURI, scope, teamID, tenant, timeout
+        case keyFile, passphraseEnv, passphraseFile, keyring
     }
 
     /// One argument of a command: a value as written (a provider id, a handle, a
@@ -115,13 +117,15 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
     public var description: String {
         spelled(
             command: { verb, arguments in
-                "‹" + ([verb.rawValue] + arguments.map { argument in
-                    switch argument {
-                    case .value(let value): value
-                    case .input(let input, let value): value.map { "\(input.rawValue) \($0)" } ?? input.rawValue
-                    case .endOfOptions: "…"
-                    }
-                }).joined(separator: " ") + "›"
+                "‹"
+                    + ([verb.rawValue]
+                    + arguments.map { argument in
+                        switch argument {
+                        case .value(let value): value
+                        case .input(let input, let value): value.map { "\(input.rawValue) \($0)" } ?? input.rawValue
+                        case .endOfOptions: "…"
+                        }
+                    }).joined(separator: " ") + "›"
             },
             input: { "‹\($0.rawValue)›" })
     }

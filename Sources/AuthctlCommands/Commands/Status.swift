@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuthCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -15,7 +16,8 @@ struct Status: AuthctlCommand {
     @OptionGroup var global: GlobalOptions
 
     func run(_ wiring: Wiring) async throws {
-        let state = try wiring.keystore().readCurrentUser()
+        // Profiles only: a sealed keystore's status needs no key (its tokens say they are sealed).
+        let state = try wiring.keystore().readCurrentUserProfile()
         guard let user = state.currentUser else {
             if global.json { wiring.output.json(.object(["signedIn": .bool(false)])) }
             wiring.output.error("authctl: nobody is signed in. Sign in with: authctl login PROVIDER\n")

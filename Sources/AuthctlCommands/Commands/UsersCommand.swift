@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuthCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -17,7 +18,7 @@ struct UsersCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run(_ wiring: Wiring) async throws {
-            let state = try wiring.keystore().read()
+            let state = try wiring.keystore().readProfiles()
             if global.json {
                 wiring.output.json(
                     .object([

@@ -36,6 +36,16 @@ public struct FileDescriptorInput: InputChannel {
 
     public var isTerminal: Bool { isatty(descriptor) == 1 }
 
+    public func withoutEcho<T>(_ body: () throws -> T) rethrows -> T {
+        var saved = termios()
+        guard isTerminal, tcgetattr(descriptor, &saved) == 0 else { return try body() }
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ECHO)
+        _ = tcsetattr(descriptor, TCSAFLUSH, &quiet)
+        defer { _ = tcsetattr(descriptor, TCSAFLUSH, &saved) }
+        return try body()
+    }
+
     /// How long one poll(2) waits before cancellation is checked again, in milliseconds.
     static let slice: Int32 = 50
 

@@ -16,6 +16,13 @@ public protocol InputChannel: Sendable {
     /// Waits until input is there (or its end), then returns at most `count` bytes; empty at
     /// the end of input. Throws `CancellationError` when the task is cancelled meanwhile.
     func read(upTo count: Int) throws -> [UInt8]
+    /// Runs `body` with the terminal's echo off (a passphrase typed at a prompt); a channel
+    /// that is no terminal just runs it.
+    func withoutEcho<T>(_ body: () throws -> T) rethrows -> T
+}
+
+extension InputChannel {
+    public func withoutEcho<T>(_ body: () throws -> T) rethrows -> T { try body() }
 }
 
 /// The cancellation of a read that runs on a thread of its own (`readLineOffPool`), where
@@ -57,7 +64,8 @@ extension InputChannel {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String?, any Error>) in
                 DetachedThread.start {
-                    continuation.resume(with: Result { try ReadCancellation.$current.withValue(cancellation) { try readLine(limit: limit) } })
+                    continuation.resume(
+                        with: Result { try ReadCancellation.$current.withValue(cancellation) { try readLine(limit: limit) } })
                 }
             }
         } onCancel: {

@@ -1,0 +1,132 @@
+import Crypto
+import _CryptoExtras
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// What this process can give to open a sealed keystore: a key file, a passphrase, a prompt
+/// for one, or the system keyring. The command layer fills it from the environment
+/// (`AUTHCTL_KEYSTORE_KEY_FILE`, `AUTHCTL_KEYSTORE_PASSPHRASE`) and the terminal; AuthCore
+/// reads none of them itself.
+public struct KeystoreKeys: Sendable {
+    public var keyFile: String?
+    public var passphrase: String?
+    /// Asks for the passphrase on a terminal; nil without one (nothing prompts then).
+    public var askPassphrase: (@Sendable () -> String?)?
+    /// The Secret Service, when the process may use it.
+    public var keyring: (any KeystoreKeyring)?
+
+    public init(
+        keyFile: String? = nil, passphrase: String? = nil, askPassphrase: (@Sendable () -> String?)? = nil,
+        keyring: (any KeystoreKeyring)? = nil
+    ) {
+        self.keyFile = keyFile
+        self.passphrase = passphrase
+        self.askPassphrase = askPassphrase
+        self.keyring = keyring
+    }
+
+    /// The data key of a keystore sealed as `sealing` says, or the error that says how to
+    /// give it (or that the one given is wrong).
+    func dataKey(for sealing: KeystoreSealing, path: String) throws -> DataKey {
+        let wrappingKey = try self.wrappingKey(for: sealing, path: path)
+        guard let key = sealing.dataKey(wrappingKey: wrappingKey) else {
+            let given =
+                switch sealing.keySource {
+                case .keyFile: "key file \(keyFile ?? "")"
+                case .passphrase: "passphrase"
+                case .keyring: "key in the system keyring"
+                }
+            throw AuthError.keystore(
+                "the \(given) does not open the keystore \(path): it is not the key it was sealed with. Nothing was changed")
+        }
+        return key
+    }
+
+    private func wrappingKey(for sealing: KeystoreSealing, path: String) throws -> SymmetricKey {
+        switch sealing.keySource {
+        case .keyFile:
+            guard let keyFile, !keyFile.isEmpty else {
+                throw AuthError.keystore(
+                    "the keystore \(path) is sealed with a key file, and no key was given: set AUTHCTL_KEYSTORE_KEY_FILE to the key file's path"
+                )
+            }
+            return try KeystoreKeyFile.read(keyFile)
+        case .passphrase:
+            guard let kdf = sealing.kdf, let salt = kdf.checkedSalt else {
+                throw AuthError.keystore(
+                    "the keystore \(path) asks for key derivation parameters out of bounds (scrypt N ≤ 2^20, r ≤ 32, p ≤ 16, 256 MiB). authctl will not derive with them: restore a backup"
+                )
+            }
+            guard let passphrase = passphrase ?? askPassphrase?() else {
+                throw AuthError.keystore(
+                    "the keystore \(path) is sealed with a passphrase, and none was given: set AUTHCTL_KEYSTORE_PASSPHRASE, or run the command on a terminal to be asked"
+                )
+            }
+            return try Self.derive(passphrase: passphrase, salt: salt, kdf: kdf)
+        case .keyring:
+            guard let keyring else {
+                throw AuthError.keystore(
+                    "the keystore \(path) is sealed with a key in the system keyring, and the keyring cannot be used here (no Secret Service on the session bus, or libsecret is missing). Unlock your desktop session's keyring, or rekey it with a key file for this machine"
+                )
+            }
+            guard let item = sealing.keyringItem, !item.isEmpty else {
+                throw AuthError.keystore("the keystore \(path) is sealed with the keyring but names no keyring item: it is damaged. Restore a backup")
+            }
+            return try keyring.wrappingKey(item: item)
+        }
+    }
+
+    /// scrypt (RFC 7914) of the passphrase with the file's parameters (already bounded).
+    static func derive(passphrase: String, salt: Data, kdf: KeystoreSealing.Scrypt) throws -> SymmetricKey {
+        do {
+            return try KDF.Scrypt.deriveKey(
+                from: Data(passphrase.utf8), salt: salt, outputByteCount: 32, rounds: kdf.n, blockSize: kdf.r, parallelism: kdf.p)
+        } catch {
+            throw AuthError.keystore("the passphrase could not be derived into a key (scrypt failed). Nothing was changed")
+        }
+    }
+}
+
+/// The Secret Service (GNOME Keyring, KWallet, KeePassXC) as a sealed keystore uses it: one
+/// item per sealing, named by a random id the keystore records, holding the key that wraps
+/// its data key. A new sealing stores a new item before the file is written, so a failed
+/// write leaves the old item, and the old file, as they were.
+public protocol KeystoreKeyring: Sendable {
+    /// The key of `item`; a keystore error when there is none or the keyring is locked.
+    func wrappingKey(item: String) throws -> SymmetricKey
+    /// Stores `key` as `item`.
+    func store(_ key: SymmetricKey, item: String, label: String) throws
+    /// Removes `item` (a sealing that was replaced); failures are ignored.
+    func remove(item: String)
+}
+
+/// How to seal a keystore (`keystore seal`, `keystore rekey`).
+public enum KeystoreSealTarget: Sendable {
+    case keyFile(path: String)
+    case passphrase(String)
+    case keyring(any KeystoreKeyring)
+
+    /// A sealing of `dataKey` this way: the key file read, the passphrase derived with new
+    /// parameters and salt, or a new key stored in the keyring.
+    func sealing(of dataKey: DataKey, keystorePath: String, random: any RandomSource) throws -> KeystoreSealing {
+        switch self {
+        case .keyFile(let path):
+            return try KeystoreSealing(dataKey: dataKey, wrappingKey: KeystoreKeyFile.read(path), keySource: .keyFile, kdf: nil)
+        case .passphrase(let passphrase):
+            guard !passphrase.isEmpty else { throw AuthError.invalidArgument("the passphrase is empty") }
+            let kdf = KeystoreSealing.Scrypt.standard(salt: Data(random.bytes(count: 16)))
+            guard let salt = kdf.checkedSalt else { throw AuthError.internalError("the standard scrypt parameters are out of bounds") }
+            let key = try KeystoreKeys.derive(passphrase: passphrase, salt: salt, kdf: kdf)
+            return try KeystoreSealing(dataKey: dataKey, wrappingKey: key, keySource: .passphrase, kdf: kdf)
+        case .keyring(let keyring):
+            let key = SymmetricKey(data: Data(random.bytes(count: 32)))
+            let item = random.base64URL(bytes: 16)
+            try keyring.store(key, item: item, label: "authctl keystore key (\(keystorePath))")
+            return try KeystoreSealing(dataKey: dataKey, wrappingKey: key, keySource: .keyring, kdf: nil, keyringItem: item)
+        }
+    }
+}
