@@ -12,11 +12,8 @@ command -v file >/dev/null 2>&1 || missing+=(file)
 command -v groff >/dev/null 2>&1 || missing+=(groff-base)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
-# A real Secret Service for `keystore seal --keyring` (KeyringBinaryTests): gnome-keyring on a
-# private session bus, libsecret (which authctl loads with dlopen) and secret-tool.
-command -v gnome-keyring-daemon >/dev/null 2>&1 || missing+=(gnome-keyring)
-command -v secret-tool >/dev/null 2>&1 || missing+=(libsecret-tools)
-command -v dbus-run-session >/dev/null 2>&1 || missing+=(dbus)
+# gnome-keyring, libsecret-tools and dbus (a real Secret Service for KeyringBinaryTests) are
+# not installed while that test is disabled (issue 16): they would only lengthen CI.
 
 if ((${#missing[@]})); then
     echo "setup: installing ${missing[*]}" >&2
