@@ -84,7 +84,18 @@ public struct KeystoreAccountStore: AccountStore {
 
     /// The time, a fresh uid and a fresh pending handle, drawn for one change.
     func context() -> AccountRules.Context {
-        // SPEC §1: a uid is random, URL-safe, at least 20 characters: 21 bytes → 28 characters.
-        AccountRules.Context(now: clock.now(), newUID: random.base64URL(bytes: 21), newHandle: "pc_" + random.base64URL(bytes: 15))
+        AccountRules.Context(now: clock.now(), newUID: newUID(), newHandle: "pc_" + random.base64URL(bytes: 15))
+    }
+
+    /// SPEC §1: a uid is random, URL-safe, at least 20 characters: 21 bytes → 28 characters.
+    /// It never begins with `-`, which a command line would read as an option (`users use
+    /// UID`): such a draw (1 in 64) is drawn again; a source that keeps giving one (never the
+    /// CSPRNG) gets its first character replaced.
+    func newUID() -> String {
+        for _ in 0..<8 {
+            let uid = random.base64URL(bytes: 21)
+            if !uid.hasPrefix("-") { return uid }
+        }
+        return "A" + random.base64URL(bytes: 21).dropFirst()
     }
 }
