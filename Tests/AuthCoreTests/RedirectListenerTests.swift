@@ -20,7 +20,8 @@ struct RedirectListenerTests {
         let literal = host.contains(":") ? "[\(host)]" : host
         deliver("http://\(literal):\(listener.port)/callback?code=c&state=s")
         let redirect = try await listener.waitForRedirect(
-            CallbackStateMachine(expectation: .init(path: "/callback", state: "s", issuer: "https://idp.example")), timeout: 5)
+            CallbackStateMachine(expectation: .init(path: "/callback", state: "s", issuer: "https://idp.example")),
+            until: .distantFuture, clock: ManualClock())
         redirect.browser.answer(.text(status: 200, "done"))
         #expect(redirect.outcome == .authorized(AuthorizationResponse(code: "c")))
     }

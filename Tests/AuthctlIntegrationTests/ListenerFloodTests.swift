@@ -48,7 +48,8 @@ struct ListenerFloodTests {
         try await Task.sleep(nanoseconds: 300_000_000)
         let outcome = Task {
             let redirect = try await listener.waitForRedirect(
-                CallbackStateMachine(expectation: .init(path: "/callback", state: "s", issuer: "x")), timeout: 40)
+                CallbackStateMachine(expectation: .init(path: "/callback", state: "s", issuer: "x")),
+                until: Date().addingTimeInterval(40), clock: SystemClock())
             redirect.browser.answer(.text(status: 200, "done"))
             return redirect.outcome
         }

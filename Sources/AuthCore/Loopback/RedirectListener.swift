@@ -136,15 +136,6 @@ public final class RedirectListener: @unchecked Sendable {
         public let browser: BrowserAnswer
     }
 
-    /// `waitForRedirect(_:until:clock:events:)` with a deadline `timeout` seconds from now
-    /// on the wall clock.
-    public func waitForRedirect(
-        _ machine: CallbackStateMachine, timeout: TimeInterval, events: @escaping @Sendable (Event) -> Void = { _ in }
-    ) async throws -> Redirect {
-        let clock = SystemClock()
-        return try await waitForRedirect(machine, until: clock.now().addingTimeInterval(timeout), clock: clock, events: events)
-    }
-
     /// Serves requests until the state machine finishes, `deadline` passes on `clock`
     /// (`web-context-cancelled`) or the task is cancelled (Ctrl-C; also `web-context-cancelled`).
     /// Every deadline of the listener (the redirect's, each connection's, the browser's page)
