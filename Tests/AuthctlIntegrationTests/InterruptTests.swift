@@ -133,9 +133,14 @@ final class ConsentInterruptTests {
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        let command = "\(AuthctlProcess.binary) link oidc.work --browser-command '\(browser)' --timeout 20"
+        // `exec`: script runs the command through $SHELL, and dash (/bin/sh, and script's
+        // shell when SHELL is unset, as under CI) forks rather than exec a lone command; the
+        // shell, in the terminal's foreground group, would die of the same Ctrl-C (130).
+        let command = "exec \(AuthctlProcess.binary) link oidc.work --browser-command '\(browser)' --timeout 20"
         process.arguments = ["-qefc", command, "/dev/null"]
-        process.environment = authctl.environment
+        var environment = authctl.environment
+        environment["SHELL"] = "/bin/sh"
+        process.environment = environment
         let input = Pipe(), output = Pipe()
         process.standardInput = input
         process.standardOutput = output
