@@ -2,7 +2,7 @@
 # Installs what building and testing authctl needs on Debian/Ubuntu, when it is missing:
 # libcurl (authctl loads it for HTTP), curl (the scripted browser of the tests),
 # Python 3 with venv (the django-oauth-toolkit test provider), file and groff (the packaging
-# and man page tests). Idempotent and quiet.
+# and man page tests), gnome-keyring and dbus (the keyring test). Idempotent and quiet.
 set -euo pipefail
 
 missing=()
@@ -12,8 +12,12 @@ command -v file >/dev/null 2>&1 || missing+=(file)
 command -v groff >/dev/null 2>&1 || missing+=(groff-base)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
-# gnome-keyring, libsecret-tools and dbus (a real Secret Service for KeyringBinaryTests) are
-# not installed while that test is disabled (issue 16): they would only lengthen CI.
+# A real Secret Service for KeyringBinaryTests: gnome-keyring, dbus-run-session and
+# dbus-send (dbus), and libsecret (which authctl loads for `keystore seal --keyring`).
+command -v gnome-keyring-daemon >/dev/null 2>&1 || missing+=(gnome-keyring)
+command -v dbus-run-session >/dev/null 2>&1 || missing+=(dbus)
+command -v dbus-send >/dev/null 2>&1 || missing+=(dbus-bin)
+ldconfig -p 2>/dev/null | grep -q 'libsecret-1\.so\.0' || missing+=(libsecret-1-0)
 
 if ((${#missing[@]})); then
     echo "setup: installing ${missing[*]}" >&2
