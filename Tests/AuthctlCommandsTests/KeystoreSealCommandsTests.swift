@@ -74,7 +74,7 @@ struct KeystoreSealCommandsTests {
         try await authctl.run(["keystore", "seal", "--key-file", try await newKeyFile()]).expectSuccess()
         let before = authctl.keystoreBytes()
         let other = try await newKeyFile("other")
-        for command in [["token"], ["users", "show"], ["signout"], ["keystore", "unseal"], ["keystore", "rekey", "--key-file", other]] {
+        for command in [["token"], ["users", "use", "uid-1"], ["signout"], ["keystore", "unseal"], ["keystore", "rekey", "--key-file", other]] {
             let result = try await authctl.run(command, environment: ["AUTHCTL_KEYSTORE_KEY_FILE": other])
             #expect(result.status == 6, "\(command)")
             #expect(result.stderr.contains("not the key it was sealed with"), "\(command): \(result.stderr)")
@@ -142,6 +142,24 @@ struct KeystoreSealCommandsTests {
         try await authctl.run(["signout"], environment: ["AUTHCTL_KEYSTORE_KEY_FILE": key]).expectSuccess()
         #expect(keystoreText.contains("\"version\" : 2"), "it stays sealed")
         #expect(try await authctl.run(["status"]).status == 16)
+    }
+
+    @Test("users show and users export (both formats) need no key: profiles stay readable, no secret is in them")
+    func profilesWithoutKey() async throws {
+        try await signIn()
+        let key = try await newKeyFile()
+        try await authctl.run(["keystore", "seal", "--key-file", key]).expectSuccess()
+        let before = authctl.keystoreBytes()
+        let show = try await authctl.run(["users", "show"])
+        #expect(show.status == 0 && show.stdout.contains("ada@example.com") && show.stdout.contains("sealed"), "\(show.stderr)")
+        let showJSON = try await authctl.run(["users", "show", "uid-1", "--json"])
+        #expect(showJSON.status == 0 && showJSON.stdout.contains("\"uid\" : \"uid-1\""), "\(showJSON.stderr)")
+        for format in ["authctl", "firebase"] {
+            let export = try await authctl.run(["users", "export", "--format", format])
+            #expect(export.status == 0 && export.stdout.contains("ada@example.com"), "\(format): \(export.stderr)")
+            #expect(!export.stdout.contains("secret-1") && !export.stdout.contains("sealed:"), "\(format)")
+        }
+        #expect(authctl.keystoreBytes() == before, "reads wrote nothing")
     }
 
     @Test("key files: refused when others can read them, or when they are no key")

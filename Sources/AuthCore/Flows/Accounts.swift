@@ -11,9 +11,10 @@ public struct Accounts: Sendable {
 
     public init(keystore: any Keystore) { self.keystore = keystore }
 
-    /// `users show [UID]` (the current user by default).
+    /// `users show [UID]` (the current user by default): profiles only, so a sealed keystore
+    /// needs no key (its tokens say they are sealed).
     public func show(uid: String?) throws -> User {
-        let state = try keystore.read()
+        let state = try keystore.readProfiles()
         guard let uid = uid ?? state.currentUID else { throw AuthError.noCurrentUser }
         guard let user = state.users.first(where: { $0.uid == uid }) else {
             throw AuthError.invalidArgument("no user has the uid '\(Sanitize.text(uid, limit: 64))'. List them with: \(command: .usersList)")
@@ -25,15 +26,17 @@ public struct Accounts: Sendable {
     public func use(uid: String) async throws -> User {
         try await keystore.update { state in
             try AccountRules.use(&state, uid: uid)
-            return state.currentUser!
+            guard let user = state.currentUser else { throw AuthError.noCurrentUser }
+            return user
         }
     }
 }
 
 extension Accounts {
-    /// `users export [--format authctl|firebase]`: the account records, never a token.
+    /// `users export [--format authctl|firebase]`: the account records, never a token, so a
+    /// sealed keystore is not opened.
     public func export(format: UserExport.Format) throws -> Data {
-        try UserExport.export(try keystore.read(), format: format)
+        try UserExport.export(try keystore.readProfiles(), format: format)
     }
 
     /// `users import FILE`: all or nothing, under the keystore lock. Imported users are

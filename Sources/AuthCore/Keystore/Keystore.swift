@@ -12,12 +12,17 @@ public protocol Keystore: Sendable {
     /// `token` and `status`, which must not pay for every other user. Read-only: never
     /// write it back.
     func readCurrentUser() throws -> AccountState
+    /// Every user's profile, a sealed keystore left sealed: its tokens come back with
+    /// `isSealed` and no secret. What shows or exports accounts needs no more, and no key.
+    func readProfiles() throws -> AccountState
     /// Changes the state under an exclusive lock: re-read, change, write atomically. When
     /// `change` throws, or changes nothing, nothing is written.
     func update<T: Sendable>(_ change: (inout AccountState) async throws -> T) async throws -> T
 }
 
 extension Keystore {
+    public func readProfiles() throws -> AccountState { try read() }
+
     public func readCurrentUser() throws -> AccountState {
         let state = try read()
         return AccountState(currentUID: state.currentUID, users: state.currentUser.map { [$0] } ?? [])
