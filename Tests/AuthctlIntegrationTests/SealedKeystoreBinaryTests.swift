@@ -93,6 +93,74 @@ struct SealedKeystoreBinaryTests {
         #expect(tokens.count == 32 && tokens.allSatisfy { $0.status == 0 && $0.stdout == "at-sealed-1\n" }, "\(tokens.map(\.stderr))")
     }
 
+    @Test("seal, rekey and unseal killed with SIGKILL at random moments: the old or the new keystore, never a mix, and no token lost")
+    func killedMidWrite() async throws {
+        try await signIn()
+        let key = try await newKeyFile("k")
+        let environment = ["AUTHCTL_KEYSTORE_KEY_FILE": key]
+        var random = SystemRandomNumberGenerator()
+        var outcomes: Set<String> = []
+        for round in 0..<24 {
+            let sealed = String(decoding: authctl.keystoreBytes() ?? Data(), as: UTF8.self).contains("\"version\" : 2")
+            let arguments =
+                !sealed ? ["keystore", "seal", "--key-file", key]
+                : round % 2 == 0 ? ["keystore", "rekey", "--key-file", key] : ["keystore", "unseal"]
+            let started = try authctl.start(arguments, environment: environment)
+            // Up to 60 ms: start-up, the scrypt-free key-file path and the write all fall inside.
+            usleep(UInt32.random(in: 0...60_000, using: &random))
+            kill(started.0.processIdentifier, SIGKILL)
+            let ended = await AuthctlProcess.finish(started)
+            outcomes.insert(ended.status == 0 ? "finished" : "killed")
+            let token = try await authctl.run(["token"], environment: environment)
+            #expect(token.status == 0 && token.stdout == "at-sealed-1\n", "round \(round) \(arguments): \(token.stderr)")
+            let listing = try await authctl.run(["users", "list"])
+            #expect(listing.status == 0, "round \(round): \(listing.stderr)")
+        }
+        #expect(outcomes.contains("killed"), "no run was killed before it ended: the test proved nothing")
+        // The next write removes what a killed writer left (a temporary may hold tokens in plaintext).
+        let sealed = String(decoding: authctl.keystoreBytes() ?? Data(), as: UTF8.self).contains("\"version\" : 2")
+        let last = try await authctl.run(["keystore", sealed ? "unseal" : "seal"] + (sealed ? [] : ["--key-file", key]), environment: environment)
+        #expect(last.status == 0, "\(last.stderr)")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: (authctl.keystorePath as NSString).deletingLastPathComponent)
+        #expect(leftovers.allSatisfy { !$0.contains(".tmp-") }, "\(leftovers)")
+    }
+
+    @Test("on a real terminal the passphrase is asked for and not echoed; without one nothing is asked")
+    func passphraseOnTerminal() async throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+        try await signIn()
+        let passphrase = "typed-" + UUID().uuidString
+        #expect(try await authctl.run(["keystore", "seal", "--passphrase-env", "P"], environment: ["P": passphrase]).status == 0)
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        // `exec` and SHELL=/bin/sh: see ConsentInterruptTests (CI has no SHELL).
+        process.arguments = ["-qefc", "exec \(AuthctlProcess.binary) token", "/dev/null"]
+        var environment = authctl.environment
+        environment["SHELL"] = "/bin/sh"
+        process.environment = environment
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        var printed = ""
+        let deadline = Date().addingTimeInterval(30)
+        while !printed.contains("Keystore passphrase:") && Date() < deadline && process.isRunning {
+            printed += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        }
+        #expect(printed.contains("Keystore passphrase:"), "asked on a terminal: \(printed)")
+        input.fileHandleForWriting.write(Data((passphrase + "\n").utf8))
+        printed += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        #expect(process.terminationStatus == 0, "\(printed)")
+        #expect(printed.contains("at-sealed-1"), "\(printed)")
+        #expect(!printed.contains(passphrase), "the passphrase was echoed: \(printed)")
+
+        let piped = try await authctl.run(["token"], stdin: Data((passphrase + "\n").utf8))
+        #expect(piped.status == 6 && !piped.stderr.contains("Keystore passphrase:") && piped.stderr.contains("AUTHCTL_KEYSTORE_PASSPHRASE"))
+    }
+
     @Test("a key file that others may read is refused with the fix")
     func keyFileMode() async throws {
         try await signIn()
