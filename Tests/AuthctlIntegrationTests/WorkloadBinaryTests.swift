@@ -94,10 +94,12 @@ final class WorkloadBinaryTests {
     @Test("many concurrent token processes that need a new token make one grant")
     func oneGrantForManyProcesses() async throws {
         try await authctl.addFakeProvider(provider)
-        provider.behaviour.accessTokenLifetime = .number(30)
+        provider.behaviour.accessTokenLifetime = .number(1)
         #expect(try await login().status == 0)
+        try await Task.sleep(for: .seconds(2))  // the token has expired: every process needs a new one
+        provider.behaviour.accessTokenLifetime = .number(3600)
         let before = provider.count("client_credentials")
-        let started = try (0..<5).map { _ in try authctl.start(["token", "--min-ttl", "60"], environment: environment) }
+        let started = try (0..<5).map { _ in try authctl.start(["token", "--min-ttl", "0"], environment: environment) }
         var tokens: Set<String> = []
         for process in started {
             let result = await AuthctlProcess.finish(process)
@@ -168,5 +170,23 @@ final class WorkloadBinaryTests {
             ["login", "oidc.fake", "--client-credentials", "--client-id", clientID, "--client-secret-file", file])
         #expect(fromFile.status == 0, "\(fromFile.stderr)")
         #expect(String(decoding: authctl.keystoreBytes() ?? Data(), as: UTF8.self).contains(file))
+    }
+
+    @Test("a sealed keystore: the workload's token is sealed, its record stays readable, the grant runs with the key; -v shows no secret")
+    func sealedAndVerbose() async throws {
+        try await authctl.addFakeProvider(provider)
+        let verbose = try await login(["-v"])
+        #expect(verbose.status == 0 && !verbose.stderr.contains(secret), "\(verbose.stderr)")
+        let made = try await authctl.run(["keystore", "new-key"])
+        let key = authctl.home + "/key"
+        _ = FileManager.default.createFile(atPath: key, contents: Data(made.stdout.utf8), attributes: [.posixPermissions: 0o600])
+        #expect(try await authctl.run(["keystore", "seal", "--key-file", key]).status == 0)
+        let text = String(decoding: authctl.keystoreBytes() ?? Data(), as: UTF8.self)
+        #expect(!text.contains("wat-") && text.contains("\"clientSecretEnv\" : \"CI_SECRET\""))
+        #expect(try await authctl.run(["status"]).stdout.contains("kind:       workload"))
+        let token = try await authctl.run(
+            ["token", "--force-refresh", "-v"], environment: environment.merging(["AUTHCTL_KEYSTORE_KEY_FILE": key]) { $1 })
+        #expect(token.status == 0 && token.stdout.hasPrefix("wat-"), "\(token.stderr)")
+        #expect(!token.stderr.contains(secret) && !token.stderr.contains(token.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 }
