@@ -545,7 +545,11 @@ public final class FakeMicrosoft: @unchecked Sendable {
         bump("client_credentials")
         remember(form["client_secret"], form["client_assertion"])
         guard !["common", "organizations", "consumers"].contains(tenant) else {
-            return aadstsError(AADSTSError("invalid_request", 90009, "Application is requesting a token for itself. This scenario is supported only if resource is specified using the GUID based App Identifier."))
+            return aadstsError(
+                AADSTSError(
+                    "invalid_request", 90009,
+                    "Application is requesting a token for itself. This scenario is supported only if resource is specified using the GUID based App Identifier."
+                ))
         }
         let behaviour = self.behaviour
         let result = lock.withLock {

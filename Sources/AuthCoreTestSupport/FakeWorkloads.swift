@@ -33,7 +33,9 @@ public struct WorkloadRegistration: Sendable {
     public var certificateThumbprint: String?
     public var federation: Federation?
 
-    public init(clientID: String, secret: String? = nil, key: Key? = nil, certificateThumbprint: String? = nil, federation: Federation? = nil) {
+    public init(
+        clientID: String, secret: String? = nil, key: Key? = nil, certificateThumbprint: String? = nil, federation: Federation? = nil
+    ) {
         self.clientID = clientID
         self.secret = secret
         self.key = key
@@ -69,7 +71,8 @@ public enum WorkloadVerifier {
             basicSecret = String(decoded[decoded.index(after: colon)...]).removingPercentEncoding
         }
         guard let clientID, let registration = registrations.first(where: { $0.clientID == clientID }) else {
-            return .failure(refusal("unauthorized_client", "Application with identifier was not found in the directory", 700016, status: 400))
+            return .failure(
+                refusal("unauthorized_client", "Application with identifier was not found in the directory", 700016, status: 400))
         }
         if let type = form["client_assertion_type"] {
             guard type == jwtBearer, let assertion = form["client_assertion"] else {
@@ -79,8 +82,10 @@ public enum WorkloadVerifier {
                 return verifyFederated(assertion, federation, now: now).map { registration }
             }
             if let key = registration.key {
-                return verifyPrivateKeyJWT(assertion, registration: registration, key: key, tokenEndpoint: tokenEndpoint, seen: &seenJTIs, now: now)
-                    .map { registration }
+                return verifyPrivateKeyJWT(
+                    assertion, registration: registration, key: key, tokenEndpoint: tokenEndpoint, seen: &seenJTIs, now: now
+                )
+                .map { registration }
             }
             return .failure(refusal("invalid_client", "The client has no key or federated credential", 700027))
         }
@@ -110,7 +115,8 @@ public enum WorkloadVerifier {
         return []
     }
 
-    static func verifyFederated(_ token: String, _ federation: WorkloadRegistration.Federation, now: Date) -> Result<Void, WorkloadRefusal> {
+    static func verifyFederated(_ token: String, _ federation: WorkloadRegistration.Federation, now: Date) -> Result<Void, WorkloadRefusal>
+    {
         guard let (header, claims, input, signature) = parts(token), header["alg"]?.stringValue == "RS256",
             federation.issuer.verifiesByJWKS(input: input, signature: signature, keyID: header["kid"]?.stringValue)
         else {
@@ -143,7 +149,9 @@ public enum WorkloadVerifier {
                 (try? P256.Signing.ECDSASignature(rawRepresentation: signature)).map { key.isValidSignature($0, for: digest) } ?? false
             default: false
             }
-        guard valid else { return .failure(refusal("invalid_client", "AADSTS700027: the signature does not match the registered key", 700027)) }
+        guard valid else {
+            return .failure(refusal("invalid_client", "AADSTS700027: the signature does not match the registered key", 700027))
+        }
         if let thumbprint = registration.certificateThumbprint, header["x5t#S256"]?.stringValue != thumbprint {
             return .failure(refusal("invalid_client", "AADSTS700027: the certificate is not registered", 700027))
         }
@@ -202,7 +210,8 @@ public final class FakeFederatedIssuer: @unchecked Sendable {
                 let publicKey = try? _RSA.Signing.PublicKey(n: n, e: e)
             else { continue }
             let valid = publicKey.isValidSignature(
-                _RSA.Signing.RSASignature(rawRepresentation: signature), for: SHA256.hash(data: Data(input.utf8)), padding: .insecurePKCS1v1_5)
+                _RSA.Signing.RSASignature(rawRepresentation: signature), for: SHA256.hash(data: Data(input.utf8)),
+                padding: .insecurePKCS1v1_5)
             if valid { return true }
         }
         return false

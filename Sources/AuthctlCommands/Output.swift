@@ -155,7 +155,8 @@ struct Output {
                         let seconds = interval.isFinite ? Int(max(min(interval, 1e12), -1e12)) : 0  // a keystore date never traps
                         return seconds > 0 ? "access token valid for \(lifetime(seconds))" : "access token expired"
                     } ?? "access token (lifetime unknown)"
-                state += tokens.refreshToken != nil ? ", refreshable" : identity.workload != nil ? ", renewed by the grant" : ", not refreshable"
+                state +=
+                    tokens.refreshToken != nil ? ", refreshable" : identity.workload != nil ? ", renewed by the grant" : ", not refreshable"
             }
             if let workload = identity.workload { state += " (\(workload.authentication.summary))" }
             lines.append("  \(identity.providerID): \(identity.profile.email ?? identity.federatedID) — \(state)")

@@ -200,7 +200,8 @@ struct KeystoreFormatTests {
         let sealed = try #require(JSONValue.object(from: sealedFile))
         let workload = WorkloadKeystoreFormatTests.fieldNames
         #expect(
-            Self.fieldNames(in: .object(golden)).union(Self.fieldNames(in: .object(sealed))).union(workload) == Self.schemaNames(in: .object(schema)))
+            Self.fieldNames(in: .object(golden)).union(Self.fieldNames(in: .object(sealed))).union(workload)
+                == Self.schemaNames(in: .object(schema)))
     }
 
     /// A file as the first builds wrote it: no pending credentials, no scoped tokens, no

@@ -73,9 +73,13 @@ struct WorkloadKeystoreFormatTests {
             federatedAudience: "api://AzureADTokenExchange")
         let tokens = TokenSet(
             accessToken: "access-token-w", expiresAt: later, refreshToken: nil, idToken: nil, scopes: ["api://golden/.default"],
-            additionalTokens: ["https://graph.example/.default": ScopedAccessToken(accessToken: "access-token-g", expiresAt: later, scopes: ["https://graph.example/.default"])])
+            additionalTokens: [
+                "https://graph.example/.default": ScopedAccessToken(
+                    accessToken: "access-token-g", expiresAt: later, scopes: ["https://graph.example/.default"])
+            ])
         let identity = LinkedIdentity(
-            providerID: "microsoft.com", issuer: "https://login.example/8eaef023-2b34-4da1-9baa-8bc8c9d6a490/v2.0", federatedID: "app-golden",
+            providerID: "microsoft.com", issuer: "https://login.example/8eaef023-2b34-4da1-9baa-8bc8c9d6a490/v2.0",
+            federatedID: "app-golden",
             profile: Profile(), linkedAt: created, tokens: tokens, workload: client)
         return User(
             uid: uid, email: nil, emailVerified: false, displayName: nil, photoURL: nil, createdAt: created, lastSignInAt: created,

@@ -16,7 +16,8 @@ struct WorkloadTests {
     func workloadCredential(_ client: WorkloadClient? = nil) -> Credential {
         var credential = Credential(
             providerID: "oidc.a", issuer: "https://oidc.a.example", federatedID: "app-1", profile: Profile(),
-            tokens: TokenSet(accessToken: "wat-1", expiresAt: now.addingTimeInterval(3600), refreshToken: nil, idToken: nil, scopes: ["api.read"]),
+            tokens: TokenSet(
+                accessToken: "wat-1", expiresAt: now.addingTimeInterval(3600), refreshToken: nil, idToken: nil, scopes: ["api.read"]),
             claims: IDTokenClaims(raw: [:]))
         credential.workload = client ?? self.client
         return credential
@@ -78,9 +79,12 @@ struct WorkloadTests {
         let endpoint = try #require(URL(string: "https://idp.example/token"))
         let request = TokenRequest(
             tokenEndpoint: endpoint, clientID: "app-1", grant: .clientCredentials(scopes: ["a", "b"]), authentication: .assertion("x.y.z"))
-        let form = Dictionary(FormURLEncoding.decode(String(decoding: request.httpRequest.body ?? Data(), as: UTF8.self)) ?? [], uniquingKeysWith: { $1 })
+        let form = Dictionary(
+            FormURLEncoding.decode(String(decoding: request.httpRequest.body ?? Data(), as: UTF8.self)) ?? [], uniquingKeysWith: { $1 })
         #expect(form["grant_type"] == "client_credentials" && form["scope"] == "a b" && form["client_id"] == "app-1")
-        #expect(form["client_assertion_type"] == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" && form["client_assertion"] == "x.y.z")
+        #expect(
+            form["client_assertion_type"] == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" && form["client_assertion"] == "x.y.z"
+        )
         #expect(request.httpRequest.headers["Authorization"] == nil)
     }
 
@@ -108,13 +112,17 @@ struct WorkloadTests {
 
         let ec = P256.Signing.PrivateKey()
         let es = try ClientAssertion.signed(
-            pem: ec.pemRepresentation, path: "ec.pem", clientID: "app-1", audience: endpoint, jti: "jti-2", now: now, certificateThumbprint: false)
+            pem: ec.pemRepresentation, path: "ec.pem", clientID: "app-1", audience: endpoint, jti: "jti-2", now: now,
+            certificateThumbprint: false)
         #expect(IDTokenClaims.unverifiedParts(of: es)?.header["alg"] == .string("ES256"))
         #expect(throws: AuthError.self) {
-            try ClientAssertion.signed(pem: ec.pemRepresentation, path: "ec.pem", clientID: "a", audience: endpoint, jti: "j", now: now, certificateThumbprint: true)
+            try ClientAssertion.signed(
+                pem: ec.pemRepresentation, path: "ec.pem", clientID: "a", audience: endpoint, jti: "j", now: now,
+                certificateThumbprint: true)
         }
         #expect(throws: AuthError.self) {
-            try ClientAssertion.signed(pem: "not a pem", path: "x.pem", clientID: "a", audience: endpoint, jti: "j", now: now, certificateThumbprint: false)
+            try ClientAssertion.signed(
+                pem: "not a pem", path: "x.pem", clientID: "a", audience: endpoint, jti: "j", now: now, certificateThumbprint: false)
         }
     }
 

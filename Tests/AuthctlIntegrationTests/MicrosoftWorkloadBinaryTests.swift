@@ -62,11 +62,22 @@ final class MicrosoftWorkloadBinaryTests {
     @Test("AADSTS700016, 7000215, 70021, 700024: refused with exit 4, a message that says what to fix, nothing stored")
     func errors() async throws {
         try await setUp(
-            WorkloadRegistration(clientID: appID, secret: secret, federation: .init(issuer: ci, subject: subject, audience: "api://AzureADTokenExchange")))
+            WorkloadRegistration(
+                clientID: appID, secret: secret, federation: .init(issuer: ci, subject: subject, audience: "api://AzureADTokenExchange")))
         let cases: [([String], [String: String], String, String)] = [
-            (["--client-id", "11111111-2222-3333-4444-555555555555", "--client-secret-env", "S"], ["S": secret], "AADSTS700016", "Application (client) ID"),
-            (["--federated-token-env", "T"], ["T": ci.token(subject: subject, audience: "api://AzureADTokenExchange", expiresIn: -30)], "AADSTS700024", "expired"),
-            (["--federated-token-env", "T"], ["T": ci.token(subject: "repo:octo/app:pull_request", audience: "api://AzureADTokenExchange")], "AADSTS70021", "Federated credentials"),
+            (
+                ["--client-id", "11111111-2222-3333-4444-555555555555", "--client-secret-env", "S"], ["S": secret], "AADSTS700016",
+                "Application (client) ID"
+            ),
+            (
+                ["--federated-token-env", "T"], ["T": ci.token(subject: subject, audience: "api://AzureADTokenExchange", expiresIn: -30)],
+                "AADSTS700024", "expired"
+            ),
+            (
+                ["--federated-token-env", "T"],
+                ["T": ci.token(subject: "repo:octo/app:pull_request", audience: "api://AzureADTokenExchange")], "AADSTS70021",
+                "Federated credentials"
+            ),
         ]
         for (extra, environment, code, fix) in cases {
             let refused = try await login(extra, environment: environment)
@@ -77,7 +88,9 @@ final class MicrosoftWorkloadBinaryTests {
         // A registration with a federated credential has a secret too here: a wrong one is 7000215.
         microsoft.behaviour.workloads = [WorkloadRegistration(clientID: appID, secret: secret)]
         let wrong = try await login(["--client-secret-env", "S"], environment: ["S": "wrong-secret"])
-        #expect(wrong.status == 4 && wrong.stderr.contains("AADSTS7000215") && wrong.stderr.contains("Certificates & secrets"), "\(wrong.stderr)")
+        #expect(
+            wrong.status == 4 && wrong.stderr.contains("AADSTS7000215") && wrong.stderr.contains("Certificates & secrets"),
+            "\(wrong.stderr)")
         #expect(authctl.keystoreBytes() == nil)
     }
 
@@ -100,7 +113,8 @@ final class MicrosoftWorkloadBinaryTests {
         try await setUp(WorkloadRegistration(clientID: appID, key: .rsa(key.publicKey), certificateThumbprint: thumbprint))
         func pem(_ certificate: Data) -> String {
             let path = authctl.home + "/app-\(UUID().uuidString).pem"
-            let text = key.pemRepresentation + "\n-----BEGIN CERTIFICATE-----\n\(certificate.base64EncodedString())\n-----END CERTIFICATE-----\n"
+            let text =
+                key.pemRepresentation + "\n-----BEGIN CERTIFICATE-----\n\(certificate.base64EncodedString())\n-----END CERTIFICATE-----\n"
             _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
             return path
         }

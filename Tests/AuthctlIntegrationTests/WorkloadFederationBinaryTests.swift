@@ -113,7 +113,8 @@ final class WorkloadFederationBinaryTests {
             #expect(authctl.keystoreBytes() == nil)
         }
         actions.answerOverride = nil
-        let signedIn = try await login(["--federated-token", "github-actions", "--federated-audience", audience], environment: actions.environment)
+        let signedIn = try await login(
+            ["--federated-token", "github-actions", "--federated-audience", audience], environment: actions.environment)
         #expect(signedIn.status == 0, "\(signedIn.stderr)")
         #expect(!signedIn.stderr.contains(actions.requestToken))
         #expect(actions.askedAudiences == [audience, audience, audience, audience, audience])
@@ -126,7 +127,9 @@ final class WorkloadFederationBinaryTests {
         #expect(remote.status == 7 && remote.stderr.contains("not https"), "plain http only on loopback: \(remote.stderr)")
     }
 
-    @Test("--certificate-file: private_key_jwt signed RS256 or ES256; a key readable by others is refused; a replayed jti is refused by the fake")
+    @Test(
+        "--certificate-file: private_key_jwt signed RS256 or ES256; a key readable by others is refused; a replayed jti is refused by the fake"
+    )
     func privateKeyJWT() async throws {
         let rsa = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let ec = P256.Signing.PrivateKey()
@@ -135,11 +138,14 @@ final class WorkloadFederationBinaryTests {
             WorkloadRegistration(clientID: "ci-ec", key: .p256(ec.publicKey)),
         ]
         try await authctl.addFakeProvider(provider)
-        let certificate = "-----BEGIN CERTIFICATE-----\n\(Data((0..<64).map { _ in UInt8.random(in: 0...255) }).base64EncodedString())\n-----END CERTIFICATE-----\n"
+        let certificate =
+            "-----BEGIN CERTIFICATE-----\n\(Data((0..<64).map { _ in UInt8.random(in: 0...255) }).base64EncodedString())\n-----END CERTIFICATE-----\n"
         let rsaFile = write(rsa.pemRepresentation + "\n" + certificate, to: "rsa.pem")
         let ecFile = write(ec.pemRepresentation + "\n" + certificate, to: "ec.pem")
         let open = write(rsa.pemRepresentation + "\n" + certificate, to: "open.pem", mode: 0o644)
-        let loose = try await authctl.run(["login", "oidc.fake", "--client-credentials", "--client-id", "ci-rsa", "--certificate-file", open])
+        let loose = try await authctl.run([
+            "login", "oidc.fake", "--client-credentials", "--client-id", "ci-rsa", "--certificate-file", open,
+        ])
         #expect(loose.status == 7, "\(loose.stderr)")
         for (client, file) in [("ci-rsa", rsaFile), ("ci-ec", ecFile)] {
             let signedIn = try await authctl.run(
@@ -148,7 +154,9 @@ final class WorkloadFederationBinaryTests {
         }
         let again = try await authctl.run(["token", "--force-refresh"])
         #expect(again.status == 0, "a new jti at every grant: \(again.stderr)")
-        let wrongKey = try await authctl.run(["login", "oidc.fake", "--client-credentials", "--client-id", "ci-rsa", "--certificate-file", ecFile])
+        let wrongKey = try await authctl.run([
+            "login", "oidc.fake", "--client-credentials", "--client-id", "ci-rsa", "--certificate-file", ecFile,
+        ])
         #expect(wrongKey.status == 4, "\(wrongKey.stderr)")
     }
 }

@@ -69,15 +69,18 @@ struct FederatedAssertion: Sendable {
             )
         }
         guard var components = URLComponents(string: address), components.host?.isEmpty == false else {
-            throw AuthError.notConfigured("\(Self.actionsRequestURL) is not a URL. It is set by the GitHub Actions runner; do not set it yourself")
+            throw AuthError.notConfigured(
+                "\(Self.actionsRequestURL) is not a URL. It is set by the GitHub Actions runner; do not set it yourself")
         }
         try EndpointPolicy.check(components.url ?? URL(fileURLWithPath: "/"), what: "\(Self.actionsRequestURL)")
         // The runner's URL carries its own query (`api-version=2.0`); the audience is added,
         // every character but the unreserved ones percent-encoded.
         let audienceItem = "audience=" + FormURLEncoding.escape(audience)
-        components.percentEncodedQuery = components.percentEncodedQuery.map { $0.isEmpty ? audienceItem : $0 + "&" + audienceItem } ?? audienceItem
+        components.percentEncodedQuery =
+            components.percentEncodedQuery.map { $0.isEmpty ? audienceItem : $0 + "&" + audienceItem } ?? audienceItem
         guard let url = components.url else {
-            throw AuthError.notConfigured("\(Self.actionsRequestURL) is not a URL. It is set by the GitHub Actions runner; do not set it yourself")
+            throw AuthError.notConfigured(
+                "\(Self.actionsRequestURL) is not a URL. It is set by the GitHub Actions runner; do not set it yourself")
         }
         let request = HTTPRequest(
             url: url, headers: ["Authorization": "Bearer \(bearer)", "Accept": "application/json"], responseLimit: Self.answerLimit)

@@ -14,7 +14,8 @@ extension TokenRefresh {
     {
         if input.idToken {
             throw AuthError.invalidArgument(
-                "the current user is a workload (client credentials), which has no ID token. Print its access token with: \(command: .token)")
+                "the current user is a workload (client credentials), which has no ID token. Print its access token with: \(command: .token)"
+            )
         }
         let provider = try WorkloadGrant.provider(try configStore.provider(ProviderID(parsing: providerID)), for: client)
         let grant = WorkloadGrant(transport: transport, clock: clock, metadataCache: metadataCache, secrets: secrets, random: random)

@@ -16,7 +16,8 @@ public struct WorkloadGrant: Sendable {
     let random: any RandomSource
 
     public init(
-        transport: any HTTPTransport, clock: any Clock, metadataCache: any MetadataCache, secrets: any SecretSource, random: any RandomSource
+        transport: any HTTPTransport, clock: any Clock, metadataCache: any MetadataCache, secrets: any SecretSource,
+        random: any RandomSource
     ) {
         self.transport = transport
         self.clock = clock
@@ -58,7 +59,8 @@ public struct WorkloadGrant: Sendable {
         // A refresh token, had the provider sent one (RFC 6749 §4.4.3 says it should not), is
         // not kept: the workload's credentials are what renews its token.
         let tokens = TokenSet(
-            accessToken: response.accessToken, tokenType: response.tokenType, expiresAt: response.expiresIn.map { now.addingTimeInterval($0) },
+            accessToken: response.accessToken, tokenType: response.tokenType,
+            expiresAt: response.expiresIn.map { now.addingTimeInterval($0) },
             refreshToken: nil, idToken: nil, scopes: response.scopes ?? asked)
         return Result(issuer: discovery.issuer, tokens: tokens)
     }
@@ -78,7 +80,8 @@ public struct WorkloadGrant: Sendable {
         case .secretFile(let path):
             let value = try secrets.fileContents(path)
             guard !value.isEmpty else {
-                throw AuthError.notConfigured("the client secret file \(path) is empty. Put the secret in it, or change \(input: .clientSecretFile)")
+                throw AuthError.notConfigured(
+                    "the client secret file \(path) is empty. Put the secret in it, or change \(input: .clientSecretFile)")
             }
             return ClientCredentials.method(.basic(secret: value), supported: discovery.tokenEndpointAuthMethodsSupported)
         case .certificateFile(let path):
@@ -88,7 +91,8 @@ public struct WorkloadGrant: Sendable {
                     jti: random.base64URL(bytes: 18), now: clock.now(), certificateThumbprint: provider.wantsCertificateThumbprint))
         case .federatedTokenFile, .federatedTokenEnvironment, .federatedTokenService:
             let assertion = FederatedAssertion(transport: transport, secrets: secrets)
-            return .assertion(try await assertion.token(client.authentication, audience: client.federatedAudience ?? provider.defaultFederatedAudience))
+            return .assertion(
+                try await assertion.token(client.authentication, audience: client.federatedAudience ?? provider.defaultFederatedAudience))
         }
     }
 }

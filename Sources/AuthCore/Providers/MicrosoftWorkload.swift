@@ -54,9 +54,12 @@ extension MicrosoftErrorCodes {
         700023:
             "The assertion's audience is not the token endpoint of this tenant. Check \(input: .tenant) and \(input: .authorityHost)",
         7000112: "The app registration is disabled. Ask the tenant's administrator to enable it",
-        700211: "No federated credential of the app registration names the token's issuer. Add one for the CI service's issuer (Certificates & secrets → Federated credentials)",
-        700213: "No federated credential of the app registration names the token's subject. Add one whose subject is the token's 'sub' (GitHub: repo:OWNER/REPO:ref:refs/heads/BRANCH)",
-        1002012: "A scope is not valid for a workload. Ask for a resource's .default, for example \(input: .scope) https://graph.microsoft.com/.default",
+        700211:
+            "No federated credential of the app registration names the token's issuer. Add one for the CI service's issuer (Certificates & secrets → Federated credentials)",
+        700213:
+            "No federated credential of the app registration names the token's subject. Add one whose subject is the token's 'sub' (GitHub: repo:OWNER/REPO:ref:refs/heads/BRANCH)",
+        1002012:
+            "A scope is not valid for a workload. Ask for a resource's .default, for example \(input: .scope) https://graph.microsoft.com/.default",
     ]
 
     public static func workloadNextStep(for error: OAuthErrorResponse) -> Message? {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuthCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -51,14 +52,16 @@ struct WorkloadArguments: ParsableArguments {
 
     @Option(
         name: .customLong("federated-token"),
-        help: ArgumentHelp("With --client-credentials: fetch the federated token from the CI service at every grant.", valueName: "github-actions"),
+        help: ArgumentHelp(
+            "With --client-credentials: fetch the federated token from the CI service at every grant.", valueName: "github-actions"),
         completion: .list(FederatedTokenService.allCases.map(\.rawValue)))
     var federatedToken: String?
 
     @Option(
         name: .customLong("federated-audience"),
         help: ArgumentHelp(
-            "The audience to ask of the CI service's token (default for microsoft.com: api://AzureADTokenExchange).", valueName: "audience"))
+            "The audience to ask of the CI service's token (default for microsoft.com: api://AzureADTokenExchange).", valueName: "audience")
+    )
     var federatedAudience: String?
 
     /// The sources given, by their option.
@@ -95,7 +98,8 @@ struct WorkloadArguments: ParsableArguments {
         }
         for name in [clientSecretEnv, federatedTokenEnv].compactMap({ $0 }) where !Self.isVariableName(name) {
             throw ValidationError(
-                "'\(Sanitize.text(name, limit: 40))' is not an environment variable name: give the variable's name (CI_SECRET), never its value")
+                "'\(Sanitize.text(name, limit: 40))' is not an environment variable name: give the variable's name (CI_SECRET), never its value"
+            )
         }
         switch sources.count {
         case 0:
@@ -108,7 +112,8 @@ struct WorkloadArguments: ParsableArguments {
             throw ValidationError("give one way for the client to authenticate, not \(sources.map(\.0).joined(separator: " and "))")
         }
         if federatedAudience != nil, federatedToken == nil {
-            throw ValidationError("--federated-audience is what --federated-token asks of the CI service; a token read from a file or variable has its own")
+            throw ValidationError(
+                "--federated-audience is what --federated-token asks of the CI service; a token read from a file or variable has its own")
         }
         if let clientID, clientID.isEmpty { throw ValidationError("--client-id is empty") }
     }
@@ -119,7 +124,9 @@ struct WorkloadArguments: ParsableArguments {
     /// A POSIX environment variable name: letters, digits and `_`, not starting with a digit.
     static func isVariableName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, !("0"..."9").contains(first), name.count <= 256 else { return false }
-        return name.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+        return name.unicodeScalars.allSatisfy {
+            ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
+        }
     }
 
     /// The workload's client, or nil without `--client-credentials`.
