@@ -188,7 +188,7 @@ _authctl_login() {
     repeating_flags=()
     non_repeating_flags=(--no-browser --device-code --manual --allow-any-local-user --client-credentials --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --client-id --client-secret-env --client-secret-file --certificate-file --federated-token-file --federated-token-env --federated-token --federated-audience --credential --keystore --config)
+    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --client-id --client-secret-env --client-secret-file --certificate-file --assertion-algorithm --federated-token-file --federated-token-env --federated-token --federated-audience --credential --keystore --config)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -230,6 +230,10 @@ _authctl_login() {
         return
         ;;
     '--certificate-file')
+        return
+        ;;
+    '--assertion-algorithm')
+        __authctl_add_completions -W 'RS256'$'\n''PS256'$'\n''ES256'
         return
         ;;
     '--federated-token-file')

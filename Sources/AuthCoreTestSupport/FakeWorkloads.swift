@@ -145,6 +145,8 @@ public enum WorkloadVerifier {
             switch (key, header["alg"]?.stringValue) {
             case (.rsa(let key), "RS256"):
                 key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: digest, padding: .insecurePKCS1v1_5)
+            case (.rsa(let key), "PS256"):
+                key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: digest, padding: .PSS)
             case (.p256(let key), "ES256"):
                 (try? P256.Signing.ECDSASignature(rawRepresentation: signature)).map { key.isValidSignature($0, for: digest) } ?? false
             default: false

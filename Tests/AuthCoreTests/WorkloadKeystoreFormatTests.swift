@@ -70,7 +70,8 @@ struct WorkloadKeystoreFormatTests {
     static func workloadUser(_ authentication: WorkloadAuthentication, uid: String = "uid-workload-0000000000000000") -> User {
         let client = WorkloadClient(
             clientID: "app-golden", tenant: "contoso.onmicrosoft.com", authentication: authentication, scopes: ["api://golden/.default"],
-            federatedAudience: "api://AzureADTokenExchange")
+            federatedAudience: "api://AzureADTokenExchange",
+            assertionAlgorithm: authentication == .certificateFile("/ci/app.pem") ? "PS256" : nil)
         let tokens = TokenSet(
             accessToken: "access-token-w", expiresAt: later, refreshToken: nil, idToken: nil, scopes: ["api://golden/.default"],
             additionalTokens: [

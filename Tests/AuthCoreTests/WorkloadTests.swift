@@ -110,6 +110,16 @@ struct WorkloadTests {
                 _RSA.Signing.RSASignature(rawRepresentation: signature), for: SHA256.hash(data: Data("\(parts[0]).\(parts[1])".utf8)),
                 padding: .insecurePKCS1v1_5))
 
+        let pss = try ClientAssertion.signed(
+            pem: pem, path: "app.pem", clientID: "app-1", audience: endpoint, jti: "jti-3", now: now, certificateThumbprint: false,
+            algorithm: "PS256")
+        let pssParts = pss.split(separator: ".")
+        #expect(IDTokenClaims.unverifiedParts(of: pss)?.header["alg"] == .string("PS256"))
+        #expect(
+            key.publicKey.isValidSignature(
+                _RSA.Signing.RSASignature(rawRepresentation: try #require(Base64URL.decode(pssParts[2]))),
+                for: SHA256.hash(data: Data("\(pssParts[0]).\(pssParts[1])".utf8)), padding: .PSS))
+
         let ec = P256.Signing.PrivateKey()
         let es = try ClientAssertion.signed(
             pem: ec.pemRepresentation, path: "ec.pem", clientID: "app-1", audience: endpoint, jti: "jti-2", now: now,

@@ -154,6 +154,20 @@ final class WorkloadFederationBinaryTests {
         }
         let again = try await authctl.run(["token", "--force-refresh"])
         #expect(again.status == 0, "a new jti at every grant: \(again.stderr)")
+        let pss = try await authctl.run(
+            [
+                "login", "oidc.fake", "--client-credentials", "--client-id", "ci-rsa", "--certificate-file", rsaFile,
+                "--assertion-algorithm", "PS256",
+            ])
+        #expect(pss.status == 0, "\(pss.stderr)")
+        #expect(String(decoding: authctl.keystoreBytes() ?? Data(), as: UTF8.self).contains("\"assertionAlgorithm\" : \"PS256\""))
+        #expect(try await authctl.run(["token", "--force-refresh"]).status == 0, "PS256 again at the next grant")
+        let ecAsPSS = try await authctl.run(
+            [
+                "login", "oidc.fake", "--client-credentials", "--client-id", "ci-ec", "--certificate-file", ecFile, "--assertion-algorithm",
+                "PS256",
+            ])
+        #expect(ecAsPSS.status == 2 && ecAsPSS.stderr.contains("P-256"), "\(ecAsPSS.stderr)")
         let wrongKey = try await authctl.run([
             "login", "oidc.fake", "--client-credentials", "--client-id", "ci-rsa", "--certificate-file", ecFile,
         ])

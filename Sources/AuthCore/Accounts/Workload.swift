@@ -64,11 +64,15 @@ public struct WorkloadClient: Sendable, Equatable {
     /// The audience asked of a federated token service (`--federated-audience`), nil: the
     /// provider's default.
     public var federatedAudience: String?
+    /// The JWS algorithm of a `private_key_jwt` assertion when asked (`PS256` for an RSA key);
+    /// nil: RS256 for an RSA key, ES256 for a P-256 key.
+    public var assertionAlgorithm: String?
 
     public init(
         clientID: String, tenant: String? = nil, authentication: WorkloadAuthentication, scopes: [String] = [],
-        federatedAudience: String? = nil
+        federatedAudience: String? = nil, assertionAlgorithm: String? = nil
     ) {
+        self.assertionAlgorithm = assertionAlgorithm
         self.clientID = clientID
         self.tenant = tenant
         self.authentication = authentication

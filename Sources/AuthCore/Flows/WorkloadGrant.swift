@@ -88,7 +88,8 @@ public struct WorkloadGrant: Sendable {
             return .assertion(
                 try ClientAssertion.signed(
                     pem: try secrets.certificateFile(path), path: path, clientID: client.clientID, audience: discovery.tokenEndpoint,
-                    jti: random.base64URL(bytes: 18), now: clock.now(), certificateThumbprint: provider.wantsCertificateThumbprint))
+                    jti: random.base64URL(bytes: 18), now: clock.now(), certificateThumbprint: provider.wantsCertificateThumbprint,
+                    algorithm: client.assertionAlgorithm))
         case .federatedTokenFile, .federatedTokenEnvironment, .federatedTokenService:
             let assertion = FederatedAssertion(transport: transport, secrets: secrets)
             return .assertion(

@@ -62,6 +62,8 @@ enum KeystoreRecord {
         /// A CI service that hands out the token (`github-actions`).
         var federatedTokenSource: String?
         var federatedAudience: String?
+        /// `private_key_jwt`: the algorithm asked (`PS256`); absent: by the key.
+        var assertionAlgorithm: String?
     }
 
     /// `providerData[].profile`, and a pending credential's.
@@ -161,7 +163,9 @@ extension KeystoreRecord.Identity {
 
 extension KeystoreRecord.Workload {
     init(_ client: WorkloadClient) {
-        self.init(clientId: client.clientID, tenant: client.tenant, scopes: client.scopes, federatedAudience: client.federatedAudience)
+        self.init(
+            clientId: client.clientID, tenant: client.tenant, scopes: client.scopes, federatedAudience: client.federatedAudience,
+            assertionAlgorithm: client.assertionAlgorithm)
         switch client.authentication {
         case .secretEnvironment(let name): clientSecretEnv = name
         case .secretFile(let path): clientSecretFile = path
@@ -192,7 +196,8 @@ extension KeystoreRecord.Workload {
             return nil
         }
         return WorkloadClient(
-            clientID: clientId, tenant: tenant, authentication: authentication, scopes: scopes, federatedAudience: federatedAudience)
+            clientID: clientId, tenant: tenant, authentication: authentication, scopes: scopes, federatedAudience: federatedAudience,
+            assertionAlgorithm: assertionAlgorithm)
     }
 }
 

@@ -12,15 +12,19 @@ import _CryptoExtras
 /// token endpoint, a unique `jti`, and an `exp` a few minutes ahead (at most 10).
 ///
 /// The key comes in one PEM with its certificate, as Azure CLI's `--certificate` takes it:
-/// an RSA key signs RS256, a P-256 key ES256. With `certificateThumbprint` (Microsoft) the
+/// an RSA key signs RS256 (PS256 when asked), a P-256 key ES256. With `certificateThumbprint` (Microsoft) the
 /// header carries `x5t#S256`, the SHA-256 of the certificate's DER (RFC 7515 §4.1.8), by
 /// which Entra ID finds the registered certificate.
 public enum ClientAssertion {
     /// The assertion's lifetime: 5 minutes (RFC 7523 §3 asks for a short one; at most 10 here).
     public static let lifetime: TimeInterval = 300
 
+    /// The algorithms an assertion may be asked in (`--assertion-algorithm`).
+    public static let algorithms = ["RS256", "PS256", "ES256"]
+
     public static func signed(
-        pem: String, path: String, clientID: String, audience: URL, jti: String, now: Date, certificateThumbprint: Bool
+        pem: String, path: String, clientID: String, audience: URL, jti: String, now: Date, certificateThumbprint: Bool,
+        algorithm asked: String? = nil
     ) throws -> String {
         let blocks = PEMBlocks(pem)
         let issuedAt = Double(Int(now.timeIntervalSince1970))
@@ -39,12 +43,16 @@ public enum ClientAssertion {
         ])
         if let key = blocks.first("PRIVATE KEY") ?? blocks.first("RSA PRIVATE KEY") ?? blocks.first("EC PRIVATE KEY") {
             if let rsa = try? _RSA.Signing.PrivateKey(derRepresentation: key) {
-                header["alg"] = "RS256"
+                // RFC 7518 §3.3 (RSASSA-PKCS1-v1_5) or §3.5 (RSASSA-PSS, SHA-256, MGF1, a 32-byte salt).
+                let pss = asked == "PS256"
+                guard asked == nil || asked == "RS256" || pss else { throw mismatch(path, key: "an RSA", asked: asked) }
+                header["alg"] = .string(pss ? "PS256" : "RS256")
                 let input = try signingInput(header: .object(header), claims: claims)
-                let signature = try rsa.signature(for: SHA256.hash(data: Data(input.utf8)), padding: .insecurePKCS1v1_5)
+                let signature = try rsa.signature(for: SHA256.hash(data: Data(input.utf8)), padding: pss ? .PSS : .insecurePKCS1v1_5)
                 return input + "." + Base64URL.encode(signature.rawRepresentation)
             }
             if let ec = try? P256.Signing.PrivateKey(derRepresentation: key) {
+                guard asked == nil || asked == "ES256" else { throw mismatch(path, key: "a P-256", asked: asked) }
                 header["alg"] = "ES256"
                 let input = try signingInput(header: .object(header), claims: claims)
                 return input + "." + Base64URL.encode(try ec.signature(for: Data(input.utf8)).rawRepresentation)
@@ -52,6 +60,12 @@ public enum ClientAssertion {
         }
         throw AuthError.notConfigured(
             "the certificate file \(path) holds no RSA or P-256 private key in PEM. Put the private key and its certificate in one PEM (\(input: .certificateFile))"
+        )
+    }
+
+    static func mismatch(_ path: String, key: String, asked: String?) -> AuthError {
+        AuthError.invalidArgument(
+            "the certificate file \(path) holds \(key) key, which cannot sign \(asked ?? "?"). Ask RS256 or PS256 for an RSA key, ES256 for a P-256 key"
         )
     }
 

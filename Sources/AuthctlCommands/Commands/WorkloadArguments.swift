@@ -39,6 +39,14 @@ struct WorkloadArguments: ParsableArguments {
     var certificateFile: String?
 
     @Option(
+        name: .customLong("assertion-algorithm"),
+        help: ArgumentHelp(
+            "With --certificate-file: the assertion's algorithm (RS256 or PS256 for an RSA key, ES256 for a P-256 key; default by the key).",
+            valueName: "alg"),
+        completion: .list(ClientAssertion.algorithms))
+    var assertionAlgorithm: String?
+
+    @Option(
         name: .customLong("federated-token-file"),
         help: ArgumentHelp(
             "With --client-credentials: a file with a federated token (a JWT from another issuer), read again at every grant.",
@@ -84,6 +92,7 @@ struct WorkloadArguments: ParsableArguments {
             ("--client-secret-file", clientSecretFile != nil), ("--certificate-file", certificateFile != nil),
             ("--federated-token-file", federatedTokenFile != nil), ("--federated-token-env", federatedTokenEnv != nil),
             ("--federated-token", federatedToken != nil), ("--federated-audience", federatedAudience != nil),
+            ("--assertion-algorithm", assertionAlgorithm != nil),
         ]
         guard clientCredentials else {
             if let (option, _) = workloadOnly.first(where: \.1) {
@@ -116,6 +125,14 @@ struct WorkloadArguments: ParsableArguments {
                 "--federated-audience is what --federated-token asks of the CI service; a token read from a file or variable has its own")
         }
         if let clientID, clientID.isEmpty { throw ValidationError("--client-id is empty") }
+        if let assertionAlgorithm {
+            guard certificateFile != nil else { throw ValidationError("--assertion-algorithm goes with --certificate-file") }
+            guard ClientAssertion.algorithms.contains(assertionAlgorithm) else {
+                throw ValidationError(
+                    "--assertion-algorithm '\(Sanitize.text(assertionAlgorithm, limit: 20))' is not one authctl signs: give \(ClientAssertion.algorithms.joined(separator: ", "))"
+                )
+            }
+        }
     }
 
     /// A path as `token` will read it later from any directory: absolute.
@@ -136,6 +153,7 @@ struct WorkloadArguments: ParsableArguments {
             throw AuthError.notConfigured("the workload has no client id. Give it: \(input: .clientID) ID")
         }
         return WorkloadClient(
-            clientID: clientID, tenant: flow.tenant, authentication: source, scopes: flow.scopes, federatedAudience: federatedAudience)
+            clientID: clientID, tenant: flow.tenant, authentication: source, scopes: flow.scopes, federatedAudience: federatedAudience,
+            assertionAlgorithm: assertionAlgorithm)
     }
 }
