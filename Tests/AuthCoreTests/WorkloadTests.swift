@@ -143,4 +143,17 @@ struct WorkloadTests {
             #expect(throws: AuthError.self) { try FederatedAssertion.checkShape(bad, source: "t") }
         }
     }
+
+    @Test("microsoft.com needs no providers add for a workload (the tenant and client id are given); oidc.* needs its issuer")
+    func microsoftDefaults() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authctl-wl-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = ConfigStore(path: directory + "/config.json", random: SystemRandomSource())
+        let config = try store.workloadProvider(ProviderID(parsing: "microsoft"))
+        #expect(config.id == "microsoft.com" && config.clientID == nil)
+        #expect(throws: AuthError.self) { try store.workloadProvider(ProviderID(parsing: "oidc.corp")) }
+        #expect(throws: AuthError.self) { try store.provider(ProviderID(parsing: "microsoft")) }
+    }
 }

@@ -17,7 +17,7 @@ extension TokenRefresh {
                 "the current user is a workload (client credentials), which has no ID token. Print its access token with: \(command: .token)"
             )
         }
-        let provider = try WorkloadGrant.provider(try configStore.provider(ProviderID(parsing: providerID)), for: client)
+        let provider = try WorkloadGrant.provider(try configStore.workloadProvider(ProviderID(parsing: providerID)), for: client)
         let grant = WorkloadGrant(transport: transport, clock: clock, metadataCache: metadataCache, secrets: secrets, random: random)
         return { _, current in
             let result = try await grant.run(client, provider: provider, scopes: input.scopes)

@@ -38,7 +38,7 @@ public struct WorkloadSignIn: Sendable {
     public func run(_ input: Input) async throws -> SignIn.Output {
         // An unsafe or corrupt keystore fails before anything is sent.
         _ = try keystore.read()
-        let provider = try WorkloadGrant.provider(try configStore.provider(input.providerID), for: input.client)
+        let provider = try WorkloadGrant.provider(try configStore.workloadProvider(input.providerID), for: input.client)
         let result = try await grant.run(input.client, provider: provider)
         var credential = Credential(
             providerID: input.providerID.rawValue, issuer: result.issuer, federatedID: input.client.clientID, profile: Profile(),

@@ -63,7 +63,8 @@ struct Login: AuthctlCommand {
     func signInWorkload(_ provider: String, wiring: Wiring) async throws {
         let id = try ProviderID(parsing: provider)
         let environment = wiring.authEnvironment()
-        guard let client = try workload.client(flow: flow, configuredClientID: try environment.configStore.provider(id).clientID) else {
+        let configured = try environment.configStore.workloadProvider(id).clientID
+        guard let client = try workload.client(flow: flow, configuredClientID: configured) else {
             throw AuthError.internalError("--client-credentials without a client")
         }
         let output = try await environment.workloadSignIn.run(.init(providerID: id, client: client))
