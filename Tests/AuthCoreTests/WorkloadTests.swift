@@ -156,4 +156,16 @@ struct WorkloadTests {
         #expect(throws: AuthError.self) { try store.workloadProvider(ProviderID(parsing: "oidc.corp")) }
         #expect(throws: AuthError.self) { try store.provider(ProviderID(parsing: "microsoft")) }
     }
+
+    @Test("Apple has no client-credentials grant: refused before anything is sent")
+    func appleRefused() throws {
+        let config = ProviderConfig(
+            id: "apple.com", clientID: "com.example.app", teamID: "ABCDE12345", keyID: "KEY1234567", privateKeyFile: "/k.p8")
+        let error = #expect(throws: AuthError.self) {
+            try WorkloadGrant.provider(config, for: WorkloadClient(clientID: "c", authentication: .secretEnvironment("S")))
+        }
+        #expect(
+            error?.code == .invalidArgument && error?.message.description.contains("people only") == true,
+            "\(String(describing: error?.message))")
+    }
 }
