@@ -186,9 +186,9 @@ _authctl() {
 
 _authctl_login() {
     repeating_flags=()
-    non_repeating_flags=(--no-browser --device-code --manual --allow-any-local-user --json --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--no-browser --device-code --manual --allow-any-local-user --client-credentials --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --credential --keystore --config)
+    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --client-id --client-secret-env --client-secret-file --certificate-file --assertion-algorithm --federated-token-file --federated-token-env --federated-token --federated-audience --credential --keystore --config)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -218,6 +218,35 @@ _authctl_login() {
         return
         ;;
     '--raw-nonce')
+        return
+        ;;
+    '--client-id')
+        return
+        ;;
+    '--client-secret-env')
+        return
+        ;;
+    '--client-secret-file')
+        return
+        ;;
+    '--certificate-file')
+        return
+        ;;
+    '--assertion-algorithm')
+        __authctl_add_completions -W 'RS256'$'\n''PS256'$'\n''ES256'
+        return
+        ;;
+    '--federated-token-file')
+        return
+        ;;
+    '--federated-token-env')
+        return
+        ;;
+    '--federated-token')
+        __authctl_add_completions -W 'github-actions'
+        return
+        ;;
+    '--federated-audience')
         return
         ;;
     '--credential')

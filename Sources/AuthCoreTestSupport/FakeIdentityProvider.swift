@@ -62,6 +62,8 @@ public final class FakeIdentityProvider: @unchecked Sendable {
         /// The HTTP status of OAuth error answers (token, device and revocation endpoints):
         /// 400 as RFC 6749 §5.2 says, 200 as GitHub's OAuth server answers.
         public var oauthErrorStatus = 400
+        /// Clients that may use the client-credentials grant (FakeWorkloads.swift).
+        public var workloads: [WorkloadRegistration] = []
         /// The revocation endpoint answers this OAuth error (with `oauthErrorStatus`).
         public var revocationError: String?
 
@@ -248,6 +250,7 @@ public final class FakeIdentityProvider: @unchecked Sendable {
 
     private func token(_ request: ReceivedRequest, _ behaviour: Behaviour) -> HTTPResponse {
         var form = Self.form(request.body)
+        if form["grant_type"] == "client_credentials" { return clientCredentials(request, form, behaviour) }
         remember(form["code_verifier"])
         if let secret = behaviour.clientSecret {
             if behaviour.secretInBody {
@@ -295,6 +298,28 @@ public final class FakeIdentityProvider: @unchecked Sendable {
             return issueTokens(behaviour, nonce: nil, subject: behaviour.subject, includeIDToken: true)
         default:
             return oauthError("unsupported_grant_type", nil)
+        }
+    }
+
+    private var seenJTIs: Set<String> = []
+
+    /// RFC 6749 §4.4: the client authenticates (secret, `private_key_jwt` or a federated
+    /// assertion, `WorkloadVerifier`) and gets an access token, no refresh token.
+    private func clientCredentials(_ request: ReceivedRequest, _ form: [String: String], _ behaviour: Behaviour) -> HTTPResponse {
+        bump("client_credentials")
+        remember(form["client_secret"], form["client_assertion"], request.headers["authorization"])
+        let result = lock.withLock {
+            WorkloadVerifier.authenticate(
+                form: form, authorization: request.headers["authorization"], registrations: behaviour.workloads,
+                tokenEndpoint: "\(issuer)/token", seenJTIs: &seenJTIs)
+        }
+        switch result {
+        case .failure(let refusal):
+            return oauthError(refusal.error, refusal.description, status: refusal.status)
+        case .success:
+            let (token, response) = WorkloadVerifier.tokenAnswer(scope: form["scope"], lifetime: behaviour.accessTokenLifetime)
+            remember(token)
+            return response
         }
     }
 

@@ -109,6 +109,8 @@ public final class FakeMicrosoft: @unchecked Sendable {
         /// Appended to every access token issued (a provider handing out a token with a
         /// line break, to inject a header into the next request that carries it).
         public var accessTokenSuffix = ""
+        /// Apps that may use the client-credentials grant (FakeWorkloads.swift), in every tenant.
+        public var workloads: [WorkloadRegistration] = []
 
         public init() {}
     }
@@ -367,6 +369,7 @@ public final class FakeMicrosoft: @unchecked Sendable {
         let form = FakeHTTP.form(request.body)
         lock.withLock { tokenRequests.append(form) }
         remember(form["code_verifier"])
+        if form["grant_type"] == "client_credentials" { return clientCredentials(request, form: form, tenant: tenant) }
         if form["client_secret"] != nil || request.headers["authorization"] != nil {
             return aadstsError(
                 AADSTSError(
@@ -534,6 +537,44 @@ public final class FakeMicrosoft: @unchecked Sendable {
     }
 
     /// The error body of Microsoft's token endpoint.
+    private var seenJTIs: Set<String> = []
+
+    /// The identity platform's client-credentials grant: a tenant of its own, the app's
+    /// secret, certificate (`x5t#S256`) or federated credential, one resource's `.default`.
+    private func clientCredentials(_ request: ReceivedRequest, form: [String: String], tenant: String) -> HTTPResponse {
+        bump("client_credentials")
+        remember(form["client_secret"], form["client_assertion"])
+        guard !["common", "organizations", "consumers"].contains(tenant) else {
+            return aadstsError(
+                AADSTSError(
+                    "invalid_request", 90009,
+                    "Application is requesting a token for itself. This scenario is supported only if resource is specified using the GUID based App Identifier."
+                ))
+        }
+        let behaviour = self.behaviour
+        let result = lock.withLock {
+            WorkloadVerifier.authenticate(
+                form: form, authorization: request.headers["authorization"], registrations: behaviour.workloads,
+                tokenEndpoint: "\(host)/\(tenant)/oauth2/v2.0/token", seenJTIs: &seenJTIs)
+        }
+        switch result {
+        case .failure(let refusal):
+            return aadstsError(AADSTSError(refusal.error, refusal.aadsts, refusal.description))
+        case .success:
+            guard let scope = form["scope"], scope.hasSuffix("/.default"), !scope.contains(" ") else {
+                return aadstsError(
+                    AADSTSError(
+                        "invalid_scope", 1002012,
+                        "The provided value for scope \(form["scope"] ?? "") is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier (application ID URI)."
+                    ))
+            }
+            if let error = behaviour.tokenError { return aadstsError(error) }
+            let (token, response) = WorkloadVerifier.tokenAnswer(scope: nil, lifetime: .number(behaviour.accessTokenLifetime))
+            remember(token)
+            return response
+        }
+    }
+
     private func aadstsError(_ error: AADSTSError) -> HTTPResponse {
         let trace = UUID().uuidString.lowercased(), correlation = UUID().uuidString.lowercased()
         let description =

@@ -83,6 +83,12 @@ enum MessageSpelling {
         case .teamID: "--team-id"
         case .tenant: "--tenant"
         case .timeout: "--timeout"
+        case .clientCredentials: "--client-credentials"
+        case .certificateFile: "--certificate-file"
+        case .federatedToken: "--federated-token"
+        case .federatedTokenFile: "--federated-token-file"
+        case .federatedTokenEnv: "--federated-token-env"
+        case .federatedAudience: "--federated-audience"
         }
     }
 }

@@ -73,6 +73,7 @@ struct Output {
             "createdAt": timestamp(user.createdAt),
             "lastSignInAt": timestamp(user.lastSignInAt),
             "lastAuthAt": timestamp(user.lastAuthAt),
+            "kind": .string(user.kind.rawValue),
             "providerData": .array(
                 user.providerData.map { identity in
                     .object([
@@ -86,6 +87,8 @@ struct Output {
                         "refreshable": identity.tokens?.isSealed == true ? .null : .bool(identity.tokens?.refreshToken != nil),
                         "signedIn": .bool(identity.tokens != nil),
                         "tokensSealed": .bool(identity.tokens?.isSealed == true),
+                        // A workload's: how it authenticates, as where it is read (never a value).
+                        "authentication": identity.workload.map { .string($0.authentication.summary) } ?? .null,
                     ])
                 }),
         ])
@@ -131,6 +134,7 @@ struct Output {
     static func describe(_ user: User, now: Date) -> [String] {
         var lines = ["\(user.email ?? user.displayName ?? user.uid)\(user.displayName.map { user.email != nil ? " (\($0))" : "" } ?? "")"]
         lines.append("  uid:        \(user.uid)")
+        if user.kind == .workload { lines.append("  kind:       workload (client credentials; no browser, no refresh token)") }
         lines.append("  last login: \(rfc3339(user.lastSignInAt)) with \(user.lastProviderID ?? "?")")
         for identity in user.providerData {
             var state = "signed out"
@@ -151,8 +155,10 @@ struct Output {
                         let seconds = interval.isFinite ? Int(max(min(interval, 1e12), -1e12)) : 0  // a keystore date never traps
                         return seconds > 0 ? "access token valid for \(lifetime(seconds))" : "access token expired"
                     } ?? "access token (lifetime unknown)"
-                state += tokens.refreshToken != nil ? ", refreshable" : ", not refreshable"
+                state +=
+                    tokens.refreshToken != nil ? ", refreshable" : identity.workload != nil ? ", renewed by the grant" : ", not refreshable"
             }
+            if let workload = identity.workload { state += " (\(workload.authentication.summary))" }
             lines.append("  \(identity.providerID): \(identity.profile.email ?? identity.federatedID) — \(state)")
         }
         return lines

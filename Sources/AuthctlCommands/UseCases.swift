@@ -9,11 +9,18 @@ extension AuthEnvironment {
     var tokenRefresh: TokenRefresh {
         TokenRefresh(
             keystore: keystore, configStore: configStore, transport: transport, clock: clock, metadataCache: metadataCache,
-            secrets: secrets)
+            secrets: secrets, random: random)
     }
 
     var tokenRevocation: TokenRevocation {
         TokenRevocation(configStore: configStore, transport: transport, clock: clock, metadataCache: metadataCache, secrets: secrets)
+    }
+
+    var workloadSignIn: WorkloadSignIn {
+        WorkloadSignIn(
+            keystore: keystore, configStore: configStore,
+            grant: WorkloadGrant(transport: transport, clock: clock, metadataCache: metadataCache, secrets: secrets, random: random),
+            clock: clock, random: random)
     }
 
     var signIn: SignIn { SignIn(accounts: accountStore, configStore: configStore, issuer: credentialIssuer, events: events) }

@@ -198,7 +198,10 @@ struct KeystoreFormatTests {
             keyringItem: "item")
         let sealedFile = try KeystoreFile(Self.expected).sealed(with: key, sealing: sealing).encoded()
         let sealed = try #require(JSONValue.object(from: sealedFile))
-        #expect(Self.fieldNames(in: .object(golden)).union(Self.fieldNames(in: .object(sealed))) == Self.schemaNames(in: .object(schema)))
+        let workload = WorkloadKeystoreFormatTests.fieldNames
+        #expect(
+            Self.fieldNames(in: .object(golden)).union(Self.fieldNames(in: .object(sealed))).union(workload)
+                == Self.schemaNames(in: .object(schema)))
     }
 
     /// A file as the first builds wrote it: no pending credentials, no scoped tokens, no

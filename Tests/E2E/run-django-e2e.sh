@@ -38,7 +38,9 @@ export E2E_PASSWORD
 
 cd "$here/django_provider"
 "$py" manage.py migrate --verbosity 0
-client_id="$("$py" bootstrap.py)"
+E2E_WORKLOAD_SECRET="$("$py" -c 'import secrets; print(secrets.token_urlsafe(32))')"
+export E2E_WORKLOAD_SECRET
+{ read -r client_id; read -r workload_id; } < <("$py" bootstrap.py)
 port="$(free_port)"
 start_provider "$work/provider.log" "$py" manage.py runserver "127.0.0.1:$port" --noreload --verbosity 0
 issuer="http://127.0.0.1:$port/o"
@@ -105,6 +107,36 @@ from oauth2_provider.models import RefreshToken
 print(not RefreshToken.objects.filter(token='$refresh_token', revoked__isnull=True).exists())
 ")"
 check "the provider really revoked the refresh token" test "$revoked" = True
+# A workload signs in as itself: django-oauth-toolkit's client-credentials grant (docs/ci.md).
+check "login --client-credentials signs in the workload" sh -c "'$authctl' login oidc.dot --client-credentials --client-id '$workload_id' --client-secret-env E2E_WORKLOAD_SECRET --json >'$work/workload.json' 2>'$work/workload.err'"
+check "the workload is a user of kind workload" test "$(json 'd["user"]["kind"]' <"$work/workload.json")" = workload
+check "its federated id is the client id" test "$(json 'd["user"]["providerData"][0]["federatedId"]' <"$work/workload.json")" = "$workload_id"
+workload_token="$("$authctl" token 2>>"$work/workload.err")"
+check "token prints the workload's access token" test -n "$workload_token"
+issued="$(cd "$here/django_provider" && "$py" -c "
+import os, django
+os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'provider_site.settings'); django.setup()
+from oauth2_provider.models import AccessToken
+t = AccessToken.objects.filter(token='$workload_token').first()
+print(bool(t) and t.user is None and t.application.client_id == '$workload_id')
+")"
+check "the provider issued it to the client, with no user" test "$issued" = True
+workload_token2="$("$authctl" token --force-refresh 2>>"$work/workload.err")"
+check "token --force-refresh runs the grant again" test -n "$workload_token2" -a "$workload_token2" != "$workload_token"
+check "the secret is not in the keystore" sh -c "! grep -qF -e '$E2E_WORKLOAD_SECRET' '$keystore'"
+check "the keystore with a workload matches docs/keystore.schema.json" "$py" -c "
+import json, sys, jsonschema
+schema = json.load(open('$here/../../docs/keystore.schema.json'))
+jsonschema.validate(json.load(open('$keystore')), schema)
+"
+cp "$keystore" "$work/keystore.workload"
+set +e
+E2E_WORKLOAD_SECRET=wrong "$authctl" login oidc.dot --client-credentials --client-id "$workload_id" --client-secret-env E2E_WORKLOAD_SECRET 2>"$work/workload-wrong.err"
+status=$?
+set -e
+check "a wrong secret is invalid-credential (exit 4)" test "$status" -eq 4
+check "the keystore is byte-identical after the refused grant" cmp -s "$keystore" "$work/keystore.workload"
+check "no workload token or secret reached stderr" sh -c "! cat '$work'/workload*.err | grep -qF -e '$workload_token' -e '$workload_token2' -e '$E2E_WORKLOAD_SECRET'"
 check "no token or password reached stderr" sh -c "! cat '$work'/*.err | grep -qF -e '$token1' -e '$token2' -e '$refresh_token' -e '$E2E_PASSWORD'"
 
 summary

@@ -64,7 +64,8 @@ public enum AccountRules {
     ) -> Outcome<SignInResult> {
         let now = context.now
         pruneExpiredPending(&state, now: now)
-        if let (userIndex, identityIndex) = state.owner(of: credential.key) {
+        // A workload's identity is never a person's to sign in to (AccountRules+Workload).
+        if let (userIndex, identityIndex) = state.owner(of: credential.key), state.users[userIndex].kind != .workload {
             var user = state.users[userIndex]
             user.providerData[identityIndex].tokens = credential.tokens
             mergeProfile(of: &user.providerData[identityIndex], from: credential.profile)
@@ -111,6 +112,7 @@ public enum AccountRules {
         pruneExpiredPending(&state, now: context.now)
         let userIndex = try userIndex(state, resolved: uid)
         var user = state.users[userIndex]
+        try refuseWorkload(user, command: .link)
         if let linked = user.identity(for: credential.providerID) {
             throw AuthError.providerAlreadyLinked(credential.providerID, sameIdentity: linked.matches(credential.key))
         }
@@ -163,6 +165,7 @@ public enum AccountRules {
     {
         let userIndex = try userIndex(state, resolved: uid)
         var user = state.users[userIndex]
+        try refuseWorkload(user, command: .reauthenticate)
         guard let identityIndex = user.providerData.firstIndex(where: { $0.providerID == credential.providerID }) else {
             throw AuthError.noSuchProvider(credential.providerID, linked: user.providerData.map(\.providerID))
         }
@@ -183,6 +186,7 @@ public enum AccountRules {
     /// identity for the provider (so nobody signs in at a provider for nothing).
     public static func checkCanReauthenticate(_ state: AccountState, providerID: String) throws {
         let user = state.users[try currentUserIndex(state)]
+        try refuseWorkload(user, command: .reauthenticate)
         guard user.identity(for: providerID) != nil else {
             throw AuthError.noSuchProvider(providerID, linked: user.providerData.map(\.providerID))
         }
@@ -191,6 +195,7 @@ public enum AccountRules {
     /// Checked before a link flow starts: someone is signed in and has no identity for the provider yet.
     public static func checkCanLink(_ state: AccountState, providerID: String) throws {
         let user = state.users[try currentUserIndex(state)]
+        try refuseWorkload(user, command: .link)
         if user.identity(for: providerID) != nil { throw AuthError.providerAlreadyLinked(providerID, sameIdentity: false) }
     }
 

@@ -16,6 +16,9 @@ public struct Credential: Sendable, Equatable {
     /// What the provider's profile API said when it could not complete `profile` (SPEC §4,
     /// Microsoft Graph), for the use case to report. Not stored with a pending credential.
     public var profileWarnings: [ProfileWarning] = []
+    /// Set when a workload signed in as itself (client credentials): the account it makes
+    /// is a workload's, never merged with a person's. Not stored with a pending credential.
+    public var workload: WorkloadClient?
 
     public init(providerID: String, issuer: String, federatedID: String, profile: Profile, tokens: TokenSet, claims: IDTokenClaims) {
         self.providerID = providerID

@@ -108,8 +108,14 @@ public struct LinkedIdentity: Sendable, Equatable {
     public var linkedAt: Date
     /// The tokens of the session; nil after sign-out.
     public var tokens: TokenSet?
+    /// A workload's client and where its authentication is read (nil for a person's identity).
+    public var workload: WorkloadClient?
 
-    public init(providerID: String, issuer: String, federatedID: String, profile: Profile, linkedAt: Date, tokens: TokenSet?) {
+    public init(
+        providerID: String, issuer: String, federatedID: String, profile: Profile, linkedAt: Date, tokens: TokenSet?,
+        workload: WorkloadClient? = nil
+    ) {
+        self.workload = workload
         self.providerID = providerID
         self.issuer = issuer
         self.federatedID = federatedID
@@ -145,11 +151,14 @@ public struct User: Sendable, Equatable {
     /// The provider used for the last sign-in: `authctl token`'s default.
     public var lastProviderID: String?
     public var providerData: [LinkedIdentity]
+    /// A person, or a workload signed in with client credentials (SPEC §3 "Workloads").
+    public var kind: UserKind
 
     public init(
         uid: String, email: String?, emailVerified: Bool, displayName: String?, photoURL: String?, createdAt: Date,
-        lastSignInAt: Date, lastAuthAt: Date, lastProviderID: String?, providerData: [LinkedIdentity]
+        lastSignInAt: Date, lastAuthAt: Date, lastProviderID: String?, providerData: [LinkedIdentity], kind: UserKind = .person
     ) {
+        self.kind = kind
         self.uid = uid
         self.email = email
         self.emailVerified = emailVerified

@@ -67,11 +67,14 @@ public struct TokenRefresh: Sendable {
     let clock: any Clock
     let metadataCache: any MetadataCache
     let secrets: any SecretSource
+    /// A workload's `private_key_jwt` draws its `jti` here.
+    let random: any RandomSource
 
     public init(
         keystore: any Keystore, configStore: ConfigStore, transport: any HTTPTransport, clock: any Clock,
-        metadataCache: any MetadataCache, secrets: any SecretSource
+        metadataCache: any MetadataCache, secrets: any SecretSource, random: any RandomSource = SystemRandomSource()
     ) {
+        self.random = random
         self.keystore = keystore
         self.configStore = configStore
         self.transport = transport
@@ -108,20 +111,13 @@ public struct TokenRefresh: Sendable {
         let (cached, user, providerID, tokens) = try Self.cached(input, keystore: keystore, now: clock.now())
         if let cached { return cached }
         let uid = user.uid
-        if !input.idToken, tokens.accessToken == nil, tokens.refreshToken == nil {
-            throw AuthError.invalidArgument(
-                "the \(providerID) identity was signed in with an ID token alone (\(command: .login, .input(.idToken, nil))), so there is no access token. Print the ID token with: \(command: .token, .input(.idToken, nil)); or sign in through the browser: \(command: .login, "\(providerID)")"
-            )
+        // A workload has no refresh token: its grant runs again (TokenRefresh+Workload).
+        let renew: (LinkedIdentity, TokenSet) async throws -> TokenSet
+        if let client = user.identity(for: providerID)?.workload {
+            renew = try workloadRenewal(client, providerID: providerID, input: input)
+        } else {
+            renew = try personRenewal(user: user, providerID: providerID, tokens: tokens, input: input)
         }
-        guard tokens.refreshToken != nil else {
-            throw AuthError.invalidCredential(
-                input.scopes.isEmpty
-                    ? "the \(providerID) token has expired and there is no refresh token. Sign in again: \(command: .login, "\(providerID)")"
-                    : "a token for other scopes needs a refresh token, and the \(providerID) session has none. Sign in again with a scope that grants one (for Microsoft, offline_access): \(command: .login, "\(providerID)")"
-            )
-        }
-        guard let identity = user.identity(for: providerID) else { throw AuthError.noCurrentUser }
-        let provider = try configStore.identityProvider(ProviderID(parsing: providerID)).provider(forSessionOf: identity)
         let output: Output? = try await keystore.update { state in
             // Re-read under the lock: another process may have refreshed meanwhile. The user is
             // the one resolved above, current or not by now.
@@ -141,7 +137,7 @@ public struct TokenRefresh: Sendable {
                 return output
             }
             let identity = state.users[userIndex].providerData[identityIndex]
-            let refreshed = try await refresh(identity, tokens: current, provider: provider, scopes: input.scopes)
+            let refreshed = try await renew(identity, current)
             // Stored even when it lacks what was asked: a rotated refresh token must not be lost.
             state.users[userIndex].providerData[identityIndex].tokens = refreshed
             return Self.validOutput(
@@ -153,6 +149,27 @@ public struct TokenRefresh: Sendable {
             )
         }
         return output
+    }
+
+    /// The refresh-token grant of a person's identity, after the checks that it can run.
+    func personRenewal(user: User, providerID: String, tokens: TokenSet, input: Input) throws
+        -> (LinkedIdentity, TokenSet) async throws -> TokenSet
+    {
+        if !input.idToken, tokens.accessToken == nil, tokens.refreshToken == nil {
+            throw AuthError.invalidArgument(
+                "the \(providerID) identity was signed in with an ID token alone (\(command: .login, .input(.idToken, nil))), so there is no access token. Print the ID token with: \(command: .token, .input(.idToken, nil)); or sign in through the browser: \(command: .login, "\(providerID)")"
+            )
+        }
+        guard tokens.refreshToken != nil else {
+            throw AuthError.invalidCredential(
+                input.scopes.isEmpty
+                    ? "the \(providerID) token has expired and there is no refresh token. Sign in again: \(command: .login, "\(providerID)")"
+                    : "a token for other scopes needs a refresh token, and the \(providerID) session has none. Sign in again with a scope that grants one (for Microsoft, offline_access): \(command: .login, "\(providerID)")"
+            )
+        }
+        guard let identity = user.identity(for: providerID) else { throw AuthError.noCurrentUser }
+        let provider = try configStore.identityProvider(ProviderID(parsing: providerID)).provider(forSessionOf: identity)
+        return { identity, current in try await refresh(identity, tokens: current, provider: provider, scopes: input.scopes) }
     }
 
     /// The user to serve, read once: the current user (the hot path reads it alone), or the

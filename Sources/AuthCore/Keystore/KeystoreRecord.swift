@@ -25,6 +25,15 @@ enum KeystoreRecord {
         var lastAuthAt: Date
         var lastProviderId: String?
         var providerData: [Identity]
+        /// `"workload"` for a workload account (SPEC §3); absent for a person (every user
+        /// written before workloads existed).
+        var kind: Kind?
+    }
+
+    /// `users[].kind`.
+    enum Kind: String, Codable, Equatable {
+        case person
+        case workload
     }
 
     /// `users[].providerData[]`.
@@ -35,6 +44,26 @@ enum KeystoreRecord {
         var profile: Profile
         var linkedAt: Date
         var tokens: Tokens?
+        /// A workload's client and where its authentication is read; absent for a person.
+        var workload: Workload?
+    }
+
+    /// `providerData[].workload`: where a workload's authentication is read, never its
+    /// value. Exactly one of the sources is present.
+    struct Workload: Codable, Equatable {
+        var clientId: String
+        var tenant: String?
+        var scopes: [String]
+        var clientSecretEnv: String?
+        var clientSecretFile: String?
+        var certificateFile: String?
+        var federatedTokenFile: String?
+        var federatedTokenEnv: String?
+        /// A CI service that hands out the token (`github-actions`).
+        var federatedTokenSource: String?
+        var federatedAudience: String?
+        /// `private_key_jwt`: the algorithm asked (`PS256`); absent: by the key.
+        var assertionAlgorithm: String?
     }
 
     /// `providerData[].profile`, and a pending credential's.
@@ -105,13 +134,15 @@ extension KeystoreRecord.User {
         self.init(
             uid: user.uid, email: user.email, emailVerified: user.emailVerified, displayName: user.displayName,
             photoURL: user.photoURL, createdAt: user.createdAt, lastSignInAt: user.lastSignInAt, lastAuthAt: user.lastAuthAt,
-            lastProviderId: user.lastProviderID, providerData: user.providerData.map(KeystoreRecord.Identity.init))
+            lastProviderId: user.lastProviderID, providerData: user.providerData.map(KeystoreRecord.Identity.init),
+            kind: user.kind == .workload ? .workload : nil)
     }
 
     var domain: AuthCore.User {
         AuthCore.User(
             uid: uid, email: email, emailVerified: emailVerified, displayName: displayName, photoURL: photoURL, createdAt: createdAt,
-            lastSignInAt: lastSignInAt, lastAuthAt: lastAuthAt, lastProviderID: lastProviderId, providerData: providerData.map(\.domain))
+            lastSignInAt: lastSignInAt, lastAuthAt: lastAuthAt, lastProviderID: lastProviderId, providerData: providerData.map(\.domain),
+            kind: kind == .workload ? .workload : .person)
     }
 }
 
@@ -120,13 +151,53 @@ extension KeystoreRecord.Identity {
         self.init(
             providerId: identity.providerID, issuer: identity.issuer, federatedId: identity.federatedID,
             profile: KeystoreRecord.Profile(identity.profile), linkedAt: identity.linkedAt,
-            tokens: identity.tokens.map(KeystoreRecord.Tokens.init))
+            tokens: identity.tokens.map(KeystoreRecord.Tokens.init), workload: identity.workload.map(KeystoreRecord.Workload.init))
     }
 
     var domain: LinkedIdentity {
         LinkedIdentity(
             providerID: providerId, issuer: issuer, federatedID: federatedId, profile: profile.domain, linkedAt: linkedAt,
-            tokens: tokens?.domain)
+            tokens: tokens?.domain, workload: workload?.domain)
+    }
+}
+
+extension KeystoreRecord.Workload {
+    init(_ client: WorkloadClient) {
+        self.init(
+            clientId: client.clientID, tenant: client.tenant, scopes: client.scopes, federatedAudience: client.federatedAudience,
+            assertionAlgorithm: client.assertionAlgorithm)
+        switch client.authentication {
+        case .secretEnvironment(let name): clientSecretEnv = name
+        case .secretFile(let path): clientSecretFile = path
+        case .certificateFile(let path): certificateFile = path
+        case .federatedTokenFile(let path): federatedTokenFile = path
+        case .federatedTokenEnvironment(let name): federatedTokenEnv = name
+        case .federatedTokenService(let service): federatedTokenSource = service.rawValue
+        }
+    }
+
+    /// The domain's client; nil when the record names no source the build knows (a
+    /// `token` then says to sign in again rather than guess).
+    var domain: WorkloadClient? {
+        let authentication: WorkloadAuthentication
+        if let clientSecretEnv {
+            authentication = .secretEnvironment(clientSecretEnv)
+        } else if let clientSecretFile {
+            authentication = .secretFile(clientSecretFile)
+        } else if let certificateFile {
+            authentication = .certificateFile(certificateFile)
+        } else if let federatedTokenFile {
+            authentication = .federatedTokenFile(federatedTokenFile)
+        } else if let federatedTokenEnv {
+            authentication = .federatedTokenEnvironment(federatedTokenEnv)
+        } else if let service = federatedTokenSource.flatMap(FederatedTokenService.init(rawValue:)) {
+            authentication = .federatedTokenService(service)
+        } else {
+            return nil
+        }
+        return WorkloadClient(
+            clientID: clientId, tenant: tenant, authentication: authentication, scopes: scopes, federatedAudience: federatedAudience,
+            assertionAlgorithm: assertionAlgorithm)
     }
 }
 

@@ -13,6 +13,12 @@ public enum ClientAuthentication: Sendable, Equatable {
     case basic(secret: String)
     /// `client_secret_post`: id and secret in the body.
     case post(secret: String)
+    /// A JWT the client presents instead of a secret (RFC 7521 §4.2, RFC 7523 §2.2):
+    /// `private_key_jwt`, or a federated token from another issuer.
+    case assertion(String)
+
+    /// `client_assertion_type` of a JWT assertion (RFC 7523 §2.2).
+    public static let jwtBearerAssertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
 
     /// Adds the client's credentials to a request to the token or revocation endpoint.
     public func apply(clientID: String, to parameters: inout [(String, String)], headers: inout [String: String]) {
@@ -24,6 +30,10 @@ public enum ClientAuthentication: Sendable, Equatable {
         case .basic(let secret):
             let credentials = "\(FormURLEncoding.escape(clientID)):\(FormURLEncoding.escape(secret))"
             headers["Authorization"] = "Basic " + Data(credentials.utf8).base64EncodedString()
+        case .assertion(let assertion):
+            parameters += [
+                ("client_id", clientID), ("client_assertion_type", Self.jwtBearerAssertionType), ("client_assertion", assertion),
+            ]
         }
     }
 }
@@ -38,6 +48,8 @@ public struct TokenRequest: Sendable, Equatable {
         case refreshToken(String, scopes: [String]?)
         /// `grant_type=urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 §3.4).
         case deviceCode(String)
+        /// `grant_type=client_credentials` (RFC 6749 §4.4): a workload signs in as itself.
+        case clientCredentials(scopes: [String])
     }
 
     public var tokenEndpoint: URL
@@ -63,6 +75,9 @@ public struct TokenRequest: Sendable, Equatable {
             if let codeVerifier { parameters.append(("code_verifier", codeVerifier)) }
         case .deviceCode(let deviceCode):
             parameters = [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", deviceCode)]
+        case .clientCredentials(let scopes):
+            parameters = [("grant_type", "client_credentials")]
+            if !scopes.isEmpty { parameters.append(("scope", scopes.joined(separator: " "))) }
         case .refreshToken(let token, let scopes):
             parameters = [("grant_type", "refresh_token"), ("refresh_token", token)]
             if let scopes, !scopes.isEmpty { parameters.append(("scope", scopes.joined(separator: " "))) }

@@ -77,6 +77,23 @@ public protocol IdentityProvider: Sendable {
     /// of the authorization response. Default: `profile(from:)`; the fields are ignored.
     /// Apple: the name of the first-time `user` field.
     func profile(from claims: IDTokenClaims, callbackFields: [String: String]) -> Profile
+
+    /// The provider's rules for a workload (client-credentials grant, SPEC §3 "Workloads"),
+    /// checked before anything is sent. Default: none. Microsoft: a tenant of its own (the
+    /// grant has no meaning under `common`, `organizations` or `consumers`).
+    func checkWorkload() throws
+    /// The scopes of a workload's grant when none are asked. Default: none (the client's
+    /// default scopes at the provider). Microsoft: Graph's `.default` (one resource).
+    var defaultWorkloadScopes: [String] { get }
+    /// The audience to ask of a CI service's OIDC token for a federated assertion. Default:
+    /// nil (`--federated-audience` is needed). Microsoft: `api://AzureADTokenExchange`.
+    var defaultFederatedAudience: String? { get }
+    /// What to do about an OAuth error of a workload's grant (Microsoft: the AADSTS codes of
+    /// app credentials). Default: `nextStep(for:)`.
+    func workloadNextStep(for error: OAuthErrorResponse) -> Message?
+    /// True when a `private_key_jwt` assertion names its certificate by `x5t#S256`.
+    /// Default: false. Microsoft: true (Entra ID finds the registered certificate by it).
+    var wantsCertificateThumbprint: Bool { get }
 }
 
 /// A resource of a provider's API that needs an access token with some scopes.
@@ -135,6 +152,11 @@ extension IdentityProvider {
     public func responseMode(for scopes: [String]) -> String? { nil }
     public func clientAuthentication(secrets: any SecretSource, now: Date) throws -> ClientAuthentication? { nil }
     public func profile(from claims: IDTokenClaims, callbackFields: [String: String]) -> Profile { profile(from: claims) }
+    public func checkWorkload() throws {}
+    public var defaultWorkloadScopes: [String] { [] }
+    public var defaultFederatedAudience: String? { nil }
+    public func workloadNextStep(for error: OAuthErrorResponse) -> Message? { nextStep(for: error) }
+    public var wantsCertificateThumbprint: Bool { false }
 }
 
 /// Builds the provider for a configuration.

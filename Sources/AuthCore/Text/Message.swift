@@ -33,6 +33,7 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case credential, deviceCode, flow, graphHost, idToken, issuer, keyID, keystore, listenAddress, manual, noBrowser
         case format, parameter, pending, privateKeyFile, rawNonce, redirectURI, scope, teamID, tenant, timeout
         case keyFile, passphraseEnv, passphraseFile, keyring
+        case clientCredentials, certificateFile, federatedToken, federatedTokenFile, federatedTokenEnv, federatedAudience
     }
 
     /// One argument of a command: a value as written (a provider id, a handle, a

@@ -22,6 +22,7 @@ struct Login: AuthctlCommand {
     var provider: String?
     @OptionGroup var flow: FlowArguments
     @OptionGroup var credential: CredentialArguments
+    @OptionGroup var workload: WorkloadArguments
     @Option(
         name: .customLong("credential"),
         help: ArgumentHelp(
@@ -32,9 +33,21 @@ struct Login: AuthctlCommand {
     func validate() throws {
         if pendingHandle != nil, credential.idToken != nil { throw ValidationError("give either --credential or --id-token, not both") }
         if pendingHandle == nil, provider == nil { throw ValidationError("name the provider: authctl login PROVIDER") }
+        if workload.clientCredentials {
+            let interactive: [(String, Bool)] = [
+                ("--credential", pendingHandle != nil), ("--id-token", credential.idToken != nil), ("--device-code", flow.deviceCode),
+                ("--manual", flow.manual), ("--no-browser", flow.noBrowser), ("--browser-command", flow.browserCommand != nil),
+                ("--param", !flow.parameters.isEmpty), ("--redirect-uri", flow.redirectURI != nil),
+                ("--listen-address", flow.listenAddress != nil),
+            ]
+            if let (option, _) = interactive.first(where: \.1) {
+                throw ValidationError("\(option) has no use with --client-credentials: a workload signs in without a browser")
+            }
+        }
     }
 
     func run(_ wiring: Wiring) async throws {
+        if workload.clientCredentials, let provider { return try await signInWorkload(provider, wiring: wiring) }
         let environment = wiring.authEnvironment(browser: wiring.browser(command: flow.browserCommand, disabled: flow.opensNoBrowser))
         let source = try pendingHandle.map { CredentialSource.pending(handle: $0) } ?? credential.source(flow: flow, wiring: wiring)
         let output = try await environment.signIn.run(
@@ -43,6 +56,22 @@ struct Login: AuthctlCommand {
             user: output.user, providerID: output.providerID, isNewUser: output.isNewUser, json: global.json,
             text:
                 "Signed in to \(output.providerID) as \(Output.name(of: output.user))\(output.isNewUser ? " (new user \(output.user.uid))" : "")."
+        )
+    }
+
+    /// `--client-credentials`: the workload's grant, then its account (docs/ci.md).
+    func signInWorkload(_ provider: String, wiring: Wiring) async throws {
+        let id = try ProviderID(parsing: provider)
+        let environment = wiring.authEnvironment()
+        let configured = try environment.configStore.workloadProvider(id).clientID
+        guard let client = try workload.client(flow: flow, configuredClientID: configured) else {
+            throw AuthError.internalError("--client-credentials without a client")
+        }
+        let output = try await environment.workloadSignIn.run(.init(providerID: id, client: client))
+        wiring.output.accountResult(
+            user: output.user, providerID: output.providerID, isNewUser: output.isNewUser, json: global.json,
+            text:
+                "Signed in to \(output.providerID) as the workload \(client.clientID)\(output.isNewUser ? " (new user \(output.user.uid))" : "")."
         )
     }
 }

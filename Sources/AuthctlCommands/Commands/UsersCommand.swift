@@ -32,7 +32,8 @@ struct UsersCommand: ParsableCommand {
                 header: ["  UID", "EMAIL", "PROVIDERS"],
                 rows: state.users.map { user in
                     [
-                        "\(user.uid == state.currentUID ? "*" : " ") \(user.uid)", user.email ?? "-",
+                        "\(user.uid == state.currentUID ? "*" : " ") \(user.uid)",
+                        user.kind == .workload ? "(workload)" : user.email ?? "-",
                         user.providerData.map(\.providerID).joined(separator: ","),
                     ]
                 })

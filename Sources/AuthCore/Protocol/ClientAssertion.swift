@@ -1,0 +1,101 @@
+import Crypto
+import _CryptoExtras
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A `private_key_jwt` client assertion (RFC 7523 §2.2 and §3; OpenID Connect Core 9):
+/// a JWT signed with the client's private key, `iss` = `sub` = the client id, `aud` = the
+/// token endpoint, a unique `jti`, and an `exp` a few minutes ahead (at most 10).
+///
+/// The key comes in one PEM with its certificate, as Azure CLI's `--certificate` takes it:
+/// an RSA key signs RS256 (PS256 when asked), a P-256 key ES256. With `certificateThumbprint` (Microsoft) the
+/// header carries `x5t#S256`, the SHA-256 of the certificate's DER (RFC 7515 §4.1.8), by
+/// which Entra ID finds the registered certificate.
+public enum ClientAssertion {
+    /// The assertion's lifetime: 5 minutes (RFC 7523 §3 asks for a short one; at most 10 here).
+    public static let lifetime: TimeInterval = 300
+
+    /// The algorithms an assertion may be asked in (`--assertion-algorithm`).
+    public static let algorithms = ["RS256", "PS256", "ES256"]
+
+    public static func signed(
+        pem: String, path: String, clientID: String, audience: URL, jti: String, now: Date, certificateThumbprint: Bool,
+        algorithm asked: String? = nil
+    ) throws -> String {
+        let blocks = PEMBlocks(pem)
+        let issuedAt = Double(Int(now.timeIntervalSince1970))
+        var header: [String: JSONValue] = ["typ": .string("JWT")]
+        if certificateThumbprint {
+            guard let certificate = blocks.first("CERTIFICATE") else {
+                throw AuthError.notConfigured(
+                    "the certificate file \(path) holds no CERTIFICATE block; Microsoft finds the app's key by the certificate. Put the certificate and its private key in one PEM (\(input: .certificateFile))"
+                )
+            }
+            header["x5t#S256"] = .string(Base64URL.encode(Data(SHA256.hash(data: certificate))))
+        }
+        let claims: JSONValue = .object([
+            "iss": .string(clientID), "sub": .string(clientID), "aud": .string(audience.absoluteString), "jti": .string(jti),
+            "iat": .number(issuedAt), "nbf": .number(issuedAt), "exp": .number(issuedAt + lifetime),
+        ])
+        if let key = blocks.first("PRIVATE KEY") ?? blocks.first("RSA PRIVATE KEY") ?? blocks.first("EC PRIVATE KEY") {
+            if let rsa = try? _RSA.Signing.PrivateKey(derRepresentation: key) {
+                // RFC 7518 §3.3 (RSASSA-PKCS1-v1_5) or §3.5 (RSASSA-PSS, SHA-256, MGF1, a 32-byte salt).
+                let pss = asked == "PS256"
+                guard asked == nil || asked == "RS256" || pss else { throw mismatch(path, key: "an RSA", asked: asked) }
+                header["alg"] = .string(pss ? "PS256" : "RS256")
+                let input = try signingInput(header: .object(header), claims: claims)
+                let signature = try rsa.signature(for: SHA256.hash(data: Data(input.utf8)), padding: pss ? .PSS : .insecurePKCS1v1_5)
+                return input + "." + Base64URL.encode(signature.rawRepresentation)
+            }
+            if let ec = try? P256.Signing.PrivateKey(derRepresentation: key) {
+                guard asked == nil || asked == "ES256" else { throw mismatch(path, key: "a P-256", asked: asked) }
+                header["alg"] = "ES256"
+                let input = try signingInput(header: .object(header), claims: claims)
+                return input + "." + Base64URL.encode(try ec.signature(for: Data(input.utf8)).rawRepresentation)
+            }
+        }
+        throw AuthError.notConfigured(
+            "the certificate file \(path) holds no RSA or P-256 private key in PEM. Put the private key and its certificate in one PEM (\(input: .certificateFile))"
+        )
+    }
+
+    static func mismatch(_ path: String, key: String, asked: String?) -> AuthError {
+        AuthError.invalidArgument(
+            "the certificate file \(path) holds \(key) key, which cannot sign \(asked ?? "?"). Ask RS256 or PS256 for an RSA key, ES256 for a P-256 key"
+        )
+    }
+
+    static func signingInput(header: JSONValue, claims: JSONValue) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Base64URL.encode(try encoder.encode(header)) + "." + Base64URL.encode(try encoder.encode(claims))
+    }
+}
+
+/// The blocks of a PEM file (RFC 7468): label and DER, in order.
+struct PEMBlocks {
+    var blocks: [(label: String, der: Data)] = []
+
+    init(_ text: String) {
+        var label: String?
+        var body = ""
+        for rawLine in text.split(whereSeparator: \.isNewline) {
+            let line = rawLine.trimming(.whitespaces)
+            if line.hasPrefix("-----BEGIN "), line.hasSuffix("-----") {
+                label = String(line.dropFirst(11).dropLast(5))
+                body = ""
+            } else if line.hasPrefix("-----END "), let open = label {
+                if let der = Data(base64Encoded: body) { blocks.append((open, der)) }
+                label = nil
+            } else if label != nil {
+                body += line
+            }
+        }
+    }
+
+    func first(_ label: String) -> Data? { blocks.first { $0.label == label }?.der }
+}

@@ -1,0 +1,159 @@
+import ArgumentParser
+import AuthCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// `login --client-credentials`: a workload signs in as itself (SPEC §3 "Workloads",
+/// docs/ci.md). What authenticates it is named by where to read it — never a value on the
+/// command line, where any local user could read it.
+struct WorkloadArguments: ParsableArguments {
+    @Flag(
+        name: .customLong("client-credentials"),
+        help: "Sign in as the client itself (a CI job, a service): the client-credentials grant, no browser. See docs/ci.md.")
+    var clientCredentials = false
+
+    @Option(
+        name: .customLong("client-id"),
+        help: ArgumentHelp("With --client-credentials: the client (app) id, instead of the provider's configured one.", valueName: "id"))
+    var clientID: String?
+
+    @Option(
+        name: .customLong("client-secret-env"),
+        help: ArgumentHelp("With --client-credentials: the environment variable that holds the client secret.", valueName: "var"))
+    var clientSecretEnv: String?
+
+    @Option(
+        name: .customLong("client-secret-file"),
+        help: ArgumentHelp("With --client-credentials: a file that holds the client secret.", valueName: "path"))
+    var clientSecretFile: String?
+
+    @Option(
+        name: .customLong("certificate-file"),
+        help: ArgumentHelp(
+            "With --client-credentials: a PEM with the private key and its certificate (private_key_jwt, RFC 7523); mode 0600.",
+            valueName: "path"))
+    var certificateFile: String?
+
+    @Option(
+        name: .customLong("assertion-algorithm"),
+        help: ArgumentHelp(
+            "With --certificate-file: the assertion's algorithm (RS256 or PS256 for an RSA key, ES256 for a P-256 key; default by the key).",
+            valueName: "alg"),
+        completion: .list(ClientAssertion.algorithms))
+    var assertionAlgorithm: String?
+
+    @Option(
+        name: .customLong("federated-token-file"),
+        help: ArgumentHelp(
+            "With --client-credentials: a file with a federated token (a JWT from another issuer), read again at every grant.",
+            valueName: "path"))
+    var federatedTokenFile: String?
+
+    @Option(
+        name: .customLong("federated-token-env"),
+        help: ArgumentHelp("With --client-credentials: the environment variable that holds a federated token.", valueName: "var"))
+    var federatedTokenEnv: String?
+
+    @Option(
+        name: .customLong("federated-token"),
+        help: ArgumentHelp(
+            "With --client-credentials: fetch the federated token from the CI service at every grant.", valueName: "github-actions"),
+        completion: .list(FederatedTokenService.allCases.map(\.rawValue)))
+    var federatedToken: String?
+
+    @Option(
+        name: .customLong("federated-audience"),
+        help: ArgumentHelp(
+            "The audience to ask of the CI service's token (default for microsoft.com: api://AzureADTokenExchange).", valueName: "audience")
+    )
+    var federatedAudience: String?
+
+    /// The sources given, by their option.
+    var sources: [(String, WorkloadAuthentication)] {
+        var sources: [(String, WorkloadAuthentication)] = []
+        if let clientSecretEnv { sources.append(("--client-secret-env", .secretEnvironment(clientSecretEnv))) }
+        if let clientSecretFile { sources.append(("--client-secret-file", .secretFile(Self.absolute(clientSecretFile)))) }
+        if let certificateFile { sources.append(("--certificate-file", .certificateFile(Self.absolute(certificateFile)))) }
+        if let federatedTokenFile { sources.append(("--federated-token-file", .federatedTokenFile(Self.absolute(federatedTokenFile)))) }
+        if let federatedTokenEnv { sources.append(("--federated-token-env", .federatedTokenEnvironment(federatedTokenEnv))) }
+        if let service = federatedToken.flatMap(FederatedTokenService.init(rawValue:)) {
+            sources.append(("--federated-token", .federatedTokenService(service)))
+        }
+        return sources
+    }
+
+    func validate() throws {
+        let workloadOnly: [(String, Bool)] = [
+            ("--client-id", clientID != nil), ("--client-secret-env", clientSecretEnv != nil),
+            ("--client-secret-file", clientSecretFile != nil), ("--certificate-file", certificateFile != nil),
+            ("--federated-token-file", federatedTokenFile != nil), ("--federated-token-env", federatedTokenEnv != nil),
+            ("--federated-token", federatedToken != nil), ("--federated-audience", federatedAudience != nil),
+            ("--assertion-algorithm", assertionAlgorithm != nil),
+        ]
+        guard clientCredentials else {
+            if let (option, _) = workloadOnly.first(where: \.1) {
+                throw ValidationError("\(option) goes with --client-credentials (a workload signing in as itself; see docs/ci.md)")
+            }
+            return
+        }
+        if let federatedToken, FederatedTokenService(rawValue: federatedToken) == nil {
+            throw ValidationError(
+                "--federated-token '\(Sanitize.text(federatedToken, limit: 40))' is not a CI service authctl knows: give github-actions, or read the token with --federated-token-file or --federated-token-env"
+            )
+        }
+        for name in [clientSecretEnv, federatedTokenEnv].compactMap({ $0 }) where !Self.isVariableName(name) {
+            throw ValidationError(
+                "'\(Sanitize.text(name, limit: 40))' is not an environment variable name: give the variable's name (CI_SECRET), never its value"
+            )
+        }
+        switch sources.count {
+        case 0:
+            throw ValidationError(
+                "--client-credentials needs how the client authenticates: --federated-token-file PATH, --federated-token-env VAR, --federated-token github-actions, --certificate-file PEM, --client-secret-env VAR or --client-secret-file PATH"
+            )
+        case 1:
+            break
+        default:
+            throw ValidationError("give one way for the client to authenticate, not \(sources.map(\.0).joined(separator: " and "))")
+        }
+        if federatedAudience != nil, federatedToken == nil {
+            throw ValidationError(
+                "--federated-audience is what --federated-token asks of the CI service; a token read from a file or variable has its own")
+        }
+        if let clientID, clientID.isEmpty { throw ValidationError("--client-id is empty") }
+        if let assertionAlgorithm {
+            guard certificateFile != nil else { throw ValidationError("--assertion-algorithm goes with --certificate-file") }
+            guard ClientAssertion.algorithms.contains(assertionAlgorithm) else {
+                throw ValidationError(
+                    "--assertion-algorithm '\(Sanitize.text(assertionAlgorithm, limit: 20))' is not one authctl signs: give \(ClientAssertion.algorithms.joined(separator: ", "))"
+                )
+            }
+        }
+    }
+
+    /// A path as `token` will read it later from any directory: absolute.
+    static func absolute(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
+
+    /// A POSIX environment variable name: letters, digits and `_`, not starting with a digit.
+    static func isVariableName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first), name.count <= 256 else { return false }
+        return name.unicodeScalars.allSatisfy {
+            ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
+        }
+    }
+
+    /// The workload's client, or nil without `--client-credentials`.
+    func client(flow: FlowArguments, configuredClientID: String?) throws -> WorkloadClient? {
+        guard clientCredentials, let source = sources.first?.1 else { return nil }
+        guard let clientID = clientID ?? configuredClientID else {
+            throw AuthError.notConfigured("the workload has no client id. Give it: \(input: .clientID) ID")
+        }
+        return WorkloadClient(
+            clientID: clientID, tenant: flow.tenant, authentication: source, scopes: flow.scopes, federatedAudience: federatedAudience,
+            assertionAlgorithm: assertionAlgorithm)
+    }
+}
