@@ -45,6 +45,8 @@ enum MessageSpelling {
         case .keystoreUnseal: "keystore unseal"
         case .keystoreRekey: "keystore rekey"
         case .keystoreNewKey: "keystore new-key"
+        case .backendUse: "backend use"
+        case .backendShow: "backend show"
         }
     }
 
@@ -83,6 +85,10 @@ enum MessageSpelling {
         case .teamID: "--team-id"
         case .tenant: "--tenant"
         case .timeout: "--timeout"
+        case .project: "--project"
+        case .apiKey: "--api-key"
+        case .tenantID: "--tenant-id"
+        case .emulator: "--emulator"
         }
     }
 }
