@@ -25,6 +25,18 @@ enum KeystoreRecord {
         var lastAuthAt: Date
         var lastProviderId: String?
         var providerData: [Identity]
+        /// Absent for the local backend.
+        var backend: Backend? = nil
+    }
+
+    /// `users[].backend`: the Firebase project that holds the user (SPEC §9).
+    struct Backend: Codable, Equatable {
+        /// `firebase`, the one kind so far.
+        var kind: String
+        var projectId: String
+        var tenantId: String?
+        /// The Firebase ID token, refresh token and expiry (sealed like an identity's tokens).
+        var session: Tokens?
     }
 
     /// `users[].providerData[]`.
@@ -106,12 +118,17 @@ extension KeystoreRecord.User {
             uid: user.uid, email: user.email, emailVerified: user.emailVerified, displayName: user.displayName,
             photoURL: user.photoURL, createdAt: user.createdAt, lastSignInAt: user.lastSignInAt, lastAuthAt: user.lastAuthAt,
             lastProviderId: user.lastProviderID, providerData: user.providerData.map(KeystoreRecord.Identity.init))
+        backend = user.backend.map {
+            KeystoreRecord.Backend(kind: "firebase", projectId: $0.projectID, tenantId: $0.tenantID, session: $0.session.map(KeystoreRecord.Tokens.init))
+        }
     }
 
     var domain: AuthCore.User {
-        AuthCore.User(
+        var user = AuthCore.User(
             uid: uid, email: email, emailVerified: emailVerified, displayName: displayName, photoURL: photoURL, createdAt: createdAt,
             lastSignInAt: lastSignInAt, lastAuthAt: lastAuthAt, lastProviderID: lastProviderId, providerData: providerData.map(\.domain))
+        user.backend = backend.map { UserBackend(projectID: $0.projectId, tenantID: $0.tenantId, session: $0.session?.domain) }
+        return user
     }
 }
 

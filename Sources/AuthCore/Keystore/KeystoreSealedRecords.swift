@@ -56,6 +56,7 @@ extension KeystoreRecord.User {
             identity.tokens = try identity.tokens?.sealing(with: key, at: .identityTokens(uid: uid, providerID: identity.providerId))
             return identity
         }
+        user.backend?.session = try backend?.session?.sealing(with: key, at: .backendSession(uid: uid))
         return user
     }
 
@@ -66,6 +67,7 @@ extension KeystoreRecord.User {
             identity.tokens = try identity.tokens?.opening(with: key, at: .identityTokens(uid: uid, providerID: identity.providerId)).tokens
             return identity
         }
+        user.backend?.session = try backend?.session?.opening(with: key, at: .backendSession(uid: uid)).tokens
         return user
     }
 }
