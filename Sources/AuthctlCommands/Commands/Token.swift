@@ -164,7 +164,9 @@ struct TokenRequest: Equatable, WiredCommand {
     }
 
     func run(_ wiring: Wiring) async throws {
-        let output = try await wiring.authEnvironment().tokenRefresh.run(input)
+        var refresh = wiring.authEnvironment().tokenRefresh
+        refresh.firebaseEmulator = try wiring.firebaseEmulator()
+        let output = try await refresh.run(input)
         wiring.output.write(printed(output))
     }
 

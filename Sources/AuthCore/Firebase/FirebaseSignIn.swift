@@ -1,0 +1,165 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// `login`, `link` and `reauth` with the Firebase backend (SPEC §9): the brokered browser
+/// flow (`BrokeredSignIn`) around `createAuthUri` and `signInWithIdp`, then the Firebase
+/// session and the user's identities (`accounts:lookup`) kept in the keystore. Firebase
+/// applies the account rules; its refusals come back as the errors of SPEC §5 and §6.
+public struct FirebaseSignIn: Sendable {
+    public enum Operation: Sendable, Equatable {
+        case signIn
+        /// The current user (resolved when the command starts) links the identity.
+        case link
+        /// The current user proves again that it holds the identity (`autoCreate: false`).
+        case reauthenticate
+    }
+
+    let client: FirebaseAuthClient
+    let keystore: any Keystore
+    let flow: BrokeredSignIn
+    let clock: any Clock
+    let sessions: FirebaseSessionRefresh
+
+    public init(client: FirebaseAuthClient, keystore: any Keystore, flow: BrokeredSignIn, clock: any Clock) {
+        self.client = client
+        self.keystore = keystore
+        self.flow = flow
+        self.clock = clock
+        sessions = FirebaseSessionRefresh(client: client, keystore: keystore, clock: clock)
+    }
+
+    public func run(_ operation: Operation, providerID: ProviderID, options: FlowOptions) async throws -> SignIn.Output {
+        // Checked before the browser opens: the keystore, the user, the parameters.
+        let state = try keystore.read()
+        var idToken: String?
+        var uid: String?
+        if operation != .signIn {
+            guard let user = state.currentUser else { throw AuthError.noCurrentUser }
+            guard user.backend?.projectID == client.project else { throw Self.otherBackend(user, project: client.project) }
+            if operation == .link, user.identity(for: providerID.rawValue) != nil {
+                throw AuthError.providerAlreadyLinked(providerID.rawValue, sameIdentity: false)
+            }
+            if operation == .reauthenticate, user.identity(for: providerID.rawValue) == nil {
+                throw AuthError.noSuchProvider(providerID.rawValue, linked: user.providerData.map(\.providerID))
+            }
+            uid = user.uid
+            // Link with the current user's ID token (fresh); reauth proves the identity alone.
+            if operation == .link { idToken = try await sessions.freshIDToken(uid: user.uid) }
+        }
+        var parameters = options.parameters
+        if providerID.rawValue == "microsoft.com", let tenant = options.tenant {
+            _ = try MicrosoftTenant(parsing: tenant)
+            parameters.removeAll { $0.0 == "tenant" }
+            parameters.append(("tenant", tenant))
+        }
+        let scopes = options.scopes
+        let tenantID = client.config.tenantId
+        // The reserved names are refused before the browser opens.
+        _ = try FirebaseRequests.CreateAuthURI(
+            providerID: providerID.rawValue, continueURI: "http://localhost/", scopes: scopes, parameters: parameters, tenantID: tenantID)
+        let firebaseOperation: FirebaseErrorMapping.Operation =
+            switch operation {
+            case .signIn: .signIn(providerID: providerID.rawValue)
+            case .link: .link(providerID: providerID.rawValue)
+            case .reauthenticate: .reauthenticate(providerID: providerID.rawValue)
+            }
+        return try await flow.run(
+            providerID: providerID, options: options,
+            authorize: { redirectURI in
+                try await client.createAuthURI(
+                    FirebaseRequests.CreateAuthURI(
+                        providerID: providerID.rawValue, continueURI: redirectURI, scopes: scopes, parameters: parameters, tenantID: tenantID))
+            },
+            complete: { redirect in
+                let request = FirebaseRequests.SignInWithIdP(
+                    requestURI: redirect.requestURI, postBody: redirect.postBody, sessionID: redirect.sessionID, idToken: idToken,
+                    autoCreate: operation == .reauthenticate ? false : nil, tenantID: tenantID)
+                return try await apply(request, operation: firebaseOperation, expectedUID: uid)
+            })
+    }
+
+    /// `signInWithIdp`, then the session and the identities kept (SPEC §9).
+    func apply(_ request: FirebaseRequests.SignInWithIdP, operation: FirebaseErrorMapping.Operation, expectedUID: String?) async throws
+        -> SignIn.Output
+    {
+        let json: [String: JSONValue]
+        switch try await client.signInWithIdP(request) {
+        case .refused(let failure, let fields):
+            throw conflict(failure, fields: fields, operation: operation)
+        case .accepted(let fields):
+            json = fields
+        }
+        let now = clock.now()
+        let result = try FirebaseSignInResult(json, now: now)
+        if let expectedUID, result.localID != expectedUID {
+            // Reauth with an identity of another user; a link that came back as another user.
+            throw AuthError.userMismatch(
+                "that \(result.providerID) account belongs to another user of the Firebase project \(client.project), not the current one. Sign in with the current user's \(result.providerID) account",
+                details: ["providerId": .string(result.providerID)])
+        }
+        let session = try client.session(
+            localID: result.localID, idToken: result.idToken, refreshToken: result.refreshToken, expiresIn: result.expiresIn)
+        let linked = try await client.linkedProviders(idToken: session.idToken)
+        let backend = UserBackend(
+            projectID: client.project, tenantID: client.config.tenantId,
+            session: TokenSet(accessToken: nil, expiresAt: session.expiresAt, refreshToken: session.refreshToken, idToken: session.idToken, scopes: []))
+        let project = client.project
+        let user = try await keystore.update { state in
+            let index = state.userIndex(uid: result.localID)
+            var user =
+                index.map { state.users[$0] }
+                ?? User(
+                    uid: result.localID, email: result.profile.email, emailVerified: result.profile.emailVerified,
+                    displayName: result.profile.displayName, photoURL: result.profile.photoURL, createdAt: now, lastSignInAt: now,
+                    lastAuthAt: now, lastProviderID: result.providerID, providerData: [])
+            user.backend = backend
+            user.lastAuthAt = now
+            if case .signIn = operation {
+                user.lastSignInAt = now
+                user.lastProviderID = result.providerID
+            }
+            if user.email == nil { user.email = result.profile.email; user.emailVerified = result.profile.emailVerified }
+            if user.displayName == nil { user.displayName = result.profile.displayName }
+            user.providerData = linked.map { info in
+                let previous = user.identity(for: info.providerID)
+                if info.providerID == result.providerID {
+                    return LinkedIdentity(
+                        providerID: info.providerID, issuer: result.issuer ?? previous?.issuer ?? "firebase:\(project)",
+                        federatedID: info.federatedID, profile: result.profile, linkedAt: previous?.linkedAt ?? now,
+                        tokens: result.providerTokens ?? previous?.tokens)
+                }
+                return previous
+                    ?? LinkedIdentity(
+                        providerID: info.providerID, issuer: "firebase:\(project)", federatedID: info.federatedID,
+                        profile: Profile(email: info.email, displayName: info.displayName), linkedAt: now, tokens: nil)
+            }
+            if let index { state.users[index] = user } else { state.users.append(user) }
+            if case .signIn = operation { state.currentUID = user.uid }
+            return user
+        }
+        return SignIn.Output(user: user, providerID: result.providerID, isNewUser: result.isNewUser)
+    }
+
+    /// A refusal of `signInWithIdp` as SPEC §5's error.
+    func conflict(_ failure: FirebaseServiceError, fields: [String: JSONValue], operation: FirebaseErrorMapping.Operation) -> AuthError {
+        if failure.code == "NEED_CONFIRMATION" {
+            let email = fields["email"]?.stringValue.map { Sanitize.text($0, limit: 320) } ?? "that email"
+            let providers = (fields["verifiedProvider"]?.arrayValue ?? []).compactMap(\.stringValue).map { Sanitize.text($0, limit: 64) }
+            let first = providers.first ?? "PROVIDER"
+            return AuthError.accountExists(
+                message:
+                    "an account already exists for \(email) in the Firebase project \(client.project) with \(providers.isEmpty ? "another provider" : providers.joined(separator: ", ")). Sign in with \(first) (\(command: .login, "\(first)")), then link this provider: \(command: .link, "\(operation.providerID ?? "PROVIDER")")",
+                details: ["email": .string(email), "providerIds": .array(providers.map(JSONValue.string)), "firebaseError": "needConfirmation"])
+        }
+        return FirebaseErrorMapping.error(failure, operation: operation, project: client.project)
+    }
+
+    static func otherBackend(_ user: User, project: String) -> AuthError {
+        AuthError.invalidArgument(
+            "the current user (\(user.email ?? user.uid)) lives in \(user.backend?.name ?? "the local keystore"), not in the Firebase project \(project). Sign in to the project first: \(command: .login, "PROVIDER")"
+        )
+    }
+}

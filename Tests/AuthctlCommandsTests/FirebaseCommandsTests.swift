@@ -1,0 +1,146 @@
+import AuthCore
+import AuthCoreTestSupport
+import Foundation
+import Testing
+
+@testable import AuthctlCommands
+
+/// SPEC §9 through the commands, in-process: the backend is a Firebase project (the fake
+/// Identity Toolkit), which brokers the sign-in at a real local OpenID provider.
+@Suite("The Firebase backend through the commands", .serialized)
+struct FirebaseCommandsTests {
+    let firebase: FakeFirebaseAuth
+    let provider: FakeIdentityProvider
+    let authctl: InProcessAuthctl
+    let consoleSecret = "console-secret-\(UUID().uuidString)"
+
+    init() async throws {
+        firebase = try FakeFirebaseAuth()
+        provider = try FakeIdentityProvider()
+        firebase.enable("oidc.corp", provider: provider, clientSecret: consoleSecret)
+        authctl = InProcessAuthctl()
+        let use = try await authctl.run([
+            "backend", "use", "firebase", "--project", firebase.projectID, "--api-key", firebase.apiKey, "--emulator", firebase.emulatorHost,
+        ])
+        #expect(use.status == 0, "\(use.stderr)")
+    }
+
+    func claims(_ token: String) -> [String: JSONValue]? {
+        let parts = token.split(separator: ".")
+        guard parts.count == 3, let data = Base64URL.decode(parts[1]) else { return nil }
+        return JSONValue.object(from: data)
+    }
+
+    @Test("login brokered by Firebase: no providers add; the session and the provider token kept; status and users list name the backend")
+    func login() async throws {
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        let login = try await authctl.run(["login", "oidc.corp", "--json", "--scope", "email"])
+        #expect(login.status == 0, "\(login.stderr)")
+        let user = try #require(login.json?["user"]?.objectValue)
+        let localID = try #require(firebase.users.first?.localID)
+        #expect(user["uid"] == .string(localID))
+        #expect(user["backend"]?.objectValue?["kind"] == "firebase")
+        #expect(user["backend"]?.objectValue?["projectId"] == .string(firebase.projectID))
+        #expect(login.json?["isNewUser"] == true)
+        // Firebase ran the code exchange with the console's secret, over createAuthUri's session.
+        #expect(provider.count("token") == 1)
+        let signIn = try #require(firebase.receivedRequests.first { $0.path.hasSuffix("accounts:signInWithIdp") }?.body)
+        #expect(signIn["sessionId"] != nil && signIn["returnIdpCredential"] == true && signIn["returnSecureToken"] == true)
+        #expect(signIn["requestUri"]?.stringValue?.hasPrefix("http://localhost:") == true)
+        let created = try #require(firebase.receivedRequests.first { $0.path.hasSuffix("accounts:createAuthUri") }?.body)
+        #expect(created["providerId"] == "oidc.corp" && created["oauthScope"] == "email")
+        // The Firebase ID token, from the keystore (no network).
+        let calls = firebase.receivedRequests.count
+        let token = try await authctl.run(["token"])
+        #expect(token.status == 0, "\(token.stderr)")
+        let idToken = token.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(claims(idToken)?["sub"] == .string(localID))
+        #expect(claims(idToken)?["aud"] == .string(firebase.projectID))
+        #expect(firebase.receivedRequests.count == calls)
+        // The hot path answers it before any task exists, as for a local user.
+        let stdout = CapturedOutput(isTerminal: false), stderr = CapturedOutput(isTerminal: false)
+        let invocation = AuthctlInvocation(
+            arguments: ["token"], io: authctl.io(stdin: ScriptedInput(Data(), isTerminal: false), stdout: stdout, stderr: stderr, environment: [:]))
+        #expect(invocation.finishWithoutConcurrency() == 0, "\(stderr.text)")
+        #expect(stdout.text == token.stdout)
+        let json = try await authctl.run(["token", "--format", "json"])
+        #expect(json.json?["providerId"] == "firebase" && json.json?["idToken"] == .string(idToken))
+        // The provider's access token, as Firebase handed it over.
+        let providerToken = try await authctl.run(["token", "oidc.corp"])
+        #expect(providerToken.stdout.hasPrefix("at-"), "\(providerToken.stderr)")
+        let status = try await authctl.run(["status"])
+        #expect(status.stdout.contains("firebase:\(firebase.projectID)"), "\(status.stdout)")
+        let list = try await authctl.run(["users", "list"])
+        #expect(list.stdout.contains("firebase:\(firebase.projectID)"))
+        // No secret of the flow, and never the API key, in what authctl wrote.
+        for output in [login.stdout + login.stderr, status.stdout, list.stdout] {
+            #expect(!output.contains(firebase.apiKey) && !output.contains(consoleSecret))
+        }
+        for secret in firebase.issuedSecrets where secret.count > 8 { #expect(!login.stderr.contains(secret)) }
+    }
+
+    @Test("token refreshes through securetoken when it expires within --min-ttl; disabled is exit 19, revoked exit 20 and the tokens go")
+    func refreshDisabledRevoked() async throws {
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        #expect(try await authctl.run(["login", "oidc.corp"]).status == 0)
+        let localID = try #require(firebase.users.first?.localID)
+        let refreshed = try await authctl.run(["token", "--min-ttl", "7200"])
+        #expect(refreshed.status == 0, "\(refreshed.stderr)")
+        #expect(firebase.count("token") == 1)
+        #expect(claims(refreshed.stdout.trimmingCharacters(in: .whitespacesAndNewlines))?["sub"] == .string(localID))
+        // The refreshed token is stored: the next call needs no network.
+        #expect(try await authctl.run(["token"]).stdout == refreshed.stdout)
+        #expect(firebase.count("token") == 1)
+        firebase.setDisabled(localID)
+        let disabled = try await authctl.run(["token", "--force-refresh", "--json"])
+        #expect(disabled.status == 19, "\(disabled.stderr)")
+        #expect(disabled.stderr.contains("Firebase console"))
+        #expect(disabled.json?["error"]?.objectValue?["code"] == "user-disabled")
+        firebase.setDisabled(localID, false)
+        firebase.revokeSessions(of: localID)
+        let revoked = try await authctl.run(["token", "--force-refresh"])
+        #expect(revoked.status == 20, "\(revoked.stderr)")
+        #expect(revoked.stderr.contains("login"))
+        // The tokens were dropped, the record kept.
+        let list = try await authctl.run(["users", "list", "--json"])
+        let users = try #require(list.json?["users"]?.arrayValue)
+        #expect(users.count == 1)
+        #expect(users.first?.objectValue?["backend"]?.objectValue?["signedIn"] == false)
+        #expect(try await authctl.run(["status"]).status == 16)
+    }
+
+    @Test("link and reauth through Firebase: linked in the project; reauth with another account is user-mismatch")
+    func linkAndReauth() async throws {
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        let other = try FakeIdentityProvider()
+        other.update { $0.subject = "other-subject"; $0.email = "ada.other@example.com" }
+        firebase.enable("oidc.other", provider: other)
+        #expect(try await authctl.run(["login", "oidc.corp"]).status == 0)
+        let link = try await authctl.run(["link", "oidc.other", "--json"])
+        #expect(link.status == 0, "\(link.stderr)")
+        #expect(firebase.users.first?.identities.map(\.providerID) == ["oidc.corp", "oidc.other"])
+        let linked = try #require(link.json?["user"]?.objectValue?["providerData"]?.arrayValue)
+        #expect(linked.count == 2)
+        let reauth = try await authctl.run(["reauth", "oidc.other"])
+        #expect(reauth.status == 0, "\(reauth.stderr)")
+        #expect(firebase.receivedRequests.last { $0.path.hasSuffix("signInWithIdp") }?.body["autoCreate"] == false)
+        other.update { $0.subject = "stranger" }
+        let mismatch = try await authctl.run(["reauth", "oidc.other"])
+        #expect(mismatch.status == 14, "\(mismatch.stderr)")
+    }
+
+    @Test("a provider not enabled in the project: exit 7 saying where to enable it; FIREBASE_AUTH_EMULATOR_HOST off loopback: exit 2")
+    func notEnabledAndEmulatorHost() async throws {
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        let notEnabled = try await authctl.run(["login", "oidc.absent"])
+        #expect(notEnabled.status == 7, "\(notEnabled.stderr)")
+        #expect(notEnabled.stderr.contains("Sign-in method"))
+        let remote = try await authctl.run(["login", "oidc.corp"], environment: ["FIREBASE_AUTH_EMULATOR_HOST": "emulator.example:9099"])
+        #expect(remote.status == 2, "\(remote.stderr)")
+        #expect(remote.stderr.contains("FIREBASE_AUTH_EMULATOR_HOST"))
+        // The variable overrides --emulator: a dead port there fails the call.
+        let dead = try await authctl.run(["login", "oidc.corp", "--timeout", "5"], environment: ["FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:9"])
+        #expect(dead.status == 3, "\(dead.stderr)")
+        #expect(!dead.stderr.contains(firebase.apiKey))
+    }
+}
