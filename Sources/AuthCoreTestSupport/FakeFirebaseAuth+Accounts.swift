@@ -302,7 +302,7 @@ extension FakeFirebaseAuth {
         switch session(ofIDToken: body["idToken"]?.stringValue) {
         case .failure(let failure): return failure.response
         case .success(let session):
-            let age = Date().timeIntervalSince(session.authTime) + lock.withLock { recentLoginOffset }
+            let age = Date().timeIntervalSince(session.authTime)
             guard age <= behaviour.recentLoginWindow else { return Self.error("CREDENTIAL_TOO_OLD_LOGIN_AGAIN") }
             lock.withLock {
                 _ = accounts.removeValue(forKey: session.localID)

@@ -116,8 +116,6 @@ public final class FakeFirebaseAuth: @unchecked Sendable {
     var requests: [(path: String, body: [String: JSONValue])] = []
     var revokedProviderTokens: [(providerID: String, token: String)] = []
     var secrets: [String] = []
-    /// Moves the service's clock for the recent-login rule (a test ages the sign-ins).
-    var recentLoginOffset: TimeInterval = 0
 
     /// - Parameters:
     ///   - projectID: the Firebase project (`aud` of its ID tokens).
@@ -166,8 +164,14 @@ public final class FakeFirebaseAuth: @unchecked Sendable {
     /// The Admin SDK's `revokeRefreshTokens`: every session of the user ends.
     public func revokeSessions(of localID: String) { lock.withLock { revocations[localID, default: 0] += 1 } }
 
-    /// Makes every sign-in so far `seconds` older for the recent-login rule.
-    public func ageSignIns(by seconds: TimeInterval) { lock.withLock { recentLoginOffset += seconds } }
+    /// Makes every sign-in so far `seconds` older (`auth_time` of the sessions, and of the ID
+    /// tokens refreshed from them), as if the user had signed in that much earlier.
+    public func ageSignIns(by seconds: TimeInterval) {
+        lock.withLock {
+            for key in refreshTokens.keys { refreshTokens[key]?.authTime.addTimeInterval(-seconds) }
+            for key in idTokens.keys { idTokens[key]?.authTime.addTimeInterval(-seconds) }
+        }
+    }
 
     /// How often an endpoint was called: `createAuthUri`, `signInWithIdp`, `lookup`, `update`,
     /// `delete`, `revokeToken`, `token`.

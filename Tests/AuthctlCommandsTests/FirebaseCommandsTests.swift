@@ -129,6 +129,41 @@ struct FirebaseCommandsTests {
         #expect(mismatch.status == 14, "\(mismatch.stderr)")
     }
 
+    @Test("unlink through accounts:update; users delete too late (15), then in time with Apple's token revoked first; signout drops the session")
+    func unlinkDeleteSignOut() async throws {
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        let apple = try FakeIdentityProvider()
+        apple.update { $0.subject = "apple-subject"; $0.email = "ada.apple@example.com" }
+        firebase.enable("apple.com", provider: apple)
+        #expect(try await authctl.run(["login", "oidc.corp"]).status == 0)
+        #expect(try await authctl.run(["link", "apple.com"]).status == 0)
+        let localID = try #require(firebase.users.first?.localID)
+        let unlink = try await authctl.run(["unlink", "oidc.corp"])
+        #expect(unlink.status == 0, "\(unlink.stderr)")
+        #expect(firebase.user(localID)?.identities.map(\.providerID) == ["apple.com"])
+        let shown = try await authctl.run(["users", "show", "--json"])
+        #expect(shown.json?["user"]?.objectValue?["providerData"]?.arrayValue?.count == 1)
+        // Unlinking the last provider is refused before anything is sent.
+        #expect(try await authctl.run(["unlink", "apple.com"]).status == 2)
+        firebase.ageSignIns(by: 600)
+        let tooLate = try await authctl.run(["users", "delete"])
+        #expect(tooLate.status == 15, "\(tooLate.stderr)")
+        #expect(tooLate.stderr.contains("reauth"))
+        #expect(firebase.user(localID) != nil)
+        firebase.ageSignIns(by: -600)
+        let deleted = try await authctl.run(["users", "delete"])
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(firebase.user(localID) == nil)
+        #expect(firebase.revokedTokens.map(\.providerID) == ["apple.com"])
+        #expect(try await authctl.run(["users", "list", "--json"]).json?["users"] == .array([]))
+        // signout is local: the session goes, the user stays in the project and the keystore.
+        #expect(try await authctl.run(["login", "oidc.corp"]).status == 0)
+        #expect(try await authctl.run(["signout"]).status == 0)
+        let after = try await authctl.run(["users", "list", "--json"])
+        #expect(after.json?["users"]?.arrayValue?.first?.objectValue?["backend"]?.objectValue?["signedIn"] == false)
+        #expect(firebase.users.count == 1)
+    }
+
     @Test("a provider not enabled in the project: exit 7 saying where to enable it; FIREBASE_AUTH_EMULATOR_HOST off loopback: exit 2")
     func notEnabledAndEmulatorHost() async throws {
         defer { try? FileManager.default.removeItem(atPath: authctl.home) }

@@ -107,11 +107,12 @@ public struct FirebaseAuthClient: Sendable {
         _ = try await accepted(FirebaseRequests.delete(endpoints, idToken: idToken), .delete)
     }
 
-    /// `v2/accounts:revokeToken` (Apple's refresh token, before the account goes).
+    /// `v2/accounts:revokeToken` (Apple's access token, as the SDKs' `revokeAccessToken`,
+    /// before the account goes).
     public func revokeToken(providerID: String, token: String, idToken: String) async throws {
         _ = try await accepted(
             FirebaseRequests.revokeToken(
-                endpoints, providerID: providerID, token: token, tokenType: "REFRESH_TOKEN", idToken: idToken, tenantID: config.tenantId),
+                endpoints, providerID: providerID, token: token, tokenType: "ACCESS_TOKEN", idToken: idToken, tenantID: config.tenantId),
             .delete)
     }
 

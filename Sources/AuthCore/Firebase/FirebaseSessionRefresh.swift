@@ -55,11 +55,12 @@ public struct FirebaseSessionRefresh: Sendable {
         return try outcome.get()
     }
 
-    /// A Firebase ID token of `uid` valid for at least a minute (link, unlink, delete need one).
-    public func freshIDToken(uid: String) async throws -> String {
+    /// A Firebase ID token of `uid` valid for at least a minute (link, unlink, delete need
+    /// one); with `refreshed`, one just issued, whose `auth_time` is the project's own.
+    public func freshIDToken(uid: String, refreshed: Bool = false) async throws -> String {
         let state = try keystore.read()
         let seen = state.users.first { $0.uid == uid }?.backend?.session
-        let (tokens, _) = try await session(uid: uid, minimumTTL: 60, force: false, seen: seen)
+        let (tokens, _) = try await session(uid: uid, minimumTTL: 60, force: refreshed, seen: refreshed ? nil : seen)
         guard let idToken = tokens.idToken else { throw AuthError.internalError("the Firebase session holds no ID token") }
         return idToken
     }

@@ -48,3 +48,13 @@ extension Wiring {
         return try await signIn.run(operation, providerID: try ProviderID(parsing: provider), options: try flow.flowOptions(environment: self.environment))
     }
 }
+
+extension AuthEnvironment {
+    /// The configured Firebase project's account store; nil with the local backend.
+    func firebaseAccountStore() throws -> FirebaseAccountStore? {
+        guard let config = try configStore.firebaseBackend() else { return nil }
+        let emulator = try firebaseEmulatorHost.map { try FirebaseEmulatorHost(parsing: $0, from: .environment) }
+        let client = try FirebaseAuthClient(config: config, emulator: emulator, transport: transport, clock: clock)
+        return FirebaseAccountStore(client: client, keystore: keystore, clock: clock)
+    }
+}
