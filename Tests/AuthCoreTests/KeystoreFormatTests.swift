@@ -52,6 +52,37 @@ struct KeystoreFormatTests {
               "expiresAt" : "2026-09-21T15:13:20Z",
               "handle" : "pc_golden000000000000",
               "reason" : "account-exists-with-different-credential"
+            },
+            {
+              "conflictingUID" : "",
+              "createdAt" : "2026-09-21T14:13:20Z",
+              "credential" : {
+                "brokered" : {
+                  "pendingToken" : "firebase-pending-token",
+                  "projectId" : "my-app-golden"
+                },
+                "claims" : {
+
+                },
+                "federatedId" : "oid-golden-2",
+                "issuer" : "firebase:my-app-golden",
+                "profile" : {
+                  "email" : "ada@example.com",
+                  "emailVerified" : true
+                },
+                "providerId" : "microsoft.com",
+                "tokens" : {
+                  "accessToken" : "graph-access-token-2",
+                  "expiresAt" : "2026-09-21T15:13:20Z",
+                  "scopes" : [
+
+                  ],
+                  "tokenType" : "Bearer"
+                }
+              },
+              "expiresAt" : "2026-09-21T15:13:20Z",
+              "handle" : "pc_golden111111111111",
+              "reason" : "credential-already-in-use"
             }
           ],
           "users" : [
@@ -196,7 +227,16 @@ struct KeystoreFormatTests {
         firebaseUser.backend = UserBackend(
             projectID: "my-app-golden", tenantID: "tenant-golden",
             session: TokenSet(accessToken: nil, expiresAt: later, refreshToken: "firebase-refresh-token", idToken: "firebase-id-token", scopes: []))
-        return AccountState(currentUID: user.uid, users: [user, firebaseUser], pendingCredentials: [pending])
+        // A Firebase conflict's pending credential: the project's pendingToken with it.
+        var brokered = Credential(
+            providerID: "microsoft.com", issuer: "firebase:my-app-golden", federatedID: "oid-golden-2",
+            profile: Profile(email: "ada@example.com", emailVerified: true),
+            tokens: TokenSet(accessToken: "graph-access-token-2", expiresAt: later, refreshToken: nil, idToken: nil, scopes: []),
+            claims: IDTokenClaims(raw: [:]))
+        brokered.brokered = BrokeredCredential(projectID: "my-app-golden", pendingToken: "firebase-pending-token")
+        let firebasePending = PendingCredential(
+            handle: "pc_golden111111111111", reason: .credentialAlreadyInUse, conflictingUID: "", createdAt: created, credential: brokered)
+        return AccountState(currentUID: user.uid, users: [user, firebaseUser], pendingCredentials: [pending, firebasePending])
     }()
 
     @Test("a file with every field set reads as the expected domain values, through the full read and the hot path's")

@@ -234,6 +234,9 @@ final class KeystoreSealingTests {
         // A Firebase user's session (SPEC §9) is sealed the same way, and opens.
         #expect(!fileText.contains("firebase-refresh-token") && !fileText.contains("firebase-id-token"))
         #expect(try sealed.read().users[1].backend?.session?.refreshToken == "firebase-refresh-token")
+        // And a Firebase pending credential's pendingToken.
+        #expect(!fileText.contains("firebase-pending-token"))
+        #expect(try sealed.read().pendingCredentials[1].credential.brokered?.pendingToken == "firebase-pending-token")
     }
 
     @Test("key files are checked like secret files and read bounded", arguments: ["mode", "size", "text", "symlink"])

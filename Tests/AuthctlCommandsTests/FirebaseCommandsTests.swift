@@ -164,6 +164,41 @@ struct FirebaseCommandsTests {
         #expect(firebase.users.count == 1)
     }
 
+    @Test("both conflicts keep their pending credential, finished by another command: link --pending, login --credential")
+    func conflictsResumed() async throws {
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        let other = try FakeIdentityProvider()
+        other.update { $0.subject = "other-subject" }  // the same verified email as oidc.corp's account
+        firebase.enable("oidc.other", provider: other)
+        #expect(try await authctl.run(["login", "oidc.corp"]).status == 0)
+        let first = try #require(firebase.users.first?.localID)
+        // One account per email: needConfirmation, saved.
+        let exists = try await authctl.run(["login", "oidc.other", "--json"])
+        #expect(exists.status == 10, "\(exists.stderr)")
+        let handle = try #require(exists.json?["error"]?.objectValue?["pendingCredential"]?.stringValue)
+        #expect(exists.json?["error"]?.objectValue?["providerIds"] == ["oidc.corp"])
+        #expect(exists.stderr.contains("link --pending \(handle)"))
+        // Another command, the first user signed in: the pending credential is linked.
+        #expect(try await authctl.run(["login", "oidc.corp"]).status == 0)
+        let linked = try await authctl.run(["link", "--pending", handle])
+        #expect(linked.status == 0, "\(linked.stderr)")
+        #expect(firebase.user(first)?.identities.map(\.providerID) == ["oidc.corp", "oidc.other"])
+        #expect(try await authctl.run(["link", "--pending", handle]).status == 2, "used once")
+        // A second user links an identity the first has: FEDERATED_USER_ID_ALREADY_LINKED, saved.
+        provider.update { $0.subject = "second"; $0.email = "grace@example.com" }
+        #expect(try await authctl.run(["login", "oidc.corp"]).status == 0)
+        let inUse = try await authctl.run(["link", "oidc.other", "--json"])
+        #expect(inUse.status == 11, "\(inUse.stderr)")
+        let credential = try #require(inUse.json?["error"]?.objectValue?["pendingCredential"]?.stringValue)
+        let signedIn = try await authctl.run(["login", "--credential", credential, "--json"])
+        #expect(signedIn.status == 0, "\(signedIn.stderr)")
+        #expect(signedIn.json?["user"]?.objectValue?["uid"] == .string(first))
+        // The pending tokens are secrets: never printed.
+        for secret in firebase.issuedSecrets where secret.hasPrefix("pt-") {
+            #expect(!(exists.stdout + exists.stderr + inUse.stdout + inUse.stderr).contains(secret))
+        }
+    }
+
     @Test("a provider not enabled in the project: exit 7 saying where to enable it; FIREBASE_AUTH_EMULATOR_HOST off loopback: exit 2")
     func notEnabledAndEmulatorHost() async throws {
         defer { try? FileManager.default.removeItem(atPath: authctl.home) }

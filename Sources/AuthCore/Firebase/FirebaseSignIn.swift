@@ -82,13 +82,14 @@ public struct FirebaseSignIn: Sendable {
     }
 
     /// `signInWithIdp`, then the session and the identities kept (SPEC §9).
-    func apply(_ request: FirebaseRequests.SignInWithIdP, operation: FirebaseErrorMapping.Operation, expectedUID: String?) async throws
-        -> SignIn.Output
-    {
+    func apply(
+        _ request: FirebaseRequests.SignInWithIdP, operation: FirebaseErrorMapping.Operation, expectedUID: String?,
+        pendingHandle: String? = nil
+    ) async throws -> SignIn.Output {
         let json: [String: JSONValue]
         switch try await client.signInWithIdP(request) {
         case .refused(let failure, let fields):
-            throw conflict(failure, fields: fields, operation: operation)
+            throw try await conflict(failure, fields: fields, operation: operation)
         case .accepted(let fields):
             json = fields
         }
@@ -138,23 +139,97 @@ public struct FirebaseSignIn: Sendable {
             }
             if let index { state.users[index] = user } else { state.users.append(user) }
             if case .signIn = operation { state.currentUID = user.uid }
+            if let pendingHandle { state.pendingCredentials.removeAll { $0.handle == pendingHandle } }
             return user
         }
         return SignIn.Output(user: user, providerID: result.providerID, isNewUser: result.isNewUser)
     }
 
-    /// A refusal of `signInWithIdp` as SPEC §5's error.
-    func conflict(_ failure: FirebaseServiceError, fields: [String: JSONValue], operation: FirebaseErrorMapping.Operation) -> AuthError {
-        if failure.code == "NEED_CONFIRMATION" {
-            let email = fields["email"]?.stringValue.map { Sanitize.text($0, limit: 320) } ?? "that email"
+    /// A refusal of `signInWithIdp` as SPEC §5's error. A conflict's credential — Firebase's
+    /// `pendingToken` and the provider's token — is saved as a pending credential first, so
+    /// that `link --pending` or `login --credential` finishes it in another process (SPEC §9).
+    func conflict(_ failure: FirebaseServiceError, fields: [String: JSONValue], operation: FirebaseErrorMapping.Operation) async throws
+        -> AuthError
+    {
+        let email = fields["email"]?.stringValue.map { Sanitize.text($0, limit: 320) }
+        let providerID = fields["providerId"]?.stringValue.map { Sanitize.text($0, limit: 64) } ?? operation.providerID ?? "PROVIDER"
+        switch failure.code {
+        case "NEED_CONFIRMATION", "EMAIL_EXISTS":
             let providers = (fields["verifiedProvider"]?.arrayValue ?? []).compactMap(\.stringValue).map { Sanitize.text($0, limit: 64) }
             let first = providers.first ?? "PROVIDER"
+            var details: [String: JSONValue] = [
+                "email": .string(email ?? ""), "providerIds": .array(providers.map(JSONValue.string)),
+                "firebaseError": .string(failure.code == "EMAIL_EXISTS" ? "EMAIL_EXISTS" : "needConfirmation"),
+            ]
+            let handle = try await savePending(fields, reason: .accountExists)
+            let next: Message =
+                handle.map { "then run: \(command: .link, .input(.pending, $0))" }
+                ?? "then link it: \(command: .link, "\(providerID)")"
+            if let handle { details["pendingCredential"] = .string(handle) }
             return AuthError.accountExists(
                 message:
-                    "an account already exists for \(email) in the Firebase project \(client.project) with \(providers.isEmpty ? "another provider" : providers.joined(separator: ", ")). Sign in with \(first) (\(command: .login, "\(first)")), then link this provider: \(command: .link, "\(operation.providerID ?? "PROVIDER")")",
-                details: ["email": .string(email), "providerIds": .array(providers.map(JSONValue.string)), "firebaseError": "needConfirmation"])
+                    "an account already exists for \(email ?? "that email") in the Firebase project \(client.project)\(providers.isEmpty ? "" : " with \(providers.joined(separator: ", "))"). Sign in to it (\(command: .login, "\(first)")), \(next)",
+                details: details)
+        case "FEDERATED_USER_ID_ALREADY_LINKED", "CREDENTIAL_ALREADY_IN_USE":
+            var details: [String: JSONValue] = ["providerId": .string(providerID), "firebaseError": .string(failure.code)]
+            let handle = try await savePending(fields, reason: .credentialAlreadyInUse)
+            if let handle { details["pendingCredential"] = .string(handle) }
+            let next: Message = handle.map { "To sign in as that user: \(command: .login, .input(.credential, $0))" } ?? "Sign in as that user instead"
+            return AuthError.credentialAlreadyInUse(
+                message: "that \(providerID) account is already linked to another user of the Firebase project \(client.project). \(next)",
+                details: details)
+        default:
+            return FirebaseErrorMapping.error(failure, operation: operation, project: client.project)
         }
-        return FirebaseErrorMapping.error(failure, operation: operation, project: client.project)
+    }
+
+    /// Saves a conflict's credential under a fresh handle; nil when Firebase gave no pending token.
+    func savePending(_ fields: [String: JSONValue], reason: PendingCredential.Reason) async throws -> String? {
+        guard let pendingToken = fields["pendingToken"]?.stringValue, !pendingToken.isEmpty, pendingToken.count <= 16384,
+            let providerID = fields["providerId"]?.stringValue, !providerID.isEmpty, providerID.count <= 128
+        else { return nil }
+        let now = clock.now()
+        let accessToken = fields["oauthAccessToken"]?.stringValue
+        var credential = Credential(
+            providerID: providerID, issuer: "firebase:\(client.project)",
+            federatedID: fields["rawId"]?.stringValue ?? fields["federatedId"]?.stringValue ?? providerID,
+            profile: Profile(
+                email: fields["email"]?.stringValue.map { Sanitize.text($0, limit: 320) },
+                emailVerified: fields["emailVerified"]?.lenientBool ?? false),
+            tokens: TokenSet(
+                accessToken: accessToken, expiresAt: FirebaseAuthClient.seconds(fields["oauthExpireIn"]).map { now.addingTimeInterval($0) },
+                refreshToken: nil, idToken: fields["oauthIdToken"]?.stringValue, scopes: []),
+            claims: IDTokenClaims(raw: [:]))
+        credential.brokered = BrokeredCredential(projectID: client.project, pendingToken: pendingToken)
+        let handle = "pc_" + flow.random.base64URL(bytes: 15)
+        let pending = PendingCredential(handle: handle, reason: reason, conflictingUID: "", createdAt: now, credential: credential)
+        try await keystore.update { state in state.pendingCredentials.append(pending) }
+        return handle
+    }
+
+    /// `link --pending HANDLE` (the current user links it) or `login --credential HANDLE` (sign
+    /// in as the user it belongs to): `signInWithIdp` with the saved `pendingToken`.
+    public func runPending(_ operation: Operation, handle: String) async throws -> SignIn.Output {
+        let state = try keystore.read()
+        let pending = try AccountRules.pendingCredential(handle, in: state, now: clock.now())
+        guard let brokered = pending.credential.brokered, brokered.projectID == client.project, !brokered.pendingToken.isEmpty else {
+            throw AuthError.invalidArgument(
+                "the pending credential \(handle) was not saved by the Firebase project \(client.project), so it cannot be applied there")
+        }
+        let providerID = pending.credential.providerID
+        var idToken: String?
+        var uid: String?
+        if operation == .link {
+            guard let user = state.currentUser else { throw AuthError.noCurrentUser }
+            guard user.backend?.projectID == client.project else { throw Self.otherBackend(user, project: client.project) }
+            uid = user.uid
+            idToken = try await sessions.freshIDToken(uid: user.uid)
+        }
+        let request = FirebaseRequests.SignInWithIdP(
+            requestURI: "http://localhost", pendingToken: brokered.pendingToken, idToken: idToken, tenantID: client.config.tenantId)
+        return try await apply(
+            request, operation: operation == .link ? .link(providerID: providerID) : .signIn(providerID: providerID), expectedUID: uid,
+            pendingHandle: handle)
     }
 
     static func otherBackend(_ user: User, project: String) -> AuthError {

@@ -107,6 +107,15 @@ enum KeystoreRecord {
         /// The validated ID-token claims, as received. Absent when sealed (they hold the
         /// nonce): then in `tokens.sealed`.
         var claims: [String: JSONValue]?
+        /// A Firebase pending credential (SPEC §9); absent for authctl's own.
+        var brokered: Brokered? = nil
+    }
+
+    /// `pendingCredentials[].credential.brokered`: the project and its `pendingToken` (absent
+    /// when sealed: then in `tokens.sealed`).
+    struct Brokered: Codable, Equatable {
+        var projectId: String
+        var pendingToken: String?
     }
 }
 
@@ -221,11 +230,14 @@ extension KeystoreRecord.Credential {
             providerId: credential.providerID, issuer: credential.issuer, federatedId: credential.federatedID,
             profile: KeystoreRecord.Profile(credential.profile), tokens: KeystoreRecord.Tokens(credential.tokens),
             claims: credential.claims.raw)
+        brokered = credential.brokered.map { KeystoreRecord.Brokered(projectId: $0.projectID, pendingToken: $0.pendingToken) }
     }
 
     var domain: AuthCore.Credential {
-        AuthCore.Credential(
+        var credential = AuthCore.Credential(
             providerID: providerId, issuer: issuer, federatedID: federatedId, profile: profile.domain, tokens: tokens.domain,
             claims: IDTokenClaims(raw: claims ?? [:]))
+        credential.brokered = brokered.map { BrokeredCredential(projectID: $0.projectId, pendingToken: $0.pendingToken ?? "") }
+        return credential
     }
 }

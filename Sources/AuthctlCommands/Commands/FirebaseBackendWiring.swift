@@ -39,9 +39,12 @@ extension Wiring {
         pending: String?, environment: AuthEnvironment
     ) async throws -> SignIn.Output? {
         guard let signIn = try firebaseSignIn(environment) else { return nil }
-        guard pending == nil, credential.idToken == nil else {
+        if let pending {
+            return try await signIn.runPending(operation, handle: pending)
+        }
+        guard credential.idToken == nil else {
             throw AuthError.invalidArgument(
-                "with the Firebase backend, sign-in goes through the browser for now (pending credentials and --id-token are not available yet): \(command: .login, "PROVIDER")"
+                "with the Firebase backend, an ID token obtained elsewhere is not available yet; sign in through the browser: \(command: .login, "PROVIDER")"
             )
         }
         guard let provider else { throw AuthError.invalidArgument("name the provider: \(command: .login, "PROVIDER")") }
