@@ -199,6 +199,24 @@ struct FirebaseCommandsTests {
         }
     }
 
+    @Test("--id-token - goes to Firebase as postBody with the raw nonce; a wrong nonce is refused (4); Microsoft is refused (2)")
+    func idToken() async throws {
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        let token = provider.idToken(provider.behaviour, nonce: "raw-nonce-1", subject: provider.behaviour.subject)
+        let login = try await authctl.run(["login", "oidc.corp", "--id-token", "-", "--raw-nonce", "raw-nonce-1"], stdin: Data(token.utf8))
+        #expect(login.status == 0, "\(login.stderr)")
+        let body = try #require(firebase.receivedRequests.last { $0.path.hasSuffix("signInWithIdp") }?.body)
+        #expect(body["requestUri"] == "http://localhost")
+        #expect(body["postBody"]?.stringValue?.contains("providerId=oidc.corp") == true)
+        #expect(body["postBody"]?.stringValue?.contains("nonce=raw-nonce-1") == true)
+        let wrong = try await authctl.run(["login", "oidc.corp", "--id-token", "-", "--raw-nonce", "other"], stdin: Data(token.utf8))
+        #expect(wrong.status == 4, "\(wrong.stderr)")
+        #expect(!wrong.stderr.contains(token))
+        let microsoft = try await authctl.run(["login", "microsoft.com", "--id-token", "-"], stdin: Data(token.utf8))
+        #expect(microsoft.status == 2)
+        #expect(microsoft.stderr.contains("only through its own code exchange"))
+    }
+
     @Test("a provider not enabled in the project: exit 7 saying where to enable it; FIREBASE_AUTH_EMULATOR_HOST off loopback: exit 2")
     func notEnabledAndEmulatorHost() async throws {
         defer { try? FileManager.default.removeItem(atPath: authctl.home) }

@@ -207,6 +207,45 @@ public struct FirebaseSignIn: Sendable {
         return handle
     }
 
+    /// `--id-token -` (SPEC §9): an ID token obtained elsewhere, sent as `postBody`
+    /// (`id_token=…&providerId=…[&nonce=RAW]`) with `requestUri` `http://localhost`; Firebase
+    /// verifies it. Not for Microsoft, which Firebase takes only through its own code exchange.
+    public func runIDToken(_ operation: Operation, providerID: ProviderID, idToken token: String, rawNonce: String?) async throws
+        -> SignIn.Output
+    {
+        guard providerID.rawValue != "microsoft.com" else {
+            throw AuthError.invalidArgument(
+                "Firebase accepts a Microsoft sign-in only through its own code exchange, not an ID token obtained elsewhere. Sign in through the browser: \(command: .login, "microsoft.com")"
+            )
+        }
+        let trimmed = token.trimming(.whitespacesAndNewlines)
+        guard !trimmed.isEmpty else {
+            throw AuthError.invalidArgument(
+                "no ID token arrived on stdin. Pipe it in: \(command: .login, "\(providerID)", .input(.idToken, "-"), "< token.jwt")")
+        }
+        let state = try keystore.read()
+        var idToken: String?
+        var uid: String?
+        if operation != .signIn {
+            guard let user = state.currentUser else { throw AuthError.noCurrentUser }
+            guard user.backend?.projectID == client.project else { throw Self.otherBackend(user, project: client.project) }
+            uid = user.uid
+            if operation == .link { idToken = try await sessions.freshIDToken(uid: user.uid) }
+        }
+        var fields = [("id_token", trimmed), ("providerId", providerID.rawValue)]
+        if let rawNonce { fields.append(("nonce", rawNonce)) }
+        let request = FirebaseRequests.SignInWithIdP(
+            requestURI: "http://localhost", postBody: FormURLEncoding.encode(fields), idToken: idToken,
+            autoCreate: operation == .reauthenticate ? false : nil, tenantID: client.config.tenantId)
+        let firebaseOperation: FirebaseErrorMapping.Operation =
+            switch operation {
+            case .signIn: .signIn(providerID: providerID.rawValue)
+            case .link: .link(providerID: providerID.rawValue)
+            case .reauthenticate: .reauthenticate(providerID: providerID.rawValue)
+            }
+        return try await apply(request, operation: firebaseOperation, expectedUID: uid)
+    }
+
     /// `link --pending HANDLE` (the current user links it) or `login --credential HANDLE` (sign
     /// in as the user it belongs to): `signInWithIdp` with the saved `pendingToken`.
     public func runPending(_ operation: Operation, handle: String) async throws -> SignIn.Output {

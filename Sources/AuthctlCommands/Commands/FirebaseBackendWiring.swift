@@ -42,12 +42,16 @@ extension Wiring {
         if let pending {
             return try await signIn.runPending(operation, handle: pending)
         }
-        guard credential.idToken == nil else {
-            throw AuthError.invalidArgument(
-                "with the Firebase backend, an ID token obtained elsewhere is not available yet; sign in through the browser: \(command: .login, "PROVIDER")"
-            )
-        }
         guard let provider else { throw AuthError.invalidArgument("name the provider: \(command: .login, "PROVIDER")") }
+        if credential.idToken != nil {
+            let providerID = try ProviderID(parsing: provider)
+            if providerID.rawValue == "microsoft.com" {
+                // Refused before stdin is read (SPEC §9).
+                return try await signIn.runIDToken(operation, providerID: providerID, idToken: "", rawNonce: nil)
+            }
+            return try await signIn.runIDToken(
+                operation, providerID: providerID, idToken: try CredentialArguments.readStandardInput(self), rawNonce: credential.rawNonce)
+        }
         return try await signIn.run(operation, providerID: try ProviderID(parsing: provider), options: try flow.flowOptions(environment: self.environment))
     }
 }
