@@ -28,6 +28,9 @@ public final class FakeFirebaseAuth: @unchecked Sendable {
     public struct Behaviour: Sendable {
         /// Seconds an ID token lives (3600 at the real service).
         public var idTokenLifetime: TimeInterval = 3600
+        /// Seconds before now that ID tokens say they were issued (`iat`; `exp` follows): a
+        /// session that began a while ago, to a process whose clock the test cannot move.
+        public var idTokenIssuedAgo: TimeInterval = 0
         /// The window of a "recent" sign-in for `accounts:delete` (five minutes at the service).
         public var recentLoginWindow: TimeInterval = 300
         /// Answers every call to this path with this response instead (a broken service).
@@ -292,7 +295,7 @@ public final class FakeFirebaseAuth: @unchecked Sendable {
 
     /// A Firebase ID token for `session`, signed with the project's key.
     func issueIDToken(_ session: FirebaseSession) -> String {
-        let now = Date().timeIntervalSince1970.rounded(.down)
+        let now = (Date().timeIntervalSince1970 - behaviour.idTokenIssuedAgo).rounded(.down)
         let account = lock.withLock { accounts[session.localID] }
         var identities: [String: JSONValue] = [:]
         for identity in account?.identities ?? [] { identities[identity.providerID] = .array([.string(identity.rawID)]) }

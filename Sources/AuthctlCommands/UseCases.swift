@@ -13,9 +13,11 @@ extension AuthEnvironment {
     var events: any AuthEventSink { TerminalEvents(terminal: terminal) }
 
     var tokenRefresh: TokenRefresh {
-        TokenRefresh(
+        var refresh = TokenRefresh(
             keystore: keystore, configStore: configStore, transport: transport, clock: clock, metadataCache: metadataCache,
             secrets: secrets)
+        refresh.firebaseEmulatorHost = firebaseEmulatorHost
+        return refresh
     }
 
     var tokenRevocation: TokenRevocation {

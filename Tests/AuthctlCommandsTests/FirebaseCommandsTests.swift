@@ -77,6 +77,17 @@ struct FirebaseCommandsTests {
             #expect(!output.contains(firebase.apiKey) && !output.contains(consoleSecret))
         }
         for secret in firebase.issuedSecrets where secret.count > 8 { #expect(!login.stderr.contains(secret)) }
+        // -v logs each exchange without the key (the query is never logged).
+        let verbose = try await authctl.run(["token", "--force-refresh", "-v"])
+        #expect(verbose.status == 0, "\(verbose.stderr)")
+        #expect(verbose.stderr.contains("securetoken.googleapis.com/v1/token"), "\(verbose.stderr)")
+        #expect(!verbose.stderr.contains(firebase.apiKey) && !verbose.stderr.contains("key="))
+        // signout --revoke sends a Firebase user's provider token to no provider configured here.
+        let signout = try await authctl.run(["signout", "--revoke"])
+        #expect(signout.status == 0, "\(signout.stderr)")
+        #expect(provider.revoked.isEmpty)
+        #expect(signout.stderr.contains("oidc.corp"))
+        #expect(try await authctl.run(["token"]).status == 16)
     }
 
     @Test("token refreshes through securetoken when it expires within --min-ttl; disabled is exit 19, revoked exit 20 and the tokens go")
@@ -84,6 +95,9 @@ struct FirebaseCommandsTests {
         defer { try? FileManager.default.removeItem(atPath: authctl.home) }
         #expect(try await authctl.run(["login", "oidc.corp"]).status == 0)
         let localID = try #require(firebase.users.first?.localID)
+        // A token issued this very second is as fresh as a refresh could make it: a little later,
+        // --min-ttl above its lifetime asks a refresh.
+        authctl.clock.advance(by: 5)
         let refreshed = try await authctl.run(["token", "--min-ttl", "7200"])
         #expect(refreshed.status == 0, "\(refreshed.stderr)")
         #expect(firebase.count("token") == 1)

@@ -48,6 +48,8 @@ final class FirebaseBinaryTests {
         #expect(dead.status == 3, "\(dead.stderr)")
         #expect(!dead.stderr.contains(firebase.apiKey))
 
+        // A session that began a minute ago (the binary's clock cannot be moved).
+        firebase.update { $0.idTokenIssuedAgo = 60 }
         let login = try await browse("login", "oidc.corp", ["--json"])
         #expect(login.status == 0, "\(login.stderr)")
         let uid = try #require(login.json?["user"]?.objectValue?["uid"]?.stringValue)
@@ -58,6 +60,7 @@ final class FirebaseBinaryTests {
         #expect(try await run(["token", "--format", "header"]).stdout.hasPrefix("Authorization: Bearer ey"))
         #expect(firebase.receivedRequests.count == calls, "a cached token needs no call")
         // A refresh when the token expires within --min-ttl; its result stored.
+        firebase.update { $0.idTokenIssuedAgo = 0 }
         let refreshed = try await run(["token", "--min-ttl", "7200", "--format", "json"])
         #expect(refreshed.status == 0, "\(refreshed.stderr)")
         #expect(refreshed.json?["providerId"] == "firebase")
@@ -96,6 +99,24 @@ final class FirebaseBinaryTests {
             #expect(!output.contains(firebase.apiKey))
             for secret in pendingTokens { #expect(!output.contains(secret)) }
         }
+    }
+
+    @Test("many processes needing the refresh at once: one refresh, the same token for all")
+    func oneRefreshForMany() async throws {
+        let use = try await authctl.run(["backend", "use", "firebase", "--project", firebase.projectID, "--api-key", firebase.apiKey])
+        #expect(use.status == 0, "\(use.stderr)")
+        firebase.update { $0.idTokenIssuedAgo = 60 }
+        #expect(try await browse("login", "oidc.corp").status == 0)
+        firebase.update { $0.idTokenIssuedAgo = 0 }
+        let started = try (0..<5).map { _ in try authctl.start(["token", "--min-ttl", "7200"], environment: environment) }
+        var outputs: [String] = []
+        for process in started {
+            let result = await AuthctlProcess.finish(process)
+            #expect(result.status == 0, "\(result.stderr)")
+            outputs.append(result.stdout)
+        }
+        #expect(firebase.count("token") == 1)
+        #expect(Set(outputs).count == 1)
     }
 
     @Test("a disabled account is exit 19; a revoked session exit 20, its tokens dropped and the record kept")

@@ -25,6 +25,7 @@ public struct FirebaseSessionRefresh: Sendable {
     public func session(uid: String, minimumTTL: TimeInterval, force: Bool, seen: TokenSet?) async throws
         -> (tokens: TokenSet, refreshed: Bool)
     {
+        let started = clock.now()
         let outcome: Result<(TokenSet, Bool), AuthError> = try await keystore.update { state in
             guard let index = state.userIndex(uid: uid) else { throw TokenRefresh.removed(uid) }
             let user = state.users[index]
@@ -35,8 +36,16 @@ public struct FirebaseSessionRefresh: Sendable {
                     "the Firebase session of \(user.email ?? uid) has ended. Sign in again: \(command: .login, .value(user.lastProviderID ?? "PROVIDER"))")
             }
             let now = clock.now()
-            // Another process refreshed while this one waited for the lock: use its result.
+            // Another process refreshed while this one waited for the lock: use its result. A
+            // refresh within the same second can give the very same token (Firebase ID tokens
+            // carry no unique claim), so a token issued since this call began (to the second)
+            // counts as that result too: no refresh could give a fresher one.
             if let seen, current != seen, current.isValid(at: now, minimumTTL: 0) { return .success((current, false)) }
+            if !force, current.isValid(at: now, minimumTTL: 0), let issued = Self.issuedAt(current.idToken),
+                issued >= started.timeIntervalSince1970.rounded(.down) - 1
+            {
+                return .success((current, false))
+            }
             if !force, current.isValid(at: now, minimumTTL: minimumTTL) { return .success((current, false)) }
             do {
                 let session = try await client.refresh(refreshToken, localID: uid)
@@ -53,6 +62,11 @@ public struct FirebaseSessionRefresh: Sendable {
             }
         }
         return try outcome.get()
+    }
+
+    /// The `iat` of a Firebase ID token, when it is a number.
+    static func issuedAt(_ token: String?) -> Double? {
+        token.flatMap(IDTokenClaims.unverifiedParts(of:)).flatMap { $0.payload["iat"]?.numberValue }.flatMap { $0.isFinite ? $0 : nil }
     }
 
     /// A Firebase ID token of `uid` valid for at least a minute (link, unlink, delete need

@@ -45,7 +45,8 @@ extension TokenRefresh {
                 "the user \(user.email ?? user.uid) lives in the Firebase project \(backend.projectID), which is not the configured backend, so its session cannot be refreshed. Set it: \(command: .backendUse, "firebase", .input(.project, "\(backend.projectID)"), .input(.apiKey, "KEY"))"
             )
         }
-        let client = try FirebaseAuthClient(config: config, emulator: firebaseEmulator, transport: transport, clock: clock)
+        let emulator = try firebaseEmulatorHost.map { try FirebaseEmulatorHost(parsing: $0, from: .environment) }
+        let client = try FirebaseAuthClient(config: config, emulator: emulator, transport: transport, clock: clock)
         let (tokens, refreshed) = try await FirebaseSessionRefresh(client: client, keystore: keystore, clock: clock)
             .session(uid: user.uid, minimumTTL: input.minimumTTL, force: input.forceRefresh, seen: seen)
         guard let output = Self.firebaseOutput(tokens, uid: user.uid, input: input, now: clock.now(), refreshed: refreshed, minimumTTLApplies: false)

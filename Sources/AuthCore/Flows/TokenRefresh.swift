@@ -67,8 +67,9 @@ public struct TokenRefresh: Sendable {
     let clock: any Clock
     let metadataCache: any MetadataCache
     let secrets: any SecretSource
-    /// `FIREBASE_AUTH_EMULATOR_HOST`, for a Firebase user's refresh (SPEC §9).
-    public var firebaseEmulator: FirebaseEmulatorHost?
+    /// `FIREBASE_AUTH_EMULATOR_HOST` as the environment gave it, for a Firebase user's
+    /// refresh (SPEC §9); checked when used.
+    public var firebaseEmulatorHost: String?
 
     public init(
         keystore: any Keystore, configStore: ConfigStore, transport: any HTTPTransport, clock: any Clock,

@@ -164,9 +164,7 @@ struct TokenRequest: Equatable, WiredCommand {
     }
 
     func run(_ wiring: Wiring) async throws {
-        var refresh = wiring.authEnvironment().tokenRefresh
-        refresh.firebaseEmulator = try wiring.firebaseEmulator()
-        let output = try await refresh.run(input)
+        let output = try await wiring.authEnvironment().tokenRefresh.run(input)
         wiring.output.write(printed(output))
     }
 
