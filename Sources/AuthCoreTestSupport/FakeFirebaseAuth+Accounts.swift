@@ -34,7 +34,8 @@ extension FakeFirebaseAuth {
         }
         let tenant = body["tenantId"]?.stringValue
         lock.withLock {
-            sessions[sessionID] = AuthSession(providerID: providerID, continueURI: continueURI, state: state, nonce: nonce, tenantID: tenant)
+            sessions[sessionID] = AuthSession(
+                providerID: providerID, continueURI: continueURI, state: state, nonce: nonce, tenantID: tenant)
         }
         remember(state, nonce, sessionID)
         return FakeHTTP.json(
@@ -106,7 +107,9 @@ extension FakeFirebaseAuth {
             return success(owner.localID, credential, tokens: tokens, isNewUser: false)
         }
         if body["autoCreate"]?.boolValue == false { return Self.error("USER_NOT_FOUND") }
-        if credential.emailVerified, let emailOwner { return needConfirmation(credential, existing: emailOwner, returnCredential: returnCredential) }
+        if credential.emailVerified, let emailOwner {
+            return needConfirmation(credential, existing: emailOwner, returnCredential: returnCredential)
+        }
         let localID = Base64URL.encode((0..<21).map { _ in UInt8.random(in: 0...255) }).replacingOccurrences(of: "-", with: "A")
             .replacingOccurrences(of: "_", with: "B")
         let account = Account(
@@ -223,7 +226,9 @@ extension FakeFirebaseAuth {
         if let token = credential.idToken { fields["oauthIdToken"] = .string(token) }
         if let token = credential.refreshToken { fields["oauthRefreshToken"] = .string(token) }
         let userInfo: [String: JSONValue] = ["sub": .string(credential.rawID), "email": credential.email.map(JSONValue.string) ?? .null]
-        if let data = try? JSONEncoder().encode(JSONValue.object(userInfo)) { fields["rawUserInfo"] = .string(String(decoding: data, as: UTF8.self)) }
+        if let data = try? JSONEncoder().encode(JSONValue.object(userInfo)) {
+            fields["rawUserInfo"] = .string(String(decoding: data, as: UTF8.self))
+        }
         return fields
     }
 

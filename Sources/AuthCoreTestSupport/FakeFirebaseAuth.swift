@@ -201,11 +201,13 @@ public final class FakeFirebaseAuth: @unchecked Sendable {
         let query = FakeHTTP.form(Data((request.query ?? "").utf8))
         guard let key = query["key"] else {
             return Self.googleError(
-                403, "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
+                403,
+                "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
                 status: "PERMISSION_DENIED")
         }
         guard key == apiKey else {
-            return Self.googleError(400, "API key not valid. Please pass a valid API key.", status: "INVALID_ARGUMENT", reason: "API_KEY_INVALID")
+            return Self.googleError(
+                400, "API key not valid. Please pass a valid API key.", status: "INVALID_ARGUMENT", reason: "API_KEY_INVALID")
         }
         guard request.method == "POST" else { return HTTPResponse(status: 404, body: Data("Not Found".utf8)) }
         if request.path == Self.secureToken {
@@ -308,7 +310,9 @@ public final class FakeFirebaseAuth: @unchecked Sendable {
             "sub": .string(session.localID), "iat": .number(now), "exp": .number(now + behaviour.idTokenLifetime),
             "firebase": .object(firebase),
         ]
-        if let email = account?.email { claims["email"] = .string(email); claims["email_verified"] = .bool(account?.emailVerified ?? false) }
+        if let email = account?.email {
+            claims["email"] = .string(email); claims["email_verified"] = .bool(account?.emailVerified ?? false)
+        }
         if let name = account?.displayName { claims["name"] = .string(name) }
         let token = signer.sign(claims: .object(claims))
         lock.withLock { idTokens[token] = session }
@@ -333,7 +337,8 @@ public final class FakeFirebaseAuth: @unchecked Sendable {
             let idToken = issueIDToken(session)
             return FakeHTTP.json(
                 .object([
-                    "access_token": .string(idToken), "id_token": .string(idToken), "expires_in": .string(String(Int(behaviour.idTokenLifetime))),
+                    "access_token": .string(idToken), "id_token": .string(idToken),
+                    "expires_in": .string(String(Int(behaviour.idTokenLifetime))),
                     "token_type": "Bearer", "refresh_token": .string(token), "user_id": .string(session.localID),
                     "project_id": .string(projectID),
                 ]))

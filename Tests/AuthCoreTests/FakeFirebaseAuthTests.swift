@@ -20,18 +20,23 @@ struct FakeFirebaseAuthTests {
     func call(_ method: String, _ body: [String: JSONValue], key: String? = nil, version: String = "v1") async throws
         -> (status: Int, body: [String: JSONValue])
     {
-        let url = URL(string: "\(firebase.baseURL)/identitytoolkit.googleapis.com/\(version)/accounts:\(method)?key=\(key ?? firebase.apiKey)")!
+        let url = URL(
+            string: "\(firebase.baseURL)/identitytoolkit.googleapis.com/\(version)/accounts:\(method)?key=\(key ?? firebase.apiKey)")!
         let data = try JSONEncoder().encode(JSONValue.object(body))
-        let response = try await transport.send(HTTPRequest(method: "POST", url: url, headers: ["Content-Type": "application/json"], body: data))
+        let response = try await transport.send(
+            HTTPRequest(method: "POST", url: url, headers: ["Content-Type": "application/json"], body: data))
         return (response.status, JSONValue.object(from: response.body) ?? [:])
     }
 
     func errorMessage(_ body: [String: JSONValue]) -> String? { body["error"]?.objectValue?["message"]?.stringValue }
 
     /// createAuthUri, the browser at the provider (one 302 back), then signInWithIdp.
-    func signIn(_ extra: [String: JSONValue] = [:], providerID: String = "oidc.corp") async throws -> (status: Int, body: [String: JSONValue]) {
+    func signIn(_ extra: [String: JSONValue] = [:], providerID: String = "oidc.corp") async throws -> (
+        status: Int, body: [String: JSONValue]
+    ) {
         let continueURI = "http://localhost:53682/callback"
-        let created = try await call("createAuthUri", ["providerId": .string(providerID), "continueUri": .string(continueURI), "oauthScope": "email profile"])
+        let created = try await call(
+            "createAuthUri", ["providerId": .string(providerID), "continueUri": .string(continueURI), "oauthScope": "email profile"])
         #expect(created.status == 200, "\(created.body)")
         let authURI = try #require(created.body["authUri"]?.stringValue)
         let sessionID = try #require(created.body["sessionId"]?.stringValue)
@@ -138,12 +143,17 @@ struct FakeFirebaseAuthTests {
         // The first user links the pending credential.
         let linked = try await call(
             "signInWithIdp",
-            ["requestUri": "http://localhost", "pendingToken": .string(pendingToken), "idToken": .string(firstToken), "returnSecureToken": true])
+            [
+                "requestUri": "http://localhost", "pendingToken": .string(pendingToken), "idToken": .string(firstToken),
+                "returnSecureToken": true,
+            ])
         #expect(linked.status == 200, "\(linked.body)")
         #expect(linked.body["localId"] == first.body["localId"])
         #expect(firebase.users.first?.identities.map(\.providerID) == ["oidc.corp", "oidc.other"])
         // A second user cannot link an identity the first has.
-        provider.update { $0.subject = "second"; $0.email = "second@example.com" }
+        provider.update {
+            $0.subject = "second"; $0.email = "second@example.com"
+        }
         let second = try await signIn()
         let secondToken = try #require(second.body["idToken"]?.stringValue)
         let taken = try await signIn(["idToken": .string(secondToken)], providerID: "oidc.other")
@@ -154,9 +164,13 @@ struct FakeFirebaseAuthTests {
         #expect(plain.status == 400)
         #expect(errorMessage(plain.body) == "FEDERATED_USER_ID_ALREADY_LINKED")
         // autoCreate false for an unknown identity.
-        provider.update { $0.subject = "stranger"; $0.email = "stranger@example.com" }
+        provider.update {
+            $0.subject = "stranger"; $0.email = "stranger@example.com"
+        }
         #expect(errorMessage(try await signIn(["autoCreate": false]).body) == "USER_NOT_FOUND")
-        #expect(errorMessage(try await call("signInWithIdp", ["requestUri": "http://localhost", "pendingToken": "pt-unknown"]).body) == "INVALID_PENDING_TOKEN")
+        #expect(
+            errorMessage(try await call("signInWithIdp", ["requestUri": "http://localhost", "pendingToken": "pt-unknown"]).body)
+                == "INVALID_PENDING_TOKEN")
     }
 
     @Test("delete needs a recent sign-in; unlink removes the provider; revokeToken is recorded")

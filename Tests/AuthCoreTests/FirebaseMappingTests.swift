@@ -44,7 +44,8 @@ struct FirebaseMappingTests {
     func parsed() {
         func response(_ status: Int, _ json: String) -> HTTPResponse { HTTPResponse(status: status, body: Data(json.utf8)) }
         #expect(
-            FirebaseServiceError.parse(response(400, #"{"error":{"code":400,"message":"USER_DISABLED : The user account has been disabled."}}"#))
+            FirebaseServiceError.parse(
+                response(400, #"{"error":{"code":400,"message":"USER_DISABLED : The user account has been disabled."}}"#))
                 == FirebaseServiceError(code: "USER_DISABLED", detail: "The user account has been disabled."))
         #expect(
             FirebaseServiceError.parse(
@@ -52,7 +53,9 @@ struct FirebaseMappingTests {
                     400,
                     #"{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT","details":[{"reason":"API_KEY_INVALID"}]}}"#
                 ))?.code == "API_KEY_INVALID")
-        #expect(FirebaseServiceError.parse(response(200, #"{"errorMessage":"FEDERATED_USER_ID_ALREADY_LINKED"}"#))?.code == "FEDERATED_USER_ID_ALREADY_LINKED")
+        #expect(
+            FirebaseServiceError.parse(response(200, #"{"errorMessage":"FEDERATED_USER_ID_ALREADY_LINKED"}"#))?.code
+                == "FEDERATED_USER_ID_ALREADY_LINKED")
         #expect(FirebaseServiceError.parse(response(200, #"{"idToken":"x"}"#)) == nil)
         #expect(FirebaseServiceError.parse(response(502, "<html>bad gateway</html>")) == nil)
         let error = FirebaseErrorMapping.error(FirebaseServiceError(code: "API_KEY_INVALID"), operation: .lookup, project: "my-app")
@@ -90,7 +93,8 @@ struct FirebaseMappingTests {
         #expect(body["sessionId"] == "sid" && body["postBody"] == "id_token=t&providerId=oidc.x")
         #expect(body["pendingToken"] == "pt" && body["idToken"] == "fid" && body["autoCreate"] == false)
         #expect(body["returnSecureToken"] == true && body["returnIdpCredential"] == true)
-        let plain = try #require(JSONValue.object(from: FirebaseRequests.SignInWithIdP(requestURI: "http://localhost").httpRequest(endpoints).body ?? Data()))
+        let plain = try #require(
+            JSONValue.object(from: FirebaseRequests.SignInWithIdP(requestURI: "http://localhost").httpRequest(endpoints).body ?? Data()))
         #expect(plain["autoCreate"] == nil && plain["idToken"] == nil && plain["tenantId"] == nil)
     }
 
@@ -99,14 +103,22 @@ struct FirebaseMappingTests {
         let emulated = try FirebaseEndpoints(
             config: FirebaseConfig(projectId: "my-app", apiKey: "k", emulator: "127.0.0.1:9099"),
             emulator: FirebaseEmulatorHost(parsing: "localhost:9199", from: .environment))
-        #expect(FirebaseRequests.lookup(emulated, idToken: "t").url.absoluteString == "http://localhost:9199/identitytoolkit.googleapis.com/v1/accounts:lookup?key=k")
-        #expect(FirebaseRequests.refresh(emulated, refreshToken: "r").url.absoluteString == "http://localhost:9199/securetoken.googleapis.com/v1/token?key=k")
-        #expect(String(decoding: FirebaseRequests.refresh(endpoints, refreshToken: "r").body ?? Data(), as: UTF8.self) == "grant_type=refresh_token&refresh_token=r")
+        #expect(
+            FirebaseRequests.lookup(emulated, idToken: "t").url.absoluteString
+                == "http://localhost:9199/identitytoolkit.googleapis.com/v1/accounts:lookup?key=k")
+        #expect(
+            FirebaseRequests.refresh(emulated, refreshToken: "r").url.absoluteString
+                == "http://localhost:9199/securetoken.googleapis.com/v1/token?key=k")
+        #expect(
+            String(decoding: FirebaseRequests.refresh(endpoints, refreshToken: "r").body ?? Data(), as: UTF8.self)
+                == "grant_type=refresh_token&refresh_token=r")
         #expect(throws: AuthError.self) { try FirebaseEmulatorHost(parsing: "firebase.example:9099", from: .environment) }
-        let unlink = try #require(JSONValue.object(from: FirebaseRequests.unlink(endpoints, providerIDs: ["apple.com"], idToken: "t").body ?? Data()))
+        let unlink = try #require(
+            JSONValue.object(from: FirebaseRequests.unlink(endpoints, providerIDs: ["apple.com"], idToken: "t").body ?? Data()))
         #expect(unlink["deleteProvider"] == ["apple.com"])
         #expect(FirebaseRequests.delete(endpoints, idToken: "t").url.path == "/v1/accounts:delete")
-        let revoke = FirebaseRequests.revokeToken(endpoints, providerID: "apple.com", token: "rt", tokenType: "REFRESH_TOKEN", idToken: "t", tenantID: nil)
+        let revoke = FirebaseRequests.revokeToken(
+            endpoints, providerID: "apple.com", token: "rt", tokenType: "REFRESH_TOKEN", idToken: "t", tenantID: nil)
         #expect(revoke.url.path == "/v2/accounts:revokeToken")
         #expect(JSONValue.object(from: revoke.body ?? Data())?["tokenType"] == "REFRESH_TOKEN")
     }

@@ -222,11 +222,13 @@ struct KeystoreFormatTests {
                 LinkedIdentity(
                     providerID: "microsoft.com", issuer: "https://login.microsoftonline.com/{tenantid}/v2.0", federatedID: "oid-golden",
                     profile: Profile(email: "ada@example.com", emailVerified: true), linkedAt: created,
-                    tokens: TokenSet(accessToken: "graph-access-token", expiresAt: later, refreshToken: nil, idToken: nil, scopes: ["User.Read"]))
+                    tokens: TokenSet(
+                        accessToken: "graph-access-token", expiresAt: later, refreshToken: nil, idToken: nil, scopes: ["User.Read"]))
             ])
         firebaseUser.backend = UserBackend(
             projectID: "my-app-golden", tenantID: "tenant-golden",
-            session: TokenSet(accessToken: nil, expiresAt: later, refreshToken: "firebase-refresh-token", idToken: "firebase-id-token", scopes: []))
+            session: TokenSet(
+                accessToken: nil, expiresAt: later, refreshToken: "firebase-refresh-token", idToken: "firebase-id-token", scopes: []))
         // A Firebase conflict's pending credential: the project's pendingToken with it.
         var brokered = Credential(
             providerID: "microsoft.com", issuer: "firebase:my-app-golden", federatedID: "oid-golden-2",
@@ -244,7 +246,8 @@ struct KeystoreFormatTests {
         let data = Data(Self.golden.utf8)
         #expect(try KeystoreFile.decode(data, path: "golden").state == Self.expected)
         let current = try KeystoreFile.decodeCurrentUser(data, path: "golden").state
-        #expect(current == AccountState(currentUID: Self.expected.currentUID, users: Self.expected.users.filter { $0.uid == current.currentUID }))
+        let currentUser = Self.expected.users.filter { $0.uid == current.currentUID }
+        #expect(current == AccountState(currentUID: Self.expected.currentUID, users: currentUser))
     }
 
     @Test("the expected domain values are written as exactly that file: the same keys, the same bytes")

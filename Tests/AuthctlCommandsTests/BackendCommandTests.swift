@@ -73,7 +73,8 @@ struct BackendCommandTests {
         ] {
             try FileManager.default.createDirectory(
                 atPath: (authctl.configPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            _ = FileManager.default.createFile(atPath: authctl.configPath, contents: Data(content.utf8), attributes: [.posixPermissions: 0o600])
+            _ = FileManager.default.createFile(
+                atPath: authctl.configPath, contents: Data(content.utf8), attributes: [.posixPermissions: 0o600])
             let result = try await authctl.run(["backend", "show"])
             #expect(result.status == 7, "\(content): \(result.stderr)")
             #expect(result.stderr.contains(field), "\(content): \(result.stderr)")

@@ -20,7 +20,8 @@ struct FirebaseCommandsTests {
         firebase.enable("oidc.corp", provider: provider, clientSecret: consoleSecret)
         authctl = InProcessAuthctl()
         let use = try await authctl.run([
-            "backend", "use", "firebase", "--project", firebase.projectID, "--api-key", firebase.apiKey, "--emulator", firebase.emulatorHost,
+            "backend", "use", "firebase", "--project", firebase.projectID, "--api-key", firebase.apiKey, "--emulator",
+            firebase.emulatorHost,
         ])
         #expect(use.status == 0, "\(use.stderr)")
     }
@@ -60,7 +61,8 @@ struct FirebaseCommandsTests {
         // The hot path answers it before any task exists, as for a local user.
         let stdout = CapturedOutput(isTerminal: false), stderr = CapturedOutput(isTerminal: false)
         let invocation = AuthctlInvocation(
-            arguments: ["token"], io: authctl.io(stdin: ScriptedInput(Data(), isTerminal: false), stdout: stdout, stderr: stderr, environment: [:]))
+            arguments: ["token"],
+            io: authctl.io(stdin: ScriptedInput(Data(), isTerminal: false), stdout: stdout, stderr: stderr, environment: [:]))
         #expect(invocation.finishWithoutConcurrency() == 0, "\(stderr.text)")
         #expect(stdout.text == token.stdout)
         let json = try await authctl.run(["token", "--format", "json"])
@@ -127,7 +129,9 @@ struct FirebaseCommandsTests {
     func linkAndReauth() async throws {
         defer { try? FileManager.default.removeItem(atPath: authctl.home) }
         let other = try FakeIdentityProvider()
-        other.update { $0.subject = "other-subject"; $0.email = "ada.other@example.com" }
+        other.update {
+            $0.subject = "other-subject"; $0.email = "ada.other@example.com"
+        }
         firebase.enable("oidc.other", provider: other)
         #expect(try await authctl.run(["login", "oidc.corp"]).status == 0)
         let link = try await authctl.run(["link", "oidc.other", "--json"])
@@ -143,11 +147,15 @@ struct FirebaseCommandsTests {
         #expect(mismatch.status == 14, "\(mismatch.stderr)")
     }
 
-    @Test("unlink through accounts:update; users delete too late (15), then in time with Apple's token revoked first; signout drops the session")
+    @Test(
+        "unlink through accounts:update; users delete too late (15), then in time with Apple's token revoked first; signout drops the session"
+    )
     func unlinkDeleteSignOut() async throws {
         defer { try? FileManager.default.removeItem(atPath: authctl.home) }
         let apple = try FakeIdentityProvider()
-        apple.update { $0.subject = "apple-subject"; $0.email = "ada.apple@example.com" }
+        apple.update {
+            $0.subject = "apple-subject"; $0.email = "ada.apple@example.com"
+        }
         firebase.enable("apple.com", provider: apple)
         #expect(try await authctl.run(["login", "oidc.corp"]).status == 0)
         #expect(try await authctl.run(["link", "apple.com"]).status == 0)
@@ -199,7 +207,9 @@ struct FirebaseCommandsTests {
         #expect(firebase.user(first)?.identities.map(\.providerID) == ["oidc.corp", "oidc.other"])
         #expect(try await authctl.run(["link", "--pending", handle]).status == 2, "used once")
         // A second user links an identity the first has: FEDERATED_USER_ID_ALREADY_LINKED, saved.
-        provider.update { $0.subject = "second"; $0.email = "grace@example.com" }
+        provider.update {
+            $0.subject = "second"; $0.email = "grace@example.com"
+        }
         #expect(try await authctl.run(["login", "oidc.corp"]).status == 0)
         let inUse = try await authctl.run(["link", "oidc.other", "--json"])
         #expect(inUse.status == 11, "\(inUse.stderr)")
@@ -241,7 +251,8 @@ struct FirebaseCommandsTests {
         #expect(remote.status == 2, "\(remote.stderr)")
         #expect(remote.stderr.contains("FIREBASE_AUTH_EMULATOR_HOST"))
         // The variable overrides --emulator: a dead port there fails the call.
-        let dead = try await authctl.run(["login", "oidc.corp", "--timeout", "5"], environment: ["FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:9"])
+        let dead = try await authctl.run(
+            ["login", "oidc.corp", "--timeout", "5"], environment: ["FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:9"])
         #expect(dead.status == 3, "\(dead.stderr)")
         #expect(!dead.stderr.contains(firebase.apiKey))
     }

@@ -71,7 +71,8 @@ public struct FirebaseAuthClient: Sendable {
         guard let text = json["authUri"]?.stringValue, let url = URL(string: text), let sessionID = json["sessionId"]?.stringValue,
             !sessionID.isEmpty, sessionID.count <= 4096
         else {
-            throw AuthError.network("Firebase's createAuthUri answer has no authUri or sessionId. Check the project's Authentication settings")
+            throw AuthError.network(
+                "Firebase's createAuthUri answer has no authUri or sessionId. Check the project's Authentication settings")
         }
         try EndpointPolicy.check(url, what: "the authorization URL Firebase gave")
         return try BrokeredAuthorization(authorizationURL: url, sessionID: sessionID)
@@ -99,7 +100,8 @@ public struct FirebaseAuthClient: Sendable {
 
     /// `accounts:update` with `deleteProvider`.
     public func unlink(_ providerID: String, idToken: String) async throws {
-        _ = try await accepted(FirebaseRequests.unlink(endpoints, providerIDs: [providerID], idToken: idToken), .unlink(providerID: providerID))
+        _ = try await accepted(
+            FirebaseRequests.unlink(endpoints, providerIDs: [providerID], idToken: idToken), .unlink(providerID: providerID))
     }
 
     /// `accounts:delete`.
@@ -134,7 +136,10 @@ public struct FirebaseAuthClient: Sendable {
         let lifetime = Self.seconds(expiresIn).map { now.addingTimeInterval($0) }
         guard !refreshToken.isEmpty, refreshToken.count <= 8192,
             !refreshToken.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
-        else { throw AuthError.invalidCredential("Firebase's refresh token is not one; nothing was stored. Sign in again: \(command: .login, "PROVIDER")") }
+        else {
+            throw AuthError.invalidCredential(
+                "Firebase's refresh token is not one; nothing was stored. Sign in again: \(command: .login, "PROVIDER")")
+        }
         return Session(localID: localID, idToken: idToken, refreshToken: refreshToken, expiresAt: min(expiresAt, lifetime ?? expiresAt))
     }
 

@@ -117,7 +117,8 @@ public enum FirebaseErrorMapping {
                 details: details.merging(["providerId": .string(provider)]) { $1 })
         case "EMAIL_EXISTS":
             return .accountExists(
-                message: "an account already exists for that email in the Firebase project \(project). Sign in with that account's provider first",
+                message:
+                    "an account already exists for that email in the Firebase project \(project). Sign in with that account's provider first",
                 details: details)
         case "PROVIDER_ALREADY_LINKED":
             return .providerAlreadyLinked(

@@ -33,7 +33,8 @@ public struct FirebaseSessionRefresh: Sendable {
             guard backend.projectID == client.project else { throw FirebaseSignIn.otherBackend(user, project: client.project) }
             guard let current = backend.session, let refreshToken = current.refreshToken else {
                 throw AuthError.userTokenExpired(
-                    "the Firebase session of \(user.email ?? uid) has ended. Sign in again: \(command: .login, .value(user.lastProviderID ?? "PROVIDER"))")
+                    "the Firebase session of \(user.email ?? uid) has ended. Sign in again: \(command: .login, .value(user.lastProviderID ?? "PROVIDER"))"
+                )
             }
             let now = clock.now()
             // Another process refreshed while this one waited for the lock: use its result. A
@@ -50,7 +51,8 @@ public struct FirebaseSessionRefresh: Sendable {
             do {
                 let session = try await client.refresh(refreshToken, localID: uid)
                 let tokens = TokenSet(
-                    accessToken: nil, expiresAt: session.expiresAt, refreshToken: session.refreshToken, idToken: session.idToken, scopes: [])
+                    accessToken: nil, expiresAt: session.expiresAt, refreshToken: session.refreshToken, idToken: session.idToken, scopes: []
+                )
                 state.users[index].backend?.session = tokens
                 return .success((tokens, true))
             } catch let error as AuthError where error.code == .userTokenExpired {

@@ -71,7 +71,8 @@ public struct FirebaseSignIn: Sendable {
             authorize: { redirectURI in
                 try await client.createAuthURI(
                     FirebaseRequests.CreateAuthURI(
-                        providerID: providerID.rawValue, continueURI: redirectURI, scopes: scopes, parameters: parameters, tenantID: tenantID))
+                        providerID: providerID.rawValue, continueURI: redirectURI, scopes: scopes, parameters: parameters,
+                        tenantID: tenantID))
             },
             complete: { redirect in
                 let request = FirebaseRequests.SignInWithIdP(
@@ -106,7 +107,8 @@ public struct FirebaseSignIn: Sendable {
         let linked = try await client.linkedProviders(idToken: session.idToken)
         let backend = UserBackend(
             projectID: client.project, tenantID: client.config.tenantId,
-            session: TokenSet(accessToken: nil, expiresAt: session.expiresAt, refreshToken: session.refreshToken, idToken: session.idToken, scopes: []))
+            session: TokenSet(
+                accessToken: nil, expiresAt: session.expiresAt, refreshToken: session.refreshToken, idToken: session.idToken, scopes: []))
         let project = client.project
         let user = try await keystore.update { state in
             let index = state.userIndex(uid: result.localID)
@@ -174,7 +176,8 @@ public struct FirebaseSignIn: Sendable {
             var details: [String: JSONValue] = ["providerId": .string(providerID), "firebaseError": .string(failure.code)]
             let handle = try await savePending(fields, reason: .credentialAlreadyInUse)
             if let handle { details["pendingCredential"] = .string(handle) }
-            let next: Message = handle.map { "To sign in as that user: \(command: .login, .input(.credential, $0))" } ?? "Sign in as that user instead"
+            let next: Message =
+                handle.map { "To sign in as that user: \(command: .login, .input(.credential, $0))" } ?? "Sign in as that user instead"
             return AuthError.credentialAlreadyInUse(
                 message: "that \(providerID) account is already linked to another user of the Firebase project \(client.project). \(next)",
                 details: details)

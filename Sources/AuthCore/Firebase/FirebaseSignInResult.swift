@@ -38,7 +38,8 @@ struct FirebaseSignInResult: Sendable {
         isNewUser = json["isNewUser"]?.boolValue ?? false
         federatedID = string("rawId", limit: 1024) ?? string("federatedId", limit: 1024) ?? localID
         profile = Profile(
-            email: string("email", limit: 320).map { Sanitize.text($0, limit: 320) }, emailVerified: json["emailVerified"]?.lenientBool ?? false,
+            email: string("email", limit: 320).map { Sanitize.text($0, limit: 320) },
+            emailVerified: json["emailVerified"]?.lenientBool ?? false,
             displayName: string("displayName", limit: 256).map { Sanitize.text($0, limit: 256) },
             photoURL: string("photoUrl", limit: 2048))
         let oauthIDToken = string("oauthIdToken")

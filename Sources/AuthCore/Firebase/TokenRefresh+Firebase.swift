@@ -18,7 +18,8 @@ extension TokenRefresh {
         guard let backend = user.backend, input.providerID == nil, input.scopes.isEmpty else { return nil }
         guard let session = backend.session else {
             throw AuthError.userTokenExpired(
-                "the Firebase session of \(user.email ?? user.uid) has ended. Sign in again: \(command: .login, .value(user.lastProviderID ?? "PROVIDER"))")
+                "the Firebase session of \(user.email ?? user.uid) has ended. Sign in again: \(command: .login, .value(user.lastProviderID ?? "PROVIDER"))"
+            )
         }
         return session
     }
@@ -49,9 +50,12 @@ extension TokenRefresh {
         let client = try FirebaseAuthClient(config: config, emulator: emulator, transport: transport, clock: clock)
         let (tokens, refreshed) = try await FirebaseSessionRefresh(client: client, keystore: keystore, clock: clock)
             .session(uid: user.uid, minimumTTL: input.minimumTTL, force: input.forceRefresh, seen: seen)
-        guard let output = Self.firebaseOutput(tokens, uid: user.uid, input: input, now: clock.now(), refreshed: refreshed, minimumTTLApplies: false)
+        guard
+            let output = Self.firebaseOutput(
+                tokens, uid: user.uid, input: input, now: clock.now(), refreshed: refreshed, minimumTTLApplies: false)
         else {
-            throw AuthError.invalidCredential("Firebase returned no valid ID token on refresh. Sign in again: \(command: .login, "PROVIDER")")
+            throw AuthError.invalidCredential(
+                "Firebase returned no valid ID token on refresh. Sign in again: \(command: .login, "PROVIDER")")
         }
         return output
     }

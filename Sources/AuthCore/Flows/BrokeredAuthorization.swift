@@ -21,7 +21,8 @@ public struct BrokeredAuthorization: Sendable, Equatable {
     public init(authorizationURL: URL, sessionID: String) throws {
         let items = URLComponents(url: authorizationURL, resolvingAgainstBaseURL: false)?.queryItems ?? []
         guard let state = items.first(where: { $0.name == "state" })?.value, !state.isEmpty else {
-            throw AuthError.network("the authorization URL the broker gave carries no state, so its redirect could not be recognised. Try again")
+            throw AuthError.network(
+                "the authorization URL the broker gave carries no state, so its redirect could not be recognised. Try again")
         }
         self.authorizationURL = authorizationURL
         self.sessionID = sessionID

@@ -103,7 +103,9 @@ public struct BrokeredSignIn: Sendable {
         case .authorized(let value):
             response = value
         }
-        guard let code = response.code else { throw AuthError.invalidCredential("the sign-in response carried no authorization code. Try again") }
+        guard let code = response.code else {
+            throw AuthError.invalidCredential("the sign-in response carried no authorization code. Try again")
+        }
         var fields = [("code", code), ("state", authorization.state)]
         if let issuer = response.issuer { fields.append(("iss", issuer)) }
         fields += response.extraParameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }

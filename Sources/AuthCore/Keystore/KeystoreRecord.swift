@@ -128,7 +128,8 @@ extension KeystoreRecord.User {
             photoURL: user.photoURL, createdAt: user.createdAt, lastSignInAt: user.lastSignInAt, lastAuthAt: user.lastAuthAt,
             lastProviderId: user.lastProviderID, providerData: user.providerData.map(KeystoreRecord.Identity.init))
         backend = user.backend.map {
-            KeystoreRecord.Backend(kind: "firebase", projectId: $0.projectID, tenantId: $0.tenantID, session: $0.session.map(KeystoreRecord.Tokens.init))
+            KeystoreRecord.Backend(
+                kind: "firebase", projectId: $0.projectID, tenantId: $0.tenantID, session: $0.session.map(KeystoreRecord.Tokens.init))
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuthCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -40,7 +41,8 @@ struct BackendCommand: ParsableCommand {
 
         func validate() throws {
             if kind == .local, project != nil || apiKey != nil || tenantID != nil || emulator != nil {
-                throw ValidationError("backend use local takes no option: --project, --api-key, --tenant-id and --emulator are for firebase")
+                throw ValidationError(
+                    "backend use local takes no option: --project, --api-key, --tenant-id and --emulator are for firebase")
             }
             if kind == .firebase, project == nil || apiKey == nil {
                 throw ValidationError("backend use firebase needs --project ID and --api-key KEY (the Firebase console's project settings)")

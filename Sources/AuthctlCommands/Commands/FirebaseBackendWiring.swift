@@ -1,4 +1,5 @@
 import AuthCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -52,7 +53,8 @@ extension Wiring {
             return try await signIn.runIDToken(
                 operation, providerID: providerID, idToken: try CredentialArguments.readStandardInput(self), rawNonce: credential.rawNonce)
         }
-        return try await signIn.run(operation, providerID: try ProviderID(parsing: provider), options: try flow.flowOptions(environment: self.environment))
+        return try await signIn.run(
+            operation, providerID: try ProviderID(parsing: provider), options: try flow.flowOptions(environment: self.environment))
     }
 }
 

@@ -36,7 +36,9 @@ struct LinkCommand: AuthctlCommand {
             // SPEC §9: linked in the Firebase project.
             wiring.output.accountResult(
                 user: output.user, providerID: output.providerID, isNewUser: false, json: global.json,
-                text: "Linked \(output.providerID) to \(Output.name(of: output.user)) (\(output.user.providerData.map(\.providerID).joined(separator: ", "))).")
+                text:
+                    "Linked \(output.providerID) to \(Output.name(of: output.user)) (\(output.user.providerData.map(\.providerID).joined(separator: ", ")))."
+            )
             return
         }
         let source = try pendingHandle.map { CredentialSource.pending(handle: $0) } ?? credential.source(flow: flow, wiring: wiring)
