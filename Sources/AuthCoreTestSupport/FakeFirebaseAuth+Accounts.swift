@@ -29,6 +29,7 @@ extension FakeFirebaseAuth {
             ("response_type", "code"), ("client_id", enabled.clientID), ("redirect_uri", continueURI), ("state", state),
             ("scope", scopes.joined(separator: " ")), ("nonce", nonce),
         ]
+        if enabled.formPost { parameters.append(("response_mode", "form_post")) }
         for (name, value) in (body["customParameter"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
             if let value = value.stringValue { parameters.append((name, value)) }
         }

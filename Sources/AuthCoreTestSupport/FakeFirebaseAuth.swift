@@ -66,6 +66,8 @@ public final class FakeFirebaseAuth: @unchecked Sendable {
         var provider: FakeIdentityProvider
         var clientID: String
         var clientSecret: String?
+        /// The provider answers by `response_mode=form_post` (Apple with name or email).
+        var formPost = false
     }
 
     /// An authorization started by `createAuthUri`, until its `signInWithIdp`.
@@ -151,9 +153,13 @@ public final class FakeFirebaseAuth: @unchecked Sendable {
 
     /// Enables `providerID` in the project with the client id (the provider's) and secret set
     /// in the console; the provider's confidential client gets the same secret.
-    public func enable(_ providerID: String, provider: FakeIdentityProvider, clientSecret: String? = nil) {
+    /// With `formPost`, the authorization URL asks `response_mode=form_post` (as for Apple).
+    public func enable(_ providerID: String, provider: FakeIdentityProvider, clientSecret: String? = nil, formPost: Bool = false) {
         if let clientSecret { provider.update { $0.clientSecret = clientSecret } }
-        lock.withLock { console[providerID] = ConsoleProvider(provider: provider, clientID: provider.clientID, clientSecret: clientSecret) }
+        lock.withLock {
+            console[providerID] = ConsoleProvider(
+                provider: provider, clientID: provider.clientID, clientSecret: clientSecret, formPost: formPost)
+        }
     }
 
     /// The users of the project.

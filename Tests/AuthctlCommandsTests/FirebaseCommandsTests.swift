@@ -241,6 +241,59 @@ struct FirebaseCommandsTests {
         #expect(microsoft.stderr.contains("only through its own code exchange"))
     }
 
+    @Test("a form_post redirect goes to Firebase as postBody; Microsoft's --tenant as the tenant custom parameter")
+    func formPostAndTenant() async throws {
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        let apple = try FakeIdentityProvider()
+        firebase.enable("apple.com", provider: apple, formPost: true)
+        let login = try await authctl.run(["login", "apple.com"])
+        #expect(login.status == 0, "\(login.stderr)")
+        let body = try #require(firebase.receivedRequests.last { $0.path.hasSuffix("signInWithIdp") }?.body)
+        #expect(body["postBody"]?.stringValue?.contains("code=") == true)
+        #expect(body["requestUri"]?.stringValue?.contains("?") == false)
+        let microsoft = try FakeIdentityProvider()
+        microsoft.update {
+            $0.subject = "ms-subject"; $0.email = "megan@contoso.com"
+        }
+        firebase.enable("microsoft.com", provider: microsoft)
+        let signedIn = try await authctl.run([
+            "login", "microsoft", "--tenant", "contoso.onmicrosoft.com", "--param", "prompt=select_account",
+        ])
+        #expect(signedIn.status == 0, "\(signedIn.stderr)")
+        let created = try #require(firebase.receivedRequests.last { $0.path.hasSuffix("createAuthUri") }?.body)
+        #expect(created["providerId"] == "microsoft.com")
+        #expect(created["customParameter"] == .object(["tenant": "contoso.onmicrosoft.com", "prompt": "select_account"]))
+        #expect(microsoft.lastAuthorizationRequest["tenant"] == "contoso.onmicrosoft.com")
+        let reserved = try await authctl.run(["login", "microsoft", "--param", "state=mine"])
+        #expect(reserved.status == 2 && reserved.stderr.contains("state"), "\(reserved.stderr)")
+        let badTenant = try await authctl.run(["login", "microsoft", "--tenant", "not a tenant"])
+        #expect(badTenant.status == 2, "\(badTenant.stderr)")
+    }
+
+    @Test("a sealed keystore: the Firebase session is sealed, token works with the key (cached and refreshed), status without")
+    func sealed() async throws {
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        #expect(try await authctl.run(["login", "oidc.corp"]).status == 0)
+        let made = try await authctl.run(["keystore", "new-key"])
+        let key = authctl.home + "/key"
+        try Data(made.stdout.utf8).write(to: URL(fileURLWithPath: key))
+        chmod(key, 0o600)
+        #expect(try await authctl.run(["keystore", "seal", "--key-file", key]).status == 0)
+        let text = String(decoding: authctl.keystoreBytes() ?? Data(), as: UTF8.self)
+        for secret in firebase.issuedSecrets where secret.hasPrefix("AMf-") || secret.hasPrefix("ey") { #expect(!text.contains(secret)) }
+        #expect(try await authctl.run(["token"]).status == 6)
+        let environment = ["AUTHCTL_KEYSTORE_KEY_FILE": key]
+        let cached = try await authctl.run(["token"], environment: environment)
+        #expect(cached.status == 0, "\(cached.stderr)")
+        authctl.clock.advance(by: 5)
+        let refreshed = try await authctl.run(["token", "--min-ttl", "7200"], environment: environment)
+        #expect(refreshed.status == 0, "\(refreshed.stderr)")
+        #expect(firebase.count("token") == 1)
+        let after = String(decoding: authctl.keystoreBytes() ?? Data(), as: UTF8.self)
+        #expect(!after.contains(refreshed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(try await authctl.run(["status"]).stdout.contains("firebase:"))
+    }
+
     @Test("a provider not enabled in the project: exit 7 saying where to enable it; FIREBASE_AUTH_EMULATOR_HOST off loopback: exit 2")
     func notEnabledAndEmulatorHost() async throws {
         defer { try? FileManager.default.removeItem(atPath: authctl.home) }
