@@ -173,13 +173,13 @@ _authctl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    login|link|reauth|unlink|status|token|exec|git-credential|signout|providers|users|keystore|help)
+    login|link|reauth|unlink|status|token|exec|git-credential|signout|providers|users|keystore|backend|help)
         # Offer subcommand argument completions
         "_authctl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec git-credential signout providers users keystore help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec git-credential signout providers users keystore backend help' -- "${cur}"))
         ;;
     esac
 }
@@ -971,6 +971,85 @@ _authctl_keystore_rekey() {
 }
 
 _authctl_keystore_new-key() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--keystore --config)
+    __authctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--keystore')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    esac
+}
+
+_authctl_backend() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __authctl_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    use|show)
+        # Offer subcommand argument completions
+        "_authctl_backend_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'use show' -- "${cur}"))
+        ;;
+    esac
+}
+
+_authctl_backend_use() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--project --api-key --tenant-id --emulator --keystore --config)
+    __authctl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--project')
+        return
+        ;;
+    '--api-key')
+        return
+        ;;
+    '--tenant-id')
+        return
+        ;;
+    '--emulator')
+        return
+        ;;
+    '--keystore')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __authctl_add_completions -W 'local'$'\n''firebase'
+        return
+        ;;
+    esac
+}
+
+_authctl_backend_show() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()

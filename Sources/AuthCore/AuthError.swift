@@ -33,6 +33,8 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
             case noCurrentUser = "no-current-user"
             case tenantIDMismatch = "tenant-id-mismatch"
             case consentRequired = "consent-required"
+            case userDisabled = "user-disabled"
+            case userTokenExpired = "user-token-expired"
         }
 
         private let base: Base
@@ -55,6 +57,10 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let noCurrentUser = Code(.noCurrentUser)
         public static let tenantIDMismatch = Code(.tenantIDMismatch)
         public static let consentRequired = Code(.consentRequired)
+        /// SPEC §9: the Firebase project disabled the account.
+        public static let userDisabled = Code(.userDisabled)
+        /// SPEC §9: the Firebase project ended the user's session.
+        public static let userTokenExpired = Code(.userTokenExpired)
 
         /// Every code, in SPEC §6's order.
         public static var allCases: [Code] { Base.allCases.map(Code.init) }
@@ -118,6 +124,22 @@ extension AuthError {
     /// SPEC §5: an operation that needs a recent sign-in (`users delete`).
     static func requiresRecentLogin(_ message: Message, details: [String: JSONValue]) -> AuthError {
         .init(.requiresRecentLogin, message, details: details)
+    }
+    /// SPEC §9: the Firebase project disabled the account (`USER_DISABLED`).
+    static func userDisabled(_ message: Message, details: [String: JSONValue] = [:]) -> AuthError {
+        .init(.userDisabled, message, details: details)
+    }
+    /// SPEC §9: the Firebase project ended the session (`TOKEN_EXPIRED`, `INVALID_REFRESH_TOKEN`, …).
+    static func userTokenExpired(_ message: Message, details: [String: JSONValue] = [:]) -> AuthError {
+        .init(.userTokenExpired, message, details: details)
+    }
+    /// `account-exists-with-different-credential` with the site's own message (Firebase's `needConfirmation`).
+    static func accountExists(message: Message, details: [String: JSONValue]) -> AuthError {
+        .init(.accountExistsWithDifferentCredential, message, details: details)
+    }
+    /// `provider-already-linked` with the site's own message (Firebase's `PROVIDER_ALREADY_LINKED`).
+    static func providerAlreadyLinked(message: Message, details: [String: JSONValue]) -> AuthError {
+        .init(.providerAlreadyLinked, message, details: details)
     }
     /// SPEC §3: a Microsoft token from a tenant other than the one asked.
     static func tenantIDMismatch(_ message: Message, details: [String: JSONValue]) -> AuthError {

@@ -201,6 +201,8 @@ public final class FakeIdentityProvider: @unchecked Sendable {
         if behaviour.sendIssuerOnRedirect || behaviour.issuerOnRedirect != nil {
             response.append(("iss", behaviour.issuerOnRedirect ?? issuer))
         }
+        // OAuth 2.0 Form Post Response Mode, when asked (as Apple's and Microsoft's servers do).
+        if parameters["response_mode"] == "form_post" { return FakeHTTP.autoPost(to: redirectURI, response) }
         return FakeHTTP.redirect(to: redirectURI, response)
     }
 

@@ -107,6 +107,18 @@ public final class TestTokenSigner: @unchecked Sendable {
         }
     }
 
+    /// True when `token` is an RS256 JWT signed with this signer's published key (a fake
+    /// service verifying a token of this provider, as it would with the JWK Set).
+    public func verifies(_ token: String) -> Bool {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let signature = Base64URL.decode(parts[2]),
+            let header = Base64URL.decode(parts[0]).flatMap(JSONValue.object(from:)), header["alg"] == .string("RS256")
+        else { return false }
+        let input = Data("\(parts[0]).\(parts[1])".utf8)
+        return signingKey.publicKey.isValidSignature(
+            _RSA.Signing.RSASignature(rawRepresentation: signature), for: SHA256.hash(data: input), padding: .insecurePKCS1v1_5)
+    }
+
     static func segment(_ value: JSONValue) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

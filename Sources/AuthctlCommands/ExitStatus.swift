@@ -20,6 +20,8 @@ enum ExitStatus {
         .noCurrentUser: 16,
         .tenantIDMismatch: 17,
         .consentRequired: 18,
+        .userDisabled: 19,
+        .userTokenExpired: 20,
     ]
 }
 

@@ -45,6 +45,8 @@ enum MessageSpelling {
         case .keystoreUnseal: "keystore unseal"
         case .keystoreRekey: "keystore rekey"
         case .keystoreNewKey: "keystore new-key"
+        case .backendUse: "backend use"
+        case .backendShow: "backend show"
         }
     }
 
@@ -89,6 +91,10 @@ enum MessageSpelling {
         case .federatedTokenFile: "--federated-token-file"
         case .federatedTokenEnv: "--federated-token-env"
         case .federatedAudience: "--federated-audience"
+        case .project: "--project"
+        case .apiKey: "--api-key"
+        case .tenantID: "--tenant-id"
+        case .emulator: "--emulator"
         }
     }
 }

@@ -62,9 +62,23 @@ struct Output {
 
     static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
 
+    /// `local`, or `firebase:PROJECT[/TENANT]` (SPEC §9): where the user lives.
+    static func backendName(of user: User) -> String { user.backend?.name ?? "local" }
+
+    /// The USER object's `backend` (SPEC §9): `{"kind": "local"}`, or the Firebase project with
+    /// the Firebase session's expiry.
+    static func backend(of user: User) -> JSONValue {
+        guard let backend = user.backend else { return .object(["kind": "local"]) }
+        return .object([
+            "kind": "firebase", "projectId": .string(backend.projectID), "tenantId": optional(backend.tenantID),
+            "signedIn": .bool(backend.session != nil), "idTokenExpiresAt": timestamp(backend.session?.expiresAt),
+        ])
+    }
+
     /// The USER object of SPEC §6.
     static func user(_ user: User) -> JSONValue {
         .object([
+            "backend": backend(of: user),
             "uid": .string(user.uid),
             "email": optional(user.email),
             "emailVerified": .bool(user.emailVerified),
@@ -136,6 +150,17 @@ struct Output {
         lines.append("  uid:        \(user.uid)")
         if user.kind == .workload { lines.append("  kind:       workload (client credentials; no browser, no refresh token)") }
         lines.append("  last login: \(rfc3339(user.lastSignInAt)) with \(user.lastProviderID ?? "?")")
+        if let backend = user.backend {
+            let session =
+                backend.session.map { session in
+                    session.expiresAt.map { expiry in
+                        let interval = expiry.timeIntervalSince(now)
+                        let seconds = interval.isFinite ? Int(max(min(interval, 1e12), -1e12)) : 0  // a keystore date never traps
+                        return seconds > 0 ? "Firebase ID token valid for \(lifetime(seconds))" : "Firebase ID token expired, refreshable"
+                    } ?? "signed in"
+                } ?? "signed out"
+            lines.append("  backend:    \(backend.name) — \(session)")
+        }
         for identity in user.providerData {
             var state = "signed out"
             if let tokens = identity.tokens, tokens.isSealed {

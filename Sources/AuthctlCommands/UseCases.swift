@@ -3,13 +3,21 @@ import AuthCore
 /// The use cases, each given the ports it declares, from the real implementations that
 /// `Wiring.authEnvironment` chose.
 extension AuthEnvironment {
-    var accountStore: any AccountStore { KeystoreAccountStore(keystore: keystore, clock: clock, random: random) }
+    /// Each user's own backend (SPEC §9): the keystore's rules, or its Firebase project.
+    var accountStore: any AccountStore {
+        let environment = self
+        return BackendAccountStore(
+            local: KeystoreAccountStore(keystore: keystore, clock: clock, random: random), keystore: keystore,
+            firebase: { try environment.firebaseAccountStore() })
+    }
     var events: any AuthEventSink { TerminalEvents(terminal: terminal) }
 
     var tokenRefresh: TokenRefresh {
-        TokenRefresh(
+        var refresh = TokenRefresh(
             keystore: keystore, configStore: configStore, transport: transport, clock: clock, metadataCache: metadataCache,
             secrets: secrets, random: random)
+        refresh.firebaseEmulatorHost = firebaseEmulatorHost
+        return refresh
     }
 
     var tokenRevocation: TokenRevocation {

@@ -94,7 +94,7 @@ struct Wiring {
         let terminal = self.terminal
         let clock = io.clock
         let random = SystemRandomSource()
-        return AuthEnvironment(
+        var built = AuthEnvironment(
             transport: LoggingTransport(
                 LazyTransport { [environment] in CurlTransport(userAgent: Self.userAgent, environment: environment) }, terminal: terminal,
                 clock: clock),
@@ -102,6 +102,8 @@ struct Wiring {
             keystore: keystore(), configStore: configStore(),
             metadataCache: FileMetadataCache(directory: cacheDirectory, random: random),
             secrets: ProcessSecretSource(environment: environment), signInEvents: SignInEventText(terminal: terminal))
+        built.firebaseEmulatorHost = environment["FIREBASE_AUTH_EMULATOR_HOST"].flatMap { $0.isEmpty ? nil : $0 }
+        return built
     }
 
     /// `--no-browser`, `--browser-command CMD` (env AUTHCTL_BROWSER), or the desktop's browser.

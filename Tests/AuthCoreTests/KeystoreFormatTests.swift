@@ -52,6 +52,37 @@ struct KeystoreFormatTests {
               "expiresAt" : "2026-09-21T15:13:20Z",
               "handle" : "pc_golden000000000000",
               "reason" : "account-exists-with-different-credential"
+            },
+            {
+              "conflictingUID" : "",
+              "createdAt" : "2026-09-21T14:13:20Z",
+              "credential" : {
+                "brokered" : {
+                  "pendingToken" : "firebase-pending-token",
+                  "projectId" : "my-app-golden"
+                },
+                "claims" : {
+
+                },
+                "federatedId" : "oid-golden-2",
+                "issuer" : "firebase:my-app-golden",
+                "profile" : {
+                  "email" : "ada@example.com",
+                  "emailVerified" : true
+                },
+                "providerId" : "microsoft.com",
+                "tokens" : {
+                  "accessToken" : "graph-access-token-2",
+                  "expiresAt" : "2026-09-21T15:13:20Z",
+                  "scopes" : [
+
+                  ],
+                  "tokenType" : "Bearer"
+                }
+              },
+              "expiresAt" : "2026-09-21T15:13:20Z",
+              "handle" : "pc_golden111111111111",
+              "reason" : "credential-already-in-use"
             }
           ],
           "users" : [
@@ -102,6 +133,49 @@ struct KeystoreFormatTests {
                 }
               ],
               "uid" : "uid-golden-00000000000000000"
+            },
+            {
+              "backend" : {
+                "kind" : "firebase",
+                "projectId" : "my-app-golden",
+                "session" : {
+                  "expiresAt" : "2026-09-21T15:13:20Z",
+                  "idToken" : "firebase-id-token",
+                  "refreshToken" : "firebase-refresh-token",
+                  "scopes" : [
+
+                  ],
+                  "tokenType" : "Bearer"
+                },
+                "tenantId" : "tenant-golden"
+              },
+              "createdAt" : "2026-09-21T14:13:20Z",
+              "email" : "ada@example.com",
+              "emailVerified" : true,
+              "lastAuthAt" : "2026-09-21T15:13:20Z",
+              "lastProviderId" : "microsoft.com",
+              "lastSignInAt" : "2026-09-21T15:13:20Z",
+              "providerData" : [
+                {
+                  "federatedId" : "oid-golden",
+                  "issuer" : "https://login.microsoftonline.com/{tenantid}/v2.0",
+                  "linkedAt" : "2026-09-21T14:13:20Z",
+                  "profile" : {
+                    "email" : "ada@example.com",
+                    "emailVerified" : true
+                  },
+                  "providerId" : "microsoft.com",
+                  "tokens" : {
+                    "accessToken" : "graph-access-token",
+                    "expiresAt" : "2026-09-21T15:13:20Z",
+                    "scopes" : [
+                      "User.Read"
+                    ],
+                    "tokenType" : "Bearer"
+                  }
+                }
+              ],
+              "uid" : "firebaseLocalIdGolden0000000"
             }
           ],
           "version" : 1
@@ -140,7 +214,31 @@ struct KeystoreFormatTests {
             ]))
         let pending = PendingCredential(
             handle: "pc_golden000000000000", reason: .accountExists, conflictingUID: user.uid, createdAt: created, credential: credential)
-        return AccountState(currentUID: user.uid, users: [user], pendingCredentials: [pending])
+        // A user of a Firebase project (SPEC §9): its backend, with the Firebase session.
+        var firebaseUser = User(
+            uid: "firebaseLocalIdGolden0000000", email: "ada@example.com", emailVerified: true, displayName: nil, photoURL: nil,
+            createdAt: created, lastSignInAt: later, lastAuthAt: later, lastProviderID: "microsoft.com",
+            providerData: [
+                LinkedIdentity(
+                    providerID: "microsoft.com", issuer: "https://login.microsoftonline.com/{tenantid}/v2.0", federatedID: "oid-golden",
+                    profile: Profile(email: "ada@example.com", emailVerified: true), linkedAt: created,
+                    tokens: TokenSet(
+                        accessToken: "graph-access-token", expiresAt: later, refreshToken: nil, idToken: nil, scopes: ["User.Read"]))
+            ])
+        firebaseUser.backend = UserBackend(
+            projectID: "my-app-golden", tenantID: "tenant-golden",
+            session: TokenSet(
+                accessToken: nil, expiresAt: later, refreshToken: "firebase-refresh-token", idToken: "firebase-id-token", scopes: []))
+        // A Firebase conflict's pending credential: the project's pendingToken with it.
+        var brokered = Credential(
+            providerID: "microsoft.com", issuer: "firebase:my-app-golden", federatedID: "oid-golden-2",
+            profile: Profile(email: "ada@example.com", emailVerified: true),
+            tokens: TokenSet(accessToken: "graph-access-token-2", expiresAt: later, refreshToken: nil, idToken: nil, scopes: []),
+            claims: IDTokenClaims(raw: [:]))
+        brokered.brokered = BrokeredCredential(projectID: "my-app-golden", pendingToken: "firebase-pending-token")
+        let firebasePending = PendingCredential(
+            handle: "pc_golden111111111111", reason: .credentialAlreadyInUse, conflictingUID: "", createdAt: created, credential: brokered)
+        return AccountState(currentUID: user.uid, users: [user, firebaseUser], pendingCredentials: [pending, firebasePending])
     }()
 
     @Test("a file with every field set reads as the expected domain values, through the full read and the hot path's")
@@ -148,7 +246,8 @@ struct KeystoreFormatTests {
         let data = Data(Self.golden.utf8)
         #expect(try KeystoreFile.decode(data, path: "golden").state == Self.expected)
         let current = try KeystoreFile.decodeCurrentUser(data, path: "golden").state
-        #expect(current == AccountState(currentUID: Self.expected.currentUID, users: Self.expected.users))
+        let currentUser = Self.expected.users.filter { $0.uid == current.currentUID }
+        #expect(current == AccountState(currentUID: Self.expected.currentUID, users: currentUser))
     }
 
     @Test("the expected domain values are written as exactly that file: the same keys, the same bytes")

@@ -141,7 +141,7 @@ final class KeystoreSealingTests {
         var two = state
         var other = try #require(two.users.first)
         other.uid = "uid-other"
-        two.users.append(other)
+        two.users = [two.users[0], other]
         try await write(two)
         let key = try keyFile("k")
         try await keystore().reseal(.keyFile(path: key))
@@ -231,6 +231,12 @@ final class KeystoreSealingTests {
         #expect(!fileText.contains("refresh-token-1") && fileText.contains("\"version\" : 2"))
         #expect(try sealed.read().users[0].displayName == "Ada")
         #expect(try sealed.read().users[0].providerData[0].tokens?.refreshToken == "refresh-token-1")
+        // A Firebase user's session (SPEC §9) is sealed the same way, and opens.
+        #expect(!fileText.contains("firebase-refresh-token") && !fileText.contains("firebase-id-token"))
+        #expect(try sealed.read().users[1].backend?.session?.refreshToken == "firebase-refresh-token")
+        // And a Firebase pending credential's pendingToken.
+        #expect(!fileText.contains("firebase-pending-token"))
+        #expect(try sealed.read().pendingCredentials[1].credential.brokered?.pendingToken == "firebase-pending-token")
     }
 
     @Test("key files are checked like secret files and read bounded", arguments: ["mode", "size", "text", "symlink"])

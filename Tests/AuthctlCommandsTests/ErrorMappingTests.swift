@@ -66,6 +66,9 @@ struct ExitStatusTests {
     @Test("each code has a row in the table, with the status SPEC §6 gives it")
     func everyCode() {
         #expect(Set(ExitStatus.byCode.keys) == Set(AuthError.Code.allCases))
+        // SPEC §6, §9: the Firebase backend's two codes.
+        #expect(AuthError.Code.userDisabled.exitStatus == 19 && AuthError.Code.userDisabled.rawValue == "user-disabled")
+        #expect(AuthError.Code.userTokenExpired.exitStatus == 20 && AuthError.Code.userTokenExpired.rawValue == "user-token-expired")
         for code in AuthError.Code.allCases {
             #expect(Self.spec[code.rawValue] != nil, "\(code) is not in SPEC §6")
             #expect(ExitStatus.byCode[code] == Self.spec[code.rawValue], "\(code)")

@@ -19,6 +19,9 @@ public struct Credential: Sendable, Equatable {
     /// Set when a workload signed in as itself (client credentials): the account it makes
     /// is a workload's, never merged with a person's. Not stored with a pending credential.
     public var workload: WorkloadClient?
+    /// A credential a broker holds for authctl (SPEC §9: Firebase's `pendingToken` of a
+    /// conflict), which only that broker can apply; nil for authctl's own credentials.
+    public var brokered: BrokeredCredential?
 
     public init(providerID: String, issuer: String, federatedID: String, profile: Profile, tokens: TokenSet, claims: IDTokenClaims) {
         self.providerID = providerID
@@ -30,4 +33,17 @@ public struct Credential: Sendable, Equatable {
     }
 
     public var key: IdentityKey { IdentityKey(providerID: providerID, issuer: issuer, federatedID: federatedID) }
+}
+
+/// What a broker gave for a credential it keeps (Firebase's `pendingToken`): as secret as a
+/// token, applied only through that broker.
+public struct BrokeredCredential: Sendable, Equatable {
+    /// The Firebase project that issued it.
+    public var projectID: String
+    public var pendingToken: String
+
+    public init(projectID: String, pendingToken: String) {
+        self.projectID = projectID
+        self.pendingToken = pendingToken
+    }
 }

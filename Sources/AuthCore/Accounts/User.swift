@@ -153,6 +153,9 @@ public struct User: Sendable, Equatable {
     public var providerData: [LinkedIdentity]
     /// A person, or a workload signed in with client credentials (SPEC §3 "Workloads").
     public var kind: UserKind
+    /// Where the user lives (SPEC §9): nil for the local backend (the keystore), else the
+    /// Firebase project that holds it, with its Firebase session.
+    public var backend: UserBackend?
 
     public init(
         uid: String, email: String?, emailVerified: Bool, displayName: String?, photoURL: String?, createdAt: Date,
@@ -174,6 +177,25 @@ public struct User: Sendable, Equatable {
     public func identity(for providerID: String) -> LinkedIdentity? {
         providerData.first { $0.providerID == providerID }
     }
+}
+
+/// A user held by a Firebase project (SPEC §9): the project, the tenant, and the session —
+/// the Firebase ID token (`idToken`), its refresh token and expiry — which the project issued
+/// and securetoken refreshes. The user's `uid` is Firebase's `localId`.
+public struct UserBackend: Sendable, Equatable {
+    public var projectID: String
+    public var tenantID: String?
+    /// Nil after sign-out, or when the project ended the session (`user-token-expired`).
+    public var session: TokenSet?
+
+    public init(projectID: String, tenantID: String?, session: TokenSet?) {
+        self.projectID = projectID
+        self.tenantID = tenantID
+        self.session = session
+    }
+
+    /// What `status`, `users list` and `--json` name: `firebase:PROJECT[/TENANT]`.
+    public var name: String { "firebase:\(projectID)" + (tenantID.map { "/\($0)" } ?? "") }
 }
 
 /// Everything the keystore holds, as domain values.

@@ -20,6 +20,8 @@ public struct AuthEnvironment: Sendable {
     public var signInEvents: any SignInEvents
     /// The redirect receivers of a sign-in; nil: the loopback listener, or the terminal for `--manual`.
     public var redirectReceivers: (any RedirectReceivers)?
+    /// `FIREBASE_AUTH_EMULATOR_HOST` as the environment gave it (checked where it is used).
+    public var firebaseEmulatorHost: String?
 
     public init(
         transport: any HTTPTransport, clock: any Clock, random: any RandomSource, browser: any BrowserLauncher,

@@ -40,6 +40,17 @@ public struct SignOut: Sendable {
         var revocations: [Revocation] = []
         if input.revoke {
             for user in users {
+                // A Firebase user's provider sessions are the project's (SPEC §9): nothing is
+                // sent to a provider configured here, which may be another registration.
+                if user.backend != nil {
+                    for identity in user.providerData where identity.tokens != nil {
+                        revocations.append(
+                            Revocation(
+                                uid: user.uid, providerID: identity.providerID, result: .notSupported,
+                                message: "the provider's session is held by the Firebase project"))
+                    }
+                    continue
+                }
                 for identity in user.providerData {
                     if let result = await revocation.revoke(identity, uid: user.uid) { revocations.append(result) }
                 }

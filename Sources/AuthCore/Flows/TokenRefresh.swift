@@ -69,6 +69,9 @@ public struct TokenRefresh: Sendable {
     let secrets: any SecretSource
     /// A workload's `private_key_jwt` draws its `jti` here.
     let random: any RandomSource
+    /// `FIREBASE_AUTH_EMULATOR_HOST` as the environment gave it, for a Firebase user's
+    /// refresh (SPEC §9); checked when used.
+    public var firebaseEmulatorHost: String?
 
     public init(
         keystore: any Keystore, configStore: ConfigStore, transport: any HTTPTransport, clock: any Clock,
@@ -100,6 +103,10 @@ public struct TokenRefresh: Sendable {
         }
         // The current user alone, no lock, no network.
         let user = try resolveUser(input, keystore: keystore)
+        if let session = try firebaseSession(input, of: user) {
+            let output = input.forceRefresh ? nil : firebaseOutput(session, uid: user.uid, input: input, now: now, refreshed: false)
+            return (output, user, firebaseSessionID, session)
+        }
         let (providerID, tokens) = try select(input, of: user)
         let output =
             input.forceRefresh ? nil : validOutput(tokens, uid: user.uid, providerID: providerID, input: input, now: now, refreshed: false)
@@ -110,6 +117,8 @@ public struct TokenRefresh: Sendable {
         // The hot path: a cached token that is still valid.
         let (cached, user, providerID, tokens) = try Self.cached(input, keystore: keystore, now: clock.now())
         if let cached { return cached }
+        if user.backend != nil, providerID == Self.firebaseSessionID { return try await refreshFirebase(input, user: user, seen: tokens) }
+        if user.backend != nil, tokens.refreshToken == nil { throw Self.firebaseProviderTokenExpired(providerID) }
         let uid = user.uid
         // A workload has no refresh token: its grant runs again (TokenRefresh+Workload).
         let renew: (LinkedIdentity, TokenSet) async throws -> TokenSet

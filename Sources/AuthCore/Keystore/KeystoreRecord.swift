@@ -27,13 +27,25 @@ enum KeystoreRecord {
         var providerData: [Identity]
         /// `"workload"` for a workload account (SPEC §3); absent for a person (every user
         /// written before workloads existed).
-        var kind: Kind?
+        var kind: Kind? = nil
+        /// Absent for the local backend.
+        var backend: Backend? = nil
     }
 
     /// `users[].kind`.
     enum Kind: String, Codable, Equatable {
         case person
         case workload
+    }
+
+    /// `users[].backend`: the Firebase project that holds the user (SPEC §9).
+    struct Backend: Codable, Equatable {
+        /// `firebase`, the one kind so far.
+        var kind: String
+        var projectId: String
+        var tenantId: String?
+        /// The Firebase ID token, refresh token and expiry (sealed like an identity's tokens).
+        var session: Tokens?
     }
 
     /// `users[].providerData[]`.
@@ -124,6 +136,15 @@ enum KeystoreRecord {
         /// The validated ID-token claims, as received. Absent when sealed (they hold the
         /// nonce): then in `tokens.sealed`.
         var claims: [String: JSONValue]?
+        /// A Firebase pending credential (SPEC §9); absent for authctl's own.
+        var brokered: Brokered? = nil
+    }
+
+    /// `pendingCredentials[].credential.brokered`: the project and its `pendingToken` (absent
+    /// when sealed: then in `tokens.sealed`).
+    struct Brokered: Codable, Equatable {
+        var projectId: String
+        var pendingToken: String?
     }
 }
 
@@ -136,13 +157,19 @@ extension KeystoreRecord.User {
             photoURL: user.photoURL, createdAt: user.createdAt, lastSignInAt: user.lastSignInAt, lastAuthAt: user.lastAuthAt,
             lastProviderId: user.lastProviderID, providerData: user.providerData.map(KeystoreRecord.Identity.init),
             kind: user.kind == .workload ? .workload : nil)
+        backend = user.backend.map {
+            KeystoreRecord.Backend(
+                kind: "firebase", projectId: $0.projectID, tenantId: $0.tenantID, session: $0.session.map(KeystoreRecord.Tokens.init))
+        }
     }
 
     var domain: AuthCore.User {
-        AuthCore.User(
+        var user = AuthCore.User(
             uid: uid, email: email, emailVerified: emailVerified, displayName: displayName, photoURL: photoURL, createdAt: createdAt,
             lastSignInAt: lastSignInAt, lastAuthAt: lastAuthAt, lastProviderID: lastProviderId, providerData: providerData.map(\.domain),
             kind: kind == .workload ? .workload : .person)
+        user.backend = backend.map { UserBackend(projectID: $0.projectId, tenantID: $0.tenantId, session: $0.session?.domain) }
+        return user
     }
 }
 
@@ -275,11 +302,14 @@ extension KeystoreRecord.Credential {
             providerId: credential.providerID, issuer: credential.issuer, federatedId: credential.federatedID,
             profile: KeystoreRecord.Profile(credential.profile), tokens: KeystoreRecord.Tokens(credential.tokens),
             claims: credential.claims.raw)
+        brokered = credential.brokered.map { KeystoreRecord.Brokered(projectId: $0.projectID, pendingToken: $0.pendingToken) }
     }
 
     var domain: AuthCore.Credential {
-        AuthCore.Credential(
+        var credential = AuthCore.Credential(
             providerID: providerId, issuer: issuer, federatedID: federatedId, profile: profile.domain, tokens: tokens.domain,
             claims: IDTokenClaims(raw: claims ?? [:]))
+        credential.brokered = brokered.map { BrokeredCredential(projectID: $0.projectId, pendingToken: $0.pendingToken ?? "") }
+        return credential
     }
 }

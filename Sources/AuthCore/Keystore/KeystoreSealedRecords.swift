@@ -12,6 +12,8 @@ struct SealedSecrets: Codable, Equatable {
     var additionalTokens: [String: KeystoreRecord.ScopedToken]?
     /// A pending credential's ID-token claims (they hold the nonce).
     var claims: [String: JSONValue]?
+    /// A Firebase pending credential's `pendingToken`.
+    var pendingToken: String?
 }
 
 /// A sealed value that does not open with the data key: tampered with, or moved from
@@ -20,9 +22,12 @@ struct SealedValueRefused: Error {}
 
 extension KeystoreRecord.Tokens {
     /// These tokens with their secrets (and `claims`, for a pending credential) sealed at `place`.
-    func sealing(claims: [String: JSONValue]? = nil, with key: DataKey, at place: SealedPlace) throws -> KeystoreRecord.Tokens {
+    func sealing(claims: [String: JSONValue]? = nil, pendingToken: String? = nil, with key: DataKey, at place: SealedPlace) throws
+        -> KeystoreRecord.Tokens
+    {
         let secrets = SealedSecrets(
-            accessToken: accessToken, refreshToken: refreshToken, idToken: idToken, additionalTokens: additionalTokens, claims: claims)
+            accessToken: accessToken, refreshToken: refreshToken, idToken: idToken, additionalTokens: additionalTokens, claims: claims,
+            pendingToken: pendingToken)
         var tokens = self
         tokens.accessToken = nil
         tokens.refreshToken = nil
@@ -34,7 +39,15 @@ extension KeystoreRecord.Tokens {
 
     /// These tokens opened (nothing to do when they are not sealed), and the sealed claims.
     func opening(with key: DataKey, at place: SealedPlace) throws -> (tokens: KeystoreRecord.Tokens, claims: [String: JSONValue]?) {
-        guard let sealed else { return (self, nil) }
+        let (tokens, claims, _) = try openingAll(with: key, at: place)
+        return (tokens, claims)
+    }
+
+    /// `opening`, with a Firebase pending credential's `pendingToken`.
+    func openingAll(with key: DataKey, at place: SealedPlace) throws
+        -> (tokens: KeystoreRecord.Tokens, claims: [String: JSONValue]?, pendingToken: String?)
+    {
+        guard let sealed else { return (self, nil, nil) }
         guard let plaintext = key.open(sealed, place: place),
             let secrets = try? KeystoreFile.decoder.decode(SealedSecrets.self, from: plaintext)
         else { throw SealedValueRefused() }
@@ -44,7 +57,7 @@ extension KeystoreRecord.Tokens {
         tokens.refreshToken = secrets.refreshToken
         tokens.idToken = secrets.idToken
         tokens.additionalTokens = secrets.additionalTokens
-        return (tokens, secrets.claims)
+        return (tokens, secrets.claims, secrets.pendingToken)
     }
 }
 
@@ -56,6 +69,7 @@ extension KeystoreRecord.User {
             identity.tokens = try identity.tokens?.sealing(with: key, at: .identityTokens(uid: uid, providerID: identity.providerId))
             return identity
         }
+        user.backend?.session = try backend?.session?.sealing(with: key, at: .backendSession(uid: uid))
         return user
     }
 
@@ -66,6 +80,7 @@ extension KeystoreRecord.User {
             identity.tokens = try identity.tokens?.opening(with: key, at: .identityTokens(uid: uid, providerID: identity.providerId)).tokens
             return identity
         }
+        user.backend?.session = try backend?.session?.opening(with: key, at: .backendSession(uid: uid)).tokens
         return user
     }
 }
@@ -74,17 +89,20 @@ extension KeystoreRecord.PendingCredential {
     func sealing(with key: DataKey) throws -> KeystoreRecord.PendingCredential {
         var pending = self
         let place = SealedPlace.pendingCredential(handle: handle, providerID: credential.providerId)
-        pending.credential.tokens = try credential.tokens.sealing(claims: credential.claims ?? [:], with: key, at: place)
+        pending.credential.tokens = try credential.tokens.sealing(
+            claims: credential.claims ?? [:], pendingToken: credential.brokered?.pendingToken, with: key, at: place)
         pending.credential.claims = nil
+        pending.credential.brokered?.pendingToken = nil
         return pending
     }
 
     func opening(with key: DataKey) throws -> KeystoreRecord.PendingCredential {
         var pending = self
         let place = SealedPlace.pendingCredential(handle: handle, providerID: credential.providerId)
-        let opened = try credential.tokens.opening(with: key, at: place)
+        let opened = try credential.tokens.openingAll(with: key, at: place)
         pending.credential.tokens = opened.tokens
         if let claims = opened.claims { pending.credential.claims = claims }
+        if let pendingToken = opened.pendingToken { pending.credential.brokered?.pendingToken = pendingToken }
         return pending
     }
 }

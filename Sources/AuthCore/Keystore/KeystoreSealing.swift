@@ -131,6 +131,11 @@ struct SealedPlace: Equatable, Sendable {
         SealedPlace(parts: ["user", uid, providerID, "tokens"])
     }
 
+    /// `users[uid].backend.session`: the Firebase session (SPEC §9).
+    static func backendSession(uid: String) -> SealedPlace {
+        SealedPlace(parts: ["user", uid, "backend", "session"])
+    }
+
     /// `pendingCredentials[handle].credential` (its tokens and claims).
     static func pendingCredential(handle: String, providerID: String) -> SealedPlace {
         SealedPlace(parts: ["pending", handle, providerID, "credential"])

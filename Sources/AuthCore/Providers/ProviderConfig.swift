@@ -383,6 +383,11 @@ public struct ConfigFile: Codable, Sendable, Equatable {
     public static let currentVersion = 1
     public var version: Int
     public var providers: [String: ProviderConfig]
+    /// Where users live (SPEC §9): absent or `local` — the keystore; `firebase` — the project
+    /// of `firebase`.
+    public var backend: String?
+    /// The Firebase project of `backend use firebase`, kept when the backend goes back to local.
+    public var firebase: FirebaseConfig?
 
     public init(providers: [String: ProviderConfig] = [:]) {
         version = Self.currentVersion
@@ -422,6 +427,7 @@ public struct ConfigStore: Sendable {
                 throw fieldError(problem, provider: key)
             }
         }
+        try checkBackend(file)
         return file
     }
 

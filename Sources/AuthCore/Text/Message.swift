@@ -24,6 +24,7 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case usersList, usersExport, usersDelete, usersPhoto
         case providersAdd, providersShow, providersList, providersRemove
         case keystoreStatus, keystoreSeal, keystoreUnseal, keystoreRekey, keystoreNewKey
+        case backendUse, backendShow
     }
 
     /// An input a person gives to a command; the executable spells it as its option
@@ -34,6 +35,7 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case format, parameter, pending, privateKeyFile, rawNonce, redirectURI, scope, teamID, tenant, timeout
         case keyFile, passphraseEnv, passphraseFile, keyring
         case clientCredentials, certificateFile, federatedToken, federatedTokenFile, federatedTokenEnv, federatedAudience
+        case project, apiKey, tenantID, emulator
     }
 
     /// One argument of a command: a value as written (a provider id, a handle, a

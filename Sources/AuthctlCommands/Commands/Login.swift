@@ -49,9 +49,15 @@ struct Login: AuthctlCommand {
     func run(_ wiring: Wiring) async throws {
         if workload.clientCredentials, let provider { return try await signInWorkload(provider, wiring: wiring) }
         let environment = wiring.authEnvironment(browser: wiring.browser(command: flow.browserCommand, disabled: flow.opensNoBrowser))
-        let source = try pendingHandle.map { CredentialSource.pending(handle: $0) } ?? credential.source(flow: flow, wiring: wiring)
-        let output = try await environment.signIn.run(
-            .init(providerID: try provider.map(ProviderID.init(parsing:)), source: source))
+        let output: SignIn.Output
+        if let firebase = try await wiring.firebaseAccountOperation(
+            .signIn, provider: provider, flow: flow, credential: credential, pending: pendingHandle, environment: environment)
+        {
+            output = firebase  // SPEC §9: the Firebase project holds the users
+        } else {
+            let source = try pendingHandle.map { CredentialSource.pending(handle: $0) } ?? credential.source(flow: flow, wiring: wiring)
+            output = try await environment.signIn.run(.init(providerID: try provider.map(ProviderID.init(parsing:)), source: source))
+        }
         wiring.output.accountResult(
             user: output.user, providerID: output.providerID, isNewUser: output.isNewUser, json: global.json,
             text:

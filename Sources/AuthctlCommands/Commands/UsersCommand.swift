@@ -29,12 +29,12 @@ struct UsersCommand: ParsableCommand {
             }
             if state.users.isEmpty { wiring.output.line("No users yet. Sign in with: authctl login PROVIDER") }
             wiring.output.table(
-                header: ["  UID", "EMAIL", "PROVIDERS"],
+                header: ["  UID", "EMAIL", "PROVIDERS", "BACKEND"],
                 rows: state.users.map { user in
                     [
                         "\(user.uid == state.currentUID ? "*" : " ") \(user.uid)",
                         user.kind == .workload ? "(workload)" : user.email ?? "-",
-                        user.providerData.map(\.providerID).joined(separator: ","),
+                        user.providerData.map(\.providerID).joined(separator: ","), Output.backendName(of: user),
                     ]
                 })
         }
