@@ -14,7 +14,7 @@ extension FakeFirebaseAuth {
             continueURL.scheme == "http" || continueURL.scheme == "https", let host = continueURL.host
         else { return Self.error("MISSING_CONTINUE_URI") }
         // `localhost` is an authorized domain of every project; 127.0.0.1 is not, by default.
-        guard host == "localhost" else { return Self.error("UNAUTHORIZED_DOMAIN", "\(host) is not authorized") }
+        guard behaviour.authorizedDomains.contains(host) else { return Self.error("UNAUTHORIZED_DOMAIN", "\(host) is not authorized") }
         guard let enabled = lock.withLock({ console[providerID] }) else {
             return Self.error("OPERATION_NOT_ALLOWED", "The identity provider configuration is not found.")
         }

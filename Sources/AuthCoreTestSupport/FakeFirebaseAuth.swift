@@ -35,6 +35,9 @@ public final class FakeFirebaseAuth: @unchecked Sendable {
         public var recentLoginWindow: TimeInterval = 300
         /// Answers every call to this path with this response instead (a broken service).
         public var override: (path: String, response: HTTPResponse)?
+        /// The console's authorized domains: `localhost` in every project; a forwarding
+        /// page's domain only when the developer added it.
+        public var authorizedDomains: Set<String> = ["localhost"]
 
         public init() {}
     }

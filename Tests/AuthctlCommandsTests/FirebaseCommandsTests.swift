@@ -270,6 +270,45 @@ struct FirebaseCommandsTests {
         #expect(badTenant.status == 2, "\(badTenant.stderr)")
     }
 
+    @Test("Apple through an https forwarding page: --redirect-uri is the continueUri, the listener at --listen-address gets the POST")
+    func forwardingPage() async throws {
+        let apple = try FakeIdentityProvider()
+        firebase.enable("apple.com", provider: apple, formPost: true)
+        let probe = try RedirectListener(host: "127.0.0.1", port: 0)
+        let port = probe.port
+        probe.close()
+        let page = "https://forwarder.example/authctl/callback"
+        // The page forwards what Apple posts to the listener, as docs/apple.md's page does.
+        let forwarding = FollowingBrowser { url in
+            url.absoluteString == page ? URL(string: "http://127.0.0.1:\(port)/authctl/callback")! : url
+        }
+        let authctl = InProcessAuthctl(browser: forwarding)
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        let use = try await authctl.run([
+            "backend", "use", "firebase", "--project", firebase.projectID, "--api-key", firebase.apiKey, "--emulator",
+            firebase.emulatorHost,
+        ])
+        #expect(use.status == 0, "\(use.stderr)")
+        // Until the page's domain is authorized in the console, Firebase refuses it (exit 7).
+        let unauthorized = try await authctl.run(["login", "apple", "--redirect-uri", page, "--listen-address", "127.0.0.1:\(port)"])
+        #expect(unauthorized.status == 7 && unauthorized.stderr.contains("Authorized domains"), "\(unauthorized.stderr)")
+        firebase.behaviour.authorizedDomains.insert("forwarder.example")
+        let login = try await authctl.run(["login", "apple", "--redirect-uri", page, "--listen-address", "127.0.0.1:\(port)"])
+        #expect(login.status == 0, "\(login.stderr)")
+        let created = try #require(firebase.receivedRequests.last { $0.path.hasSuffix("createAuthUri") }?.body)
+        #expect(created["continueUri"] == .string(page))
+        #expect(apple.lastAuthorizationRequest["redirect_uri"] == page)
+        let signIn = try #require(firebase.receivedRequests.last { $0.path.hasSuffix("signInWithIdp") }?.body)
+        #expect(signIn["requestUri"] == .string(page) && signIn["postBody"]?.stringValue?.contains("code=") == true)
+        // A page off this machine needs a fixed listener, and https: refused before anything is sent.
+        let calls = firebase.receivedRequests.count
+        let noPort = try await authctl.run(["login", "apple", "--redirect-uri", page])
+        #expect(noPort.status == 2 && noPort.stderr.contains("--listen-address"), "\(noPort.stderr)")
+        let plain = try await authctl.run(["login", "apple", "--redirect-uri", "http://forwarder.example/cb", "--listen-address", "127.0.0.1:\(port)"])
+        #expect(plain.status == 2, "\(plain.stderr)")
+        #expect(firebase.receivedRequests.count == calls)
+    }
+
     @Test("a sealed keystore: the Firebase session is sealed, token works with the key (cached and refreshed), status without")
     func sealed() async throws {
         defer { try? FileManager.default.removeItem(atPath: authctl.home) }

@@ -93,7 +93,7 @@ public enum FirebaseErrorMapping {
                 details: details)
         case "UNAUTHORIZED_DOMAIN":
             return .notConfigured(
-                "the Firebase project \(project) does not accept the redirect to localhost. Add localhost back to the authorized domains (Firebase console: Authentication, Settings, Authorized domains)",
+                "the Firebase project \(project) does not accept the redirect's domain. Add it to the authorized domains (Firebase console: Authentication, Settings, Authorized domains): localhost, or the domain of the \(input: .redirectURI) page",
                 details: details)
         case "TENANT_ID_MISMATCH", "INVALID_TENANT_ID", "TENANT_NOT_FOUND":
             return .notConfigured(

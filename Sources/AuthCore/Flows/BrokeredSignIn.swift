@@ -45,21 +45,32 @@ public struct BrokeredSignIn: Sendable {
                 "with the Firebase backend, sign-in goes through the browser (Firebase runs the code exchange): \(input: .deviceCode) and \(input: .manual) are not available. Use \(input: .noBrowser) to open the URL yourself"
             )
         }
-        let address = options.listenAddress ?? ListenAddress(host: "127.0.0.1", port: 0)
+        // `--redirect-uri`: a loopback URI of the user's choice, or an https page that forwards
+        // the provider's answer to a listener at a fixed address (Apple, docs/apple.md); its
+        // domain must be authorized in the Firebase console.
+        let chosen = try options.redirectURI.map(SignInSession.parseRedirectURI)
+        let address = options.listenAddress ?? SignInSession.listenAddress(impliedBy: chosen)
+        try SignInSession.checkForwarding(chosen, listenAddress: address)
         let receiver = try receivers.open(
             pasted: false, address: address, access: options.allowAnyLocalUser ? .anyLocalUser : .currentUser)
         defer { receiver.close() }
         // `localhost` is an authorized domain of every Firebase project (SPEC §9).
-        let redirectURI = "http://localhost:\(receiver.port)/"
+        let redirectURI = chosen?.absoluteString ?? "http://localhost:\(receiver.port)/"
         let authorization = try await authorize(redirectURI)
         let startPath = "/start/" + random.base64URL(bytes: 32)
+        let path = chosen.map { $0.path.isEmpty ? "/" : $0.path } ?? "/"
         let machine = CallbackStateMachine(
             expectation: .init(
-                path: "/", state: authorization.state, issuer: "", issuerParameterRequired: false, resultParameter: "code",
+                path: path, state: authorization.state, issuer: "", issuerParameterRequired: false, resultParameter: "code",
                 start: .init(path: startPath, authorizationURL: authorization.authorizationURL)))
         let timeout = SignInSession.bounded(options.timeout)
         let deadline = clock.now().addingTimeInterval(timeout)
-        guard let redirectURL = URL(string: redirectURI), let startURL = URL(string: "http://localhost:\(receiver.port)\(startPath)") else {
+        // The browser reaches the start URL as it will reach the redirect: at the redirect
+        // URI's host when that is this machine, else at the listener's own address.
+        let redirectHost = chosen?.host.map { $0.trimming(ScalarSet(charactersIn: "[]")) }
+        let startHost = chosen == nil ? "localhost" : redirectHost.flatMap { EndpointPolicy.isLoopback(host: $0) ? $0 : nil } ?? receiver.host
+        let startAuthority = (startHost.contains(":") ? "[\(startHost)]" : startHost) + ":\(receiver.port)"
+        guard let redirectURL = URL(string: redirectURI), let startURL = URL(string: "http://\(startAuthority)\(startPath)") else {
             throw AuthError.internalError("could not make the redirect URI of the sign-in")
         }
         receiver.start(machine, redirectURI: redirectURL, until: deadline, events: events)
