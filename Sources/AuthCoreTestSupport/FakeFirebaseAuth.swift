@@ -38,6 +38,8 @@ public final class FakeFirebaseAuth: @unchecked Sendable {
         /// The console's authorized domains: `localhost` in every project; a forwarding
         /// page's domain only when the developer added it.
         public var authorizedDomains: Set<String> = ["localhost"]
+        /// A lying service: ID tokens name this tenant (`firebase.tenant`) whatever the user's.
+        public var idTokenTenant: String?
 
         public init() {}
     }
@@ -312,7 +314,7 @@ public final class FakeFirebaseAuth: @unchecked Sendable {
         for identity in account?.identities ?? [] { identities[identity.providerID] = .array([.string(identity.rawID)]) }
         if let email = account?.email { identities["email"] = .array([.string(email)]) }
         var firebase: [String: JSONValue] = ["identities": .object(identities), "sign_in_provider": .string(session.signInProvider)]
-        if let tenant = account?.tenantID { firebase["tenant"] = .string(tenant) }
+        if let tenant = behaviour.idTokenTenant ?? account?.tenantID { firebase["tenant"] = .string(tenant) }
         var claims: [String: JSONValue] = [
             "iss": .string("https://securetoken.google.com/\(projectID)"), "aud": .string(projectID),
             "auth_time": .number(session.authTime.timeIntervalSince1970.rounded(.down)), "user_id": .string(session.localID),

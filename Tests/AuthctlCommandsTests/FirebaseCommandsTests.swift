@@ -309,6 +309,35 @@ struct FirebaseCommandsTests {
         #expect(firebase.receivedRequests.count == calls)
     }
 
+    @Test("an Identity Platform tenant: every call names it, the user records it; a token of another tenant is refused")
+    func tenant() async throws {
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        let use = try await authctl.run([
+            "backend", "use", "firebase", "--project", firebase.projectID, "--api-key", firebase.apiKey, "--tenant-id", "tenant-a",
+            "--emulator", firebase.emulatorHost,
+        ])
+        #expect(use.status == 0, "\(use.stderr)")
+        let login = try await authctl.run(["login", "oidc.corp", "--json"])
+        #expect(login.status == 0, "\(login.stderr)")
+        for path in ["createAuthUri", "signInWithIdp"] {
+            let body = try #require(firebase.receivedRequests.last { $0.path.hasSuffix(path) }?.body)
+            #expect(body["tenantId"] == "tenant-a", "\(path)")
+        }
+        #expect(firebase.users.first?.tenantID == "tenant-a")
+        #expect(login.json?["user"]?.objectValue?["backend"]?.objectValue?["tenantId"] == "tenant-a")
+        let token = try await authctl.run(["token"])
+        #expect(claims(token.stdout.trimmingCharacters(in: .whitespacesAndNewlines))?["firebase"]?.objectValue?["tenant"] == "tenant-a")
+        #expect(try await authctl.run(["status"]).stdout.contains("firebase:\(firebase.projectID)/tenant-a"))
+
+        // The service answers with a token of another tenant: refused, nothing stored.
+        try await authctl.run(["signout"]).expectSuccess()
+        let before = authctl.keystoreBytes()
+        firebase.behaviour.idTokenTenant = "tenant-b"
+        let lied = try await authctl.run(["login", "oidc.corp"])
+        #expect(lied.status == 4 && lied.stderr.contains("tenant"), "\(lied.stderr)")
+        #expect(authctl.keystoreBytes() == before)
+    }
+
     @Test("a sealed keystore: the Firebase session is sealed, token works with the key (cached and refreshed), status without")
     func sealed() async throws {
         defer { try? FileManager.default.removeItem(atPath: authctl.home) }

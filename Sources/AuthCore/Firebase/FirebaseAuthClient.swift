@@ -144,7 +144,8 @@ public struct FirebaseAuthClient: Sendable {
     }
 
     /// SPEC §9: `iss` `https://securetoken.google.com/PROJECT`, `aud` PROJECT, `sub` the
-    /// user's `localId`, `exp` a number in the future (at most a day ahead). The signature
+    /// user's `localId`, `firebase.tenant` the backend's tenant (absent without one), `exp` a
+    /// number in the future (at most a day ahead). The signature
     /// is Google's over TLS from Google itself (the emulator signs none), so it is not
     /// checked here; the Admin SDK's `verifyIdToken` checks it where the token is used.
     func checkIDToken(_ token: String, localID: String, now: Date) throws -> Date {
@@ -161,6 +162,11 @@ public struct FirebaseAuthClient: Sendable {
         }
         guard claims.audiences == [project] else { throw refused("its audience is not the project \(project)") }
         guard !localID.isEmpty, claims.subject == localID else { throw refused("it names another user than Firebase's answer") }
+        // Identity Platform: a token of another tenant (or of none) is another user database's.
+        let tenant = claims.raw["firebase"]?.objectValue?["tenant"]?.stringValue
+        guard tenant == config.tenantId else {
+            throw refused("its tenant (\(Sanitize.text(tenant ?? "none", limit: 64))) is not the backend's (\(config.tenantId ?? "none"))")
+        }
         guard let exp = claims.raw["exp"]?.numberValue, exp.isFinite, exp > now.timeIntervalSince1970,
             exp < now.timeIntervalSince1970 + 86_400
         else { throw refused("its expiry (exp) is missing, past, or more than a day ahead") }
