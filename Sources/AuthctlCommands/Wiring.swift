@@ -78,8 +78,12 @@ struct Wiring {
 
     /// Asks on the terminal, echo off; nil when nothing was typed.
     static func askPassphrase(_ prompt: String, io: AuthctlIO) -> String? {
-        try? io.stderr.write(Array(prompt.utf8))
-        let line = try? io.stdin.withoutEcho { try io.stdin.readLine(limit: 4096) }
+        // Echo goes off before the prompt shows (as readpassphrase(3) does): what is typed
+        // once the prompt is there is neither shown nor discarded by the terminal's flush.
+        let line = try? io.stdin.withoutEcho {
+            try? io.stderr.write(Array(prompt.utf8))
+            return try io.stdin.readLine(limit: 4096)
+        }
         try? io.stderr.write(Array("\n".utf8))
         return line.flatMap { $0.isEmpty ? nil : $0 }
     }

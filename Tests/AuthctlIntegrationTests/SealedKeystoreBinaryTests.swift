@@ -143,6 +143,8 @@ struct SealedKeystoreBinaryTests {
         process.standardInput = input
         process.standardOutput = output
         try process.run()
+        // A hang (the typed line lost) fails the test instead of holding the suite.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         var printed = ""
         let deadline = Date().addingTimeInterval(30)
         while !printed.contains("Keystore passphrase:") && Date() < deadline && process.isRunning {
