@@ -107,6 +107,14 @@ struct Wiring {
             metadataCache: FileMetadataCache(directory: cacheDirectory, random: random),
             secrets: ProcessSecretSource(environment: environment), signInEvents: SignInEventText(terminal: terminal))
         built.firebaseEmulatorHost = environment["FIREBASE_AUTH_EMULATOR_HOST"].flatMap { $0.isEmpty ? nil : $0 }
+        // The 403 page of another local user's connection names the way out (SPEC §3 step 3).
+        built.redirectReceivers = SystemRedirectReceivers(
+            clock: clock, random: random,
+            otherUserPage: SignInPage.otherUser(
+                allowedBy: "\(MessageSpelling.option(.allowAnyLocalUser)) (or AUTHCTL_ALLOW_ANY_LOCAL_USER=1)")
+        ) {
+            await terminal.readInput(prompt: PastedRedirectReceiver.prompt)
+        }
         return built
     }
 

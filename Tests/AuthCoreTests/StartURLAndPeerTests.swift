@@ -154,7 +154,7 @@ struct StartURLAndPeerTests {
             return redirect.outcome
         }
         let (status, body) = try await RawLoopbackClient.request("GET /callback?code=attacker&state=s", port: listener.port)
-        #expect(status == 403 && body.contains("the terminal says how to allow it"))
+        #expect(status == 403 && body.contains("the terminal says how to allow it") && !body.contains("--"))
         #expect(events.all == [.refusedPeer(.user(7))])
         let (own, _) = try await RawLoopbackClient.request("GET /callback?code=c&state=s", port: listener.port)
         #expect(own == 200)

@@ -82,7 +82,9 @@ final class ListenerSecurityTests {
         let result = try await login(browser: script)
         #expect(contents("nobody").hasPrefix("HTTP/1.1 403 Forbidden"), "\(contents("nobody"))")
         #expect(!contents("nobody").contains("Location:"), "no redirect to the provider")
-        #expect(contents("nobody").contains("the terminal says how to allow it"), "the 403 page sends to the way out")
+        #expect(
+            contents("nobody").contains("--allow-any-local-user") && contents("nobody").contains("AUTHCTL_ALLOW_ANY_LOCAL_USER=1"),
+            "the 403 page names the way out (issue 12): \(contents("nobody"))")
         #expect(result.status == 0, "the start URL was not spent by the refused request: \(result.stderr)")
         #expect(result.stderr.contains("another local user (uid 65534)") && result.stderr.contains("--allow-any-local-user"), "\(result.stderr)")
         #expect(provider.count("authorize") == 1, "nobody never reached the provider through authctl's start URL")

@@ -246,12 +246,16 @@ public enum SignInPage {
         text:
             "This sign-in link was opened twice, so another program may have it. authctl stopped the sign-in to be safe. Return to the terminal and sign in again."
     )
-    /// A connection from another local user (SPEC §3 step 3).
-    public static let otherUser = page(
-        title: "Forbidden",
-        text:
-            "This sign-in belongs to another user of this computer, and only that user's programs may reach it. If your browser runs through another user's process (WSL, some containers), the terminal says how to allow it."
-    )
+    /// A connection from another local user (SPEC §3 step 3), naming how that user allows it
+    /// (`allowedBy`: the option and variable, as the command line spells them), or sending
+    /// to the terminal when nothing is given.
+    public static func otherUser(allowedBy: String?) -> String {
+        page(
+            title: "Forbidden",
+            text:
+                "This sign-in belongs to another user of this computer, and only that user's programs may reach it. If your browser runs through another user's process (WSL, some containers), "
+                + (allowedBy.map { "sign in again with \(escape($0))." } ?? "the terminal says how to allow it."))
+    }
 
     /// The page of a sign-in that completed: the code exchanged and the ID token valid.
     public static func signedIn(to providerID: String) -> String {

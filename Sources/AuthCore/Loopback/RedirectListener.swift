@@ -37,6 +37,8 @@ public final class RedirectListener: @unchecked Sendable {
     public let port: UInt16
     private let socketFD: Int32
     private let access: LoopbackAccess
+    /// The 403 page another local user's connection gets.
+    private let otherUserPage: String
     private let peers: any LoopbackPeerLookup
     private let closed = Mutex(false)
 
@@ -47,7 +49,7 @@ public final class RedirectListener: @unchecked Sendable {
     /// Binds `host` (a loopback IPv4 or IPv6 literal, or `localhost`) and `port` (0: ephemeral).
     public init(
         host: String = "127.0.0.1", port: UInt16 = 0, access: LoopbackAccess = .currentUser,
-        peers: any LoopbackPeerLookup = ProcNetTCPPeerLookup()
+        otherUserPage: String = SignInPage.otherUser(allowedBy: nil), peers: any LoopbackPeerLookup = ProcNetTCPPeerLookup()
     ) throws {
         let literal = host.lowercased() == "localhost" ? "127.0.0.1" : host.trimming(ScalarSet(charactersIn: "[]"))
         guard EndpointPolicy.isLoopback(host: literal) else {
@@ -96,6 +98,7 @@ public final class RedirectListener: @unchecked Sendable {
         self.host = host
         self.port = boundPort
         self.access = access
+        self.otherUserPage = otherUserPage
         self.peers = peers
     }
 
@@ -210,7 +213,7 @@ public final class RedirectListener: @unchecked Sendable {
                 case .needMore:
                     continue
                 case _ where connections[index].forbidden:
-                    response = .page(status: 403, SignInPage.otherUser)
+                    response = .page(status: 403, otherUserPage)
                 case .invalid(let status):
                     response = .text(status: status, "Bad request.")
                 case .complete(let request):

@@ -52,18 +52,27 @@ public protocol RedirectReceivers: Sendable {
 public struct SystemRedirectReceivers: RedirectReceivers {
     let clock: any Clock
     let random: any RandomSource
+    let otherUserPage: String
     let readPasted: @Sendable () async -> String?
 
-    /// - Parameter readPasted: one line a person pastes (stdin), nil at the end of input.
-    public init(clock: any Clock, random: any RandomSource, readPasted: @escaping @Sendable () async -> String?) {
+    /// - Parameters:
+    ///   - otherUserPage: the 403 page of another local user's connection
+    ///     (`SignInPage.otherUser(allowedBy:)`, with the command line's words).
+    ///   - readPasted: one line a person pastes (stdin), nil at the end of input.
+    public init(
+        clock: any Clock, random: any RandomSource, otherUserPage: String = SignInPage.otherUser(allowedBy: nil),
+        readPasted: @escaping @Sendable () async -> String?
+    ) {
         self.clock = clock
         self.random = random
+        self.otherUserPage = otherUserPage
         self.readPasted = readPasted
     }
 
     public func open(pasted: Bool, address: ListenAddress, access: LoopbackAccess) throws -> any RedirectReceiver {
         if pasted { return PastedRedirectReceiver(address: address, random: random, read: readPasted) }
         return LoopbackRedirectReceiver(
-            listener: try RedirectListener(host: address.host, port: address.port, access: access), clock: clock)
+            listener: try RedirectListener(host: address.host, port: address.port, access: access, otherUserPage: otherUserPage),
+            clock: clock)
     }
 }
