@@ -294,6 +294,28 @@ struct NetworkHardeningTests {
         #expect(ProxyRoute(for: https, environment: [:]).noProxy == "localhost,127.0.0.1,::1,127.0.0.0/8")
     }
 
+    // MARK: Item 16: every libcurl option set is checked
+
+    @Test("an option libcurl refuses (a string over its 8 MB input limit) ends the request with an error naming it; nothing is sent")
+    func refusedOptionStopsTheRequest() async throws {
+        let seen = RequestCounter()
+        let server = try LoopbackHTTPServer { _ in
+            seen.bump()
+            return HTTPResponse(status: 200, body: Data("{}".utf8))
+        }
+        defer { server.stop() }
+        let url = URL(string: server.baseURL + "/token")!
+        // libcurl refuses any string option longer than CURL_MAX_INPUT_LENGTH (8,000,000).
+        let refusing = CurlTransport(timeout: 5, userAgent: String(repeating: "a", count: 8_000_001))
+        await #expect { _ = try await refusing.send(HTTPRequest(url: url)) } throws: { error in
+            guard let error = error as? AuthError else { return false }
+            return error.code == .networkRequestFailed && error.message.contains("CURLOPT_USERAGENT") && error.message.contains("did not send")
+        }
+        #expect(seen.count == 0, "a request went out although an option was refused")
+        _ = try await CurlTransport(timeout: 5, userAgent: "authctl/test").send(HTTPRequest(url: url))
+        #expect(seen.count == 1)
+    }
+
     // MARK: Item 7: header injection
 
     @Test("a header value with CR, LF or NUL is refused before anything is sent")
