@@ -106,8 +106,11 @@ extension AuthError {
         .init(.webContextCancelled, message, details: details)
     }
     public static func internalError(_ message: Message) -> AuthError { .init(.internalError, message) }
-    public static var noCurrentUser: AuthError {
-        .init(.noCurrentUser, "nobody is signed in. Sign in first: \(command: .login, "PROVIDER")")
+    public static var noCurrentUser: AuthError { noCurrentUser(signInWith: nil) }
+    /// `no-current-user`, naming the provider to sign in to when it is known (the one the
+    /// command named, or the only one configured).
+    public static func noCurrentUser(signInWith providerID: String?) -> AuthError {
+        .init(.noCurrentUser, "nobody is signed in. Sign in first: \(command: .login, "\(providerID ?? "PROVIDER")")")
     }
     /// `no-current-user` with the site's own message (a user whose session has ended).
     static func noCurrentUser(message: Message) -> AuthError { .init(.noCurrentUser, message) }

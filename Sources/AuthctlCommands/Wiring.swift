@@ -90,6 +90,13 @@ struct Wiring {
 
     func configStore() -> ConfigStore { ConfigStore(path: configPath, random: SystemRandomSource()) }
 
+    /// The one provider of config.json, to name in "sign in first" when nothing else says
+    /// which; nil with none, several, or a configuration that does not load.
+    func onlyConfiguredProvider() -> String? {
+        guard let providers = try? configStore().load().providers, providers.count == 1 else { return nil }
+        return providers.first?.key
+    }
+
     /// The `User-Agent` of every request to a provider.
     static let userAgent = "authctl/\(AuthctlVersion.string)"
 

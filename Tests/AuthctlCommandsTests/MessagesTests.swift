@@ -56,6 +56,18 @@ final class MessagesTests {
             result.stderr.contains("signed out of oidc.other") && result.stderr.contains("authctl reauth oidc.other"), "\(result.stderr)")
     }
 
+    @Test("nobody signed in: token PROVIDER and status name the provider to sign in to, not a placeholder")
+    func nobodySignedIn() async throws {
+        let token = try await authctl.run(["token", "oidc.fake"])
+        #expect(token.status == 16 && token.stderr.contains("authctl login oidc.fake"), "\(token.stderr)")
+        #expect(!token.stderr.contains("PROVIDER"), "\(token.stderr)")
+        // The one configured provider is the one to sign in to.
+        let status = try await authctl.run(["status"])
+        #expect(status.status == 16 && status.stderr.contains("authctl login oidc.fake"), "\(status.stderr)")
+        let bare = try await authctl.run(["token"])
+        #expect(bare.status == 16 && bare.stderr.contains("authctl login oidc.fake"), "\(bare.stderr)")
+    }
+
     @Test("users use of a signed-out user names how to sign in to it")
     func useSignedOut() async throws {
         let login = try await authctl.run([

@@ -185,7 +185,9 @@ public struct TokenRefresh: Sendable {
     /// one `input.uid` names.
     static func resolveUser(_ input: Input, keystore: any Keystore) throws -> User {
         guard let uid = input.uid else {
-            guard let user = try keystore.readCurrentUser().currentUser else { throw AuthError.noCurrentUser }
+            guard let user = try keystore.readCurrentUser().currentUser else {
+                throw AuthError.noCurrentUser(signInWith: input.providerID?.rawValue)
+            }
             return user
         }
         let state = try keystore.readCurrentUser()

@@ -164,7 +164,14 @@ struct TokenRequest: Equatable, WiredCommand {
     }
 
     func run(_ wiring: Wiring) async throws {
-        let output = try await wiring.authEnvironment().tokenRefresh.run(input)
+        let output: TokenRefresh.Output
+        do {
+            output = try await wiring.authEnvironment().tokenRefresh.run(input)
+        } catch let error as AuthError where error.code == .noCurrentUser && provider == nil {
+            // Nobody signed in and no provider named: the only configured one, if there is one.
+            guard let only = wiring.onlyConfiguredProvider() else { throw error }
+            throw AuthError.noCurrentUser(signInWith: only)
+        }
         wiring.output.write(printed(output))
     }
 
