@@ -31,22 +31,20 @@ final class AuthctlBinaryTests {
         try await addProvider()
         let started = try authctl.start(["login", "oidc.fake", "--no-browser", "--timeout", "20", "--listen-address", "127.0.0.1:0"])
         // Read the URL authctl prints, send junk to the listener, then complete the flow.
-        let stderr = started.2.fileHandleForReading
-        var text = ""
-        while !text.contains("/authorize?") || !text.contains("Waiting") {
-            let chunk = stderr.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
+        var text = await AuthctlProcess.read(started.2.fileHandleForReading, until: "Waiting")
+        if !text.contains("/authorize?") { text += await AuthctlProcess.read(started.2.fileHandleForReading, until: "/authorize?") }
         let url = try #require(text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("http") })
         let redirect = try #require(FormURLEncoding.decode(URL(string: url)!.query!)?.first { $0.0 == "redirect_uri" }?.1)
         let base = redirect.replacingOccurrences(of: "/callback", with: "")
-        for junk in ["/favicon.ico", "/", "/callback?code=x&state=forged", "/../../etc/passwd"] {
-            _ = Process.run("curl", ["-s", "-o", "/dev/null", base + junk])
+        // curl runs off the concurrency pool: its last request reaches the in-process provider.
+        await AuthctlProcess.blocking {
+            for junk in ["/favicon.ico", "/", "/callback?code=x&state=forged", "/../../etc/passwd"] {
+                _ = Process.run("curl", ["-s", "-o", "/dev/null", base + junk])
+            }
+            _ = Process.run(
+                "curl", ["-s", "-o", "/dev/null", "-X", "POST", "--data-binary", String(repeating: "A", count: 200_000), base + "/callback"])
+            _ = Process.run("curl", ["-s", "-L", "-o", "/dev/null", url])
         }
-        _ = Process.run(
-            "curl", ["-s", "-o", "/dev/null", "-X", "POST", "--data-binary", String(repeating: "A", count: 200_000), base + "/callback"])
-        _ = Process.run("curl", ["-s", "-L", "-o", "/dev/null", url])
         let result = await AuthctlProcess.finish(started)
         #expect(result.status == 0, "\(text)\(result.stderr)")
     }
@@ -55,12 +53,7 @@ final class AuthctlBinaryTests {
     func interrupt() async throws {
         try await addProvider()
         let started = try authctl.start(["login", "oidc.fake", "--no-browser", "--timeout", "60"])
-        var text = ""
-        while !text.contains("Waiting") {
-            let chunk = started.2.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
+        _ = await AuthctlProcess.read(started.2.fileHandleForReading, until: "Waiting")
         started.0.interrupt()
         let result = await AuthctlProcess.finish(started)
         #expect(result.status == 5, "\(result.stderr)")

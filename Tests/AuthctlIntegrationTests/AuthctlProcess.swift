@@ -72,6 +72,30 @@ struct AuthctlProcess {
         return (process, stdout, stderr)
     }
 
+    /// Runs blocking work (a read from a pipe, a wait for a process) on a Dispatch thread,
+    /// never on Swift's concurrency pool: on two cores the pool has two threads, and two tests
+    /// blocked in reads there stalled every other test — and the in-process fakes the awaited
+    /// output depended on — until their 20 s timeouts fired (a fresh-clone run failed so).
+    static func blocking<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: work()) }
+        }
+    }
+
+    /// What `handle` gives until `text` shows, `seconds` pass, or it ends (off the pool).
+    static func read(_ handle: FileHandle, until text: String, seconds: TimeInterval = 20) async -> String {
+        await blocking {
+            var printed = ""
+            let deadline = Date().addingTimeInterval(seconds)
+            while !printed.contains(text) && Date() < deadline {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                printed += String(decoding: chunk, as: UTF8.self)
+            }
+            return printed
+        }
+    }
+
     static func finish(_ started: (Process, Pipe, Pipe), alreadyRead: String = "") async -> Result {
         let (process, stdout, stderr) = started
         return await withCheckedContinuation { continuation in
@@ -112,11 +136,7 @@ struct AuthctlProcess {
         async throws -> Result
     {
         let (running, stdout, stderr) = try startInteractive(arguments, environment: extra)
-        var printed = ""
-        let deadline = Date().addingTimeInterval(20)
-        while !printed.contains("Then paste") && Date() < deadline {
-            printed += String(decoding: stderr.fileHandleForReading.availableData, as: UTF8.self)
-        }
+        let printed = await Self.read(stderr.fileHandleForReading, until: "Then paste")
         let line = printed.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("http") }
         if let url = line.flatMap(URL.init(string:)) { running.stdin.write(Data((try await respond(url) + "\n").utf8)) }
         try running.stdin.close()

@@ -38,10 +38,7 @@ final class InterruptTests {
         let (running, stdout, stderr) = try authctl.startInteractive(arguments)
         var printed = ""
         if let waitFor {
-            let deadline = Date().addingTimeInterval(20)
-            while !printed.contains(waitFor) && Date() < deadline && running.process.isRunning {
-                printed += String(decoding: stderr.fileHandleForReading.availableData, as: UTF8.self)
-            }
+            printed = await AuthctlProcess.read(stderr.fileHandleForReading, until: waitFor)
             #expect(printed.contains(waitFor), "\(printed)")
         } else {
             try await Task.sleep(for: .seconds(settle))
@@ -145,16 +142,17 @@ final class ConsentInterruptTests {
         process.standardInput = input
         process.standardOutput = output
         try process.run()
-        var printed = ""
-        let deadline = Date().addingTimeInterval(30)
-        while !printed.contains("[y/N]") && Date() < deadline && process.isRunning {
-            printed += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-        }
+        // A hang fails the test instead of holding the suite.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let printed = await AuthctlProcess.read(output.fileHandleForReading, until: "[y/N]", seconds: 30)
         #expect(printed.contains("[y/N]"), "the question is asked on a terminal: \(printed)")
         let typed = Date()
         input.fileHandleForWriting.write(Data([0x03]))  // Ctrl-C
-        let rest = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let rest = await AuthctlProcess.blocking {
+            let rest = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return rest
+        }
         let seconds = Date().timeIntervalSince(typed)
         try? input.fileHandleForWriting.close()
         #expect(process.terminationStatus == 5, "\(printed)\(String(decoding: rest, as: UTF8.self))")

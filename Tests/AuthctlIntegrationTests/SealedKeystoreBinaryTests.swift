@@ -145,15 +145,14 @@ struct SealedKeystoreBinaryTests {
         try process.run()
         // A hang (the typed line lost) fails the test instead of holding the suite.
         DispatchQueue.global().asyncAfter(deadline: .now() + 30) { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        var printed = ""
-        let deadline = Date().addingTimeInterval(30)
-        while !printed.contains("Keystore passphrase:") && Date() < deadline && process.isRunning {
-            printed += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-        }
+        var printed = await AuthctlProcess.read(output.fileHandleForReading, until: "Keystore passphrase:", seconds: 30)
         #expect(printed.contains("Keystore passphrase:"), "asked on a terminal: \(printed)")
         input.fileHandleForWriting.write(Data((passphrase + "\n").utf8))
-        printed += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        printed += await AuthctlProcess.blocking {
+            let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return rest
+        }
         try? input.fileHandleForWriting.close()
         #expect(process.terminationStatus == 0, "\(printed)")
         #expect(printed.contains("at-sealed-1"), "\(printed)")

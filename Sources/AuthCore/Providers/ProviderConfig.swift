@@ -259,9 +259,27 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
     /// with a client id (its issuer `validate()` already requires). Not checked on load, so
     /// that a configuration written by hand can still be completed with `providers add`.
     public func checkComplete() throws {
-        guard case .oidc = try ProviderID(parsing: id).kind, clientID == nil else { return }
-        throw AuthError.invalidArgument(
-            "\(id) needs \(input: .clientID): the client id the provider gave your app (\(command: .providersAdd, "\(id)", .input(.clientID, "CLIENT_ID")))")
+        switch try ProviderID(parsing: id).kind {
+        case .oidc:
+            guard clientID == nil else { return }
+            throw AuthError.invalidArgument(
+                "\(id) needs \(input: .clientID): the client id the provider gave your app (\(command: .providersAdd, "\(id)", .input(.clientID, "CLIENT_ID")))")
+        case .apple:
+            // Every Apple token request is signed with the key (docs/apple.md): all four are needed.
+            var missing: [Message.Input] = []
+            if clientID == nil { missing.append(.clientID) }
+            if teamID == nil { missing.append(.teamID) }
+            if keyID == nil { missing.append(.keyID) }
+            if privateKeyFile == nil { missing.append(.privateKeyFile) }
+            guard let first = missing.first else { return }
+            let named: Message = missing.dropFirst().reduce("\(input: first)") { "\($0), \(input: $1)" }
+            throw AuthError.invalidArgument(
+                "\(id) needs \(named): the Services ID, your team id, and the id and file of the Sign in with Apple key (\(command: .providersAdd, "apple.com", .input(.clientID, "SERVICES_ID"), .input(.teamID, "TEAM_ID"), .input(.keyID, "KEY_ID"), .input(.privateKeyFile, "AuthKey_KEY_ID.p8")); see docs/apple.md)"
+            )
+        case .microsoft:
+            // A workload names its client on the command line (login --client-credentials).
+            return
+        }
     }
 
     /// A one-line value (client id, a path): not blank, no control characters.
