@@ -23,6 +23,13 @@ enum CommandLineCheck {
         if first.hasPrefix("-") {
             let own = ["-h", "--help", "--version", "--generate-completion-script", "---completion"]
             guard !own.contains(where: { first == $0 || first.hasPrefix($0 + "=") }), !first.hasPrefix("--experimental") else { return nil }
+            // An option that is not a global one, before a command: it is the command's, and goes after it.
+            if let command = arguments.prefix(while: { $0 != "--" }).first(where: { commands.contains($0) && $0 != "help" }) {
+                let option = Sanitize.text(first.split(separator: "=", maxSplits: 1).first.map(String.init) ?? first, limit: 40)
+                return .invalidArgument(
+                    "'\(option)' is not an option of authctl itself, so it cannot come before the command: put it after the command (authctl \(command) \(option) …; authctl \(command) --help lists its options)"
+                )
+            }
             return .invalidArgument("name a command first: authctl COMMAND [options] (the commands: authctl --help)")
         }
         if first == "help", arguments.count > 1, !arguments[1].hasPrefix("-") {

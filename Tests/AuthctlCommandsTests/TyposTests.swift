@@ -28,7 +28,28 @@ struct TyposTests {
         defer { try? FileManager.default.removeItem(atPath: authctl.home) }
         let result = try await authctl.run(["login", typed])
         #expect(result.status == 2, "\(result.stderr)")
-        #expect(result.stderr.contains("Did you mean \(suggestion)") || result.stderr.contains(suggestion), "\(result.stderr)")
+        #expect(result.stderr.contains("Did you mean \(suggestion)?"), "\(result.stderr)")
+    }
+
+    @Test("a provider id that is valid but not configured gets the nearest configured one")
+    func configuredProvider() async throws {
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        try await authctl.run(["providers", "add", "oidc.corp", "--issuer", "https://idp.example", "--client-id", "c"]).expectSuccess()
+        let result = try await authctl.run(["login", "oidc.crop"])
+        #expect(result.status == 7 && result.stderr.contains("Did you mean oidc.corp?"), "\(result.stderr)")
+        let far = try await authctl.run(["login", "oidc.elsewhere"])
+        #expect(far.status == 7 && !far.stderr.contains("Did you mean"), "\(far.stderr)")
+    }
+
+    @Test("an option before the command that is not a global one says where it goes, not that the command is missing")
+    func optionBeforeCommand() async throws {
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        let misplaced = try await authctl.run(["--timeout", "5", "login", "oidc.x"])
+        #expect(misplaced.status == 2, "\(misplaced.stderr)")
+        #expect(!misplaced.stderr.contains("name a command"), "\(misplaced.stderr)")
+        #expect(misplaced.stderr.contains("authctl login --timeout"), "\(misplaced.stderr)")
+        let unknown = try await authctl.run(["--bogus", "status"])
+        #expect(unknown.status == 2 && !unknown.stderr.contains("name a command") && unknown.stderr.contains("--bogus"), "\(unknown.stderr)")
     }
 
     @Test("global options without a command say that a command is missing, not 'Unknown option'")

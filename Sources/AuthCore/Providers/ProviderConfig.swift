@@ -491,7 +491,12 @@ public struct ConfigStore: Sendable {
     }
 
     public func provider(_ id: ProviderID) throws -> ProviderConfig {
-        guard let config = try load().providers[id.rawValue] else {
+        let providers = try load().providers
+        guard let config = providers[id.rawValue] else {
+            // A typo of a configured id (`oidc.crop` for `oidc.corp`) is said first.
+            if let nearest = Suggestion.closest(to: id.rawValue, among: Array(providers.keys).sorted()) {
+                throw AuthError.notConfigured("the provider \(id) is not configured. Did you mean \(nearest)?")
+            }
             let arguments: [Message.Argument] =
                 ["\(id)", .input(.clientID, "ID")] + (id.rawValue.hasPrefix("oidc.") ? [.input(.issuer, "URL")] : [])
             throw AuthError.notConfigured(
