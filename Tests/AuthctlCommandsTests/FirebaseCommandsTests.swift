@@ -309,6 +309,16 @@ struct FirebaseCommandsTests {
         #expect(firebase.receivedRequests.count == calls)
     }
 
+    @Test("a provider that sends iss on the redirect (RFC 9207): the redirect goes to Firebase with it, which checks it")
+    func issuerOnRedirect() async throws {
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        provider.update { $0.sendIssuerOnRedirect = true }
+        let login = try await authctl.run(["login", "oidc.corp"])
+        #expect(login.status == 0, "\(login.stderr)")
+        let body = try #require(firebase.receivedRequests.last { $0.path.hasSuffix("signInWithIdp") }?.body)
+        #expect(body["requestUri"]?.stringValue?.contains("iss=") == true)
+    }
+
     @Test("an Identity Platform tenant: every call names it, the user records it; a token of another tenant is refused")
     func tenant() async throws {
         defer { try? FileManager.default.removeItem(atPath: authctl.home) }

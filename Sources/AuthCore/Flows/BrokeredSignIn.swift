@@ -61,6 +61,7 @@ public struct BrokeredSignIn: Sendable {
         let path = chosen.map { $0.path.isEmpty ? "/" : $0.path } ?? "/"
         let machine = CallbackStateMachine(
             expectation: .init(
+                // No issuer: Firebase knows it and checks the `iss` passed on with the redirect.
                 path: path, state: authorization.state, issuer: "", issuerParameterRequired: false, resultParameter: "code",
                 start: .init(path: startPath, authorizationURL: authorization.authorizationURL)))
         let timeout = SignInSession.bounded(options.timeout)

@@ -56,6 +56,8 @@ public struct CallbackStateMachine: Sendable {
     public struct Expectation: Sendable, Equatable {
         public var path: String
         public var state: String
+        /// The issuer the request went to; empty when a broker made the request and checks
+        /// `iss` itself (SPEC §9: the parameter is passed on to Firebase with the redirect).
         public var issuer: String
         public var issuerParameterRequired: Bool
         /// The parameter that carries the result: `code` (code flow) or `id_token` (implicit).
@@ -150,7 +152,7 @@ public struct CallbackStateMachine: Sendable {
         guard let result, !result.isEmpty else { return refuse(400, "The response carries no \(expectation.resultParameter).") }
 
         let issuer = parameters["iss"]
-        if let issuer, issuer != expectation.issuer {
+        if let issuer, !expectation.issuer.isEmpty, issuer != expectation.issuer {
             isFinished = true
             return Action(
                 response: .page(status: 400, SignInPage.failure),
