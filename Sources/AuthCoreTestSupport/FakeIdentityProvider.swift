@@ -15,6 +15,8 @@ public final class FakeIdentityProvider: @unchecked Sendable {
         public var emailVerified: JSONValue = .bool(true)
         public var name: String? = "Ada Lovelace"
         public var accessTokenLifetime: JSONValue = .number(3600)
+        /// Appended to every access token issued (a lying provider: shell syntax, spaces).
+        public var accessTokenSuffix = ""
         /// Overrides the `iss` claim of ID tokens.
         public var idTokenIssuer: String?
         /// Overrides the `aud` claim.
@@ -331,7 +333,7 @@ public final class FakeIdentityProvider: @unchecked Sendable {
         let refreshToken = "rt-" + UUID().uuidString
         lock.withLock { _ = refreshTokens.insert(refreshToken) }
         var body: [String: JSONValue] = [
-            "access_token": .string("at-" + UUID().uuidString),
+            "access_token": .string("at-" + UUID().uuidString + behaviour.accessTokenSuffix),
             "token_type": .string("Bearer"),
             "expires_in": behaviour.accessTokenLifetime,
             "scope": .string("openid profile email"),

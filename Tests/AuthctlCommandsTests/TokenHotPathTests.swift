@@ -25,6 +25,36 @@ final class TokenHotPathTests {
         #expect(login.status == 0, "\(login.stderr)")
     }
 
+    @Test("--format env is safe to eval whatever the token holds: a lying provider's shell syntax stays in the value")
+    func envFormatIsQuoted() async throws {
+        let marker = authctl.home + "/pwned"
+        provider.update { $0.accessTokenSuffix = ";touch \(marker) $(touch \(marker)) 'q\"" }
+        try await signIn()
+        let token = try await authctl.run(["token"])
+        let raw = token.stdout.trimmingCharacters(in: .newlines)
+        for extra in [[], ["-vq"]] {
+            let env = try await authctl.run(["token", "--format", "env"] + extra)
+            #expect(env.status == 0, "\(env.stderr)")
+            let script = authctl.home + "/env.sh"
+            try Data(env.stdout.utf8).write(to: URL(fileURLWithPath: script))
+            let shell = Process()
+            shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+            shell.arguments = ["-c", "eval \"$(cat \"$1\")\"; printf %s \"$AUTHCTL_TOKEN\"", "sh", script]
+            let out = Pipe()
+            shell.standardOutput = out
+            try shell.run()
+            let value = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            shell.waitUntilExit()
+            #expect(value == raw, "eval gave back another value: \(env.stdout)")
+            #expect(!FileManager.default.fileExists(atPath: marker), "the token ran as shell code: \(env.stdout)")
+        }
+        // An ordinary token prints bare, as env files (docker --env-file) take it.
+        provider.update { $0.accessTokenSuffix = "" }
+        try await signIn()
+        let plain = try await authctl.run(["token", "--format", "env"])
+        #expect(plain.stdout.hasPrefix("AUTHCTL_TOKEN=at-") && !plain.stdout.contains("'"), "\(plain.stdout)")
+    }
+
     @Test("a cached token is printed the same by the synchronous and the async path, in every format and for either token")
     func samePrinted() async throws {
         try await signIn()

@@ -175,6 +175,17 @@ struct TokenRequest: Equatable, WiredCommand {
         wiring.output.write(printed(output))
     }
 
+    /// `value` as one word of a POSIX shell: bare when it holds only a bearer token's
+    /// characters (RFC 6750's b64token), as env files (`docker --env-file`) take it; else
+    /// single-quoted, so that `eval` never runs what a lying provider put in a token.
+    static func shellWord(_ value: String) -> String {
+        let bare = value.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "-._~+/=".unicodeScalars.contains($0)
+        }
+        if bare && !value.isEmpty { return value }
+        return "'" + value.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    }
+
     /// What `authctl token` prints for `output`, in the format asked.
     func printed(_ output: TokenRefresh.Output) -> Data {
         switch settings.json ? .json : format {
@@ -183,7 +194,7 @@ struct TokenRequest: Equatable, WiredCommand {
         case .header:
             return Data("Authorization: Bearer \(output.token)\n".utf8)
         case .env:
-            return Data("AUTHCTL_TOKEN=\(output.token)\n".utf8)
+            return Data("AUTHCTL_TOKEN=\(Self.shellWord(output.token))\n".utf8)
         case .json:
             return Output.jsonDocument(
                 .object([
