@@ -111,7 +111,9 @@ extension FakeFirebaseAuth {
         if credential.emailVerified, let emailOwner {
             return needConfirmation(credential, existing: emailOwner, returnCredential: returnCredential)
         }
-        let localID = Base64URL.encode((0..<21).map { _ in UInt8.random(in: 0...255) }).replacingOccurrences(of: "-", with: "A")
+        let localID =
+            behaviour.nextLocalID
+            ?? Base64URL.encode((0..<21).map { _ in UInt8.random(in: 0...255) }).replacingOccurrences(of: "-", with: "A")
             .replacingOccurrences(of: "_", with: "B")
         let account = Account(
             localID: localID, email: credential.email, emailVerified: credential.emailVerified, displayName: credential.displayName,

@@ -40,6 +40,8 @@ public final class FakeFirebaseAuth: @unchecked Sendable {
         public var authorizedDomains: Set<String> = ["localhost"]
         /// A lying service: ID tokens name this tenant (`firebase.tenant`) whatever the user's.
         public var idTokenTenant: String?
+        /// A lying service: the next user it creates gets this `localId`.
+        public var nextLocalID: String?
 
         public init() {}
     }

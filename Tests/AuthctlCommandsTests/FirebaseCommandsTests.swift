@@ -309,6 +309,25 @@ struct FirebaseCommandsTests {
         #expect(firebase.receivedRequests.count == calls)
     }
 
+    @Test("a lying Firebase naming a user the keystore holds for another backend cannot take over its record; nothing changes")
+    func foreignLocalID() async throws {
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        try await authctl.run(["backend", "use", "local"]).expectSuccess()
+        try await authctl.run([
+            "providers", "add", "oidc.corp", "--issuer", provider.issuer, "--client-id", provider.clientID, "--client-secret-env", "S",
+        ]).expectSuccess()
+        let local = try await authctl.run(["login", "oidc.corp", "--json"], environment: ["S": consoleSecret])
+        let uid = try #require(local.json?["user"]?.objectValue?["uid"]?.stringValue, "\(local.stderr)")
+        try await authctl.run([
+            "backend", "use", "firebase", "--project", firebase.projectID, "--api-key", firebase.apiKey, "--emulator", firebase.emulatorHost,
+        ]).expectSuccess()
+        let before = authctl.keystoreBytes()
+        firebase.behaviour.nextLocalID = uid
+        let taken = try await authctl.run(["login", "oidc.corp"])
+        #expect(taken.status == 4 && taken.stderr.contains(uid), "\(taken.stderr)")
+        #expect(authctl.keystoreBytes() == before, "the local user's record was changed")
+    }
+
     @Test("a provider that sends iss on the redirect (RFC 9207): the redirect goes to Firebase with it, which checks it")
     func issuerOnRedirect() async throws {
         defer { try? FileManager.default.removeItem(atPath: authctl.home) }
