@@ -35,6 +35,9 @@ public final class FakeFirebaseAuth: @unchecked Sendable {
         public var recentLoginWindow: TimeInterval = 300
         /// Answers every call to this path with this response instead (a broken service).
         public var override: (path: String, response: HTTPResponse)?
+        /// More answers of a broken or lying service, by the last part of the path
+        /// (`accounts:lookup`).
+        public var overrides: [String: HTTPResponse] = [:]
         /// The console's authorized domains: `localhost` in every project; a forwarding
         /// page's domain only when the developer added it.
         public var authorizedDomains: Set<String> = ["localhost"]
@@ -211,6 +214,7 @@ public final class FakeFirebaseAuth: @unchecked Sendable {
 
     func handle(_ request: ReceivedRequest) -> HTTPResponse {
         if let override = behaviour.override, override.path == request.path { return override.response }
+        if let (_, response) = behaviour.overrides.first(where: { request.path.hasSuffix("/" + $0.key) }) { return response }
         let query = FakeHTTP.form(Data((request.query ?? "").utf8))
         guard let key = query["key"] else {
             return Self.googleError(

@@ -328,6 +328,61 @@ struct FirebaseCommandsTests {
         #expect(authctl.keystoreBytes() == before, "the local user's record was changed")
     }
 
+    @Test("a pending credential Firebase saved is never applied by the local backend: refused, the keystore unchanged")
+    func brokeredPendingStaysWithFirebase() async throws {
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        let other = try FakeIdentityProvider()
+        other.update { $0.subject = "other-subject" }
+        firebase.enable("oidc.other", provider: other)
+        #expect(try await authctl.run(["login", "oidc.corp"]).status == 0)
+        let exists = try await authctl.run(["login", "oidc.other", "--json"])
+        let handle = try #require(exists.json?["error"]?.objectValue?["pendingCredential"]?.stringValue, "\(exists.stderr)")
+        try await authctl.run(["backend", "use", "local"]).expectSuccess()
+        let before = authctl.keystoreBytes()
+        for command in [["login", "--credential", handle], ["link", "--pending", handle]] {
+            let applied = try await authctl.run(command)
+            #expect(applied.status == 2 && applied.stderr.contains("backend use firebase"), "\(command): \(applied.stderr)")
+            #expect(authctl.keystoreBytes() == before, "\(command)")
+        }
+    }
+
+    @Test("a lying Firebase answer with a uid, provider id or token no Firebase issues is refused; nothing is stored or shown")
+    func malformedAnswer() async throws {
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        let escape = "\u{1B}]0;pwned\u{07}\u{1B}[31m"
+        for (field, value) in [("localId", "evil" + escape), ("providerId", "oidc.corp" + escape), ("refreshToken", "AMf-x;$(id)\r\nX: 1")]
+        {
+            var answer: [String: JSONValue] = [
+                "localId": "uid-lie", "refreshToken": "AMf-good", "providerId": "oidc.corp", "expiresIn": "3600",
+            ]
+            answer[field] = .string(value)
+            // An ID token that passes every claim check for the uid it names (the emulator signs none).
+            let claims: JSONValue = .object([
+                "iss": .string("https://securetoken.google.com/\(firebase.projectID)"), "aud": .string(firebase.projectID),
+                "sub": answer["localId"] ?? "uid-lie", "exp": .number((Date().timeIntervalSince1970 + 3000).rounded()),
+            ])
+            answer["idToken"] = .string("e30." + Base64URL.encode(Array(try JSONEncoder().encode(claims))) + ".sig")
+            firebase.behaviour.overrides = [
+                "accounts:signInWithIdp": FakeHTTP.json(.object(answer)),
+                "accounts:lookup": FakeHTTP.json(
+                    .object([
+                        "users": .array([
+                            .object([
+                                "localId": answer["localId"] ?? "uid-lie",
+                                "providerUserInfo": .array([.object(["providerId": answer["providerId"] ?? "oidc.corp", "rawId": "raw-1"])]),
+                            ])
+                        ])
+                    ])),
+            ]
+            let before = authctl.keystoreBytes()
+            let lied = try await authctl.run(["login", "oidc.corp"])
+            #expect(lied.status != 0, "\(field)")
+            #expect(!lied.stderr.contains("\u{1B}") && !lied.stdout.contains("\u{1B}"), "\(field): \(lied.stderr)")
+            #expect(authctl.keystoreBytes() == before, "\(field)")
+        }
+        firebase.behaviour.overrides = [:]
+    }
+
     @Test("a provider that sends iss on the redirect (RFC 9207): the redirect goes to Firebase with it, which checks it")
     func issuerOnRedirect() async throws {
         defer { try? FileManager.default.removeItem(atPath: authctl.home) }

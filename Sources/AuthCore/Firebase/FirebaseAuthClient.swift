@@ -195,11 +195,11 @@ public struct FirebaseProviderInfo: Sendable, Equatable {
     public var displayName: String?
 
     init?(_ json: [String: JSONValue]) {
-        guard let providerID = json["providerId"]?.stringValue, providerID.count <= 128,
+        guard let providerID = json["providerId"]?.stringValue, FirebaseAnswer.isProviderID(providerID),
             let federatedID = json["rawId"]?.stringValue ?? json["federatedId"]?.stringValue, federatedID.count <= 1024
         else { return nil }
         self.providerID = providerID
-        self.federatedID = federatedID
+        self.federatedID = Sanitize.text(federatedID, limit: 1024)
         email = json["email"]?.stringValue.map { Sanitize.text($0, limit: 320) }
         displayName = json["displayName"]?.stringValue.map { Sanitize.text($0, limit: 256) }
     }

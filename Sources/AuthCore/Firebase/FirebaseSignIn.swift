@@ -198,20 +198,23 @@ public struct FirebaseSignIn: Sendable {
 
     /// Saves a conflict's credential under a fresh handle; nil when Firebase gave no pending token.
     func savePending(_ fields: [String: JSONValue], reason: PendingCredential.Reason) async throws -> String? {
-        guard let pendingToken = fields["pendingToken"]?.stringValue, !pendingToken.isEmpty, pendingToken.count <= 16384,
-            let providerID = fields["providerId"]?.stringValue, !providerID.isEmpty, providerID.count <= 128
+        guard let pendingToken = fields["pendingToken"]?.stringValue, FirebaseAnswer.isToken(pendingToken),
+            let providerID = fields["providerId"]?.stringValue, FirebaseAnswer.isProviderID(providerID)
         else { return nil }
         let now = clock.now()
-        let accessToken = fields["oauthAccessToken"]?.stringValue
+        // Kept with the pending token, bounded and checked as a sign-in's are.
+        func token(_ key: String) -> String? { fields[key]?.stringValue.flatMap { FirebaseAnswer.isToken($0) ? $0 : nil } }
+        let accessToken = token("oauthAccessToken")
+        let federatedID = (fields["rawId"]?.stringValue ?? fields["federatedId"]?.stringValue).map { Sanitize.text($0, limit: 1024) }
         var credential = Credential(
             providerID: providerID, issuer: "firebase:\(client.project)",
-            federatedID: fields["rawId"]?.stringValue ?? fields["federatedId"]?.stringValue ?? providerID,
+            federatedID: federatedID.flatMap { $0.isEmpty ? nil : $0 } ?? providerID,
             profile: Profile(
                 email: fields["email"]?.stringValue.map { Sanitize.text($0, limit: 320) },
                 emailVerified: fields["emailVerified"]?.lenientBool ?? false),
             tokens: TokenSet(
                 accessToken: accessToken, expiresAt: FirebaseAuthClient.seconds(fields["oauthExpireIn"]).map { now.addingTimeInterval($0) },
-                refreshToken: nil, idToken: fields["oauthIdToken"]?.stringValue, scopes: []),
+                refreshToken: nil, idToken: token("oauthIdToken"), scopes: []),
             claims: IDTokenClaims(raw: [:]))
         credential.brokered = BrokeredCredential(projectID: client.project, pendingToken: pendingToken)
         let handle = "pc_" + flow.random.base64URL(bytes: 15)

@@ -30,27 +30,60 @@ struct FirebaseSignInResult: Sendable {
         else {
             throw AuthError.network("Firebase's signInWithIdp answer lacks localId, idToken, refreshToken or providerId. Try again")
         }
+        guard FirebaseAnswer.isLocalID(localID), FirebaseAnswer.isProviderID(providerID), FirebaseAnswer.isToken(idToken),
+            FirebaseAnswer.isToken(refreshToken)
+        else {
+            throw AuthError.network(
+                "Firebase's signInWithIdp answer holds a uid, provider id or token that Firebase never issues; nothing was stored. Check the backend (\(command: .backendShow)): an emulator or proxy may answer in its place"
+            )
+        }
         self.localID = localID
         self.idToken = idToken
         self.refreshToken = refreshToken
         self.providerID = providerID
         expiresIn = json["expiresIn"]
         isNewUser = json["isNewUser"]?.boolValue ?? false
-        federatedID = string("rawId", limit: 1024) ?? string("federatedId", limit: 1024) ?? localID
+        federatedID = (string("rawId", limit: 1024) ?? string("federatedId", limit: 1024)).map { Sanitize.text($0, limit: 1024) } ?? localID
         profile = Profile(
             email: string("email", limit: 320).map { Sanitize.text($0, limit: 320) },
             emailVerified: json["emailVerified"]?.lenientBool ?? false,
             displayName: string("displayName", limit: 256).map { Sanitize.text($0, limit: 256) },
             photoURL: string("photoUrl", limit: 2048))
-        let oauthIDToken = string("oauthIdToken")
+        // The provider's tokens as Firebase hands them over: kept only when they are tokens.
+        let oauthIDToken = string("oauthIdToken").flatMap { FirebaseAnswer.isToken($0) ? $0 : nil }
         issuer = oauthIDToken.flatMap(IDTokenClaims.unverifiedParts(of:)).flatMap { $0.payload["iss"]?.stringValue }
-        let accessToken = string("oauthAccessToken").flatMap { token in
-            token.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) ? nil : token
-        }
+            .map { Sanitize.text($0, limit: 512) }
+        let accessToken = string("oauthAccessToken").flatMap { FirebaseAnswer.isToken($0) ? $0 : nil }
         if accessToken != nil || oauthIDToken != nil {
             providerTokens = TokenSet(
                 accessToken: accessToken, expiresAt: FirebaseAuthClient.seconds(json["oauthExpireIn"]).map { now.addingTimeInterval($0) },
                 refreshToken: nil, idToken: oauthIDToken, scopes: [])
         }
+    }
+}
+
+/// What an Identity Toolkit answer may hold where authctl stores or prints it: a lying
+/// service (an emulator or a proxy in Firebase's place) gets no terminal escape, shell syntax
+/// or header line through.
+enum FirebaseAnswer {
+    /// Firebase's `localId`: letters, digits, `-` and `_`, at most 128.
+    static func isLocalID(_ value: String) -> Bool {
+        !value.isEmpty && value.count <= 128 && value.unicodeScalars.allSatisfy { isWordCharacter($0) }
+    }
+
+    /// A provider id as Firebase names them (`google.com`, `oidc.corp`, `password`).
+    static func isProviderID(_ value: String) -> Bool {
+        !value.isEmpty && value.count <= 128 && value.unicodeScalars.allSatisfy { isWordCharacter($0) || $0 == "." }
+    }
+
+    /// A token (JWT, refresh token, pending token, a provider's access token): visible
+    /// ASCII without spaces, quotes, `;`, `$`, backquotes or backslashes, at most 16 KiB.
+    static func isToken(_ value: String) -> Bool {
+        !value.isEmpty && value.utf8.count <= 16384
+            && value.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F && !"\"'`;$\\<>|&(){}".unicodeScalars.contains($0) }
+    }
+
+    private static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_"
     }
 }

@@ -22,7 +22,15 @@ public struct KeystoreAccountStore: AccountStore {
     public func accounts() throws -> AccountState { try keystore.read() }
 
     public func pendingCredential(_ handle: String) throws -> PendingCredential {
-        try AccountRules.pendingCredential(handle, in: keystore.read(), now: clock.now())
+        let pending = try AccountRules.pendingCredential(handle, in: keystore.read(), now: clock.now())
+        // A Firebase conflict's credential is Firebase's pending token: only that project can
+        // apply it, and its profile is Firebase's word, not a validated ID token.
+        if let brokered = pending.credential.brokered {
+            throw AuthError.invalidArgument(
+                "the pending credential \(handle) was saved by the Firebase project \(brokered.projectID), and only that project can finish it. Use that backend first: \(command: .backendUse, "firebase", .input(.project, brokered.projectID), .input(.apiKey, "KEY"))"
+            )
+        }
+        return pending
     }
 
     public func signIn(with credential: Credential, pendingHandle: String?) async throws -> AccountRules.SignInResult {
