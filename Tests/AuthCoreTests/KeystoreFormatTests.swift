@@ -136,6 +136,7 @@ struct KeystoreFormatTests {
             },
             {
               "backend" : {
+                "emulator" : "127.0.0.1:9099",
                 "kind" : "firebase",
                 "projectId" : "my-app-golden",
                 "session" : {
@@ -228,7 +229,8 @@ struct KeystoreFormatTests {
         firebaseUser.backend = UserBackend(
             projectID: "my-app-golden", tenantID: "tenant-golden",
             session: TokenSet(
-                accessToken: nil, expiresAt: later, refreshToken: "firebase-refresh-token", idToken: "firebase-id-token", scopes: []))
+                accessToken: nil, expiresAt: later, refreshToken: "firebase-refresh-token", idToken: "firebase-id-token", scopes: []),
+            emulator: "127.0.0.1:9099")
         // A Firebase conflict's pending credential: the project's pendingToken with it.
         var brokered = Credential(
             providerID: "microsoft.com", issuer: "firebase:my-app-golden", federatedID: "oid-golden-2",

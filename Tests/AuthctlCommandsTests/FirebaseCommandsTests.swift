@@ -383,6 +383,22 @@ struct FirebaseCommandsTests {
         firebase.behaviour.overrides = [:]
     }
 
+    @Test("a session is used only with the service it came from: another FIREBASE_AUTH_EMULATOR_HOST never gets its refresh token")
+    func sessionBoundToItsService() async throws {
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        #expect(try await authctl.run(["login", "oidc.corp"]).status == 0)
+        let impostor = try FakeFirebaseAuth()
+        let before = authctl.keystoreBytes()
+        for command in [["token", "--force-refresh"], ["users", "delete"], ["link", "oidc.other"]] {
+            let moved = try await authctl.run(command, environment: ["FIREBASE_AUTH_EMULATOR_HOST": impostor.emulatorHost])
+            #expect(moved.status == 2 && moved.stderr.contains(firebase.emulatorHost), "\(command): \(moved.stderr)")
+            #expect(impostor.receivedRequests.isEmpty, "\(command) reached another service")
+            #expect(authctl.keystoreBytes() == before, "\(command)")
+        }
+        // With its own service it goes on as before.
+        #expect(try await authctl.run(["token", "--force-refresh"]).status == 0)
+    }
+
     @Test("a provider that sends iss on the redirect (RFC 9207): the redirect goes to Firebase with it, which checks it")
     func issuerOnRedirect() async throws {
         defer { try? FileManager.default.removeItem(atPath: authctl.home) }

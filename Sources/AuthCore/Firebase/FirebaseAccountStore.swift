@@ -115,7 +115,7 @@ public struct FirebaseAccountStore: AccountStore {
         let state = try keystore.read()
         guard let uid = uid ?? state.currentUID else { throw AuthError.noCurrentUser }
         guard let user = state.users.first(where: { $0.uid == uid }) else { throw AuthError.unknownUser(uid) }
-        guard user.backend?.projectID == client.project else { throw FirebaseSignIn.otherBackend(user, project: client.project) }
+        try FirebaseSignIn.checkServed(user, by: client)
         return user
     }
 }

@@ -11,6 +11,8 @@
 public struct FirebaseEndpoints: Sendable, Equatable {
     public let identityToolkit: String
     public let secureToken: String
+    /// `HOST:PORT` of the emulator these endpoints reach; nil for the real service.
+    public let emulator: String?
     let apiKey: String
 
     /// - Parameter emulator: `FIREBASE_AUTH_EMULATOR_HOST` when set (it overrides the configuration's).
@@ -19,9 +21,11 @@ public struct FirebaseEndpoints: Sendable, Equatable {
         if let host {
             identityToolkit = "http://\(host.authority)/identitytoolkit.googleapis.com"
             secureToken = "http://\(host.authority)/securetoken.googleapis.com"
+            self.emulator = host.authority
         } else {
             identityToolkit = "https://identitytoolkit.googleapis.com"
             secureToken = "https://securetoken.googleapis.com"
+            self.emulator = nil
         }
         apiKey = config.apiKey
     }

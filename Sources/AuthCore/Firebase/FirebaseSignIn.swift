@@ -38,7 +38,7 @@ public struct FirebaseSignIn: Sendable {
         var uid: String?
         if operation != .signIn {
             guard let user = state.currentUser else { throw AuthError.noCurrentUser }
-            guard user.backend?.projectID == client.project else { throw Self.otherBackend(user, project: client.project) }
+            try Self.checkServed(user, by: client)
             if operation == .link, user.identity(for: providerID.rawValue) != nil {
                 throw AuthError.providerAlreadyLinked(providerID.rawValue, sameIdentity: false)
             }
@@ -108,7 +108,8 @@ public struct FirebaseSignIn: Sendable {
         let backend = UserBackend(
             projectID: client.project, tenantID: client.config.tenantId,
             session: TokenSet(
-                accessToken: nil, expiresAt: session.expiresAt, refreshToken: session.refreshToken, idToken: session.idToken, scopes: []))
+                accessToken: nil, expiresAt: session.expiresAt, refreshToken: session.refreshToken, idToken: session.idToken, scopes: []),
+            emulator: client.endpoints.emulator)
         let project = client.project
         let user = try await keystore.update { state in
             let index = state.userIndex(uid: result.localID)
@@ -117,6 +118,7 @@ public struct FirebaseSignIn: Sendable {
             // project or tenant) is never taken over, whatever the answer says.
             if let index, state.users[index].kind == .workload || state.users[index].backend?.projectID != project
                 || state.users[index].backend?.tenantID != client.config.tenantId
+                || state.users[index].backend?.emulator != client.endpoints.emulator
             {
                 throw AuthError.invalidCredential(
                     "Firebase answered with the user \(Sanitize.text(result.localID, limit: 128)), which this keystore holds for another backend (\(state.users[index].backend?.name ?? "local")); nothing was changed. Check the project (\(command: .backendShow)) and sign in again"
@@ -244,7 +246,7 @@ public struct FirebaseSignIn: Sendable {
         var uid: String?
         if operation != .signIn {
             guard let user = state.currentUser else { throw AuthError.noCurrentUser }
-            guard user.backend?.projectID == client.project else { throw Self.otherBackend(user, project: client.project) }
+            try Self.checkServed(user, by: client)
             uid = user.uid
             if operation == .link { idToken = try await sessions.freshIDToken(uid: user.uid) }
         }
@@ -276,7 +278,7 @@ public struct FirebaseSignIn: Sendable {
         var uid: String?
         if operation == .link {
             guard let user = state.currentUser else { throw AuthError.noCurrentUser }
-            guard user.backend?.projectID == client.project else { throw Self.otherBackend(user, project: client.project) }
+            try Self.checkServed(user, by: client)
             uid = user.uid
             idToken = try await sessions.freshIDToken(uid: user.uid)
         }
@@ -291,5 +293,20 @@ public struct FirebaseSignIn: Sendable {
         AuthError.invalidArgument(
             "the current user (\(user.email ?? user.uid)) lives in \(user.backend?.name ?? "the local keystore"), not in the Firebase project \(project). Sign in to the project first: \(command: .login, "PROVIDER")"
         )
+    }
+
+    /// A Firebase user whose session came from another service than the one configured now
+    /// (`FIREBASE_AUTH_EMULATOR_HOST` set, unset or changed): its tokens go nowhere else.
+    static func otherService(_ user: User, client: FirebaseAuthClient) -> AuthError {
+        let now = UserBackend(projectID: client.project, tenantID: nil, session: nil, emulator: client.endpoints.emulator)
+        return AuthError.invalidArgument(
+            "the session of \(user.email ?? user.uid) came from \(user.backend?.serviceName ?? "the local keystore"), and the backend now reaches \(now.serviceName); its tokens are sent only where they came from. Set FIREBASE_AUTH_EMULATOR_HOST (or \(input: .emulator)) as at its sign-in, or sign in again"
+        )
+    }
+
+    /// Throws unless `user` is a user of this client's project, tenant and service.
+    static func checkServed(_ user: User, by client: FirebaseAuthClient) throws {
+        guard let backend = user.backend, backend.projectID == client.project else { throw otherBackend(user, project: client.project) }
+        guard backend.emulator == client.endpoints.emulator else { throw otherService(user, client: client) }
     }
 }

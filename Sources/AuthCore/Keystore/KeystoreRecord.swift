@@ -46,6 +46,8 @@ enum KeystoreRecord {
         var tenantId: String?
         /// The Firebase ID token, refresh token and expiry (sealed like an identity's tokens).
         var session: Tokens?
+        /// `HOST:PORT` of the Auth emulator that issued the session; absent for the real service.
+        var emulator: String?
     }
 
     /// `users[].providerData[]`.
@@ -159,7 +161,8 @@ extension KeystoreRecord.User {
             kind: user.kind == .workload ? .workload : nil)
         backend = user.backend.map {
             KeystoreRecord.Backend(
-                kind: "firebase", projectId: $0.projectID, tenantId: $0.tenantID, session: $0.session.map(KeystoreRecord.Tokens.init))
+                kind: "firebase", projectId: $0.projectID, tenantId: $0.tenantID, session: $0.session.map(KeystoreRecord.Tokens.init),
+                emulator: $0.emulator)
         }
     }
 
@@ -168,7 +171,9 @@ extension KeystoreRecord.User {
             uid: uid, email: email, emailVerified: emailVerified, displayName: displayName, photoURL: photoURL, createdAt: createdAt,
             lastSignInAt: lastSignInAt, lastAuthAt: lastAuthAt, lastProviderID: lastProviderId, providerData: providerData.map(\.domain),
             kind: kind == .workload ? .workload : .person)
-        user.backend = backend.map { UserBackend(projectID: $0.projectId, tenantID: $0.tenantId, session: $0.session?.domain) }
+        user.backend = backend.map {
+            UserBackend(projectID: $0.projectId, tenantID: $0.tenantId, session: $0.session?.domain, emulator: $0.emulator)
+        }
         return user
     }
 }
