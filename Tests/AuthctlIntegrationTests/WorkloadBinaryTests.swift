@@ -136,6 +136,21 @@ final class WorkloadBinaryTests {
         #expect(try await authctl.run(["status"]).status == 16)
     }
 
+    @Test("the provider's configuration moved to another issuer: token never sends the workload's secret there; nothing changes")
+    func issuerMoved() async throws {
+        try await authctl.addFakeProvider(provider)
+        #expect(try await login().status == 0)
+        let elsewhere = try FakeIdentityProvider()
+        elsewhere.behaviour.workloads = [WorkloadRegistration(clientID: clientID, secret: secret)]
+        let moved = try await authctl.run(["providers", "add", "oidc.fake", "--issuer", elsewhere.issuer, "--client-id", elsewhere.clientID])
+        #expect(moved.status == 0, "\(moved.stderr)")
+        let before = authctl.keystoreBytes()
+        let token = try await authctl.run(["token", "--force-refresh"], environment: environment)
+        #expect(token.status == 7 && token.stderr.contains(provider.issuer), "\(token.stderr)")
+        #expect(elsewhere.count("client_credentials") == 0 && elsewhere.count("token") == 0, "the secret went to another issuer")
+        #expect(authctl.keystoreBytes() == before)
+    }
+
     @Test("a wrong secret is invalid-credential (4) and an unknown client too; nothing is stored")
     func refusals() async throws {
         try await authctl.addFakeProvider(provider)

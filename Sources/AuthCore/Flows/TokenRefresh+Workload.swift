@@ -19,8 +19,8 @@ extension TokenRefresh {
         }
         let provider = try WorkloadGrant.provider(try configStore.workloadProvider(ProviderID(parsing: providerID)), for: client)
         let grant = WorkloadGrant(transport: transport, clock: clock, metadataCache: metadataCache, secrets: secrets, random: random)
-        return { _, current in
-            let result = try await grant.run(client, provider: provider, scopes: input.scopes)
+        return { identity, current in
+            let result = try await grant.run(client, provider: provider, scopes: input.scopes, issuer: identity.issuer)
             var renewed = current
             if input.scopes.isEmpty {
                 renewed.accessToken = result.tokens.accessToken

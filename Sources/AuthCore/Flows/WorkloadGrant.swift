@@ -45,9 +45,18 @@ public struct WorkloadGrant: Sendable {
     }
 
     /// One grant for `scopes` (empty: the workload's own scopes, else the provider's default).
-    func run(_ client: WorkloadClient, provider: any IdentityProvider, scopes: [String] = []) async throws -> Result {
+    /// - Parameter issuer: the issuer the workload signed in at (a renewal): its credential is
+    ///   sent to no other, whatever the configuration says now.
+    func run(_ client: WorkloadClient, provider: any IdentityProvider, scopes: [String] = [], issuer: String? = nil) async throws
+        -> Result
+    {
         let asked = !scopes.isEmpty ? scopes : !client.scopes.isEmpty ? client.scopes : provider.defaultWorkloadScopes
         let discovery = try await metadata.discovery(for: provider)
+        if let issuer, discovery.issuer != issuer {
+            throw AuthError.notConfigured(
+                "the workload signed in at \(Sanitize.text(issuer, limit: 200)), and the configuration of \(provider.id) now leads to \(Sanitize.text(discovery.issuer, limit: 200)); its credential is sent only where it signed in. Sign the workload in again: \(command: .login, "\(provider.id)", .input(.clientCredentials, nil))"
+            )
+        }
         let authentication = try await self.authentication(client, provider: provider, discovery: discovery)
         let request = TokenRequest(
             tokenEndpoint: discovery.tokenEndpoint, clientID: client.clientID, grant: .clientCredentials(scopes: asked),
