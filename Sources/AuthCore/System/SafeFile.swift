@@ -50,13 +50,19 @@ public enum SafeFile {
     ///   - code: the error code of a refusal (`keystore-error` for the keystore,
     ///     `provider-not-configured` for configuration and secret files).
     ///   - directory: the rule for the directory that holds it.
+    ///   - limit: the most bytes the file may hold (secret, key and certificate files are
+    ///     small); nil for no limit (the keystore, whose size is the user's).
     public static func read(
-        _ path: String, what: String, code: SafeFile.ErrorCode = .keystoreError, directory rule: DirectoryRule = .strict
+        _ path: String, what: String, code: SafeFile.ErrorCode = .keystoreError, directory rule: DirectoryRule = .strict,
+        limit: Int? = nil
     ) throws -> Data? {
         try withOpened(path, what: what, code: code, directory: rule) { fd, info in
-            try readAll(fd, size: info.st_size, path: path, what: what, code: code)
+            try readAll(fd, size: info.st_size, path: path, what: what, code: code, limit: limit)
         }
     }
+
+    /// What secret, key and certificate files may hold: 64 KiB.
+    public static let secretFileLimit = 64 * 1024
 
     /// Opens a private file with the checks of `read` and gives `body` its descriptor and
     /// what `fstat` said of it; closes it after. Nil when the file does not exist.
@@ -77,12 +83,19 @@ public enum SafeFile {
     }
 
     /// The rest of the file open at `fd`, from its offset to its end.
-    static func readAll(_ fd: Int32, size: off_t, path: String, what: String, code: SafeFile.ErrorCode) throws -> Data {
+    static func readAll(_ fd: Int32, size: off_t, path: String, what: String, code: SafeFile.ErrorCode, limit: Int? = nil) throws
+        -> Data
+    {
+        func tooLarge() -> AuthError {
+            code.error("\(what) \(path) holds more than \((limit ?? 0) / 1024) KiB, which no such file does. Check the path")
+        }
+        if let limit, size > off_t(limit) { throw tooLarge() }
         // Straight into a buffer of the file's size (one copy, few calls: the keystore is read
         // on every `authctl token`); a file that grew meanwhile is read to its end all the same.
         var data = Data(count: max(Int(size), 0) + 1)
         var length = 0
         while true {
+            if let limit, length > limit { throw tooLarge() }
             if length == data.count { data.count += max(data.count, 65536) }
             let count = data.withUnsafeMutableBytes { buffer -> Int in
                 guard let base = buffer.baseAddress else { return -1 }

@@ -15,7 +15,8 @@ public protocol SecretSource: Sendable {
 
 extension SecretSource {
     public func privateKey(_ path: String) throws -> String {
-        guard let data = try SafeFile.read(path, what: "the private key file", code: .providerNotConfigured, directory: .any),
+        guard let data = try SafeFile.read(
+            path, what: "the private key file", code: .providerNotConfigured, directory: .any, limit: SafeFile.secretFileLimit),
             let text = String(data: data, encoding: .utf8)
         else {
             throw AuthError.notConfigured(
@@ -36,7 +37,8 @@ public struct ProcessSecretSource: SecretSource {
     public func environmentValue(_ name: String) -> String? { environment[name] }
 
     public func fileContents(_ path: String) throws -> String {
-        guard let data = try SafeFile.read(path, what: "the client secret file", code: .providerNotConfigured, directory: .any),
+        guard let data = try SafeFile.read(
+            path, what: "the client secret file", code: .providerNotConfigured, directory: .any, limit: SafeFile.secretFileLimit),
             let text = String(data: data, encoding: .utf8)
         else {
             throw AuthError.notConfigured("the client secret file \(path) does not exist or is not text. Check \(input: .clientSecretFile)")

@@ -1,0 +1,27 @@
+import AuthCore
+import Foundation
+import Testing
+
+/// Secret, key and certificate files are small: one that is not (a wrong path, a device, a
+/// file another program keeps growing) is refused, never read whole into memory.
+@Suite("Secret files are read bounded")
+struct SecretFileLimitTests {
+    @Test("a client secret, private key or certificate file over 64 KiB is refused naming the file; one under it is read")
+    func bounded() throws {
+        let directory = NSTemporaryDirectory() + "authctl-secret-limit-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let large = directory + "/large", small = directory + "/small"
+        #expect(FileManager.default.createFile(atPath: large, contents: Data(repeating: 0x41, count: 65 * 1024 + 1), attributes: [.posixPermissions: 0o600]))
+        #expect(FileManager.default.createFile(atPath: small, contents: Data("s3cret\n".utf8), attributes: [.posixPermissions: 0o600]))
+        let source = ProcessSecretSource(environment: [:])
+        let reads: [(String) throws -> String] = [source.fileContents, source.privateKey, source.certificateFile]
+        for read in reads {
+            #expect { _ = try read(large) } throws: { error in
+                guard let error = error as? AuthError else { return false }
+                return error.code == .providerNotConfigured && error.message.contains(large) && error.message.contains("64 KiB")
+            }
+            #expect(try read(small).hasPrefix("s3cret"))
+        }
+    }
+}
