@@ -25,3 +25,28 @@ struct SecretFileLimitTests {
         }
     }
 }
+
+/// A federated token file another local user owns or may write could hold a JWT of theirs,
+/// which authctl would present as the workload's (SPEC §3 "Workloads").
+@Suite("Federated token files")
+struct FederatedTokenFileOwnerTests {
+    @Test(
+        "a federated token file another user owns, or that others may write, is refused; root's (Kubernetes) and ours are read",
+        .enabled(if: geteuid() == 0, "needs root to give the file to another user (CI runs as root)"))
+    func owner() throws {
+        let directory = NSTemporaryDirectory() + "authctl-federated-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/token"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("eyJ.eyJ.sig\n".utf8), attributes: [.posixPermissions: 0o644]))
+        let source = ProcessSecretSource(environment: [:])
+        #expect(try source.federatedTokenFile(path) == "eyJ.eyJ.sig")
+        chown(path, 65534, 65534)
+        #expect { _ = try source.federatedTokenFile(path) } throws: {
+            ($0 as? AuthError)?.code == .providerNotConfigured && ($0 as? AuthError)?.message.contains("uid 65534") == true
+        }
+        chown(path, 0, 0)
+        chmod(path, 0o666)
+        #expect { _ = try source.federatedTokenFile(path) } throws: { ($0 as? AuthError)?.message.contains("others may write") == true }
+    }
+}

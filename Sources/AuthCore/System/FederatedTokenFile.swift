@@ -18,10 +18,13 @@ extension SecretSource {
     ///
     /// Unlike a client secret file, it may be a symbolic link: Kubernetes projects service
     /// account tokens as `token → ..data/token` and swaps `..data` when it rotates them
-    /// (Azure Workload Identity's `AZURE_FEDERATED_TOKEN_FILE`). The token lives minutes, so
-    /// no ownership rule applies; it must be a regular file of at most 64 KiB, and text.
+    /// (Azure Workload Identity's `AZURE_FEDERATED_TOKEN_FILE`). Kubernetes writes it as root
+    /// and lets the pod read it, so the file (where the link leads) must be the user's or
+    /// root's, and no one else may write it: another local user's file could hold a token of
+    /// theirs, which authctl would present as the workload's. A regular file of at most
+    /// 64 KiB, and text.
     public func federatedTokenFile(_ path: String) throws -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
             throw AuthError.notConfigured(
                 "the federated token file \(path) cannot be read (\(String(cString: strerror(errno)))). Check \(input: .federatedTokenFile): the CI service writes it (Kubernetes: the projected service account token)"
@@ -31,6 +34,16 @@ extension SecretSource {
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             throw AuthError.notConfigured("the federated token file \(path) is not a regular file. Check \(input: .federatedTokenFile)")
+        }
+        guard info.st_uid == geteuid() || info.st_uid == 0 else {
+            throw AuthError.notConfigured(
+                "the federated token file \(path) belongs to another user (uid \(info.st_uid)), who could put a token of theirs in it. Use a file of your own or root's (\(input: .federatedTokenFile))"
+            )
+        }
+        guard info.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
+            throw AuthError.notConfigured(
+                "the federated token file \(path) is one that others may write, so its token could be anyone's. Make it writable by its owner alone (chmod go-w '\(path)')"
+            )
         }
         var data = Data(count: Self.federatedTokenLimit + 1)
         var length = 0

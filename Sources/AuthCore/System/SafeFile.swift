@@ -134,7 +134,7 @@ public enum SafeFile {
     static func openRefusal(_ path: String, what: String, code: SafeFile.ErrorCode) -> AuthError {
         if errno == ELOOP {
             return code.error(
-                "\(what) \(path) is a symbolic link, which authctl refuses (it could point anywhere). Replace it with the real file, or pass the real path (\(input: .keystore) or \(input: .config))"
+                "\(what) \(path) is a symbolic link, which authctl refuses (it could point anywhere). Replace it with the real file, or give the real path instead"
             )
         }
         return code.error("\(what) \(path) cannot be opened (\(String(cString: strerror(errno)))). Check its permissions")
