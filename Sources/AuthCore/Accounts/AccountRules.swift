@@ -348,7 +348,7 @@ public enum AccountRules {
         guard let uid else { return try currentUserIndex(state) }
         guard let index = state.userIndex(uid: uid) else {
             throw AuthError.invalidCredential(
-                "the user \(uid) was removed by another authctl (users delete) while this command ran. Sign in again: \(command: .login, "PROVIDER")"
+                "the user \(uid) was removed by another command (\(command: .usersDelete)) while this one ran. Sign in again: \(command: .login, "PROVIDER")"
             )
         }
         return index

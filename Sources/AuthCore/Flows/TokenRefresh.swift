@@ -204,7 +204,7 @@ public struct TokenRefresh: Sendable {
             let tokens = state.users[userIndex].providerData[identityIndex].tokens
         else {
             throw AuthError.invalidCredential(
-                "the \(providerID) session of the user \(uid) was ended by another authctl (signout or unlink) while this command ran. Sign in again: \(command: .login, "\(providerID)")"
+                "the \(providerID) session of the user \(uid) was ended by another command (\(command: .signOut) or \(command: .unlink, "\(providerID)")) while this one ran. Sign in again: \(command: .login, "\(providerID)")"
             )
         }
         return (userIndex, identityIndex, tokens)
@@ -212,7 +212,7 @@ public struct TokenRefresh: Sendable {
 
     static func removed(_ uid: String) -> AuthError {
         AuthError.invalidCredential(
-            "the user \(uid) was removed by another authctl (users delete) while this command ran. Sign in again: \(command: .login, "PROVIDER")")
+            "the user \(uid) was removed by another command (\(command: .usersDelete)) while this one ran. Sign in again: \(command: .login, "PROVIDER")")
     }
 
     /// The token set asked for: the given provider, or the one of the last sign-in.
