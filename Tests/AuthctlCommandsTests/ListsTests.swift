@@ -1,3 +1,4 @@
+import AuthCore
 import AuthCoreTestSupport
 import Foundation
 import Testing
@@ -33,6 +34,30 @@ final class ListsTests {
         #expect(
             piped.stdout
                 == "oidc.a\thttps://idp.example\tc\noidc.bee\thttps://login.some-long-domain.example/realms/x\tclient-with-a-long-id\n")
+    }
+
+    @Test("users list: aligned columns under a header on a terminal; status --json signed out has no user")
+    func usersList() async throws {
+        let short = try FakeIdentityProvider(), long = try FakeIdentityProvider()
+        short.update { $0.email = "a@b.example" }
+        long.update {
+            $0.subject = "someone-else"; $0.email = "grace.hopper@a-rather-long-domain.example"
+        }
+        for (id, provider) in [("oidc.a", short), ("oidc.longer-name", long)] {
+            try await authctl.run(["providers", "add", id, "--issuer", provider.issuer, "--client-id", provider.clientID]).expectSuccess()
+            try await authctl.run(["login", id, "--timeout", "20"]).expectSuccess()
+        }
+        let lines = try await authctl.run(["users", "list"], terminals: .all).stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3 && lines.first?.contains("UID") == true && lines.first?.contains("EMAIL") == true, "\(lines)")
+        let providerColumn = lines.dropFirst().map { line in
+            (line.range(of: "oidc.a") ?? line.range(of: "oidc.longer-name")).map { line.distance(from: line.startIndex, to: $0.lowerBound) }
+        }
+        let headerColumn = lines.first.flatMap { $0.range(of: "PROVIDERS") }.map { lines[0].distance(from: lines[0].startIndex, to: $0.lowerBound) }
+        #expect(Set(providerColumn).count == 1 && providerColumn.first == headerColumn, "\(lines)")
+        #expect(!lines.contains { $0.contains("\t") })
+        try await authctl.run(["signout", "--all"]).expectSuccess()
+        let status = try await authctl.run(["status", "--json"])
+        #expect(status.status == 16 && status.json == ["signedIn": .bool(false)], "\(status.stdout)")
     }
 
     @Test("TERM=dumb gets no colour on a terminal")
