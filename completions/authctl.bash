@@ -468,6 +468,7 @@ _authctl_exec() {
     # Offer option value completions
     case "${prev}" in
     '--provider')
+        __authctl_add_completions -W "$(__authctl_custom_complete ---completion exec -- --provider "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)")"
         return
         ;;
     '--scope')
@@ -498,6 +499,14 @@ _authctl_git-credential() {
         return
         ;;
     '--scope')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __authctl_add_completions -W "$(__authctl_custom_complete ---completion git-credential -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)")"
         return
         ;;
     esac

@@ -20,7 +20,7 @@ final class CompletionTests {
         let program = """
             source '\(script)'
             COMP_WORDS=(\(words)); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_LINE='\(line)'; COMP_POINT=${#COMP_LINE}
-            _authctl
+            _authctl authctl "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"   # as bash's complete -F calls it
             printf '%s\\n' "${COMPREPLY[@]}"
             """
         let process = Process()
@@ -49,6 +49,8 @@ final class CompletionTests {
         #expect(try bashCompletes("authctl login oidc.c") == ["oidc.corp"])
         #expect(Set(try bashCompletes("authctl providers show ")).isSuperset(of: ["oidc.corp", "oidc.home"]))
         #expect(Set(try bashCompletes("authctl token ")).isSuperset(of: ["oidc.corp", "oidc.home"]))
+        #expect(Set(try bashCompletes("authctl git-credential ")).isSuperset(of: ["oidc.corp", "oidc.home"]))
+        #expect(try bashCompletes("authctl exec --provider oidc.h") == ["oidc.home"])
 
         let login = try await authctl.run([
             "login", "oidc.corp", "--browser-command", AuthctlProcess.browserCommand, "--timeout", "20", "--json",

@@ -17,7 +17,8 @@ struct ExecCommand: AuthctlCommand {
             Example: authctl exec -- sh -c 'curl -H "Authorization: Bearer $AUTHCTL_TOKEN" https://api.example.com/'
             """)
 
-    @Option(help: "The provider whose token to use (default: the one of the last sign-in).") var provider: String?
+    @Option(help: "The provider whose token to use (default: the one of the last sign-in).", completion: Completions.providerIDs)
+    var provider: String?
     @Option(name: .customLong("scope"), help: ArgumentHelp("Ask a token for these scopes instead (repeatable).", valueName: "scope"))
     var scopes: [String] = []
     @Argument(parsing: .postTerminator, help: "The command and its arguments, after --.") var command: [String] = []

@@ -23,7 +23,7 @@ struct GitCredentialCommand: AuthctlCommand {
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The provider whose token git gets.") var provider: String
+    @Argument(help: "The provider whose token git gets.", completion: Completions.providerIDs) var provider: String
     @Option(
         name: .customLong("scope"),
         help: ArgumentHelp(
