@@ -26,6 +26,48 @@ struct RedirectListenerTests {
         #expect(redirect.outcome == .authorized(AuthorizationResponse(code: "c")))
     }
 
+    /// What `recv` on `fd` says within `seconds`: "closed" (the peer closed it), "open"
+    /// (nothing came), or "data".
+    func peerState(_ fd: Int32, within seconds: Int) async -> String {
+        await withCheckedContinuation { continuation in
+            Thread {
+                var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+                setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                var byte: UInt8 = 0
+                let count = recv(fd, &byte, 1, 0)
+                continuation.resume(returning: count == 0 ? "closed" : count < 0 ? "open" : "data")
+            }.start()
+        }
+    }
+
+    @Test("a client that does not send its whole request within 5 s of the listener's clock is cut off; the redirect still comes in")
+    func requestDeadline() async throws {
+        let listener = try RedirectListener(host: "127.0.0.1", port: 0)
+        let clock = ManualClock()
+        let waiting = Task {
+            try await listener.waitForRedirect(
+                CallbackStateMachine(expectation: .init(path: "/callback", state: "s", issuer: "https://idp.example")),
+                until: .distantFuture, clock: clock)
+        }
+        // A slow client: half a request line, then nothing.
+        let slow = RawLoopbackClient.connect(port: listener.port)
+        defer { close(slow) }
+        _ = "GET /callback?code=c&st".withCString { send(slow, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        #expect(await peerState(slow, within: 1) == "open", "cut off while the clock stood still")
+        // The clock passes the deadline (again, in case the connection was accepted late).
+        var state = "open"
+        for _ in 0..<10 where state == "open" {
+            clock.advance(by: 6)
+            state = await peerState(slow, within: 1)
+        }
+        #expect(state == "closed", "the slow connection was kept past its deadline")
+        async let answered = RawLoopbackClient.request("GET /callback?code=c&state=s", port: listener.port)
+        let redirect = try await waiting.value
+        redirect.browser.answer(.text(status: 200, "done"))
+        let (status, _) = try await answered
+        #expect(status == 200 && redirect.outcome == .authorized(AuthorizationResponse(code: "c")))
+    }
+
     @Test("a port in use is a clear invalid-argument naming --listen-address")
     func portInUse() throws {
         let first = try RedirectListener(host: "127.0.0.1", port: 0)
