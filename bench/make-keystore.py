@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes a keystore of N users (docs/keystore.md, version 1) whose tokens are valid for a
-year, with realistic token sizes, the last user current. Usage: make-keystore.py N PATH"""
+year, with realistic token sizes, the last user created current — its record first in
+`users`, as authctl writes it (KeystoreFile). Usage: make-keystore.py N PATH"""
 import json, os, random, string, sys, datetime
 
 def token(n):
@@ -26,7 +27,7 @@ for i in range(n):
             },
         }],
     })
-document = {"version": 1, "currentUid": users[-1]["uid"], "users": users}
+document = {"version": 1, "currentUid": users[-1]["uid"], "users": [users[-1]] + users[:-1]}
 fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
 with os.fdopen(fd, "w") as f:
     json.dump(document, f, indent=2, sort_keys=True)

@@ -96,6 +96,41 @@ final class KeystoreScanTests {
         "",
     ]
 
+    @Test("authctl writes the current user's record first, and the scan reads no further (version from the file's end)")
+    func stopsAtTheCurrentUser() async throws {
+        let state = state(users: 20, current: 13)
+        try await write(state)
+        var data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let found = try #require(KeystoreScan.currentUser(in: data))
+        let range = try #require(found.user)
+        #expect(try KeystoreFile.decoder.decode(KeystoreRecord.User.self, from: data[range]).domain == state.users[13])
+        #expect(String(decoding: data[..<range.lowerBound], as: UTF8.self).contains("\"users\" : ["), "the first record")
+        // Whatever follows the record is not read: overwrite it all but the end with spaces.
+        let end = try #require(String(decoding: data, as: UTF8.self).range(of: "\"version\"", options: .backwards))
+        let versionAt = String(decoding: data, as: UTF8.self).utf8.distance(
+            from: String(decoding: data, as: UTF8.self).startIndex, to: end.lowerBound)
+        data.replaceSubrange(range.upperBound..<(versionAt - 4), with: Data(repeating: 0x20, count: versionAt - 4 - range.upperBound))
+        try data.write(to: URL(fileURLWithPath: path))
+        #expect(KeystoreScan.currentUser(in: data) == found)
+        #expect(try scanFile(window: 7) == found && scanFile(window: 65536) == found)
+        // An end that is not `"version" : N }` is scanned whole (here: and refused).
+        var untidy = data
+        untidy.append(contentsOf: Array(" x".utf8))
+        #expect(KeystoreScan.currentUser(in: untidy) == nil)
+    }
+
+    @Test("users use moves the current user's record to the front of the file; lists keep the order of creation")
+    func currentFirstOnDisk() async throws {
+        var state = state(users: 3, current: 0)
+        for index in state.users.indices { state.users[index].createdAt = Date(timeIntervalSince1970: 1_790_000_000 + Double(index)) }
+        try await write(state)
+        try await keystore.update { $0.currentUID = state.users[2].uid }
+        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+        let positions = state.users.map { text.range(of: "\"uid\" : \"\($0.uid)\"")?.lowerBound }
+        #expect(positions[2]! < positions[0]! && positions[0]! < positions[1]!, "the current user first, the others as they were")
+        #expect(try keystore.read().usersByCreation.map(\.uid) == state.users.map(\.uid))
+    }
+
     @Test("nobody signed in, or a current uid that no user has")
     func noCurrentUser() async throws {
         try await write(state(users: 3, current: nil))

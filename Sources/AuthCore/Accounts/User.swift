@@ -218,6 +218,13 @@ public struct AccountState: Sendable, Equatable {
         self.pendingCredentials = pendingCredentials
     }
 
+    /// The users in the order they were created (then by uid): what lists and exports show.
+    /// The keystore file keeps the current user's record first, so its order changes with
+    /// `users use`; this one does not.
+    public var usersByCreation: [User] {
+        users.sorted { ($0.createdAt, $0.uid) < ($1.createdAt, $1.uid) }
+    }
+
     public var currentUser: User? {
         guard let currentUID else { return nil }
         return users.first { $0.uid == currentUID }

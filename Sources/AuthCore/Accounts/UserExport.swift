@@ -25,7 +25,7 @@ public enum UserExport {
 
     /// The users, tokens removed, as a document of the given format.
     public static func export(_ state: AccountState, format: Format) throws -> Data {
-        let users = state.users.map(withoutTokens)
+        let users = state.usersByCreation.map(withoutTokens)
         switch format {
         case .authctl:
             return try KeystoreFile.encoder.encode(

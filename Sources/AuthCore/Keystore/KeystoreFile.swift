@@ -28,7 +28,9 @@ struct KeystoreFile: Codable, Equatable {
     init(_ state: AccountState) {
         version = Self.plaintextVersion
         currentUid = state.currentUID
-        users = state.users.map(KeystoreRecord.User.init)
+        // The current user's record first: the token hot path stops reading there (KeystoreScan).
+        let current = state.users.filter { $0.uid == state.currentUID }
+        users = (current + state.users.filter { $0.uid != state.currentUID }).map(KeystoreRecord.User.init)
         pendingCredentials = state.pendingCredentials.isEmpty ? nil : state.pendingCredentials.map(KeystoreRecord.PendingCredential.init)
     }
 

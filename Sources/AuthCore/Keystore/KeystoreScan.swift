@@ -24,6 +24,12 @@
 /// It reads either bytes in memory or an open file through a small window (`pread`, 64 KiB
 /// by default), so that a keystore of a thousand users is never held in memory whole: only
 /// the current user's record is read out and decoded (bench/README.md, peak memory).
+///
+/// It stops at the current user's record: authctl writes that record first (`KeystoreFile`)
+/// and `version` last (sorted keys), which it then reads from the file's last bytes. So the
+/// other users' records are not read at all — a damage among them is found by the next
+/// command that reads the whole file (every write does) — and `token` costs the same with a
+/// thousand users as with one. A file whose end is not `"version" : N }` is scanned whole.
 enum KeystoreScan {
     struct Found: Equatable {
         var version: Int
@@ -59,6 +65,8 @@ enum KeystoreScan {
 
     private struct Scanner {
         let source: Source
+        /// Set when the scan stopped at the current user's record (the rest is not read).
+        var stoppedAt: Range<Int>?
         /// The bytes at hand, from offset `windowStart` of the whole.
         var window: UnsafeBufferPointer<UInt8>
         var windowStart = 0
@@ -125,7 +133,11 @@ enum KeystoreScan {
                         let start = scanner.position
                         guard scanner.peek() == Self.openBracket else { return false }
                         if let currentUID {
-                            guard let found = scanner.findUser(currentUID) else { return false }
+                            guard let found = scanner.findUser(currentUID, stoppingThere: true) else { return false }
+                            if let found, scanner.stoppedAt != nil {
+                                user = .some(found)
+                                return false  // stop here: the rest of the file is not read
+                            }
                             user = .some(found)
                         } else {
                             guard scanner.skipValue() else { return false }
@@ -135,7 +147,16 @@ enum KeystoreScan {
                     default: return scanner.skipValue()
                     }
                 })
-            else { return nil }
+            else {
+                // Stopped at the current user's record: `version` is the file's last member.
+                guard let found = stoppedAt, !failed, let currentUID, let version = version ?? tailVersion(),
+                    version == 1 || sealing != nil  // a sealed file's `sealing` comes before `users`
+                else {
+                    if stoppedAt != nil { return restarted() }
+                    return nil
+                }
+                return Found(version: version, currentUID: currentUID, user: found, sealing: sealing)
+            }
             skipWhitespace()
             guard peek() == nil, !failed, let version, let users else { return nil }
             guard let currentUID else { return Found(version: version, currentUID: nil, user: nil, sealing: sealing) }
@@ -145,10 +166,60 @@ enum KeystoreScan {
             return Found(version: version, currentUID: currentUID, user: found, sealing: sealing)
         }
 
+        /// The same scan from the start, reading the whole file (the end of the file was not
+        /// what authctl writes, so `version` must be found where it is).
+        mutating func restarted() -> Found? {
+            var again = Scanner(source: source)
+            again.stopAtUser = false
+            return again.keystore()
+        }
+
+        /// Whether `findUser` may stop at the record it looks for.
+        var stopAtUser = true
+
+        /// `version` read from the file's last bytes, `"version" : N }` (sorted keys put it
+        /// last); nil when they are anything else.
+        mutating func tailVersion() -> Int? {
+            let tail: [UInt8]
+            switch source {
+            case .memory(let bytes):
+                tail = Array(bytes.suffix(64))
+            case .file(let fd, _):
+                var info = stat()
+                guard fstat(fd, &info) == 0 else { return nil }
+                let size = Int(info.st_size)
+                var bytes = [UInt8](repeating: 0, count: min(size, 64))
+                let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(size - $0.count)) }
+                guard count == bytes.count else { return nil }
+                tail = bytes
+            }
+            var end = tail.count
+            func skipSpace() { while end > 0, [0x20, 0x0A, 0x0D, 0x09].contains(tail[end - 1]) { end -= 1 } }
+            skipSpace()
+            guard end > 0, tail[end - 1] == Self.closeBrace else { return nil }
+            end -= 1
+            skipSpace()
+            let digitsEnd = end
+            while end > 0, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(tail[end - 1]), digitsEnd - end < 9 { end -= 1 }
+            guard end < digitsEnd, let version = Int(String(decoding: tail[end..<digitsEnd], as: UTF8.self)) else { return nil }
+            skipSpace()
+            guard end > 0, tail[end - 1] == Self.colon else { return nil }
+            end -= 1
+            skipSpace()
+            let key = Array("\"version\"".utf8)
+            guard end >= key.count, Array(tail[(end - key.count)..<end]) == key else { return nil }
+            end -= key.count
+            skipSpace()
+            // The member before it ends with `,` (or the object begins): a top-level member.
+            guard end > 0, tail[end - 1] == Self.comma || tail[end - 1] == Self.openBrace else { return nil }
+            return version
+        }
+
         /// In the `users` array: the range of the object whose `uid` is `uid`; `.some(nil)`
         /// when none is; nil when the array is not what it should be. The position ends
-        /// after the array.
-        mutating func findUser(_ uid: String) -> Range<Int>?? {
+        /// after the array — or, with `stoppingThere` (and `stopAtUser`), right after the
+        /// record found, which `stoppedAt` then holds.
+        mutating func findUser(_ uid: String, stoppingThere: Bool = false) -> Range<Int>?? {
             guard next() == Self.openBracket else { return nil }
             skipWhitespace()
             if peek() == Self.closeBracket {
@@ -169,7 +240,13 @@ enum KeystoreScan {
                         return scanner.skipValue()
                     })
                 else { return nil }
-                if found == uid, result == nil { result = start..<position }
+                if found == uid, result == nil {
+                    result = start..<position
+                    if stoppingThere && stopAtUser {
+                        stoppedAt = start..<position
+                        return .some(result)
+                    }
+                }
                 skipWhitespace()
                 switch next() {
                 case Self.comma: continue

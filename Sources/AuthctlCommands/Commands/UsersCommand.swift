@@ -23,14 +23,14 @@ struct UsersCommand: ParsableCommand {
                 wiring.output.json(
                     .object([
                         "currentUid": Output.optional(state.currentUID),
-                        "users": .array(state.users.map(Output.user)),
+                        "users": .array(state.usersByCreation.map(Output.user)),
                     ]))
                 return
             }
             if state.users.isEmpty { wiring.output.line("No users yet. Sign in with: authctl login PROVIDER") }
             wiring.output.table(
                 header: ["  UID", "EMAIL", "PROVIDERS", "BACKEND"],
-                rows: state.users.map { user in
+                rows: state.usersByCreation.map { user in
                     [
                         "\(user.uid == state.currentUID ? "*" : " ") \(user.uid)",
                         user.kind == .workload ? "(workload)" : user.email ?? "-",
