@@ -309,7 +309,8 @@ struct NetworkHardeningTests {
         let refusing = CurlTransport(timeout: 5, userAgent: String(repeating: "a", count: 8_000_001))
         await #expect { _ = try await refusing.send(HTTPRequest(url: url)) } throws: { error in
             guard let error = error as? AuthError else { return false }
-            return error.code == .networkRequestFailed && error.message.contains("CURLOPT_USERAGENT") && error.message.contains("did not send")
+            return error.code == .networkRequestFailed && error.message.contains("CURLOPT_USERAGENT")
+                && error.message.contains("did not send")
         }
         #expect(seen.count == 0, "a request went out although an option was refused")
         _ = try await CurlTransport(timeout: 5, userAgent: "authctl/test").send(HTTPRequest(url: url))

@@ -12,7 +12,9 @@ struct SecretFileLimitTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let large = directory + "/large", small = directory + "/small"
-        #expect(FileManager.default.createFile(atPath: large, contents: Data(repeating: 0x41, count: 65 * 1024 + 1), attributes: [.posixPermissions: 0o600]))
+        #expect(
+            FileManager.default.createFile(
+                atPath: large, contents: Data(repeating: 0x41, count: 65 * 1024 + 1), attributes: [.posixPermissions: 0o600]))
         #expect(FileManager.default.createFile(atPath: small, contents: Data("s3cret\n".utf8), attributes: [.posixPermissions: 0o600]))
         let source = ProcessSecretSource(environment: [:])
         let reads: [(String) throws -> String] = [source.fileContents, source.privateKey, source.certificateFile]

@@ -304,7 +304,9 @@ struct FirebaseCommandsTests {
         let calls = firebase.receivedRequests.count
         let noPort = try await authctl.run(["login", "apple", "--redirect-uri", page])
         #expect(noPort.status == 2 && noPort.stderr.contains("--listen-address"), "\(noPort.stderr)")
-        let plain = try await authctl.run(["login", "apple", "--redirect-uri", "http://forwarder.example/cb", "--listen-address", "127.0.0.1:\(port)"])
+        let plain = try await authctl.run([
+            "login", "apple", "--redirect-uri", "http://forwarder.example/cb", "--listen-address", "127.0.0.1:\(port)",
+        ])
         #expect(plain.status == 2, "\(plain.stderr)")
         #expect(firebase.receivedRequests.count == calls)
     }
@@ -319,7 +321,8 @@ struct FirebaseCommandsTests {
         let local = try await authctl.run(["login", "oidc.corp", "--json"], environment: ["S": consoleSecret])
         let uid = try #require(local.json?["user"]?.objectValue?["uid"]?.stringValue, "\(local.stderr)")
         try await authctl.run([
-            "backend", "use", "firebase", "--project", firebase.projectID, "--api-key", firebase.apiKey, "--emulator", firebase.emulatorHost,
+            "backend", "use", "firebase", "--project", firebase.projectID, "--api-key", firebase.apiKey, "--emulator",
+            firebase.emulatorHost,
         ]).expectSuccess()
         let before = authctl.keystoreBytes()
         firebase.behaviour.nextLocalID = uid
@@ -369,7 +372,8 @@ struct FirebaseCommandsTests {
                         "users": .array([
                             .object([
                                 "localId": answer["localId"] ?? "uid-lie",
-                                "providerUserInfo": .array([.object(["providerId": answer["providerId"] ?? "oidc.corp", "rawId": "raw-1"])]),
+                                "providerUserInfo": .array([.object(["providerId": answer["providerId"] ?? "oidc.corp", "rawId": "raw-1"])]
+                                ),
                             ])
                         ])
                     ])),

@@ -74,7 +74,9 @@ struct KeystoreSealCommandsTests {
         try await authctl.run(["keystore", "seal", "--key-file", try await newKeyFile()]).expectSuccess()
         let before = authctl.keystoreBytes()
         let other = try await newKeyFile("other")
-        for command in [["token"], ["users", "use", "uid-1"], ["signout"], ["keystore", "unseal"], ["keystore", "rekey", "--key-file", other]] {
+        for command in [
+            ["token"], ["users", "use", "uid-1"], ["signout"], ["keystore", "unseal"], ["keystore", "rekey", "--key-file", other],
+        ] {
             let result = try await authctl.run(command, environment: ["AUTHCTL_KEYSTORE_KEY_FILE": other])
             #expect(result.status == 6, "\(command)")
             #expect(result.stderr.contains("not the key it was sealed with"), "\(command): \(result.stderr)")

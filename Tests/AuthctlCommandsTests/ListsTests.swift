@@ -52,7 +52,9 @@ final class ListsTests {
         let providerColumn = lines.dropFirst().map { line in
             (line.range(of: "oidc.a") ?? line.range(of: "oidc.longer-name")).map { line.distance(from: line.startIndex, to: $0.lowerBound) }
         }
-        let headerColumn = lines.first.flatMap { $0.range(of: "PROVIDERS") }.map { lines[0].distance(from: lines[0].startIndex, to: $0.lowerBound) }
+        let headerColumn = lines.first.flatMap { $0.range(of: "PROVIDERS") }.map {
+            lines[0].distance(from: lines[0].startIndex, to: $0.lowerBound)
+        }
         #expect(Set(providerColumn).count == 1 && providerColumn.first == headerColumn, "\(lines)")
         #expect(!lines.contains { $0.contains("\t") })
         try await authctl.run(["signout", "--all"]).expectSuccess()

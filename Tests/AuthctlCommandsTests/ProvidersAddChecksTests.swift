@@ -28,7 +28,10 @@ struct ProvidersAddChecksTests {
             (["microsoft.com", "--client-id", "c", "--team-id", "ABCDEFGHIJ"], 2, "--team-id applies to apple.com"),
             (["microsoft.com", "--client-id", "c", "--issuer", "https://idp.example"], 2, "--issuer applies to"),
             (["apple.com", "--client-id", "com.example.signin"], 2, "--team-id"),
-            (["apple.com", "--client-id", "com.example.signin", "--team-id", "ABCDEFGHIJ", "--key-id", "KEY1234567"], 2, "--private-key-file"),
+            (
+                ["apple.com", "--client-id", "com.example.signin", "--team-id", "ABCDEFGHIJ", "--key-id", "KEY1234567"], 2,
+                "--private-key-file"
+            ),
             (["apple.com", "--team-id", "ABCDEFGHIJ"], 2, "--client-id"),
         ])
     func refused(arguments: [String], exit: Int32, rule: String) async throws {

@@ -49,7 +49,8 @@ struct TyposTests {
         #expect(!misplaced.stderr.contains("name a command"), "\(misplaced.stderr)")
         #expect(misplaced.stderr.contains("authctl login --timeout"), "\(misplaced.stderr)")
         let unknown = try await authctl.run(["--bogus", "status"])
-        #expect(unknown.status == 2 && !unknown.stderr.contains("name a command") && unknown.stderr.contains("--bogus"), "\(unknown.stderr)")
+        #expect(
+            unknown.status == 2 && !unknown.stderr.contains("name a command") && unknown.stderr.contains("--bogus"), "\(unknown.stderr)")
     }
 
     @Test("global options without a command say that a command is missing, not 'Unknown option'")

@@ -42,7 +42,8 @@ final class AuthctlBinaryTests {
                 _ = Process.run("curl", ["-s", "-o", "/dev/null", base + junk])
             }
             _ = Process.run(
-                "curl", ["-s", "-o", "/dev/null", "-X", "POST", "--data-binary", String(repeating: "A", count: 200_000), base + "/callback"])
+                "curl",
+                ["-s", "-o", "/dev/null", "-X", "POST", "--data-binary", String(repeating: "A", count: 200_000), base + "/callback"])
             _ = Process.run("curl", ["-s", "-L", "-o", "/dev/null", url])
         }
         let result = await AuthctlProcess.finish(started)

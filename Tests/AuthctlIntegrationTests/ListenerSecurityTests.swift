@@ -86,7 +86,9 @@ final class ListenerSecurityTests {
             contents("nobody").contains("--allow-any-local-user") && contents("nobody").contains("AUTHCTL_ALLOW_ANY_LOCAL_USER=1"),
             "the 403 page names the way out (issue 12): \(contents("nobody"))")
         #expect(result.status == 0, "the start URL was not spent by the refused request: \(result.stderr)")
-        #expect(result.stderr.contains("another local user (uid 65534)") && result.stderr.contains("--allow-any-local-user"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("another local user (uid 65534)") && result.stderr.contains("--allow-any-local-user"), "\(result.stderr)"
+        )
         #expect(provider.count("authorize") == 1, "nobody never reached the provider through authctl's start URL")
     }
 

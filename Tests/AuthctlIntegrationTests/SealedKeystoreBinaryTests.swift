@@ -103,7 +103,8 @@ struct SealedKeystoreBinaryTests {
         for round in 0..<24 {
             let sealed = String(decoding: authctl.keystoreBytes() ?? Data(), as: UTF8.self).contains("\"version\" : 2")
             let arguments =
-                !sealed ? ["keystore", "seal", "--key-file", key]
+                !sealed
+                ? ["keystore", "seal", "--key-file", key]
                 : round % 2 == 0 ? ["keystore", "rekey", "--key-file", key] : ["keystore", "unseal"]
             let started = try authctl.start(arguments, environment: environment)
             // Up to 60 ms: start-up, the scrypt-free key-file path and the write all fall inside.
@@ -119,7 +120,8 @@ struct SealedKeystoreBinaryTests {
         #expect(outcomes.contains("killed"), "no run was killed before it ended: the test proved nothing")
         // The next write removes what a killed writer left (a temporary may hold tokens in plaintext).
         let sealed = String(decoding: authctl.keystoreBytes() ?? Data(), as: UTF8.self).contains("\"version\" : 2")
-        let last = try await authctl.run(["keystore", sealed ? "unseal" : "seal"] + (sealed ? [] : ["--key-file", key]), environment: environment)
+        let last = try await authctl.run(
+            ["keystore", sealed ? "unseal" : "seal"] + (sealed ? [] : ["--key-file", key]), environment: environment)
         #expect(last.status == 0, "\(last.stderr)")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: (authctl.keystorePath as NSString).deletingLastPathComponent)
         #expect(leftovers.allSatisfy { !$0.contains(".tmp-") }, "\(leftovers)")

@@ -142,7 +142,9 @@ final class WorkloadBinaryTests {
         #expect(try await login().status == 0)
         let elsewhere = try FakeIdentityProvider()
         elsewhere.behaviour.workloads = [WorkloadRegistration(clientID: clientID, secret: secret)]
-        let moved = try await authctl.run(["providers", "add", "oidc.fake", "--issuer", elsewhere.issuer, "--client-id", elsewhere.clientID])
+        let moved = try await authctl.run([
+            "providers", "add", "oidc.fake", "--issuer", elsewhere.issuer, "--client-id", elsewhere.clientID,
+        ])
         #expect(moved.status == 0, "\(moved.stderr)")
         let before = authctl.keystoreBytes()
         let token = try await authctl.run(["token", "--force-refresh"], environment: environment)

@@ -116,9 +116,10 @@ public struct FirebaseSignIn: Sendable {
             // A uid is Firebase's word only within its project and tenant: a record of this
             // keystore that belongs to another backend (a local user, a workload, another
             // project or tenant) is never taken over, whatever the answer says.
-            if let index, state.users[index].kind == .workload || state.users[index].backend?.projectID != project
-                || state.users[index].backend?.tenantID != client.config.tenantId
-                || state.users[index].backend?.emulator != client.endpoints.emulator
+            if let index,
+                state.users[index].kind == .workload || state.users[index].backend?.projectID != project
+                    || state.users[index].backend?.tenantID != client.config.tenantId
+                    || state.users[index].backend?.emulator != client.endpoints.emulator
             {
                 throw AuthError.invalidCredential(
                     "Firebase answered with the user \(Sanitize.text(result.localID, limit: 128)), which this keystore holds for another backend (\(state.users[index].backend?.name ?? "local")); nothing was changed. Check the project (\(command: .backendShow)) and sign in again"

@@ -17,7 +17,8 @@ public struct Accounts: Sendable {
         let state = try keystore.readProfiles()
         guard let uid = uid ?? state.currentUID else { throw AuthError.noCurrentUser }
         guard let user = state.users.first(where: { $0.uid == uid }) else {
-            throw AuthError.invalidArgument("no user has the uid '\(Sanitize.text(uid, limit: 64))'. List them with: \(command: .usersList)")
+            throw AuthError.invalidArgument(
+                "no user has the uid '\(Sanitize.text(uid, limit: 64))'. List them with: \(command: .usersList)")
         }
         return user
     }

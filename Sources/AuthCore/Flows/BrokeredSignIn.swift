@@ -69,7 +69,8 @@ public struct BrokeredSignIn: Sendable {
         // The browser reaches the start URL as it will reach the redirect: at the redirect
         // URI's host when that is this machine, else at the listener's own address.
         let redirectHost = chosen?.host.map { $0.trimming(ScalarSet(charactersIn: "[]")) }
-        let startHost = chosen == nil ? "localhost" : redirectHost.flatMap { EndpointPolicy.isLoopback(host: $0) ? $0 : nil } ?? receiver.host
+        let startHost =
+            chosen == nil ? "localhost" : redirectHost.flatMap { EndpointPolicy.isLoopback(host: $0) ? $0 : nil } ?? receiver.host
         let startAuthority = (startHost.contains(":") ? "[\(startHost)]" : startHost) + ":\(receiver.port)"
         guard let redirectURL = URL(string: redirectURI), let startURL = URL(string: "http://\(startAuthority)\(startPath)") else {
             throw AuthError.internalError("could not make the redirect URI of the sign-in")

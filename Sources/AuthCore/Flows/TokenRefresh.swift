@@ -99,7 +99,8 @@ public struct TokenRefresh: Sendable {
         -> (output: Output?, user: User, providerID: String, tokens: TokenSet)
     {
         if input.idToken, !input.scopes.isEmpty {
-            throw AuthError.invalidArgument("\(input: .idToken) and \(input: .scope) exclude each other: \(input: .scope) asks for an access token for other scopes")
+            throw AuthError.invalidArgument(
+                "\(input: .idToken) and \(input: .scope) exclude each other: \(input: .scope) asks for an access token for other scopes")
         }
         // The current user alone, no lock, no network.
         let user = try resolveUser(input, keystore: keystore)
@@ -212,7 +213,8 @@ public struct TokenRefresh: Sendable {
 
     static func removed(_ uid: String) -> AuthError {
         AuthError.invalidCredential(
-            "the user \(uid) was removed by another command (\(command: .usersDelete)) while this one ran. Sign in again: \(command: .login, "PROVIDER")")
+            "the user \(uid) was removed by another command (\(command: .usersDelete)) while this one ran. Sign in again: \(command: .login, "PROVIDER")"
+        )
     }
 
     /// The token set asked for: the given provider, or the one of the last sign-in.

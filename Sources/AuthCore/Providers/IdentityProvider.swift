@@ -126,7 +126,8 @@ extension IdentityProvider {
 
     public func requireClientID() throws -> String {
         guard let clientID = config.clientID else {
-            throw AuthError.notConfigured("\(id) has no client id. Set it with: \(command: .providersAdd, "\(id)", .input(.clientID, "ID"))")
+            throw AuthError.notConfigured(
+                "\(id) has no client id. Set it with: \(command: .providersAdd, "\(id)", .input(.clientID, "ID"))")
         }
         return clientID
     }

@@ -169,7 +169,8 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         try field(.parameters) {
             for (name, value) in parameters where name.isEmpty || name.contains(where: \.isNewline) || value.contains(where: \.isNewline) {
                 throw AuthError.invalidArgument(
-                    "\(input: .parameter) '\(Sanitize.text(name, limit: 40))' is not KEY=VALUE on one line. Write for example \(input: .parameter) prompt=login")
+                    "\(input: .parameter) '\(Sanitize.text(name, limit: 40))' is not KEY=VALUE on one line. Write for example \(input: .parameter) prompt=login"
+                )
             }
             try AuthorizationRequest.checkCustomParameters(parameters.sorted { $0.key < $1.key })
         }
@@ -179,7 +180,8 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
             if case .oidc = providerID.kind {
                 guard let issuer else {
                     throw AuthError.invalidArgument(
-                        "\(id) needs \(input: .issuer) URL (the provider's issuer; discovery is at ISSUER/.well-known/openid-configuration)")
+                        "\(id) needs \(input: .issuer) URL (the provider's issuer; discovery is at ISSUER/.well-known/openid-configuration)"
+                    )
                 }
                 guard let url = URLComponents(string: issuer)?.url, url.scheme != nil, url.host != nil, url.query == nil,
                     url.fragment == nil,
@@ -249,7 +251,8 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
             }
             if flow == "implicit" {
                 guard case .oidc = providerID.kind else {
-                    throw AuthError.invalidArgument("\(input: .flow) implicit applies to oidc.* providers only; \(id) signs in with the code flow")
+                    throw AuthError.invalidArgument(
+                        "\(input: .flow) implicit applies to oidc.* providers only; \(id) signs in with the code flow")
                 }
             }
         }
@@ -263,7 +266,8 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         case .oidc:
             guard clientID == nil else { return }
             throw AuthError.invalidArgument(
-                "\(id) needs \(input: .clientID): the client id the provider gave your app (\(command: .providersAdd, "\(id)", .input(.clientID, "CLIENT_ID")))")
+                "\(id) needs \(input: .clientID): the client id the provider gave your app (\(command: .providersAdd, "\(id)", .input(.clientID, "CLIENT_ID")))"
+            )
         case .apple:
             // Every Apple token request is signed with the key (docs/apple.md): all four are needed.
             var missing: [Message.Input] = []

@@ -8,8 +8,9 @@ extension SecretSource {
     /// A PEM with a private key and its certificate (`--certificate-file`), checked as the
     /// Apple `.p8` key is: no symbolic link, owned by the user, readable by nobody else.
     public func certificateFile(_ path: String) throws -> String {
-        guard let data = try SafeFile.read(
-            path, what: "the certificate file", code: .providerNotConfigured, directory: .any, limit: SafeFile.secretFileLimit),
+        guard
+            let data = try SafeFile.read(
+                path, what: "the certificate file", code: .providerNotConfigured, directory: .any, limit: SafeFile.secretFileLimit),
             let text = String(data: data, encoding: .utf8)
         else {
             throw AuthError.notConfigured(

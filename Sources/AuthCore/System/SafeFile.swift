@@ -149,7 +149,8 @@ public enum SafeFile {
             throw code.error("\(what) \(path) cannot be examined (\(String(cString: strerror(errno)))). Check its permissions")
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw code.error("\(what) \(path) is not a regular file. Move it away or choose another path (\(input: .keystore) or \(input: .config))")
+            throw code.error(
+                "\(what) \(path) is not a regular file. Move it away or choose another path (\(input: .keystore) or \(input: .config))")
         }
         if info.st_uid != geteuid() {
             throw code.error("\(what) \(path) belongs to another user. Use your own file (\(input: .keystore) or \(input: .config) PATH)")

@@ -15,12 +15,14 @@ public protocol SecretSource: Sendable {
 
 extension SecretSource {
     public func privateKey(_ path: String) throws -> String {
-        guard let data = try SafeFile.read(
-            path, what: "the private key file", code: .providerNotConfigured, directory: .any, limit: SafeFile.secretFileLimit),
+        guard
+            let data = try SafeFile.read(
+                path, what: "the private key file", code: .providerNotConfigured, directory: .any, limit: SafeFile.secretFileLimit),
             let text = String(data: data, encoding: .utf8)
         else {
             throw AuthError.notConfigured(
-                "the private key file \(path) does not exist or is not text. Check \(input: .privateKeyFile) (the AuthKey_KEYID.p8 from Apple)")
+                "the private key file \(path) does not exist or is not text. Check \(input: .privateKeyFile) (the AuthKey_KEYID.p8 from Apple)"
+            )
         }
         return text
     }
@@ -37,8 +39,9 @@ public struct ProcessSecretSource: SecretSource {
     public func environmentValue(_ name: String) -> String? { environment[name] }
 
     public func fileContents(_ path: String) throws -> String {
-        guard let data = try SafeFile.read(
-            path, what: "the client secret file", code: .providerNotConfigured, directory: .any, limit: SafeFile.secretFileLimit),
+        guard
+            let data = try SafeFile.read(
+                path, what: "the client secret file", code: .providerNotConfigured, directory: .any, limit: SafeFile.secretFileLimit),
             let text = String(data: data, encoding: .utf8)
         else {
             throw AuthError.notConfigured("the client secret file \(path) does not exist or is not text. Check \(input: .clientSecretFile)")

@@ -20,7 +20,8 @@ struct Status: AuthctlCommand {
         let state = try wiring.keystore().readCurrentUserProfile()
         guard let user = state.currentUser else {
             if global.json { wiring.output.json(.object(["signedIn": .bool(false)])) }
-            wiring.output.error("authctl: nobody is signed in. Sign in with: authctl login \(wiring.onlyConfiguredProvider() ?? "PROVIDER")\n")
+            wiring.output.error(
+                "authctl: nobody is signed in. Sign in with: authctl login \(wiring.onlyConfiguredProvider() ?? "PROVIDER")\n")
             throw ExitCode(AuthError.Code.noCurrentUser.exitStatus)
         }
         if global.json {
