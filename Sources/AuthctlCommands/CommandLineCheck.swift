@@ -35,7 +35,21 @@ enum CommandLineCheck {
         if first == "help", arguments.count > 1, !arguments[1].hasPrefix("-") {
             return unknown(arguments[1], lead: "there is no help for")
         }
-        return unknown(first, lead: "there is no command")
+        if let problem = unknown(first, lead: "there is no command") { return problem }
+        // A command of a group (`users lst`): the nearest of that group's commands.
+        if arguments.count > 1, !arguments[1].hasPrefix("-"),
+            let group = Authctl.configuration.subcommands.first(where: { $0.configuration.commandName == first }),
+            !group.configuration.subcommands.isEmpty
+        {
+            let names = group.configuration.subcommands.compactMap { $0.configuration.commandName }
+            let name = arguments[1]
+            guard !names.contains(name) else { return nil }
+            let nearest = Suggestion.closest(to: name, among: names)
+            return .invalidArgument(
+                "there is no command '\(first) \(Sanitize.text(name, limit: 40))'.\(nearest.map { " Did you mean '\(first) \($0)'?" } ?? "") The commands of \(first): authctl \(first) --help"
+            )
+        }
+        return nil
     }
 
     private static func unknown(_ name: String, lead: String) -> AuthError? {

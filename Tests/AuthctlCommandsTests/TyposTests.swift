@@ -12,6 +12,8 @@ struct TyposTests {
         arguments: [
             (["logout"], "signout"), (["signin", "oidc.x"], "login"), (["whoami"], "status"), (["statsu"], "status"),
             (["tokn"], "token"), (["provider", "list"], "providers"), (["help", "nosuch"], "authctl --help"), (["help", "logn"], "login"),
+            (["users", "lst"], "Did you mean 'users list'?"), (["providers", "remvoe", "oidc.x"], "Did you mean 'providers remove'?"),
+            (["keystore", "unsael"], "Did you mean 'keystore unseal'?"), (["backend", "shwo"], "Did you mean 'backend show'?"),
         ])
     func command(arguments: [String], suggestion: String) async throws {
         defer { try? FileManager.default.removeItem(atPath: authctl.home) }
