@@ -191,10 +191,14 @@ struct NetworkHardeningTests {
 
     // MARK: Item 9: bounded answers
 
-    @Test("an answer over the request's limit fails as too large, naming the endpoint; a larger limit takes it")
+    @Test("an answer over the request's limit (1 MiB by default) fails as too large, naming the endpoint; a larger limit takes it")
     func responseLimit() async throws {
-        let big = Data(repeating: 0x61, count: (2 << 20) + 1)
-        let server = try LoopbackHTTPServer { _ in HTTPResponse(status: 200, body: big) }
+        #expect(HTTPRequest.defaultResponseLimit == 1 << 20)
+        let big = Data(repeating: 0x61, count: (1 << 20) + 1)
+        let server = try LoopbackHTTPServer { request in
+            HTTPResponse(status: 200, body: request.path == "/exact" ? Data(repeating: 0x61, count: 1 << 20) : big)
+        }
+        #expect(try await CurlTransport(timeout: 10).send(HTTPRequest(url: URL(string: server.baseURL + "/exact")!)).body.count == 1 << 20)
         defer { server.stop() }
         let url = URL(string: server.baseURL + "/token")!
         await #expect { _ = try await CurlTransport(timeout: 10).send(HTTPRequest(url: url)) } throws: { error in

@@ -140,7 +140,7 @@ final class KeystoreHardeningTests {
 
     @Test(
         "exec ended by SIGHUP, SIGTERM, SIGUSR1, SIGPIPE: the token file and its directory are gone, the exit is the child's",
-        arguments: [SIGHUP, SIGTERM, SIGUSR1, SIGPIPE, SIGQUIT, SIGUSR2])
+        arguments: [SIGHUP, SIGTERM, SIGUSR1, SIGPIPE, SIGQUIT, SIGUSR2, SIGALRM])
     func execSignals(signal: Int32) async throws {
         try await signedIn()
         mkdir(runtime, 0o700)
