@@ -30,7 +30,6 @@ public struct FirebaseSessionRefresh: Sendable {
             guard let index = state.userIndex(uid: uid) else { throw TokenRefresh.removed(uid) }
             let user = state.users[index]
             guard let backend = user.backend else { throw AuthError.internalError("the user \(uid) is not a Firebase user") }
-            _ = backend
             try FirebaseSignIn.checkServed(user, by: client)
             guard let current = backend.session, let refreshToken = current.refreshToken else {
                 throw AuthError.userTokenExpired(
