@@ -8,6 +8,8 @@ A recipe is a fenced code block preceded by a marker line:
     <!-- recipe: NAME -->            a ```sh block: run with bash -e in a private HOME
     <!-- recipe: NAME github -->     a GitHub Actions workflow: each job's steps are run
     <!-- recipe: NAME gitlab -->     a .gitlab-ci.yml: each job's before_script + script
+    <!-- recipe: NAME after:OTHER --> a ```sh block run in the HOME the sh recipe OTHER ran in, after it
+                                     (a recipe that goes on from the files another one made)
 
 Substitutions (the only changes made to a recipe's text before it runs):
     https://auth.example.com                  -> the local issuer: oidc-provider-mock on 127.0.0.1 behind a small
@@ -85,10 +87,14 @@ def free_port():
         return s.getsockname()[1]
 
 
+# name -> the sh recipe whose HOME it goes on in (`after:OTHER`).
+AFTER = {}
+
+
 def recipes():
     """(file, name, kind, text) for every marked block in docs/*.md."""
     found = []
-    marker = re.compile(r"^<!-- recipe: ([a-z0-9-]+)(?: (github|gitlab))? -->\s*$")
+    marker = re.compile(r"^<!-- recipe: ([a-z0-9-]+)(?: (github|gitlab))?(?: after:([a-z0-9-]+))? -->\s*$")
     for doc in sorted(os.listdir(os.path.join(ROOT, "docs"))):
         if not doc.endswith(".md"):
             continue
@@ -106,6 +112,8 @@ def recipes():
                 while k < len(lines) and not lines[k].startswith("```"):
                     k += 1
                 found.append((doc, m.group(1), m.group(2) or "sh", "\n".join(lines[j + 1:k]) + "\n"))
+                if m.group(3):
+                    AFTER[m.group(1)] = m.group(3)
                 i = k
             i += 1
     return found
@@ -589,13 +597,21 @@ def main():
         found = recipes()
         check("docs/ci.md has marked recipes", any(doc == "ci.md" for doc, *_ in found))
         keystore = None
-        # The shell recipes first: the workstation sign-in writes the keystore the CI recipes use.
-        for doc, name, kind, text in sorted(found, key=lambda r: r[2] != "sh"):
+        homes = {}
+        # The shell recipes first: the workstation sign-in writes the keystore the CI recipes use;
+        # a recipe that goes on from another (`after:`) runs after it, in its HOME.
+        for doc, name, kind, text in sorted(found, key=lambda r: (r[2] != "sh", r[1] in AFTER)):
             if kind == "broken":
                 check(f"{doc} {name}", False, text)
                 continue
             if kind == "sh":
-                home = tempfile.mkdtemp(prefix="sh-", dir=work)
+                if name in AFTER:
+                    home = homes.get(AFTER[name])
+                    if home is None:
+                        check(f"{doc} {name}: the recipe it goes on from ({AFTER[name]}) ran", False)
+                        continue
+                else:
+                    home = homes[name] = tempfile.mkdtemp(prefix="sh-", dir=work)
                 env = private_env(home, bindir + ":" + BASE_PATH)
                 env["AUTHCTL_BROWSER"] = browser
                 status, out = run_script(local.substitute(text), env, home, os.path.join(home, "..", f"{name}.log"))
@@ -603,6 +619,13 @@ def main():
                 ks = os.path.join(home, "ci-keystore.json")
                 if name == "ci-keystore-secret" and os.path.exists(ks):
                     keystore = open(ks).read()
+                if name == "ci-keystore-sealed" and keystore is not None and os.path.exists(ks):
+                    sealed = open(ks).read()
+                    check(f"{doc} {name}: the keystore is sealed and holds none of its tokens",
+                          '"sealing"' in sealed and not any(v in sealed for v in secret_values(keystore)))
+                    key = os.path.join(home, "ci-keystore.key")
+                    check(f"{doc} {name}: the key file is 0600",
+                          os.path.exists(key) and stat.S_IMODE(os.stat(key).st_mode) == 0o600)
         check("the workstation recipe (ci-keystore-secret) wrote ci-keystore.json", keystore is not None)
         if keystore is None:  # still test the CI recipes: sign in the way the recipe should have
             home = tempfile.mkdtemp(prefix="sh-", dir=work)
