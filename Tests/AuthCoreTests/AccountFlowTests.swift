@@ -28,7 +28,7 @@ struct AccountFlowTests {
         return test
     }
 
-    let browser = CredentialSource.interactive(FlowOptions(timeout: 10))
+    let browser = CredentialSource.interactive(FlowOptions(timeout: 60))
 
     func login(_ test: TestEnvironment, _ provider: String, source: CredentialSource? = nil) async throws -> SignIn.Output {
         try await test.signIn().run(.init(providerID: try ProviderID(parsing: provider), source: source ?? browser))

@@ -11,7 +11,7 @@ struct AppleSignInTests {
 
     init() throws { apple = try FakeApple() }
 
-    let browser = CredentialSource.interactive(FlowOptions(timeout: 10))
+    let browser = CredentialSource.interactive(FlowOptions(timeout: 60))
     var appleID: ProviderID { try! ProviderID(parsing: "apple") }
 
     func login(_ test: TestEnvironment, _ id: ProviderID? = nil) async throws -> SignIn.Output {
@@ -134,13 +134,13 @@ struct AppleConsentTests {
             file.providers["oidc.work"] = ProviderConfig(id: "oidc.work", clientID: oidc.clientID, issuer: oidc.issuer)
         }
         _ = try await test.signIn().run(
-            .init(providerID: try ProviderID(parsing: first), source: .interactive(FlowOptions(timeout: 10))))
+            .init(providerID: try ProviderID(parsing: first), source: .interactive(FlowOptions(timeout: 60))))
         return test
     }
 
     func link(_ test: TestEnvironment, _ provider: String, consent: Bool = false) async throws -> Link.Output {
         try await test.link().run(
-            .init(providerID: try ProviderID(parsing: provider), source: .interactive(FlowOptions(timeout: 10)), consent: consent))
+            .init(providerID: try ProviderID(parsing: provider), source: .interactive(FlowOptions(timeout: 60)), consent: consent))
     }
 
     func expectConsentRequired(_ test: TestEnvironment, _ provider: String) async {

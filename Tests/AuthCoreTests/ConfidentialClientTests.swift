@@ -12,7 +12,7 @@ struct ConfidentialClientTests {
 
     func signIn(_ test: TestEnvironment) async throws -> SignIn.Output {
         try await test.signIn().run(
-            .init(providerID: try ProviderID(parsing: "oidc.fake"), options: FlowOptions(timeout: 10)))
+            .init(providerID: try ProviderID(parsing: "oidc.fake"), options: FlowOptions(timeout: 60)))
     }
 
     @Test("client_secret_basic by default: sign-in and refresh authenticate with HTTP Basic")

@@ -38,7 +38,7 @@ struct CurrentUserChangesTests {
     func signedIn() async throws -> (TestEnvironment, first: String, second: String) {
         let test = try await TestEnvironment(provider: provider)
         _ = try await test.signIn().run(
-            .init(providerID: try ProviderID(parsing: "oidc.fake"), options: FlowOptions(timeout: 10)))
+            .init(providerID: try ProviderID(parsing: "oidc.fake"), options: FlowOptions(timeout: 60)))
         let first = try #require(test.keystore.state.currentUID)
         let second = "second-user-uid-000000000000"
         try await test.keystore.update { state in
@@ -107,7 +107,7 @@ struct CurrentUserChangesTests {
         defer { try? FileManager.default.removeItem(atPath: test.directory) }
         let interfering = keystore(test) { $0.currentUID = second }
         let user = try await test.reauthenticate(keystore: interfering).run(
-            .init(providerID: try ProviderID(parsing: "oidc.fake"), source: .interactive(FlowOptions(timeout: 10))))
+            .init(providerID: try ProviderID(parsing: "oidc.fake"), source: .interactive(FlowOptions(timeout: 60))))
         #expect(user.uid == first)
         #expect(test.keystore.state.currentUID == second)
     }
@@ -125,7 +125,7 @@ struct CurrentUserChangesTests {
         }
         let interfering = keystore(test) { $0.currentUID = second }
         let output = try await test.link(keystore: interfering).run(
-            .init(providerID: try ProviderID(parsing: "oidc.home"), source: .interactive(FlowOptions(timeout: 10))))
+            .init(providerID: try ProviderID(parsing: "oidc.home"), source: .interactive(FlowOptions(timeout: 60))))
         #expect(output.user.uid == first)
         let state = test.keystore.state
         #expect(state.users.first { $0.uid == first }?.providerData.map(\.providerID) == ["oidc.fake", "oidc.home"])

@@ -17,7 +17,7 @@ final class GitCredentialFlowTests {
         let test = try await TestEnvironment(provider: provider)
         directories.append(test.directory)
         _ = try await test.signIn().run(
-            .init(providerID: try ProviderID(parsing: "oidc.fake"), options: FlowOptions(timeout: 10)))
+            .init(providerID: try ProviderID(parsing: "oidc.fake"), options: FlowOptions(timeout: 60)))
         return test
     }
 

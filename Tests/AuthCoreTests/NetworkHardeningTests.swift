@@ -181,7 +181,7 @@ struct NetworkHardeningTests {
         let provider = try FakeIdentityProvider()
         let test = try await TestEnvironment(provider: provider)
         _ = try await test.signIn().run(
-            .init(providerID: try ProviderID(parsing: "oidc.fake"), options: FlowOptions(timeout: 10)))
+            .init(providerID: try ProviderID(parsing: "oidc.fake"), options: FlowOptions(timeout: 60)))
         provider.behaviour.oauthErrorStatus = 200
         provider.behaviour.revocationError = "unsupported_token_type"
         let output = try await test.signOut().run(.init(revoke: true))
@@ -234,12 +234,12 @@ struct NetworkHardeningTests {
         microsoft.update { $0.account = account }
         let test = try await TestEnvironment(microsoft: microsoft)
         _ = try await test.signIn().run(
-            .init(providerID: try ProviderID(parsing: "microsoft"), options: FlowOptions(timeout: 10)))
+            .init(providerID: try ProviderID(parsing: "microsoft"), options: FlowOptions(timeout: 60)))
         #expect(try await test.userPhoto().run().data.count == 2 << 20)
         account.photo = Data(repeating: 0xFF, count: (16 << 20) + 1)
         microsoft.update { $0.account = account }
         _ = try await test.signIn().run(
-            .init(providerID: try ProviderID(parsing: "microsoft"), options: FlowOptions(timeout: 10)))
+            .init(providerID: try ProviderID(parsing: "microsoft"), options: FlowOptions(timeout: 60)))
         await #expect { _ = try await test.userPhoto().run() } throws: { error in
             (error as? AuthError)?.code == .networkRequestFailed && (error as? AuthError)?.message.contains("too large") == true
         }
@@ -354,7 +354,7 @@ struct NetworkHardeningTests {
         let test = try await TestEnvironment(microsoft: microsoft)
         await #expect {
             _ = try await test.signIn().run(
-                .init(providerID: try ProviderID(parsing: "microsoft"), options: FlowOptions(timeout: 10)))
+                .init(providerID: try ProviderID(parsing: "microsoft"), options: FlowOptions(timeout: 60)))
         } throws: { ($0 as? AuthError)?.code == .invalidCredential }
         #expect(microsoft.count("me") == 0)
         #expect(test.keystore.writes == 0)
@@ -365,7 +365,7 @@ struct NetworkHardeningTests {
         let microsoft = try FakeMicrosoft()
         let test = try await TestEnvironment(microsoft: microsoft)
         _ = try await test.signIn().run(
-            .init(providerID: try ProviderID(parsing: "microsoft"), options: FlowOptions(timeout: 10)))
+            .init(providerID: try ProviderID(parsing: "microsoft"), options: FlowOptions(timeout: 60)))
         _ = try await test.keystore.update { state in
             let token = state.users[0].providerData[0].tokens?.accessToken ?? ""
             state.users[0].providerData[0].tokens?.accessToken = token + "\r\nX-Injected: 1"

@@ -181,7 +181,7 @@ struct TokenRefreshTests {
     func signedIn() async throws -> TestEnvironment {
         let test = try await TestEnvironment(provider: provider)
         _ = try await test.signIn().run(
-            .init(providerID: try ProviderID(parsing: "oidc.fake"), options: FlowOptions(timeout: 10)))
+            .init(providerID: try ProviderID(parsing: "oidc.fake"), options: FlowOptions(timeout: 60)))
         return test
     }
 
