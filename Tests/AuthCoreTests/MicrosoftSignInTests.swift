@@ -16,7 +16,7 @@ struct MicrosoftSignInTests {
         try await test.signIn().run(
             .init(
                 providerID: try ProviderID(parsing: "microsoft"),
-                options: FlowOptions(scopes: scopes, parameters: parameters, timeout: 10, tenant: tenant)))
+                options: FlowOptions(scopes: scopes, parameters: parameters, timeout: 60, tenant: tenant)))
     }
 
     func expectFailure(_ code: AuthError.Code, _ test: TestEnvironment, tenant: String? = nil, timeout: TimeInterval = 10) async {
