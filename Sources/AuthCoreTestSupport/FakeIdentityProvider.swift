@@ -81,6 +81,7 @@ public final class FakeIdentityProvider: @unchecked Sendable {
     private var refreshTokens: Set<String> = []
     private var counters: [String: Int] = [:]
     private var revokedTokens: [String] = []
+    private var revokingClients: [String] = []
     private var authorizationParameters: [String: String] = [:]
     private var secrets: [String] = []
     private var agents: [(path: String, userAgent: String)] = []
@@ -104,6 +105,8 @@ public final class FakeIdentityProvider: @unchecked Sendable {
     /// How often an endpoint was called: "authorize", "token", "refresh", "discovery", "jwks", "revoke".
     public func count(_ name: String) -> Int { lock.withLock { counters[name] ?? 0 } }
     public var revoked: [String] { lock.withLock { revokedTokens } }
+    /// The client that asked each revocation: HTTP Basic's id, else the form's `client_id`.
+    public var revokers: [String] { lock.withLock { revokingClients } }
     /// The parameters of the last authorization request.
     public var lastAuthorizationRequest: [String: String] { lock.withLock { authorizationParameters } }
     /// Every code, verifier, state, nonce and token this provider saw or issued, to prove none leaks.
@@ -144,11 +147,17 @@ public final class FakeIdentityProvider: @unchecked Sendable {
         case ("POST", "/revoke"):
             bump("revoke")
             let form = Self.form(request.body)
+            let basic = request.headers["authorization"].flatMap { header -> String? in
+                guard header.hasPrefix("Basic "), let decoded = Data(base64Encoded: String(header.dropFirst(6))) else { return nil }
+                return String(decoding: decoded, as: UTF8.self).split(separator: ":", maxSplits: 1).first
+                    .map { String($0).removingPercentEncoding ?? String($0) }
+            }
             lock.withLock {
                 if let token = form["token"] {
                     revokedTokens.append(token)
                     refreshTokens.remove(token)
                 }
+                revokingClients.append(basic ?? form["client_id"] ?? "")
             }
             if let error = behaviour.revocationError { return oauthError(error, "revocation refused", status: behaviour.oauthErrorStatus) }
             return HTTPResponse(status: 200)

@@ -136,7 +136,7 @@ struct Output {
             let detail = revocation.message.map { ": \($0)" } ?? ""
             let text =
                 switch revocation.result {
-                case .revoked: "revoked the \(revocation.providerID) refresh token"
+                case .revoked: "revoked the \(revocation.providerID) \(revocation.accessToken ? "access token" : "refresh token")"
                 case .notSupported: "\(revocation.providerID) offers no revocation; its tokens were only deleted here"
                 case .failed: "could not revoke the \(revocation.providerID) token\(detail); it was deleted here anyway"
                 }

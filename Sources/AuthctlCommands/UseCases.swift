@@ -21,7 +21,8 @@ extension AuthEnvironment {
     }
 
     var tokenRevocation: TokenRevocation {
-        TokenRevocation(configStore: configStore, transport: transport, clock: clock, metadataCache: metadataCache, secrets: secrets)
+        TokenRevocation(
+            configStore: configStore, transport: transport, clock: clock, metadataCache: metadataCache, secrets: secrets, random: random)
     }
 
     var workloadSignIn: WorkloadSignIn {

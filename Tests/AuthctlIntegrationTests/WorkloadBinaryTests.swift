@@ -153,6 +153,19 @@ final class WorkloadBinaryTests {
         #expect(authctl.keystoreBytes() == before)
     }
 
+    @Test("signout --revoke revokes a workload's access token as the workload, with its own client and secret")
+    func revokedAsTheWorkload() async throws {
+        try await authctl.addFakeProvider(provider)  // the provider's client (a person's) is another one
+        let login = try await login(["--json"])
+        #expect(login.status == 0, "\(login.stderr)")
+        let token = try await authctl.run(["token"], environment: environment)
+        let signout = try await authctl.run(["signout", "--revoke"], environment: environment)
+        #expect(signout.status == 0 && signout.stderr.contains("revoked the oidc.fake access token"), "\(signout.stderr)")
+        #expect(provider.revoked == [token.stdout.trimmingCharacters(in: .newlines)])
+        #expect(provider.revokers == [clientID], "revoked as \(provider.revokers), not as the workload")
+        #expect(!signout.stderr.contains(secret))
+    }
+
     @Test("a wrong secret is invalid-credential (4) and an unknown client too; nothing is stored")
     func refusals() async throws {
         try await authctl.addFakeProvider(provider)

@@ -21,6 +21,9 @@ public struct TokenRevocation: Sendable {
         public var providerID: String
         public var result: Outcome
         public var message: String?
+        /// Which token was sent: the refresh token, or the access token of an identity that
+        /// has none (a workload, a sign-in without one).
+        public var accessToken = false
     }
 
     let configStore: ConfigStore
@@ -28,16 +31,19 @@ public struct TokenRevocation: Sendable {
     let clock: any Clock
     let metadataCache: any MetadataCache
     let secrets: any SecretSource
+    /// A workload's `private_key_jwt` draws its `jti` here.
+    let random: any RandomSource
 
     public init(
         configStore: ConfigStore, transport: any HTTPTransport, clock: any Clock, metadataCache: any MetadataCache,
-        secrets: any SecretSource
+        secrets: any SecretSource, random: any RandomSource = SystemRandomSource()
     ) {
         self.configStore = configStore
         self.transport = transport
         self.clock = clock
         self.metadataCache = metadataCache
         self.secrets = secrets
+        self.random = random
     }
 
     /// Revokes the identity's refresh token (or its access token when it has none); nil
@@ -46,9 +52,10 @@ public struct TokenRevocation: Sendable {
         guard let tokens = identity.tokens, let token = tokens.refreshToken ?? tokens.accessToken else { return nil }
         let isRefreshToken = tokens.refreshToken != nil
         func result(_ value: Result.Outcome, _ message: String? = nil) -> Result {
-            Result(uid: uid, providerID: identity.providerID, result: value, message: message)
+            Result(uid: uid, providerID: identity.providerID, result: value, message: message, accessToken: !isRefreshToken)
         }
         do {
+            if let workload = identity.workload { return try await revoke(token, of: workload, identity: identity, result: result) }
             let provider = try configStore.identityProvider(ProviderID(parsing: identity.providerID))
             guard let clientID = provider.clientID else { return result(.failed, "no client id configured") }
             let discovery = try await ProviderMetadata(transport: transport, clock: clock, metadataCache: metadataCache).discovery(
@@ -72,5 +79,30 @@ public struct TokenRevocation: Sendable {
         } catch {
             return result(.failed, "unexpected error")
         }
+    }
+
+    /// A workload's access token, revoked as the workload: its own client id, authenticated
+    /// as at its grant (secret, key or federated token, read afresh), at the issuer it
+    /// signed in at — never with the provider's configured client (a person's).
+    private func revoke(
+        _ token: String, of workload: WorkloadClient, identity: LinkedIdentity, result: (Result.Outcome, String?) -> Result
+    ) async throws -> Result {
+        let provider = try WorkloadGrant.provider(try configStore.workloadProvider(ProviderID(parsing: identity.providerID)), for: workload)
+        let discovery = try await ProviderMetadata(transport: transport, clock: clock, metadataCache: metadataCache).discovery(
+            for: provider)
+        guard discovery.issuer == identity.issuer else {
+            return result(.failed, "the configuration of \(identity.providerID) now leads to another issuer than the workload's")
+        }
+        guard let endpoint = discovery.revocationEndpoint else { return result(.notSupported, nil) }
+        let grant = WorkloadGrant(transport: transport, clock: clock, metadataCache: metadataCache, secrets: secrets, random: random)
+        var parameters = [("token", token), ("token_type_hint", "access_token")]
+        var headers: [String: String] = [:]
+        try await grant.authentication(workload, provider: provider, discovery: discovery)
+            .apply(clientID: workload.clientID, to: &parameters, headers: &headers)
+        let response = try await transport.send(.form(endpoint, parameters, headers: headers))
+        if let json = JSONValue.object(from: response.body), let error = OAuthErrorResponse(json) {
+            return result(.failed, "HTTP \(response.status), \(error.summary)")
+        }
+        return response.status == 200 ? result(.revoked, nil) : result(.failed, "HTTP \(response.status)")
     }
 }
