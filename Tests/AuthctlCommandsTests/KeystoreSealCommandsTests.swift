@@ -106,6 +106,22 @@ struct KeystoreSealCommandsTests {
         #expect(try await authctl.run(["token"], environment: ["AUTHCTL_KEYSTORE_PASSPHRASE": "another one"]).stdout == "at-secret-1\n")
     }
 
+    @Test("--json: seal, rekey and unseal print the keystore's status as keystore status does; new-key prints {\"key\"}")
+    func json() async throws {
+        try await signIn()
+        let key = try await newKeyFile()
+        let sealed = try await authctl.run(["keystore", "seal", "--key-file", key, "--json"])
+        #expect(sealed.status == 0 && sealed.json?["sealed"] == .bool(true) && sealed.json?["keySource"] == "keyFile", "\(sealed.stdout)")
+        #expect(sealed.json == (try await authctl.run(["keystore", "status", "--json"])).json)
+        let rekeyed = try await authctl.run(
+            ["keystore", "rekey", "--key-file", key, "--json"], environment: ["AUTHCTL_KEYSTORE_KEY_FILE": key])
+        #expect(rekeyed.status == 0 && rekeyed.json?["sealed"] == .bool(true), "\(rekeyed.stdout)")
+        let unsealed = try await authctl.run(["keystore", "unseal", "--json"], environment: ["AUTHCTL_KEYSTORE_KEY_FILE": key])
+        #expect(unsealed.status == 0 && unsealed.json?["sealed"] == .bool(false) && unsealed.json?["version"] == .number(1), "\(unsealed.stdout)")
+        let made = try await authctl.run(["keystore", "new-key", "--json"])
+        #expect(made.json?["key"]?.stringValue?.count == 44, "\(made.stdout)")
+    }
+
     @Test("a passphrase is asked on a terminal, and never without one")
     func prompt() async throws {
         try await signIn()

@@ -19,7 +19,8 @@ struct KeystoreCommand: ParsableCommand {
             commandName: "status", abstract: "Say whether the keystore is sealed, and with what. Needs no key.")
         @OptionGroup var global: GlobalOptions
 
-        func run(_ wiring: Wiring) async throws {
+        /// The document of `keystore status --json`, which seal, rekey and unseal print too.
+        static func document(_ wiring: Wiring) throws -> JSONValue {
             let status = try wiring.keystore().sealStatus()
             let source: String? =
                 switch status.protection {
@@ -28,15 +29,19 @@ struct KeystoreCommand: ParsableCommand {
                 case .passphrase: "passphrase"
                 case .keyring: "keyring"
                 }
+            return .object([
+                "path": .string(wiring.keystorePath), "exists": .bool(status.exists), "sealed": .bool(source != nil),
+                "keySource": Output.optional(source), "version": .number(Double(status.version)),
+                "users": .number(Double(status.users)),
+            ])
+        }
+
+        func run(_ wiring: Wiring) async throws {
             if global.json {
-                wiring.output.json(
-                    .object([
-                        "path": .string(wiring.keystorePath), "exists": .bool(status.exists), "sealed": .bool(source != nil),
-                        "keySource": Output.optional(source), "version": .number(Double(status.version)),
-                        "users": .number(Double(status.users)),
-                    ]))
+                wiring.output.json(try Self.document(wiring))
                 return
             }
+            let status = try wiring.keystore().sealStatus()
             wiring.output.line("Keystore: \(wiring.keystorePath)\(status.exists ? "" : " (does not exist yet)")")
             switch status.protection {
             case .plaintext:
@@ -51,7 +56,7 @@ struct KeystoreCommand: ParsableCommand {
                         ? "a passphrase (AUTHCTL_KEYSTORE_PASSPHRASE, or asked on a terminal)" : "the system keyring"
                 wiring.output.line("Sealed with \(how), format version \(status.version).")
                 wiring.output.line(
-                    "Readable without the key: \(status.users) user\(status.users == 1 ? "" : "s")' profiles and linked providers, token lifetimes. Tokens are sealed."
+                    "Readable without the key: the profiles and linked providers of \(status.users) user\(status.users == 1 ? "" : "s"), and token lifetimes. Tokens are sealed."
                 )
             }
         }
@@ -128,6 +133,7 @@ struct KeystoreCommand: ParsableCommand {
                     "the keystore \(wiring.keystorePath) is sealed already. Change its key with: \(command: .keystoreRekey)")
             }
             try await keystore.reseal(how.target(wiring))
+            if global.json { wiring.output.json(try Status.document(wiring)) }
             if !global.quiet { wiring.output.error("Sealed the keystore \(wiring.keystorePath).\n") }
         }
     }
@@ -147,6 +153,7 @@ struct KeystoreCommand: ParsableCommand {
                     "the keystore \(wiring.keystorePath) is not sealed. Seal it with: \(command: .keystoreSeal)")
             }
             try await keystore.reseal(how.target(wiring))
+            if global.json { wiring.output.json(try Status.document(wiring)) }
             if !global.quiet { wiring.output.error("Sealed the keystore \(wiring.keystorePath) under a new key.\n") }
         }
     }
@@ -158,6 +165,7 @@ struct KeystoreCommand: ParsableCommand {
 
         func run(_ wiring: Wiring) async throws {
             try await wiring.keystore().reseal(nil)
+            if global.json { wiring.output.json(try Status.document(wiring)) }
             if !global.quiet { wiring.output.error("The keystore \(wiring.keystorePath) is in plaintext.\n") }
         }
     }
@@ -169,7 +177,12 @@ struct KeystoreCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run(_ wiring: Wiring) async throws {
-            wiring.output.write(Array(KeystoreKeyFile.newKeyText().utf8))
+            let key = KeystoreKeyFile.newKeyText()
+            if global.json {
+                wiring.output.json(.object(["key": .string(key.trimming(.whitespacesAndNewlines))]))
+                return
+            }
+            wiring.output.write(Array(key.utf8))
         }
     }
 }
