@@ -35,8 +35,12 @@ enum ErrorMapping {
                     "an unexpected error ended the command (\(what)). This is a bug in authctl: please report it with the command you ran and this message (authctl --version: \(AuthctlVersion.string))"
                 ))
         }
-        let message = Authctl.message(for: error).trimming(.whitespacesAndNewlines)
-        return .report(.invalidArgument(Message(verbatim: message.isEmpty ? "invalid usage. See: authctl --help" : message + ". See: authctl help")))
+        var message = Authctl.message(for: error).trimming(.whitespacesAndNewlines)
+        // ArgumentParser's sentence may end with its own full stop or question mark.
+        while let last = message.last, last == "." { message.removeLast() }
+        let stop = message.last == "?" ? "" : "."
+        return .report(
+            .invalidArgument(Message(verbatim: message.isEmpty ? "invalid usage. See: authctl --help" : message + stop + " See: authctl help")))
     }
 
     /// ArgumentParser's own output (help, `--version`, completion scripts and candidates,

@@ -55,6 +55,13 @@ struct TyposTests {
             unknown.status == 2 && !unknown.stderr.contains("name a command") && unknown.stderr.contains("--bogus"), "\(unknown.stderr)")
     }
 
+    @Test("ArgumentParser's own messages end with one full stop before the hint")
+    func onePeriod() async throws {
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        let yaml = try await authctl.run(["token", "--format", "yaml"])
+        #expect(yaml.status == 2 && !yaml.stderr.contains("..") && !yaml.stderr.contains("?."), "\(yaml.stderr)")
+    }
+
     @Test("global options without a command say that a command is missing, not 'Unknown option'")
     func missingCommand() async throws {
         defer { try? FileManager.default.removeItem(atPath: authctl.home) }

@@ -173,6 +173,8 @@ final class WorkloadBinaryTests {
         let wrong = try await login(environment: ["CI_SECRET": "wrong"])
         #expect(wrong.status == 4, "\(wrong.stderr)")
         #expect(!wrong.stderr.contains("wrong") || wrong.stderr.contains("invalid_client"))
+        // The fix is the workload's, at login, not a provider's configuration.
+        #expect(wrong.stderr.contains("--client-credentials") && !wrong.stderr.contains("providers add"), "\(wrong.stderr)")
         let unknown = try await authctl.run(
             ["login", "oidc.fake", "--client-credentials", "--client-id", "nobody", "--client-secret-env", "CI_SECRET"],
             environment: environment)

@@ -156,7 +156,13 @@ extension IdentityProvider {
     public func checkWorkload() throws {}
     public var defaultWorkloadScopes: [String] { [] }
     public var defaultFederatedAudience: String? { nil }
-    public func workloadNextStep(for error: OAuthErrorResponse) -> Message? { nextStep(for: error) }
+    public func workloadNextStep(for error: OAuthErrorResponse) -> Message? {
+        if let step = nextStep(for: error) { return step }
+        guard error.error == "invalid_client" || error.error == "unauthorized_client" else { return nil }
+        // A workload's client and what authenticates it are given at login, not to providers add.
+        return
+            "Check the workload's client id and what authenticates it (\(command: .login, "\(id)", .input(.clientCredentials, nil), .input(.clientID, "…"), .input(.clientSecretEnv, "VAR"))) against the app's registration at the provider"
+    }
     public var wantsCertificateThumbprint: Bool { false }
 }
 
