@@ -109,7 +109,13 @@ struct Output {
     }
 
     /// How a person recognises a user: email, else name, else uid.
-    static func name(of user: User) -> String { user.email ?? user.displayName ?? user.uid }
+    /// How a person reads a user: the email or name; a workload by its client id.
+    static func name(of user: User) -> String {
+        if user.kind == .workload, let client = user.providerData.first?.workload?.clientID {
+            return "the workload \(client)"
+        }
+        return user.email ?? user.displayName ?? user.uid
+    }
 
     /// The result of `login`, `link` and `reauth` (SPEC §6).
     func accountResult(user: User, providerID: String, isNewUser: Bool, json: Bool, text: String) {
@@ -146,7 +152,7 @@ struct Output {
 
     /// A person's view of a user, one identity per line.
     static func describe(_ user: User, now: Date) -> [String] {
-        var lines = ["\(user.email ?? user.displayName ?? user.uid)\(user.displayName.map { user.email != nil ? " (\($0))" : "" } ?? "")"]
+        var lines = ["\(name(of: user))\(user.displayName.map { user.email != nil ? " (\($0))" : "" } ?? "")"]
         lines.append("  uid:        \(user.uid)")
         if user.kind == .workload { lines.append("  kind:       workload (client credentials; no browser, no refresh token)") }
         lines.append("  last login: \(rfc3339(user.lastSignInAt)) with \(user.lastProviderID ?? "?")")

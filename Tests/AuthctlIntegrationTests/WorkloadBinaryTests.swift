@@ -52,6 +52,7 @@ final class WorkloadBinaryTests {
 
         let status = try await authctl.run(["status"])
         #expect(status.status == 0 && status.stdout.contains("kind:       workload"), "\(status.stdout)")
+        #expect(status.stdout.hasPrefix("Signed in as the workload \(clientID)"), "named by its client id, not its uid: \(status.stdout)")
         let statusJSON = try await authctl.run(["status", "--json"])
         #expect(statusJSON.json?["user"]?.objectValue?["kind"] == .string("workload"))
         let list = try await authctl.run(["users", "list"])
