@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuthCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -40,7 +41,8 @@ enum ErrorMapping {
         while let last = message.last, last == "." { message.removeLast() }
         let stop = message.last == "?" ? "" : "."
         return .report(
-            .invalidArgument(Message(verbatim: message.isEmpty ? "invalid usage. See: authctl --help" : message + stop + " See: authctl help")))
+            .invalidArgument(
+                Message(verbatim: message.isEmpty ? "invalid usage. See: authctl --help" : message + stop + " See: authctl help")))
     }
 
     /// ArgumentParser's own output (help, `--version`, completion scripts and candidates,

@@ -117,7 +117,9 @@ struct KeystoreSealCommandsTests {
             ["keystore", "rekey", "--key-file", key, "--json"], environment: ["AUTHCTL_KEYSTORE_KEY_FILE": key])
         #expect(rekeyed.status == 0 && rekeyed.json?["sealed"] == .bool(true), "\(rekeyed.stdout)")
         let unsealed = try await authctl.run(["keystore", "unseal", "--json"], environment: ["AUTHCTL_KEYSTORE_KEY_FILE": key])
-        #expect(unsealed.status == 0 && unsealed.json?["sealed"] == .bool(false) && unsealed.json?["version"] == .number(1), "\(unsealed.stdout)")
+        #expect(
+            unsealed.status == 0 && unsealed.json?["sealed"] == .bool(false) && unsealed.json?["version"] == .number(1),
+            "\(unsealed.stdout)")
         let made = try await authctl.run(["keystore", "new-key", "--json"])
         #expect(made.json?["key"]?.stringValue?.count == 44, "\(made.stdout)")
     }

@@ -77,14 +77,17 @@ struct KeystoreCommand: ParsableCommand {
             name: .customLong("passphrase-file"),
             help: ArgumentHelp("Seal with the passphrase in this file (its first line).", valueName: "PATH"))
         var passphraseFile: String?
-        @Flag(name: .customLong("keyring"), help: "Seal with a key kept in the system keyring (the Secret Service: GNOME Keyring, KWallet, KeePassXC).")
+        @Flag(
+            name: .customLong("keyring"),
+            help: "Seal with a key kept in the system keyring (the Secret Service: GNOME Keyring, KWallet, KeePassXC).")
         var keyring = false
 
         func target(_ wiring: Wiring) throws -> KeystoreSealTarget {
             let given = [keyFile, passphraseEnv, passphraseFile, keyring ? "" : nil].compactMap { $0 }
             guard given.count <= 1 else {
                 throw AuthError.invalidArgument(
-                    "give one of \(input: .keyFile), \(input: .passphraseEnv), \(input: .passphraseFile) or \(input: .keyring), not several")
+                    "give one of \(input: .keyFile), \(input: .passphraseEnv), \(input: .passphraseFile) or \(input: .keyring), not several"
+                )
             }
             if keyring { return .keyring(SecretServiceKeyring()) }
             if let keyFile { return .keyFile(path: keyFile) }
