@@ -387,6 +387,29 @@ struct FirebaseCommandsTests {
         firebase.behaviour.overrides = [:]
     }
 
+    @Test("a lying securetoken refresh with a header line in its ID token is refused; token never prints it")
+    func malformedRefresh() async throws {
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        #expect(try await authctl.run(["login", "oidc.corp"]).status == 0)
+        let uid = try #require(firebase.users.first?.localID)
+        let claims: JSONValue = .object([
+            "iss": .string("https://securetoken.google.com/\(firebase.projectID)"), "aud": .string(firebase.projectID),
+            "sub": .string(uid), "exp": .number((Date().timeIntervalSince1970 + 3000).rounded()),
+        ])
+        let idToken = "e30." + Base64URL.encode(Array(try JSONEncoder().encode(claims))) + ".sig\r\nX-Injected: 1"
+        firebase.behaviour.overrides = [
+            "v1/token": FakeHTTP.json(
+                .object([
+                    "id_token": .string(idToken), "refresh_token": "AMf-next", "expires_in": "3600", "user_id": .string(uid),
+                ]))
+        ]
+        defer { firebase.behaviour.overrides = [:] }
+        let before = authctl.keystoreBytes()
+        let header = try await authctl.run(["token", "--force-refresh", "--format", "header"])
+        #expect(header.status != 0 && !header.stdout.contains("X-Injected"), "\(header.stdout)\(header.stderr)")
+        #expect(authctl.keystoreBytes() == before)
+    }
+
     @Test("a session is used only with the service it came from: another FIREBASE_AUTH_EMULATOR_HOST never gets its refresh token")
     func sessionBoundToItsService() async throws {
         defer { try? FileManager.default.removeItem(atPath: authctl.home) }

@@ -132,14 +132,13 @@ public struct FirebaseAuthClient: Sendable {
     /// A session from an answer: the ID token checked (SPEC §9) before it is kept.
     func session(localID: String, idToken: String, refreshToken: String, expiresIn: JSONValue?) throws -> Session {
         let now = clock.now()
+        // Both are printed or sent in headers later: of the shape Firebase issues, or refused.
+        guard FirebaseAnswer.isToken(idToken), FirebaseAnswer.isToken(refreshToken), refreshToken.count <= 8192 else {
+            throw AuthError.invalidCredential(
+                "Firebase's ID token or refresh token is not one; nothing was stored. Sign in again: \(command: .login, "PROVIDER")")
+        }
         let expiresAt = try checkIDToken(idToken, localID: localID, now: now)
         let lifetime = Self.seconds(expiresIn).map { now.addingTimeInterval($0) }
-        guard !refreshToken.isEmpty, refreshToken.count <= 8192,
-            !refreshToken.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
-        else {
-            throw AuthError.invalidCredential(
-                "Firebase's refresh token is not one; nothing was stored. Sign in again: \(command: .login, "PROVIDER")")
-        }
         return Session(localID: localID, idToken: idToken, refreshToken: refreshToken, expiresAt: min(expiresAt, lifetime ?? expiresAt))
     }
 
