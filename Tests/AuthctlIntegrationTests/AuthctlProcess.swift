@@ -124,6 +124,51 @@ struct AuthctlProcess {
         #expect(added.status == 0, "\(added.stderr)", sourceLocation: sourceLocation)
     }
 
+    /// authctl on a pseudo-terminal (util-linux `script`), as a person at a terminal runs it:
+    /// what the test writes to `input` is typed (Ctrl-C is byte 3), `output` is the screen.
+    struct OnTerminal {
+        var process: Process
+        var input: FileHandle
+        var output: FileHandle
+
+        /// What the screen shows until `text` appears (off the concurrency pool).
+        func read(until text: String, seconds: TimeInterval = 30) async -> String {
+            await AuthctlProcess.read(output, until: text, seconds: seconds)
+        }
+
+        /// The rest of the screen, once authctl has ended.
+        func rest() async -> String {
+            let (output, process) = (self.output, self.process)
+            let rest = await AuthctlProcess.blocking {
+                let data = output.readDataToEndOfFile()
+                process.waitUntilExit()
+                return String(decoding: data, as: UTF8.self)
+            }
+            try? input.close()
+            return rest
+        }
+    }
+
+    /// Starts `authctl ARGUMENTS` (shell words) on a pseudo-terminal; killed after `seconds`,
+    /// so that a hang fails the test instead of holding the suite.
+    func startOnTerminal(_ arguments: String, killAfter seconds: Double) throws -> OnTerminal {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        // `exec`: script runs the command through $SHELL, and dash (/bin/sh, and script's
+        // shell when SHELL is unset, as under CI) forks rather than exec a lone command; the
+        // shell, in the terminal's foreground group, would die of the same Ctrl-C (130).
+        process.arguments = ["-qefc", "exec \(Self.binary) \(arguments)", "/dev/null"]
+        var environment = self.environment
+        environment["SHELL"] = "/bin/sh"
+        process.environment = environment
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        return OnTerminal(process: process, input: input.fileHandleForWriting, output: output.fileHandleForReading)
+    }
+
     /// A running authctl whose stdin the test writes (a person pasting).
     struct Interactive {
         var process: Process

@@ -128,34 +128,14 @@ final class ConsentInterruptTests {
         }
         let before = authctl.keystoreBytes()
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        // `exec`: script runs the command through $SHELL, and dash (/bin/sh, and script's
-        // shell when SHELL is unset, as under CI) forks rather than exec a lone command; the
-        // shell, in the terminal's foreground group, would die of the same Ctrl-C (130).
-        let command = "exec \(AuthctlProcess.binary) link oidc.work --browser-command '\(browser)' --timeout 20"
-        process.arguments = ["-qefc", command, "/dev/null"]
-        var environment = authctl.environment
-        environment["SHELL"] = "/bin/sh"
-        process.environment = environment
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        // A hang fails the test instead of holding the suite.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 60) { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        let printed = await AuthctlProcess.read(output.fileHandleForReading, until: "[y/N]", seconds: 30)
+        let terminal = try authctl.startOnTerminal("link oidc.work --browser-command '\(browser)' --timeout 20", killAfter: 60)
+        let printed = await terminal.read(until: "[y/N]")
         #expect(printed.contains("[y/N]"), "the question is asked on a terminal: \(printed)")
         let typed = Date()
-        input.fileHandleForWriting.write(Data([0x03]))  // Ctrl-C
-        let rest = await AuthctlProcess.blocking {
-            let rest = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return rest
-        }
+        terminal.input.write(Data([0x03]))  // Ctrl-C
+        let rest = await terminal.rest()
         let seconds = Date().timeIntervalSince(typed)
-        try? input.fileHandleForWriting.close()
-        #expect(process.terminationStatus == 5, "\(printed)\(String(decoding: rest, as: UTF8.self))")
+        #expect(terminal.process.terminationStatus == 5, "\(printed)\(rest)")
         #expect(seconds < atOnceAfterCtrlC, "ended \(seconds) s after Ctrl-C")
         #expect(authctl.keystoreBytes() == before)
     }

@@ -134,29 +134,12 @@ struct SealedKeystoreBinaryTests {
         let passphrase = "typed-" + UUID().uuidString
         #expect(try await authctl.run(["keystore", "seal", "--passphrase-env", "P"], environment: ["P": passphrase]).status == 0)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        // `exec` and SHELL=/bin/sh: see ConsentInterruptTests (CI has no SHELL).
-        process.arguments = ["-qefc", "exec \(AuthctlProcess.binary) token", "/dev/null"]
-        var environment = authctl.environment
-        environment["SHELL"] = "/bin/sh"
-        process.environment = environment
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        // A hang (the typed line lost) fails the test instead of holding the suite.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        var printed = await AuthctlProcess.read(output.fileHandleForReading, until: "Keystore passphrase:", seconds: 30)
+        let terminal = try authctl.startOnTerminal("token", killAfter: 30)
+        var printed = await terminal.read(until: "Keystore passphrase:")
         #expect(printed.contains("Keystore passphrase:"), "asked on a terminal: \(printed)")
-        input.fileHandleForWriting.write(Data((passphrase + "\n").utf8))
-        printed += await AuthctlProcess.blocking {
-            let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return rest
-        }
-        try? input.fileHandleForWriting.close()
-        #expect(process.terminationStatus == 0, "\(printed)")
+        terminal.input.write(Data((passphrase + "\n").utf8))
+        printed += await terminal.rest()
+        #expect(terminal.process.terminationStatus == 0, "\(printed)")
         #expect(printed.contains("at-sealed-1"), "\(printed)")
         #expect(!printed.contains(passphrase), "the passphrase was echoed: \(printed)")
 
