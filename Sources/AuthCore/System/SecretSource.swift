@@ -15,15 +15,19 @@ public protocol SecretSource: Sendable {
 
 extension SecretSource {
     public func privateKey(_ path: String) throws -> String {
-        guard
-            let data = try SafeFile.read(
-                path, what: "the private key file", code: .providerNotConfigured, directory: .any, limit: SafeFile.secretFileLimit),
+        try SafeFile.readSecretText(
+            path, what: "the private key file", check: "\(input: .privateKeyFile) (the AuthKey_KEYID.p8 from Apple)")
+    }
+}
+
+extension SafeFile {
+    /// A small private file of text (a secret, a key, a certificate): no symbolic link, the
+    /// user's own, readable by nobody else, at most `secretFileLimit`; what to `check` when it
+    /// is missing or not text.
+    static func readSecretText(_ path: String, what: String, check: Message) throws -> String {
+        guard let data = try read(path, what: what, code: .providerNotConfigured, directory: .any, limit: secretFileLimit),
             let text = String(data: data, encoding: .utf8)
-        else {
-            throw AuthError.notConfigured(
-                "the private key file \(path) does not exist or is not text. Check \(input: .privateKeyFile) (the AuthKey_KEYID.p8 from Apple)"
-            )
-        }
+        else { throw AuthError.notConfigured("\(what) \(path) does not exist or is not text. Check \(check)") }
         return text
     }
 }
@@ -39,13 +43,7 @@ public struct ProcessSecretSource: SecretSource {
     public func environmentValue(_ name: String) -> String? { environment[name] }
 
     public func fileContents(_ path: String) throws -> String {
-        guard
-            let data = try SafeFile.read(
-                path, what: "the client secret file", code: .providerNotConfigured, directory: .any, limit: SafeFile.secretFileLimit),
-            let text = String(data: data, encoding: .utf8)
-        else {
-            throw AuthError.notConfigured("the client secret file \(path) does not exist or is not text. Check \(input: .clientSecretFile)")
-        }
-        return text.trimming(.whitespacesAndNewlines)
+        try SafeFile.readSecretText(path, what: "the client secret file", check: "\(input: .clientSecretFile)")
+            .trimming(.whitespacesAndNewlines)
     }
 }
