@@ -202,7 +202,12 @@ public struct UserBackend: Sendable, Equatable {
     public var name: String { "firebase:\(projectID)" + (tenantID.map { "/\($0)" } ?? "") }
 
     /// The service, as a person reads it: the emulator's address, or Firebase itself.
-    public var serviceName: String { emulator.map { "the Auth emulator at \($0)" } ?? "Firebase (googleapis.com)" }
+    public var serviceName: String { Self.serviceName(emulator: emulator) }
+
+    /// The service of an emulator address (nil: Firebase itself), as a person reads it.
+    public static func serviceName(emulator: String?) -> String {
+        emulator.map { "the Auth emulator at \($0)" } ?? "Firebase (googleapis.com)"
+    }
 }
 
 /// Everything the keystore holds, as domain values.

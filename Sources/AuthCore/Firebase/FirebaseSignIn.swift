@@ -299,9 +299,8 @@ public struct FirebaseSignIn: Sendable {
     /// A Firebase user whose session came from another service than the one configured now
     /// (`FIREBASE_AUTH_EMULATOR_HOST` set, unset or changed): its tokens go nowhere else.
     static func otherService(_ user: User, client: FirebaseAuthClient) -> AuthError {
-        let now = UserBackend(projectID: client.project, tenantID: nil, session: nil, emulator: client.endpoints.emulator)
-        return AuthError.invalidArgument(
-            "the session of \(user.email ?? user.uid) came from \(user.backend?.serviceName ?? "the local keystore"), and the backend now reaches \(now.serviceName); its tokens are sent only where they came from. Set FIREBASE_AUTH_EMULATOR_HOST (or \(input: .emulator)) as at its sign-in, or sign in again"
+        AuthError.invalidArgument(
+            "the session of \(user.email ?? user.uid) came from \(user.backend?.serviceName ?? "the local keystore"), and the backend now reaches \(UserBackend.serviceName(emulator: client.endpoints.emulator)); its tokens are sent only where they came from. Set FIREBASE_AUTH_EMULATOR_HOST (or \(input: .emulator)) as at its sign-in, or sign in again"
         )
     }
 

@@ -67,13 +67,7 @@ public struct TokenRevocation: Sendable {
                 try ClientCredentials.resolve(provider, secrets: secrets, now: clock.now()),
                 supported: discovery.tokenEndpointAuthMethodsSupported
             ).apply(clientID: clientID, to: &parameters, headers: &headers)
-            let response = try await transport.send(.form(endpoint, parameters, headers: headers))
-            // RFC 7009 §2.2: 200 is success, its body ignored — unless it is an OAuth error
-            // (§2.2.1), which some providers send with 200.
-            if let json = JSONValue.object(from: response.body), let error = OAuthErrorResponse(json) {
-                return result(.failed, "HTTP \(response.status), \(error.summary)")
-            }
-            return response.status == 200 ? result(.revoked) : result(.failed, "HTTP \(response.status)")
+            return try await send(endpoint, parameters, headers: headers, result: result)
         } catch let error as AuthError {
             return result(.failed, error.message.firstSentence)
         } catch {
@@ -99,7 +93,16 @@ public struct TokenRevocation: Sendable {
         var headers: [String: String] = [:]
         try await grant.authentication(workload, provider: provider, discovery: discovery)
             .apply(clientID: workload.clientID, to: &parameters, headers: &headers)
+        return try await send(endpoint, parameters, headers: headers, result: result)
+    }
+
+    /// The revocation request and what its answer says.
+    private func send(
+        _ endpoint: URL, _ parameters: [(String, String)], headers: [String: String], result: (Result.Outcome, String?) -> Result
+    ) async throws -> Result {
         let response = try await transport.send(.form(endpoint, parameters, headers: headers))
+        // RFC 7009 §2.2: 200 is success, its body ignored — unless it is an OAuth error
+        // (§2.2.1), which some providers send with 200.
         if let json = JSONValue.object(from: response.body), let error = OAuthErrorResponse(json) {
             return result(.failed, "HTTP \(response.status), \(error.summary)")
         }
