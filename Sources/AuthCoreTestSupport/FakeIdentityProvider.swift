@@ -68,6 +68,11 @@ public final class FakeIdentityProvider: @unchecked Sendable {
         public var workloads: [WorkloadRegistration] = []
         /// The revocation endpoint answers this OAuth error (with `oauthErrorStatus`).
         public var revocationError: String?
+        /// Where the key set is served (a server path), instead of `<issuer>/jwks`.
+        public var jwksPath: String?
+        /// Members added to the key set document (a hostile provider's document that is also
+        /// a discovery document).
+        public var jwksExtraMembers: [String: JSONValue] = [:]
 
         public init() {}
     }
@@ -86,14 +91,18 @@ public final class FakeIdentityProvider: @unchecked Sendable {
     private var secrets: [String] = []
     private var agents: [(path: String, userAgent: String)] = []
 
-    public init() throws {
+    /// The path under which the provider serves (its issuer is `http://127.0.0.1:PORT<basePath>`).
+    public let basePath: String
+
+    public init(basePath: String = "") throws {
+        self.basePath = basePath
         signer = try TestTokenSigner()
         server = try LoopbackHTTPServer { [unowned self] request in self.handle(request) }
     }
 
     deinit { server.stop() }
 
-    public var issuer: String { server.baseURL }
+    public var issuer: String { server.baseURL + basePath }
 
     public var behaviour: Behaviour {
         get { lock.withLock { behaviourValue } }
@@ -126,13 +135,18 @@ public final class FakeIdentityProvider: @unchecked Sendable {
     private func handle(_ request: ReceivedRequest) -> HTTPResponse {
         let behaviour = self.behaviour
         lock.withLock { agents.append((request.path, request.headers["user-agent"] ?? "")) }
-        switch (request.method, request.path) {
+        if request.method == "GET", let jwksPath = behaviour.jwksPath, request.path == jwksPath {
+            bump("jwks")
+            return json(jwks(behaviour))
+        }
+        guard request.path.hasPrefix(basePath) else { return HTTPResponse(status: 404, body: Data("not found".utf8)) }
+        switch (request.method, String(request.path.dropFirst(basePath.count))) {
         case ("GET", "/.well-known/openid-configuration"):
             bump("discovery")
             return json(discovery(behaviour))
         case ("GET", "/jwks"):
             bump("jwks")
-            return json(jwks())
+            return json(jwks(behaviour))
         case ("GET", "/authorize"):
             bump("authorize")
             return authorize(request, behaviour)
@@ -171,7 +185,7 @@ public final class FakeIdentityProvider: @unchecked Sendable {
             "issuer": .string(behaviour.discoveryIssuer ?? issuer),
             "authorization_endpoint": .string("\(issuer)/authorize"),
             "token_endpoint": .string("\(issuer)/token"),
-            "jwks_uri": .string("\(issuer)/jwks"),
+            "jwks_uri": .string(behaviour.jwksPath.map { server.baseURL + $0 } ?? "\(issuer)/jwks"),
             "response_types_supported": .array([.string("code"), .string("id_token")]),
             "subject_types_supported": .array([.string("public")]),
             "id_token_signing_alg_values_supported": .array([.string("RS256")]),
@@ -185,7 +199,11 @@ public final class FakeIdentityProvider: @unchecked Sendable {
         return .object(document)
     }
 
-    private func jwks() -> JSONValue { signer.jwks }
+    private func jwks(_ behaviour: Behaviour) -> JSONValue {
+        guard !behaviour.jwksExtraMembers.isEmpty, case .object(var members) = signer.jwks else { return signer.jwks }
+        members.merge(behaviour.jwksExtraMembers) { old, _ in old }
+        return .object(members)
+    }
 
     private func authorize(_ request: ReceivedRequest, _ behaviour: Behaviour) -> HTTPResponse {
         let parameters = Self.form(Data((request.query ?? "").utf8))

@@ -24,14 +24,15 @@ struct ProviderMetadata: Sendable {
         let url = provider.discoveryURL
         try EndpointPolicy.check(url, what: "the discovery URL")
         let now = clock.now()
-        if let cached = metadataCache.load(url), now.timeIntervalSince(cached.fetchedAt) < Self.discoveryTTL,
+        if let cached = metadataCache.load(url), cached.serves(url, as: .discovery, for: provider.issuer),
+            now.timeIntervalSince(cached.fetchedAt) < Self.discoveryTTL,
             let document = try? DiscoveryDocument.parse(cached.body, source: url, checkIssuer: provider.checkDiscoveryIssuer)
         {
             return document
         }
         let body = try await fetch(url, what: "discovery document", nextStep: provider.nextStep(for:))
         let document = try DiscoveryDocument.parse(body, source: url, checkIssuer: provider.checkDiscoveryIssuer)
-        metadataCache.store(url, CachedDocument(fetchedAt: now, body: body))
+        metadataCache.store(CachedDocument(url: url, kind: .discovery, issuer: provider.issuer, fetchedAt: now, body: body))
         return document
     }
 
@@ -42,8 +43,8 @@ struct ProviderMetadata: Sendable {
         // provider; IDTokenValidator asks for it at most once per validation, so a sign-in
         // fetches the key set at most twice. A cool-down across processes would refuse
         // sign-ins for its whole length after a rotation.
-        if !forceRefresh, let cached = metadataCache.load(url), let keys = JSONWebKeySet(data: cached.body),
-            now.timeIntervalSince(cached.fetchedAt) < Self.keysTTL
+        if !forceRefresh, let cached = metadataCache.load(url), cached.serves(url, as: .keySet, for: discovery.issuer),
+            now.timeIntervalSince(cached.fetchedAt) < Self.keysTTL, let keys = JSONWebKeySet(data: cached.body)
         {
             return keys
         }
@@ -51,7 +52,7 @@ struct ProviderMetadata: Sendable {
         guard let keys = JSONWebKeySet(data: body) else {
             throw AuthError.notConfigured("the provider's key set at \(url.host ?? "?")\(url.path) is not a JWK Set. Check the provider")
         }
-        metadataCache.store(url, CachedDocument(fetchedAt: now, body: body))
+        metadataCache.store(CachedDocument(url: url, kind: .keySet, issuer: discovery.issuer, fetchedAt: now, body: body))
         return keys
     }
 
