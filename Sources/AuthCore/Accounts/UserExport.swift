@@ -23,13 +23,16 @@ public enum UserExport {
         var users: [KeystoreRecord.User]
     }
 
-    /// The users, tokens removed, as a document of the given format.
+    /// The users as a document of the given format, without any secret or pointer to one: no
+    /// identity's tokens, no Firebase session, no workload's credential source (the file or
+    /// variable its authentication is read from, which belongs to the machine that signed in),
+    /// and none of the pending credentials.
     public static func export(_ state: AccountState, format: Format) throws -> Data {
         let users = state.usersByCreation.map(withoutTokens)
         switch format {
         case .authctl:
             return try KeystoreFile.encoder.encode(
-                Document(format: Document.formatName, version: 1, users: users.map(KeystoreRecord.User.init)))
+                Document(format: Document.formatName, version: 1, users: users.map(exportRecord)))
         case .firebase:
             return try KeystoreFile.encoder.encode(JSONValue.object(["users": .array(users.map(firebaseUser))]))
         }
@@ -67,10 +70,56 @@ public enum UserExport {
         return String(Int64(max(min(milliseconds, 9e18), -9e18)))
     }
 
+    /// The user signed out: no identity's tokens, no Firebase session.
     static func withoutTokens(_ user: User) -> User {
         var user = user
         for index in user.providerData.indices { user.providerData[index].tokens = nil }
+        user.backend?.session = nil
         return user
+    }
+
+    /// What an import makes of a user: signed out, and a workload without its client record
+    /// (which names where its credential is read).
+    static func importedForm(_ user: User) -> User {
+        var user = withoutTokens(user)
+        for index in user.providerData.indices { user.providerData[index].workload = nil }
+        return user
+    }
+
+    /// A user's record as an export holds it: a workload's client without its credential source.
+    static func exportRecord(_ user: User) -> KeystoreRecord.User {
+        var record = KeystoreRecord.User(user)
+        for index in record.providerData.indices {
+            guard let workload = record.providerData[index].workload else { continue }
+            record.providerData[index].workload = KeystoreRecord.Workload(
+                clientId: workload.clientId, tenant: workload.tenant, scopes: workload.scopes,
+                federatedAudience: workload.federatedAudience, assertionAlgorithm: workload.assertionAlgorithm)
+        }
+        return record
+    }
+
+    /// The members of a workload record that say where its credential is read.
+    static let credentialSourceMembers = [
+        "clientSecretEnv", "clientSecretFile", "certificateFile", "federatedTokenFile", "federatedTokenEnv", "federatedTokenSource",
+    ]
+
+    /// Refuses a user of an export document that carries what no export holds: tokens (sealed
+    /// or not), a Firebase session, or a workload's credential source — a file planted by
+    /// someone else must not put tokens in the keystore or point authctl at a file or variable
+    /// the user never named.
+    static func checkCarriesNoSecret(_ user: JSONValue, label: String) throws {
+        func refuse(_ what: String) -> AuthError {
+            .invalidArgument(
+                "\(label) carries \(what), which no export holds; nothing was imported. Give a file written by: \(command: .usersExport)")
+        }
+        guard let user = user.objectValue else { return }
+        if user["backend"]?.objectValue?["session"] != nil { throw refuse("a Firebase session") }
+        for identity in user["providerData"]?.arrayValue ?? [] {
+            if identity.objectValue?["tokens"] != nil { throw refuse("tokens") }
+            if let workload = identity.objectValue?["workload"]?.objectValue, credentialSourceMembers.contains(where: { workload[$0] != nil }) {
+                throw refuse("where a workload's credential is read")
+            }
+        }
     }
 
     /// What an import did.
@@ -95,6 +144,9 @@ public enum UserExport {
         }
         guard object["version"]?.numberValue == 1 else {
             throw AuthError.invalidArgument("\(file) has an export version this authctl does not know. Upgrade authctl")
+        }
+        if case .array(let users)? = object["users"] {
+            for (index, user) in users.enumerated() { try checkCarriesNoSecret(user, label: "\(file): user \(index + 1)") }
         }
         let document: Document
         do {
@@ -127,7 +179,7 @@ public enum UserExport {
         var seen: [IdentityKey: String] = [:]
         for user in users {
             if let index = state.userIndex(uid: user.uid) {
-                guard withoutTokens(state.users[index]) == user else {
+                guard importedForm(state.users[index]) == importedForm(user) else {
                     throw AuthError.invalidArgument(
                         "user \(user.uid) is already in the keystore with another record; nothing was imported. Delete it first (\(command: .usersDelete, "\(user.uid)")) or remove it from the file"
                     )
