@@ -178,4 +178,19 @@ final class AccountCommandsTests {
         let list = try await run(["users", "list", "--json"])
         #expect(list.json?["users"]?.arrayValue?.count == 2 && list.json?["currentUid"] == .null)
     }
+
+    @Test("users import refuses a file over 64 MiB before reading it, and a directory, naming it (exit 2, keystore unchanged)")
+    func importOfAHugeFile() async throws {
+        let file = authctl.home + "/huge.json"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("{".utf8)))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
+        try handle.truncate(atOffset: 300 << 20)  // sparse: 300 MB that take no disk
+        try handle.close()
+        let result = try await run(["users", "import", file])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("64 MiB") && result.stderr.contains(file), "\(result.stderr)")
+        #expect(authctl.keystoreBytes() == nil)
+        let directory = try await run(["users", "import", authctl.home])
+        #expect(directory.status == 2 && directory.stderr.contains(authctl.home), "\(directory.stderr)")
+    }
 }

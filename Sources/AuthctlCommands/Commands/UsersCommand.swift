@@ -7,6 +7,12 @@ import AuthCore
     import Foundation
 #endif
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 struct UsersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users",
@@ -124,21 +130,21 @@ struct UsersCommand: ParsableCommand {
         @Argument(help: "The file written by 'authctl users export' ('-' for stdin).") var file: String
         @OptionGroup var global: GlobalOptions
 
+        /// 64 MiB is far more than any export of a local keystore (1,000 users take about 1 MiB).
+        static let limit = 64 << 20
+
         func run(_ wiring: Wiring) async throws {
             let data: Data
             if file == "-" {
-                // Ctrl-C ends the wait; 64 MiB is far more than any export of a local keystore.
+                // Ctrl-C ends the wait.
                 do {
-                    data = try wiring.io.stdin.readToEnd(limit: 64 << 20)
+                    data = try wiring.io.stdin.readToEnd(limit: Self.limit)
                 } catch is InputTooLarge {
                     throw AuthError.invalidArgument(
-                        "stdin holds more than 64 MiB, which is no authctl export. Give the file written by: authctl users export")
+                        "stdin holds more than 64 MiB, which is no authctl export. Give the file written by: \(command: .usersExport)")
                 }
             } else {
-                guard let contents = FileManager.default.contents(atPath: file) else {
-                    throw AuthError.invalidArgument("cannot read '\(file)'. Give the path of a file written by: authctl users export")
-                }
-                data = contents
+                data = try Self.read(file)
             }
             let result = try await Accounts(keystore: wiring.keystore()).importUsers(
                 data, file: file == "-" ? "stdin" : file)
@@ -150,6 +156,27 @@ struct UsersCommand: ParsableCommand {
                     ]))
             } else {
                 wiring.output.line("Imported \(result.imported.count) user(s); \(result.unchanged.count) already present and unchanged.")
+            }
+        }
+
+        /// The file, read up to the limit: a larger regular file is refused before any byte is
+        /// read, anything else (a FIFO, a device) as soon as it gives more. Not a directory.
+        static func read(_ file: String) throws -> Data {
+            func refusal(_ reason: String) -> AuthError {
+                .invalidArgument("\(file) \(reason). Give the path of a file written by: \(command: .usersExport)")
+            }
+            let fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+            guard fd >= 0 else { throw refusal("cannot be read (\(String(cString: strerror(errno))))") }
+            defer { close(fd) }
+            var info = stat()
+            guard fstat(fd, &info) == 0 else { throw refusal("cannot be examined (\(String(cString: strerror(errno))))") }
+            if (info.st_mode & S_IFMT) == S_IFDIR { throw refusal("is a directory") }
+            let tooLarge = refusal("holds more than 64 MiB, which is no authctl export")
+            if (info.st_mode & S_IFMT) == S_IFREG, info.st_size > off_t(limit) { throw tooLarge }
+            do {
+                return try FileDescriptorInput(descriptor: fd).readToEnd(limit: limit)
+            } catch is InputTooLarge {
+                throw tooLarge
             }
         }
     }
