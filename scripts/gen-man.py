@@ -208,6 +208,9 @@ def main():
         esc("The providers (default $HOME/.config/authctl). Secrets are referenced, never stored."),
         ".It Pa $XDG_CACHE_HOME/authctl/",
         esc("Cached discovery documents and key sets (public)."),
+        ".It Pa /usr/share/doc/authctl/",
+        esc("The documentation (PREFIX/share/doc/authctl/ when installed by scripts/install.sh or from the tarball); "
+            "the pages named in the help, such as ci.md or apple.md, are there."),
         ".El",
         ".Sh EXIT STATUS",
         ".Bl -tag -width Ds",
@@ -248,8 +251,9 @@ def main():
         ".Xr kubectl 1 ,",
         ".Xr xdg-open 1",
         ".Pp",
-        esc("The documentation in the docs/ directory of the source: getting-started.md, configuration.md, "
-            "microsoft.md, apple.md, accounts.md, ci.md, keystore.md, exit-codes.md, security.md."),
+        esc("The documentation, installed in /usr/share/doc/authctl/ by the .deb and in PREFIX/share/doc/authctl/ "
+            "by scripts/install.sh and the tarball: getting-started.md, configuration.md, microsoft.md, apple.md, "
+            "accounts.md, ci.md, git.md, firebase.md, keystore.md, exit-codes.md, security.md."),
     ]
     sys.stdout.write("\n".join(line for line in out if line) + "\n")
 

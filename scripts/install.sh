@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs authctl from this checkout: a release build (static Swift runtime, stripped),
-# the man page and the bash, zsh and fish completions.
+# the man page, the bash, zsh and fish completions, and the documentation.
 #
 #   scripts/install.sh                       into ~/.local
 #   scripts/install.sh --prefix /usr/local   anywhere else
 #   scripts/install.sh --uninstall [--prefix DIR]
 #                                            removes exactly what an install there put there
 #
-# What was installed is listed in PREFIX/share/authctl/installed-files, which --uninstall
-# reads. Running the install again upgrades in place.
+# What was installed is listed in PREFIX/share/authctl/installed-files (SHA-256 and path
+# under the prefix), which --uninstall reads: it works in a prefix that was moved, and keeps
+# any file changed since. Running the install again upgrades in place.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 
@@ -29,13 +30,37 @@ manifest="$prefix/share/authctl/installed-files"
 
 if $uninstall; then
     [[ -f "$manifest" ]] || { echo "install: nothing to uninstall: $manifest does not exist" >&2; exit 1; }
-    while IFS= read -r file; do
-        # Only paths under the prefix, as an install wrote them.
-        [[ "$file" == "$prefix"/* && "$file" != *"/../"* ]] || continue
-        if [[ -f "$file" || -L "$file" ]]; then rm -f "$file" && echo "removed $file"; fi
+    removed=0
+    kept=()
+    while IFS= read -r line; do
+        if [[ "$line" =~ ^([0-9a-f]{64})\ \ (.+)$ ]]; then
+            # SHA-256 and a path under the prefix: removed only when it is still what was installed.
+            sum="${BASH_REMATCH[1]}" relative="${BASH_REMATCH[2]}"
+            [[ "$relative" != /* && "/$relative/" != *"/../"* ]] || continue
+            file="$prefix/$relative"
+            [[ -f "$file" && ! -L "$file" ]] || continue
+            if [[ "$(sha256sum <"$file" | cut -d' ' -f1)" == "$sum" ]]; then
+                rm -f "$file" && echo "removed $file" && removed=$((removed + 1))
+            else
+                echo "kept $file: it changed since it was installed"
+                kept+=("$line")
+            fi
+        elif [[ "$line" == "$prefix"/* && "$line" != *"/../"* ]]; then
+            # A manifest of an earlier install.sh: absolute paths, no checksums.
+            if [[ -f "$line" || -L "$line" ]]; then rm -f "$line" && echo "removed $line" && removed=$((removed + 1)); fi
+        fi
     done <"$manifest"
+    if ((removed == 0)); then
+        echo "install: removed nothing from $prefix: no file listed in $manifest is there as installed; the list is kept" >&2
+        exit 1
+    fi
+    if ((${#kept[@]})); then
+        printf '%s\n' "${kept[@]}" >"$manifest"
+        echo "authctl is uninstalled from $prefix, except the files kept above (listed in $manifest)."
+        exit 0
+    fi
     rm -f "$manifest"
-    rmdir "$prefix/share/authctl" 2>/dev/null || true
+    rmdir "$prefix/share/doc/authctl" "$prefix/share/authctl" 2>/dev/null || true
     echo "authctl is uninstalled from $prefix (your keystore and configuration are kept)."
     exit 0
 fi
@@ -51,13 +76,17 @@ files=(
     "$root/completions/_authctl|share/zsh/site-functions/_authctl|0644"
     "$root/completions/authctl.fish|share/fish/vendor_completions.d/authctl.fish|0644"
 )
+for doc in "$root/LICENSE" "$root/README.md" "$root/CHANGELOG.md" "$root"/docs/*.md "$root/docs/keystore.schema.json"; do
+    files+=("$doc|share/doc/authctl/$(basename "$doc")|0644")
+done
 installed=()
 for entry in "${files[@]}"; do
     IFS='|' read -r source destination mode <<<"$entry"
     install -D -m "$mode" "$source" "$prefix/$destination"
-    installed+=("$prefix/$destination")
-    echo "installed $prefix/$destination"
+    installed+=("$(sha256sum <"$prefix/$destination" | cut -d' ' -f1)  $destination")
+    case "$destination" in share/doc/*) ;; *) echo "installed $prefix/$destination" ;; esac
 done
+echo "installed the documentation in $prefix/share/doc/authctl"
 mkdir -p "$(dirname "$manifest")"
 printf '%s\n' "${installed[@]}" >"$manifest"
 

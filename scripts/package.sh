@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Builds the release artefacts in dist/:
-#   authctl-VERSION-linux-ARCH.tar.gz   bin/, share/man, share/{bash-completion,zsh,fish}
-#   authctl_VERSION_DEBARCH.deb          the same files under /usr (Depends: libcurl4)
+#   authctl-VERSION-linux-ARCH.tar.gz   bin/, share/man, share/{bash-completion,zsh,fish},
+#                                        share/doc/authctl (LICENSE, README, CHANGELOG, docs/)
+#   authctl_VERSION_DEBARCH.deb          the same files under /usr (the licence as Debian's
+#                                        copyright file; Depends from dpkg-shlibdeps, libcurl4)
 #   SHA256SUMS
+# VERSION is the binary's for a commit tagged vVERSION (a release); any other build is a
+# pre-release of it, VERSION~gitYYYYMMDD.COMMIT (the commit's date and 12 digits), which
+# dpkg sorts after every earlier build and before the release itself.
 # The archives are deterministic for a given binary: sorted entries, owner root, and
 # every time stamp set to the commit's time (SOURCE_DATE_EPOCH).
 set -euo pipefail
@@ -11,8 +16,16 @@ scripts/setup.sh
 command -v dpkg-deb >/dev/null || { echo "package: dpkg-deb is needed (Debian's dpkg package)" >&2; exit 1; }
 
 binary="$(scripts/build-release.sh)"
-version="$("$binary" --version | awk '{print $2}')"
-[[ "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+ ]] || { echo "package: unexpected version '$version'" >&2; exit 1; }
+release="$("$binary" --version | awk '{print $2}')"
+[[ "$release" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || { echo "package: unexpected version '$release'" >&2; exit 1; }
+if [[ "$(git describe --exact-match --tags --match "v*" HEAD 2>/dev/null)" == "v$release" ]]; then
+    version="$release"
+elif commit="$(git rev-parse --short=12 HEAD 2>/dev/null)"; then
+    version="$release~git$(git log -1 --format=%cd --date=format:%Y%m%d HEAD).$commit"
+    git diff --quiet HEAD -- 2>/dev/null || version="$version+dirty"
+else
+    version="$release~unknown"
+fi
 arch="$(uname -m)"
 debarch="$(dpkg --print-architecture)"
 SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}"
@@ -29,8 +42,10 @@ install -D -m 0644 docs/authctl.1 "$tree/share/man/man1/authctl.1"
 install -D -m 0644 completions/authctl.bash "$tree/share/bash-completion/completions/authctl"
 install -D -m 0644 completions/_authctl "$tree/share/zsh/site-functions/_authctl"
 install -D -m 0644 completions/authctl.fish "$tree/share/fish/vendor_completions.d/authctl.fish"
-install -D -m 0644 README.md "$tree/share/doc/authctl/README.md"
-install -D -m 0644 CHANGELOG.md "$tree/share/doc/authctl/CHANGELOG.md"
+# The documentation a user reads (authctl(1) names this directory): LICENSE, README, CHANGELOG
+# and every page of docs/ with its schema.
+docs=(LICENSE README.md CHANGELOG.md docs/*.md docs/keystore.schema.json)
+for file in "${docs[@]}"; do install -D -m 0644 "$file" "$tree/share/doc/authctl/$(basename "$file")"; done
 find "$tree" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 tarball="dist/authctl-$version-linux-$arch.tar.gz"
 tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" -C "$stage" -cf - "authctl-$version" |
@@ -45,12 +60,22 @@ chmod 0644 "$deb/usr/share/man/man1/authctl.1.gz"
 install -D -m 0644 completions/authctl.bash "$deb/usr/share/bash-completion/completions/authctl"
 install -D -m 0644 completions/_authctl "$deb/usr/share/zsh/vendor-completions/_authctl"
 install -D -m 0644 completions/authctl.fish "$deb/usr/share/fish/vendor_completions.d/authctl.fish"
-install -D -m 0644 CHANGELOG.md "$deb/usr/share/doc/authctl/changelog"
-# Depends: the package of every library the binary links (libc6, libstdc++6, libgcc-s1),
-# and libcurl4, which it loads when it first talks to a provider.
-depends="$(for lib in $(ldd "$binary" | awk '/=>/ {print $3}'); do
-    dpkg -S "$(readlink -f "$lib")" 2>/dev/null || dpkg -S "$lib"
-done | cut -d: -f1 | sort -u | paste -sd, | sed 's/,/, /g')"
+for file in "${docs[@]}"; do
+    case "$file" in
+        LICENSE) install -D -m 0644 "$file" "$deb/usr/share/doc/authctl/copyright" ;;
+        CHANGELOG.md) install -D -m 0644 "$file" "$deb/usr/share/doc/authctl/changelog" ;;
+        *) install -D -m 0644 "$file" "$deb/usr/share/doc/authctl/$(basename "$file")" ;;
+    esac
+done
+# Depends: what dpkg-shlibdeps finds the binary needs, with the minimum versions of the
+# symbols it uses (libc6 (>= 2.34), …), and libcurl4, which it loads when it first talks
+# to a provider. dpkg-shlibdeps wants a debian/control beside it.
+shlibs="$stage/shlibs"
+mkdir -p "$shlibs/debian"
+printf 'Source: authctl\n\nPackage: authctl\nArchitecture: any\n' >"$shlibs/debian/control"
+binary_path="$(readlink -f "$binary")"
+depends="$(cd "$shlibs" && dpkg-shlibdeps -O "$binary_path" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')"
+[[ "$depends" == *"libc6 (>="* ]] || { echo "package: dpkg-shlibdeps found no versioned libc6 dependency ('$depends')" >&2; exit 1; }
 mkdir -p "$deb/DEBIAN"
 cat >"$deb/DEBIAN/control" <<CONTROL
 Package: authctl

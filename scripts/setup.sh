@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing authctl needs on Debian/Ubuntu, when it is missing:
 # libcurl (authctl loads it for HTTP), curl (the scripted browser of the tests),
-# Python 3 with venv (the django-oauth-toolkit test provider), file and groff (the packaging
-# and man page tests), gnome-keyring and dbus (the keyring test). Idempotent and quiet.
+# Python 3 with venv (the django-oauth-toolkit test provider), file, groff and dpkg-dev (the
+# packaging and man page tests), gnome-keyring and dbus (the keyring test). Idempotent and quiet.
 set -euo pipefail
 
 missing=()
@@ -10,6 +10,8 @@ ldconfig -p 2>/dev/null | grep -q 'libcurl\.so\.4' || missing+=(libcurl4)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
 command -v file >/dev/null 2>&1 || missing+=(file)
 command -v groff >/dev/null 2>&1 || missing+=(groff-base)
+# dpkg-shlibdeps (dpkg-dev): the .deb's Depends with the minimum versions the binary needs.
+command -v dpkg-shlibdeps >/dev/null 2>&1 || missing+=(dpkg-dev)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
 # A real Secret Service for KeyringBinaryTests: gnome-keyring, dbus-run-session and

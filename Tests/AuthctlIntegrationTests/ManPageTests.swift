@@ -68,4 +68,28 @@ struct ManPageTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == page, "docs/authctl.1 is stale: run scripts/update-completions.sh")
     }
+
+    /// Every command path of the binary, from its help dump.
+    func commandPaths() throws -> [[String]] {
+        let dump = try run(AuthctlProcess.binary, ["--experimental-dump-help"])
+        func walk(_ command: [String: JSONValue]?, _ path: [String]) -> [[String]] {
+            guard let command else { return [] }
+            return [path] + (command["subcommands"]?.arrayValue ?? []).flatMap { sub -> [[String]] in
+                guard let name = sub.objectValue?["commandName"]?.stringValue else { return [] }
+                return walk(sub.objectValue, path + [name])
+            }
+        }
+        return walk(JSONValue.object(from: Data(dump.stdout.utf8))?["command"]?.objectValue, [])
+    }
+
+    @Test("no help text and no part of the man page points at docs/ of the source, which is not installed (issue 25, item 15)")
+    func noSourcePaths() throws {
+        #expect(!page.contains("docs/"), "the man page names docs/")
+        let paths = try commandPaths()
+        #expect(paths.count > 20)
+        for path in paths {
+            let help = try run(AuthctlProcess.binary, path + ["--help"])
+            #expect(!help.stdout.contains("docs/"), "authctl \(path.joined(separator: " ")) --help names docs/")
+        }
+    }
 }

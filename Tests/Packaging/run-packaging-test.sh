@@ -23,7 +23,27 @@ check "the .deb depends on libcurl4 and on the packages of every library the bin
         package=\$(dpkg -S \"\$(readlink -f \$lib)\" 2>/dev/null | head -1 | cut -d: -f1) || package=\$(dpkg -S \$lib | head -1 | cut -d: -f1)
         echo \"\$depends\" | grep -qw \"\$package\" || { echo \"missing \$package\" >&2; exit 1; }
     done"
+# Issue 25, items 15, 17 and 19: a licence, the docs shipped, a version and Depends a user can trust.
+check "LICENSE at the root is the Apache License 2.0, and README names it" sh -c "
+    grep -q 'Apache License' LICENSE && grep -q 'Version 2.0, January 2004' LICENSE &&
+    grep -q 'Apache License 2.0' README.md && grep -q '(LICENSE)' README.md"
+deb_version="$(dpkg-deb --field "$deb" Version)"
+if git describe --exact-match --tags --match "v*" HEAD >/dev/null 2>&1; then
+    check "a tagged release's .deb version is the binary's" sh -c "[ '$deb_version' = \"\$(.build/dist/authctl --version | awk '{print \$2}')\" ]"
+else
+    check "an unreleased build's .deb version carries the commit and sorts before the release (VERSION~gitYYYYMMDD.COMMIT)" sh -c "
+        echo '$deb_version' | grep -Eq '^[0-9]+\.[0-9]+\.[0-9]+~git[0-9]{8}\.[0-9a-f]{12}$' &&
+        echo '$deb_version' | grep -q \"\$(git rev-parse --short=12 HEAD)\" &&
+        dpkg --compare-versions '$deb_version' lt \"\${deb_version%%~*}\""
+fi
+check "the .deb's Depends carry the minimum versions the binary needs (libc6 (>= …))" sh -c "
+    dpkg-deb --field '$deb' Depends | grep -Eq 'libc6 \(>= [0-9]+\.[0-9]+\)'"
 dpkg -x "$deb" "$work/root"
+check "the .deb ships the licence as Debian's copyright file and the docs under /usr/share/doc/authctl" sh -c "
+    grep -q 'Apache License' '$work/root/usr/share/doc/authctl/copyright' &&
+    for page in README.md getting-started.md configuration.md ci.md security.md keystore.md exit-codes.md; do
+        test -s '$work/root/usr/share/doc/authctl/'\$page || { echo \"missing \$page\" >&2; exit 1; }
+    done"
 check "the .deb's binary names the version and the commit it was built from" \
     sh -c "'$work/root/usr/bin/authctl' --version | grep -Eq '^authctl [0-9]+\.[0-9]+\.[0-9]+ \(commit $commit\)$'"
 check "the .deb's binary runs a command (status: nobody signed in, exit 16)" \
@@ -46,6 +66,9 @@ check "the binary holds no ICU (data, code, FoundationInternationalization) and 
 mkdir -p "$work/tar"
 tar -C "$work/tar" -xzf "$tarball"
 check "the tarball's binary runs" sh -c "'$work/tar'/authctl-*/bin/authctl --version | grep -q '(commit $commit)'"
+check "the tarball ships LICENSE and the docs under share/doc/authctl" sh -c "
+    grep -q 'Apache License' '$work/tar'/authctl-*/share/doc/authctl/LICENSE &&
+    test -s \"\$(echo '$work/tar'/authctl-*/share/doc/authctl/getting-started.md)\""
 check "the tarball's entries are owned by root" \
     sh -c "[ \"\$(tar -tvzf '$tarball' | awk '{print \$2}' | sort -u)\" = 0/0 ]"
 
@@ -62,5 +85,16 @@ check "install.sh --uninstall removes exactly what it installed" sh -c "
     scripts/install.sh --uninstall --prefix '$prefix' >/dev/null &&
     [ ! -e '$prefix/bin/authctl' ] && [ ! -e '$prefix/share/man/man1/authctl.1' ] &&
     [ ! -e '$prefix/share/authctl/installed-files' ] && [ -e '$prefix/bin/mine' ]"
+moved="$work/moved prefix"
+check "install.sh --uninstall of a moved prefix removes what it installed there and keeps a file changed since" sh -c "
+    scripts/install.sh --prefix '$prefix' >/dev/null 2>&1 && mv '$prefix' '$moved' &&
+    echo 'my own page' >'$moved/share/man/man1/authctl.1' &&
+    scripts/install.sh --uninstall --prefix '$moved' >'$work/uninstall.out' 2>&1;
+    [ ! -e '$moved/bin/authctl' ] && [ -e '$moved/share/man/man1/authctl.1' ] &&
+    grep -q 'kept' '$work/uninstall.out' && [ -e '$moved/share/authctl/installed-files' ]"
+check "install.sh --uninstall that removes nothing keeps its manifest and says so (exit 1)" sh -c "
+    rm -f '$moved/share/man/man1/authctl.1'; cp '$moved/share/authctl/installed-files' '$work/manifest.before';
+    scripts/install.sh --uninstall --prefix '$moved' >'$work/uninstall2.out' 2>&1; status=\$?;
+    [ \$status -eq 1 ] && cmp -s '$work/manifest.before' '$moved/share/authctl/installed-files'"
 check "install.sh refuses an unknown option with exit 2" sh -c "scripts/install.sh --prefx /tmp >/dev/null 2>&1; [ \$? -eq 2 ]"
 summary

@@ -26,7 +26,7 @@ extension SignInSession {
         }
         guard listenAddress.port != 0 else {
             throw AuthError.invalidArgument(
-                "\(input: .redirectURI) \(Sanitize.text(redirectURI.absoluteString)) is not on this machine, so its page must forward to a listener at a fixed address: add \(input: .listenAddress) 127.0.0.1:PORT (the port the page posts to; see docs/apple.md)"
+                "\(input: .redirectURI) \(Sanitize.text(redirectURI.absoluteString)) is not on this machine, so its page must forward to a listener at a fixed address: add \(input: .listenAddress) 127.0.0.1:PORT (the port the page posts to; see apple.md in the documentation)"
             )
         }
     }

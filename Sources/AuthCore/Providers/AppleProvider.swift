@@ -58,7 +58,7 @@ public struct AppleProvider: IdentityProvider {
                 config.keyID == nil ? .keyID : nil, config.privateKeyFile == nil ? .privateKeyFile : nil,
             ].compactMap { $0 }
             throw AuthError.notConfigured(
-                "apple.com needs \(inputs: missing, separator: ", ") to make its client secret. Set them with: \(command: .providersAdd, arguments: ["apple.com"] + missing.map { .input($0, "…") }) (see docs/apple.md)"
+                "apple.com needs \(inputs: missing, separator: ", ") to make its client secret. Set them with: \(command: .providersAdd, arguments: ["apple.com"] + missing.map { .input($0, "…") }) (see apple.md in the documentation)"
             )
         }
         let secret = AppleClientSecret(teamID: teamID, keyID: keyID, clientID: clientID, audience: issuer)

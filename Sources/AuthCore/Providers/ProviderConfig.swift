@@ -278,7 +278,7 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
             guard let first = missing.first else { return }
             let named: Message = missing.dropFirst().reduce("\(input: first)") { "\($0), \(input: $1)" }
             throw AuthError.invalidArgument(
-                "\(id) needs \(named): the Services ID, your team id, and the id and file of the Sign in with Apple key (\(command: .providersAdd, "apple.com", .input(.clientID, "SERVICES_ID"), .input(.teamID, "TEAM_ID"), .input(.keyID, "KEY_ID"), .input(.privateKeyFile, "AuthKey_KEY_ID.p8")); see docs/apple.md)"
+                "\(id) needs \(named): the Services ID, your team id, and the id and file of the Sign in with Apple key (\(command: .providersAdd, "apple.com", .input(.clientID, "SERVICES_ID"), .input(.teamID, "TEAM_ID"), .input(.keyID, "KEY_ID"), .input(.privateKeyFile, "AuthKey_KEY_ID.p8")); see apple.md in the documentation)"
             )
         case .microsoft:
             // A workload names its client on the command line (login --client-credentials).

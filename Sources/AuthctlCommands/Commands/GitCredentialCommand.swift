@@ -19,7 +19,7 @@ struct GitCredentialCommand: AuthctlCommand {
             Set it for one remote host: git config --global credential.https://dev.azure.com.helper \
             "!authctl git-credential microsoft.com --scope 499b84ac-1321-427f-aa17-267ca6975798/.default". \
             get prints the token as the password (or, when git announces the authtype capability, as a Bearer \
-            credential); store and erase change nothing: the token stays authctl's (docs/git.md).
+            credential); store and erase change nothing: the token stays authctl's (git.md in the documentation).
             """)
 
     @OptionGroup var global: GlobalOptions

@@ -14,7 +14,7 @@ struct Login: AuthctlCommand {
         discussion: """
             Opens the provider's sign-in page and waits for it to redirect back to a listener on 127.0.0.1.
             With --id-token - the ID token is read from stdin instead; with --credential HANDLE a pending credential \
-            saved by an earlier conflict is applied (see docs/accounts.md).
+            saved by an earlier conflict is applied (see accounts.md in the documentation).
             """)
 
     @Argument(

@@ -13,7 +13,7 @@ import AuthCore
 struct WorkloadArguments: ParsableArguments {
     @Flag(
         name: .customLong("client-credentials"),
-        help: "Sign in as the client itself (a CI job, a service): the client-credentials grant, no browser. See docs/ci.md.")
+        help: "Sign in as the client itself (a CI job, a service): the client-credentials grant, no browser. See ci.md in the documentation (man authctl, FILES).")
     var clientCredentials = false
 
     @Option(
@@ -96,7 +96,7 @@ struct WorkloadArguments: ParsableArguments {
         ]
         guard clientCredentials else {
             if let (option, _) = workloadOnly.first(where: \.1) {
-                throw ValidationError("\(option) goes with --client-credentials (a workload signing in as itself; see docs/ci.md)")
+                throw ValidationError("\(option) goes with --client-credentials (a workload signing in as itself; see ci.md in the documentation)")
             }
             return
         }
