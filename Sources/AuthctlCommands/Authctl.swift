@@ -19,8 +19,23 @@ struct Authctl: ParsableCommand {
         subcommands: [
             Login.self, LinkCommand.self, ReauthCommand.self, UnlinkCommand.self, Status.self, Token.self, ExecCommand.self,
             GitCredentialCommand.self, SignOutCommand.self,
-            ProvidersCommand.self, UsersCommand.self, KeystoreCommand.self, BackendCommand.self,
+            ProvidersCommand.self, UsersCommand.self, KeystoreCommand.self, BackendCommand.self, VersionCommand.self,
         ])
+}
+
+/// `authctl version`: what `--version` prints, or with `--json` the version and the commit.
+struct VersionCommand: AuthctlCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "version", abstract: "Print the version and the commit authctl was built from (as --version does).")
+    @OptionGroup var global: GlobalOptions
+
+    func run(_ wiring: Wiring) async throws {
+        if global.json {
+            wiring.output.json(.object(["version": .string(AuthctlVersion.string), "commit": .string(AuthctlVersion.commit)]))
+        } else {
+            wiring.output.line(AuthctlVersion.description)
+        }
+    }
 }
 
 enum AuthctlVersion {

@@ -27,7 +27,10 @@ public struct AuthctlInvocation: Sendable {
     let wantsJSON: Bool
 
     public init(arguments: [String], io: AuthctlIO) {
-        let arguments = GlobalOptions.hoistingLeadingGlobals(arguments)
+        // `--version --json` (either order) is `version --json`: ArgumentParser's --version knows no JSON.
+        let arguments =
+            Set(arguments) == ["--version", "--json"] && arguments.count == 2
+            ? ["version", "--json"] : GlobalOptions.hoistingLeadingGlobals(arguments)
         self.arguments = arguments
         self.io = io
         fastToken = arguments.first == "token" ? TokenRequest.parseFast(Array(arguments.dropFirst())) : nil

@@ -7,13 +7,14 @@ import AuthCore
 enum CommandLineCheck {
     /// Names people bring from other tools (`gh auth logout`, `az login`, `whoami`).
     static let aliases = [
-        "logout": "signout", "log-out": "signout", "sign-out": "signout", "signin": "login", "sign-in": "login", "auth": "login",
+        "log-out": "signout", "sign-out": "signout", "signin": "login", "sign-in": "login", "auth": "login",
         "whoami": "status", "info": "status", "provider": "providers", "user": "users", "account": "users", "accounts": "users",
         "run": "exec",
     ]
 
     static var commands: [String] {
-        Authctl.configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+        Authctl.configuration.subcommands.flatMap { [$0.configuration.commandName].compactMap { $0 } + $0.configuration.aliases }
+            + ["help"]
     }
 
     /// The usage error for `arguments` (after global options were moved behind the command),

@@ -10,7 +10,7 @@ struct TyposTests {
     @Test(
         "a mistyped or borrowed command name gets a did-you-mean and exit 2",
         arguments: [
-            (["logout"], "signout"), (["signin", "oidc.x"], "login"), (["whoami"], "status"), (["statsu"], "status"),
+            (["log-out"], "signout"), (["signin", "oidc.x"], "login"), (["whoami"], "status"), (["statsu"], "status"),
             (["tokn"], "token"), (["provider", "list"], "providers"), (["help", "nosuch"], "authctl --help"), (["help", "logn"], "login"),
             (["users", "lst"], "Did you mean 'users list'?"), (["providers", "remvoe", "oidc.x"], "Did you mean 'providers remove'?"),
             (["keystore", "unsael"], "Did you mean 'keystore unseal'?"), (["backend", "shwo"], "Did you mean 'backend show'?"),

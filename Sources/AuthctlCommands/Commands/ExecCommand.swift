@@ -15,7 +15,10 @@ struct ExecCommand: AuthctlCommand {
             The command gets AUTHCTL_TOKEN (valid when it starts), AUTHCTL_PROVIDER, and AUTHCTL_TOKEN_FILE: a private \
             file that authctl rewrites with a fresh token before the old one expires. Long-running commands read the \
             file when they need the token. authctl exits with the command's status.
-            Example: authctl exec -- sh -c 'curl -H "Authorization: Bearer $AUTHCTL_TOKEN" https://api.example.com/'
+
+            Examples:
+              authctl exec -- ./deploy.sh
+              authctl exec --provider microsoft.com --scope https://graph.microsoft.com/.default -- ./sync.py
             """)
 
     @Option(help: "The provider whose token to use (default: the one of the last sign-in).", completion: Completions.providerIDs)

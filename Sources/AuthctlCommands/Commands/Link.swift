@@ -11,7 +11,13 @@ struct LinkCommand: AuthctlCommand {
     static let configuration = CommandConfiguration(
         commandName: "link",
         abstract: "Link another provider to the current user.",
-        discussion: "With --pending HANDLE, links the credential saved by an earlier account-exists-with-different-credential error.")
+        discussion: """
+            With --pending HANDLE, links the credential saved by an earlier account-exists-with-different-credential error.
+
+            Examples:
+              authctl link apple                      # add Sign in with Apple to the current user
+              authctl link --pending pc_0123456789    # finish what a conflict saved
+            """)
 
     @Argument(
         help: "The provider to link: microsoft.com, apple.com or oidc.NAME (not needed with --pending).",

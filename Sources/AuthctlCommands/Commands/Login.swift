@@ -15,6 +15,12 @@ struct Login: AuthctlCommand {
             Opens the provider's sign-in page and waits for it to redirect back to a listener on 127.0.0.1.
             With --id-token - the ID token is read from stdin instead; with --credential HANDLE a pending credential \
             saved by an earlier conflict is applied (see accounts.md in the documentation).
+
+            Examples:
+              authctl login oidc.example                                 # through the browser
+              authctl login microsoft --tenant contoso.onmicrosoft.com   # one Entra ID tenant
+              authctl login oidc.example --device-code                   # over SSH, no browser here
+              authctl login oidc.example --client-credentials --client-secret-env CLIENT_SECRET   # a CI job as itself
             """)
 
     @Argument(

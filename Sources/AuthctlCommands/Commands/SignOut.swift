@@ -9,8 +9,15 @@ import AuthCore
 struct SignOutCommand: AuthctlCommand {
     static let configuration = CommandConfiguration(
         commandName: "signout",
-        abstract: "End the session: drop the tokens and clear the current user.",
-        discussion: "The user and its linked identities stay, so the next sign-in finds the same uid.")
+        abstract: "End the session: drop the tokens and clear the current user (alias: logout).",
+        discussion: """
+            The user and its linked identities stay, so the next sign-in finds the same uid.
+
+            Examples:
+              authctl signout                  # the current user
+              authctl signout --all --revoke   # everyone, revoking refresh tokens at the providers
+            """,
+        aliases: ["logout"])
 
     @Flag(help: "Sign out every user, not only the current one.") var all = false
     @Flag(help: "First revoke the refresh tokens at providers that support it, and report each result.") var revoke = false

@@ -11,7 +11,13 @@ struct Status: AuthctlCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Show who is signed in, the linked providers and token lifetimes.",
-        discussion: "Exits 0 when signed in and 16 (no-current-user) when not. Reads the keystore only.")
+        discussion: """
+            Exits 0 when signed in and 16 (no-current-user) when not. Reads the keystore only.
+
+            Examples:
+              authctl status
+              authctl status --json            # for scripts: {"signedIn": …, "user": …}
+            """)
 
     @OptionGroup var global: GlobalOptions
 

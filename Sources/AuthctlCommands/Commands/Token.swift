@@ -11,9 +11,15 @@ struct Token: AuthctlCommand {
     static let configuration = CommandConfiguration(
         commandName: "token",
         abstract: "Print a valid access token (or ID token) of the current user.",
-        discussion:
-            "Refreshes the token first when it expires within --min-ttl seconds. A valid cached token is printed without any network request."
-    )
+        discussion: """
+            Refreshes the token first when it expires within --min-ttl seconds. A valid cached token is printed without any             network request.
+
+            Examples:
+              authctl token                                   # the access token, for a script
+              authctl token --id-token                        # the ID token
+              authctl token --format header | curl -H @- https://api.example.com/   # never on curl's command line
+              authctl token microsoft --scope https://graph.microsoft.com/.default
+            """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case raw, json, header, env
