@@ -134,6 +134,15 @@ __authctl_add_completions() {
     done < <(IFS=$'\n' compgen "${@}" -- "${cur}")
 }
 
+# authctl: the candidates authctl prints, offered as they are (never through compgen -W,
+# which would expand $(...), backquotes and variables in them).
+__authctl_add_custom_completions() {
+    local completion
+    while IFS='' read -r completion; do
+        [[ "${completion}" == "${cur}"* ]] && COMPREPLY+=("${completion}")
+    done < <(__authctl_custom_complete "${@}")
+}
+
 __authctl_custom_complete() {
     if [[ -n "${cur}" || -z ${COMP_WORDS[${COMP_CWORD}]} || "${COMP_LINE:${COMP_POINT}:1}" != ' ' ]]; then
         local -ar words=("${COMP_WORDS[@]}")
@@ -263,7 +272,7 @@ _authctl_login() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __authctl_add_completions -W "$(__authctl_custom_complete ---completion login -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)")"
+        __authctl_add_custom_completions ---completion login -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -319,7 +328,7 @@ _authctl_link() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __authctl_add_completions -W "$(__authctl_custom_complete ---completion link -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)")"
+        __authctl_add_custom_completions ---completion link -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -372,7 +381,7 @@ _authctl_reauth() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __authctl_add_completions -W "$(__authctl_custom_complete ---completion reauth -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)")"
+        __authctl_add_custom_completions ---completion reauth -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -398,7 +407,7 @@ _authctl_unlink() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __authctl_add_completions -W "$(__authctl_custom_complete ---completion unlink -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)")"
+        __authctl_add_custom_completions ---completion unlink -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -452,7 +461,7 @@ _authctl_token() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __authctl_add_completions -W "$(__authctl_custom_complete ---completion token -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)")"
+        __authctl_add_custom_completions ---completion token -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -468,7 +477,7 @@ _authctl_exec() {
     # Offer option value completions
     case "${prev}" in
     '--provider')
-        __authctl_add_completions -W "$(__authctl_custom_complete ---completion exec -- --provider "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)")"
+        __authctl_add_custom_completions ---completion exec -- --provider "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     '--scope')
@@ -506,7 +515,7 @@ _authctl_git-credential() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __authctl_add_completions -W "$(__authctl_custom_complete ---completion git-credential -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)")"
+        __authctl_add_custom_completions ---completion git-credential -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -654,7 +663,7 @@ _authctl_providers_show() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __authctl_add_completions -W "$(__authctl_custom_complete ---completion providers show -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)")"
+        __authctl_add_custom_completions ---completion providers show -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -680,7 +689,7 @@ _authctl_providers_remove() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __authctl_add_completions -W "$(__authctl_custom_complete ---completion providers remove -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)")"
+        __authctl_add_custom_completions ---completion providers remove -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -747,7 +756,7 @@ _authctl_users_show() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __authctl_add_completions -W "$(__authctl_custom_complete ---completion users show -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)")"
+        __authctl_add_custom_completions ---completion users show -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -773,7 +782,7 @@ _authctl_users_use() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __authctl_add_completions -W "$(__authctl_custom_complete ---completion users use -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)")"
+        __authctl_add_custom_completions ---completion users use -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -799,7 +808,7 @@ _authctl_users_delete() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __authctl_add_completions -W "$(__authctl_custom_complete ---completion users delete -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)")"
+        __authctl_add_custom_completions ---completion users delete -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac

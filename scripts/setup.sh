@@ -2,7 +2,8 @@
 # Installs what building and testing authctl needs on Debian/Ubuntu, when it is missing:
 # libcurl (authctl loads it for HTTP), curl (the scripted browser of the tests),
 # Python 3 with venv (the django-oauth-toolkit test provider), file, groff and dpkg-dev (the
-# packaging and man page tests), gnome-keyring and dbus (the keyring test). Idempotent and quiet.
+# packaging and man page tests), gnome-keyring and dbus (the keyring test), zsh and fish (the
+# completion tests). Idempotent and quiet.
 set -euo pipefail
 
 missing=()
@@ -20,6 +21,9 @@ command -v gnome-keyring-daemon >/dev/null 2>&1 || missing+=(gnome-keyring)
 command -v dbus-run-session >/dev/null 2>&1 || missing+=(dbus)
 command -v dbus-send >/dev/null 2>&1 || missing+=(dbus-bin)
 ldconfig -p 2>/dev/null | grep -q 'libsecret-1\.so\.0' || missing+=(libsecret-1-0)
+# zsh and fish for CompletionTests: the committed completion scripts run in them.
+command -v zsh >/dev/null 2>&1 || missing+=(zsh)
+command -v fish >/dev/null 2>&1 || missing+=(fish)
 
 if ((${#missing[@]})); then
     echo "setup: installing ${missing[*]}" >&2

@@ -61,6 +61,10 @@ public final class FakeIdentityProvider: @unchecked Sendable {
         public var deviceInterval: JSONValue? = .number(5)
         public var deviceExpiresIn: TimeInterval = 900
         public var deviceVerificationComplete = true
+        /// The device authorization's `user_code`, and the path of its `verification_uri`
+        /// (a lying provider: terminal escapes in what the person is shown).
+        public var deviceUserCode = "WDJB-MJHT"
+        public var deviceVerificationPath = "/activate"
         /// The HTTP status of OAuth error answers (token, device and revocation endpoints):
         /// 400 as RFC 6749 §5.2 says, 200 as GitHub's OAuth server answers.
         public var oauthErrorStatus = 400
@@ -271,7 +275,8 @@ public final class FakeIdentityProvider: @unchecked Sendable {
             devicePollsLeft = behaviour.devicePolls
         }
         var body: [String: JSONValue] = [
-            "device_code": .string(deviceCode), "user_code": "WDJB-MJHT", "verification_uri": .string("\(issuer)/activate"),
+            "device_code": .string(deviceCode), "user_code": .string(behaviour.deviceUserCode),
+            "verification_uri": .string(issuer + behaviour.deviceVerificationPath),
             "expires_in": .number(behaviour.deviceExpiresIn),
         ]
         if let interval = behaviour.deviceInterval { body["interval"] = interval }

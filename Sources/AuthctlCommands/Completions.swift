@@ -41,4 +41,39 @@ enum Completions {
         }
         return settings
     }
+
+    /// ArgumentParser's bash script with authctl's candidates offered as they are. Its script
+    /// hands them to `compgen -W`, which expands `$(…)`, backquotes and variables in them: a
+    /// uid or provider id planted in a file would run a command at TAB. Here they are read
+    /// line by line and kept when they start with the word being completed; nothing else of
+    /// the script changes. Any other text (help, the zsh and fish scripts, where the
+    /// candidates are never expanded) is returned as it is.
+    static func offeringCandidatesAsTheyAre(_ text: String) -> String {
+        let call = "__authctl_add_completions -W \"$(__authctl_custom_complete "
+        guard text.hasPrefix("#!/bin/bash"), text.contains(call) else { return text }
+        var lines: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("__authctl_custom_complete() {") { lines += bashAddCustomCompletions }
+            let indent = line.prefix { $0 == " " }
+            let body = line.dropFirst(indent.count)
+            if body.hasPrefix(call), body.hasSuffix(")\"") {
+                lines.append(indent + "__authctl_add_custom_completions " + body.dropFirst(call.count).dropLast(2))
+            } else {
+                lines.append(String(line))
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static let bashAddCustomCompletions = [
+        "# authctl: the candidates authctl prints, offered as they are (never through compgen -W,",
+        "# which would expand $(...), backquotes and variables in them).",
+        "__authctl_add_custom_completions() {",
+        "    local completion",
+        "    while IFS='' read -r completion; do",
+        "        [[ \"${completion}\" == \"${cur}\"* ]] && COMPREPLY+=(\"${completion}\")",
+        "    done < <(__authctl_custom_complete \"${@}\")",
+        "}",
+        "",
+    ]
 }

@@ -52,7 +52,7 @@ enum ErrorMapping {
     /// own rule).
     static func printArgumentParserOutput(for error: any Error, io: AuthctlIO) -> Int32 {
         let columns = io.environment["COLUMNS"].flatMap(Int.init) ?? (io.stdout.isTerminal ? nil : 80)
-        let text = Authctl.fullMessage(for: error, columns: columns)
+        let text = Completions.offeringCandidatesAsTheyAre(Authctl.fullMessage(for: error, columns: columns))
         let status = Authctl.exitCode(for: error)
         if !text.isEmpty { (status == .success ? io.stdout : io.stderr).print(text + "\n") }
         return status.rawValue

@@ -6,7 +6,10 @@ import AuthCore
     import Foundation
 #endif
 
-/// Writes results: one JSON document with `--json`, text for people otherwise.
+/// Writes results: one JSON document with `--json`, text for people otherwise. Text and JSON
+/// go out visible-safe (`Sanitize.visible`, `Sanitize.visibleJSON`): a name, email, code or
+/// message that a provider or a file controls never reaches the terminal with an escape
+/// sequence or a bidirectional override in it. Only `write` is raw (a token, a photo).
 struct Output {
     let stdout: any OutputChannel
     let stderr: any OutputChannel
@@ -15,7 +18,7 @@ struct Output {
     func write(_ bytes: some Sequence<UInt8>) { try? stdout.write(Array(bytes)) }
 
     /// A message on stderr (its caller ends it with a newline).
-    func error(_ text: String) { stderr.print(text) }
+    func error(_ text: String) { stderr.print(Sanitize.visible(text, keepingLines: true)) }
 
     func json(_ value: JSONValue) {
         write(Self.jsonDocument(value))
@@ -26,13 +29,20 @@ struct Output {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        return data + Data("\n".utf8)
+        return visibleJSON(data) + Data("\n".utf8)
+    }
+
+    /// A JSON document authctl prints (`--json`, an export), escaped for a terminal.
+    static func visibleJSON(_ document: Data) -> Data {
+        Data(Sanitize.visibleJSON(String(decoding: document, as: UTF8.self)).utf8)
     }
 
     /// Rows for people and for scripts: on a terminal, aligned columns under a header;
     /// otherwise tab-separated rows without a header (what `cut -f` and `awk -F'\t'` read).
     func table(header: [String], rows: [[String]]) {
-        for row in Self.formatTable(header: header, rows: rows, aligned: stdout.isTerminal) { line(row) }
+        // Each cell escaped whole: a tab or line feed in a value never makes a column or a row.
+        let shown = rows.map { $0.map { Sanitize.visible($0) } }
+        for row in Self.formatTable(header: header, rows: shown, aligned: stdout.isTerminal) { line(row) }
     }
 
     static func formatTable(header: [String], rows: [[String]], aligned: Bool) -> [String] {
@@ -48,7 +58,7 @@ struct Output {
     }
 
     func line(_ text: String) {
-        stdout.print(text + "\n")
+        stdout.print(Sanitize.visible(text, keepingLines: true) + "\n")
     }
 
     static func timestamp(_ date: Date?) -> JSONValue {

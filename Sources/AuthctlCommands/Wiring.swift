@@ -172,7 +172,7 @@ struct StderrTerminal: Terminal {
     /// which the caller checks).
     func confirm(_ question: String) -> Bool {
         guard isInteractive else { return false }
-        stderr.print("\(question) [y/N] ")
+        stderr.print(Sanitize.visible("\(question) [y/N] "))
         guard let answer = try? stdin.readLine(limit: Self.lineLimit) else { return false }
         return ["y", "yes"].contains(answer.trimming(.whitespaces).lowercased())
     }
@@ -190,8 +190,11 @@ struct StderrTerminal: Terminal {
         }
     }
 
+    /// `text` visible-safe (what a provider sent, such as a device code, is in it), then in
+    /// the colour authctl chose.
     func styled(_ text: String, _ code: String) -> String {
-        useColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+        let shown = Sanitize.visible(text, keepingLines: true)
+        return useColor ? "\u{1B}[\(code)m\(shown)\u{1B}[0m" : shown
     }
 
     func write(_ line: String) {

@@ -138,4 +138,29 @@ final class KeystoreAttackTests {
         await #expect(throws: CancellationError.self) { try await waiting.value }
         #expect(FileManager.default.contents(atPath: path) == before)
     }
+
+    /// Issue 22, item 7: a uid is a word on the user's command line (`users use UID`, shell
+    /// completion); one planted with shell syntax or a terminal escape is damage, not a user.
+    @Test(
+        "a keystore whose uid holds what authctl never writes (shell syntax, an escape, too long) is refused as damage by every read, and left as it was",
+        arguments: [
+            "$(touch /tmp/authctl-planted)", "`touch /tmp/authctl-planted`", "u1\u{1b}]52;c;aGk=\u{07}", "u1 u2",
+            String(repeating: "a", count: 129), "",
+        ])
+    func plantedUID(uid: String) async throws {
+        let written = try await written()
+        let quoted = String(decoding: try JSONEncoder().encode(uid), as: UTF8.self)
+        let planted = Data(String(decoding: written, as: UTF8.self).replacingOccurrences(of: "\"u1\"", with: quoted).utf8)
+        #expect(planted != written)
+        #expect(FileManager.default.createFile(atPath: path, contents: planted, attributes: [.posixPermissions: 0o600]))
+        await expectRefused("uid")
+        for read in [{ try self.keystore.readProfiles() }, { try self.keystore.readCurrentUserProfile() }] {
+            #expect {
+                _ = try read()
+            } throws: {
+                ($0 as? AuthError)?.code == .keystoreError && ($0 as? AuthError)?.message.contains(self.path) == true
+            }
+        }
+        #expect(FileManager.default.contents(atPath: path) == planted)
+    }
 }

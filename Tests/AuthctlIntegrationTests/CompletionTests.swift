@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// Completions from the user's own files (issue 15, item 10): provider ids from the
-/// configuration, uids from the keystore, through the committed bash script in a real bash.
+/// configuration, uids from the keystore, through the committed scripts in a real bash, zsh
+/// and fish; what they offer is never expanded by the shell (issue 22, item 7).
 @Suite("completions complete provider ids and uids", .serialized)
 final class CompletionTests {
     let authctl = AuthctlProcess()
@@ -12,10 +13,10 @@ final class CompletionTests {
 
     /// What bash offers for `line` (the cursor at its end), with completions/authctl.bash
     /// loaded and authctl on PATH.
-    func bashCompletes(_ line: String) throws -> [String] {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let script = root.appendingPathComponent("completions/authctl.bash").path
-        let bin = URL(fileURLWithPath: AuthctlProcess.binary).deletingLastPathComponent().path
+    func bashCompletes(_ line: String, bin: String = URL(fileURLWithPath: AuthctlProcess.binary).deletingLastPathComponent().path) throws
+        -> [String]
+    {
+        let script = Self.root.appendingPathComponent("completions/authctl.bash").path
         let words = line.split(separator: " ", omittingEmptySubsequences: false).map { "'\($0)'" }.joined(separator: " ")
         let program = """
             source '\(script)'
@@ -23,9 +24,16 @@ final class CompletionTests {
             _authctl authctl "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"   # as bash's complete -F calls it
             printf '%s\\n' "${COMPREPLY[@]}"
             """
+        return try shell("/bin/bash", ["--norc", "-c", program], bin: bin)
+    }
+
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The lines `shell arguments` prints, with `bin` first on PATH.
+    func shell(_ shell: String, _ arguments: [String], bin: String) throws -> [String] {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["--norc", "-c", program]
+        process.executableURL = URL(fileURLWithPath: shell)
+        process.arguments = arguments
         var environment = authctl.environment
         environment["PATH"] = bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         process.environment = environment
@@ -59,5 +67,91 @@ final class CompletionTests {
         #expect(try bashCompletes("authctl users use ") == [uid])
         let completed = try bashCompletes("authctl users show \(uid.prefix(3))")
         #expect(completed == [uid], "uid \(uid): \(completed)")
+    }
+
+    /// Issue 22, item 7: what completion offers comes from files (the keystore, the
+    /// configuration) that someone else may have written.
+    var planted: String { authctl.home + "/planted" }
+
+    @Test("a uid planted in the keystore with shell syntax runs nothing when users use is completed; the keystore is refused")
+    func plantedUID() async throws {
+        try FileManager.default.createDirectory(
+            atPath: (authctl.keystorePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        let users = try ["$(touch \(planted)-1)", "`touch \(planted)-2`"].map { uid in
+            """
+            {"uid": \(String(decoding: try JSONEncoder().encode(uid), as: UTF8.self)), "emailVerified": false,
+             "createdAt": "2026-01-01T00:00:00Z", "lastSignInAt": "2026-01-01T00:00:00Z", "lastAuthAt": "2026-01-01T00:00:00Z",
+             "providerData": []}
+            """
+        }
+        let keystore = Data("{\"version\": 1, \"users\": [\(users.joined(separator: ","))]}".utf8)
+        #expect(FileManager.default.createFile(atPath: authctl.keystorePath, contents: keystore, attributes: [.posixPermissions: 0o600]))
+        #expect(try bashCompletes("authctl users use ").isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: planted + "-1"))
+        #expect(!FileManager.default.fileExists(atPath: planted + "-2"))
+        let listed = try await authctl.run(["users", "list"])
+        #expect(listed.status == 6)
+        #expect(listed.stderr.contains(authctl.keystorePath) && listed.stderr.contains("uid"), "\(listed.stderr)")
+        #expect(authctl.keystoreBytes() == keystore)
+    }
+
+    /// A stand-in for authctl on PATH that answers every completion request with `candidates`.
+    func standIn(answering candidates: [String]) throws -> String {
+        let bin = authctl.home + "/stand-in"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let lines = candidates.map { "printf '%s\\n' '\($0)'" }.joined(separator: "\n")
+        // ArgumentParser's zsh answer ends with a line the script drops (so a last empty
+        // candidate survives the command substitution).
+        let script = "#!/bin/sh\n\(lines)\n[ \"$SAP_SHELL\" = zsh ] && printf ' \\n'\nexit 0\n"
+        #expect(
+            FileManager.default.createFile(atPath: bin + "/authctl", contents: Data(script.utf8), attributes: [.posixPermissions: 0o755]))
+        return bin
+    }
+
+    var hostileCandidates: [String] {
+        ["uid-$(touch \(planted)-1)", "uid-`touch \(planted)-2`", "uid-${HOME}", "uid-~root"]
+    }
+
+    @Test("bash offers the candidates authctl prints as they are: none goes through word expansion")
+    func bashDoesNotExpand() throws {
+        let bin = try standIn(answering: hostileCandidates)
+        let offered = try bashCompletes("authctl users use uid-", bin: bin)
+        #expect(!FileManager.default.fileExists(atPath: planted + "-1"))
+        #expect(!FileManager.default.fileExists(atPath: planted + "-2"))
+        #expect(offered == hostileCandidates, "\(offered)")
+        #expect(try bashCompletes("authctl users use uid-$", bin: bin) == hostileCandidates.filter { $0.hasPrefix("uid-$") })
+        #expect(try bashCompletes("authctl users use uid-~", bin: bin) == ["uid-~root"])
+    }
+
+    @Test("zsh hands the candidates authctl prints to _describe as they are: none goes through expansion")
+    func zshDoesNotExpand() throws {
+        let bin = try standIn(answering: hostileCandidates)
+        let script = Self.root.appendingPathComponent("completions/_authctl").path
+        // The script's own custom-completion function, with compsys's _describe replaced by a
+        // printer of what it is given.
+        let program = """
+            compdef() { :; }
+            source '\(script)'
+            export SAP_SHELL=zsh
+            __authctl_complete() { printf '%s\\n' "$@"; }
+            command_name=authctl; command_line=(authctl users use ''); current_word_index=3
+            __authctl_custom_complete ---completion users use -- positional@0 3 0
+            """
+        let offered = try shell("/usr/bin/zsh", ["-f", "-c", program], bin: bin)
+        #expect(!FileManager.default.fileExists(atPath: planted + "-1"))
+        #expect(!FileManager.default.fileExists(atPath: planted + "-2"))
+        #expect(offered == hostileCandidates, "\(offered)")
+    }
+
+    @Test("fish offers the candidates authctl prints as they are: none goes through expansion")
+    func fishDoesNotExpand() throws {
+        let bin = try standIn(answering: hostileCandidates)
+        let script = Self.root.appendingPathComponent("completions/authctl.fish").path
+        let program = "source '\(script)'; complete -C 'authctl users use uid-'"
+        let offered = try shell("/usr/bin/fish", ["--no-config", "-c", program], bin: bin).map { String($0.prefix { $0 != "\t" }) }
+        #expect(!FileManager.default.fileExists(atPath: planted + "-1"))
+        #expect(!FileManager.default.fileExists(atPath: planted + "-2"))
+        #expect(Set(offered) == Set(hostileCandidates), "\(offered)")
     }
 }

@@ -156,9 +156,9 @@ public enum UserExport {
         }
         for (index, user) in document.users.map(\.domain).enumerated() {
             let label = "\(file): user \(index + 1)"
-            guard user.uid.count >= 20, user.uid.count <= 128,
-                user.uid.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
-            else { throw AuthError.invalidArgument("\(label) has an invalid uid") }
+            guard UIDSyntax.isUID(user.uid, lengths: UIDSyntax.exportedLengths) else {
+                throw AuthError.invalidArgument("\(label) has an invalid uid")
+            }
             guard !user.providerData.isEmpty else { throw AuthError.invalidArgument("\(label) has no linked identity") }
             for identity in user.providerData {
                 _ = try ProviderID(parsing: identity.providerID)

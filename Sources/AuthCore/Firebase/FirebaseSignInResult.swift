@@ -66,9 +66,9 @@ struct FirebaseSignInResult: Sendable {
 /// service (an emulator or a proxy in Firebase's place) gets no terminal escape, shell syntax
 /// or header line through.
 enum FirebaseAnswer {
-    /// Firebase's `localId`: letters, digits, `-` and `_`, at most 128.
+    /// Firebase's `localId`: a uid (letters, digits, `-` and `_`, at most 128).
     static func isLocalID(_ value: String) -> Bool {
-        !value.isEmpty && value.count <= 128 && value.unicodeScalars.allSatisfy { isWordCharacter($0) }
+        UIDSyntax.isUID(value)
     }
 
     /// A provider id as Firebase names them (`google.com`, `oidc.corp`, `password`).

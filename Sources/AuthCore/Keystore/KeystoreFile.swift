@@ -80,7 +80,7 @@ struct KeystoreFile: Codable, Equatable {
     static func decodeCurrentUser(_ data: Data, path: String) throws -> CurrentUserRecord {
         // The current user's record found by a scan that skips the others, then decoded;
         // a file the scan does not understand goes through the decoder, which explains.
-        if let found = KeystoreScan.currentUser(in: data), (1...currentVersion).contains(found.version) {
+        if let found = KeystoreScan.currentUser(in: data), (1...currentVersion).contains(found.version), UIDCheck.holds(found.currentUID) {
             let sealing = found.sealing.flatMap { try? decoder.decode(KeystoreSealing.self, from: data.slice($0)) }
             if (sealing != nil) == (found.version == sealedVersion) {
                 guard let range = found.user else { return CurrentUserRecord(currentUID: found.currentUID, sealing: sealing) }
@@ -107,7 +107,7 @@ struct KeystoreFile: Codable, Equatable {
             else { return nil }
             sealing = decoded
         }
-        guard (sealing != nil) == (found.version == sealedVersion) else { return nil }
+        guard (sealing != nil) == (found.version == sealedVersion), UIDCheck.holds(found.currentUID) else { return nil }
         guard let range = found.user else { return CurrentUserRecord(currentUID: found.currentUID, sealing: sealing) }
         // The record must still be the current user's (a file changed in place under us is not).
         guard let slice = SafeFile.read(fd, range: range), let user = try? decoder.decode(KeystoreRecord.User.self, from: slice),
@@ -132,6 +132,18 @@ struct KeystoreFile: Codable, Equatable {
         }
     }
 
+    /// A uid in the file that authctl never writes (`UIDSyntax`): shell syntax or a terminal
+    /// escape planted in the file is damage, not a user.
+    fileprivate enum UIDCheck: Error {
+        case invalid
+
+        static func holds(_ uid: String?) -> Bool { uid.map { UIDSyntax.isUID($0) } ?? true }
+
+        static func check(_ uids: [String?]) throws {
+            guard uids.allSatisfy(holds) else { throw invalid }
+        }
+    }
+
     enum CodingKeys: String, CodingKey {
         case version, currentUid, users, pendingCredentials, sealing
     }
@@ -143,6 +155,9 @@ struct KeystoreFile: Codable, Equatable {
         users = try container.decode([KeystoreRecord.User].self, forKey: .users)
         pendingCredentials = try container.decodeIfPresent([KeystoreRecord.PendingCredential].self, forKey: .pendingCredentials)
         sealing = try container.decodeIfPresent(KeystoreSealing.self, forKey: .sealing)
+        // A Firebase pending credential names no conflicting user (an empty uid).
+        let conflicting = (pendingCredentials ?? []).map(\.conflictingUID).filter { !$0.isEmpty }
+        try UIDCheck.check([currentUid] + users.map(\.uid) + conflicting)
     }
 
     /// Maps decoding failures to the keystore errors of docs/keystore.md.
@@ -160,6 +175,10 @@ struct KeystoreFile: Codable, Equatable {
         } catch VersionCheck.newer(let version) {
             throw AuthError.keystore(
                 "the keystore \(path) has format version \(version), written by a newer authctl. Upgrade authctl; this one will not change the file"
+            )
+        } catch UIDCheck.invalid {
+            throw AuthError.keystore(
+                "the keystore \(path) is corrupt (it holds a uid with characters or a length authctl never writes: damage, or shell syntax or a terminal escape someone put in the file). authctl will not change it: restore a backup, or move it away (mv '\(path)' '\(path).bad') and sign in again"
             )
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
             throw AuthError.keystore(
@@ -232,6 +251,7 @@ private struct CurrentUserView: Decodable {
         _ = try KeystoreFile.VersionCheck.check(container)
         sealing = try container.decodeIfPresent(KeystoreSealing.self, forKey: .sealing)
         currentUid = try container.decodeIfPresent(String.self, forKey: .currentUid)
+        try KeystoreFile.UIDCheck.check([currentUid])
         guard let currentUid else { return }
         var users = try container.nestedUnkeyedContainer(forKey: .users)
         while !users.isAtEnd {

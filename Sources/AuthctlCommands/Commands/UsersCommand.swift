@@ -118,7 +118,7 @@ struct UsersCommand: ParsableCommand {
                 case .firebase: .firebase
                 }
             let data = try Accounts(keystore: wiring.keystore()).export(format: format)
-            wiring.output.write(data + Data("\n".utf8))
+            wiring.output.write(Output.visibleJSON(data) + Data("\n".utf8))
         }
     }
 
