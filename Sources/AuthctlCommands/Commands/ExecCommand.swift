@@ -15,7 +15,9 @@ struct ExecCommand: AuthctlCommand {
             The command gets AUTHCTL_TOKEN (valid when it starts), AUTHCTL_PROVIDER, and AUTHCTL_TOKEN_FILE: a private \
             file that authctl rewrites with a fresh token before the old one expires. Long-running commands read the \
             file when they need the token. authctl exits with the command's status.
-            Example: authctl exec -- sh -c 'curl -H "Authorization: Bearer $AUTHCTL_TOKEN" https://api.example.com/'
+            The token goes to another program on a pipe or in a file, never in an argument (every local user can read \
+            a process's arguments).
+            Example: authctl exec -- sh -c 'printf "Authorization: Bearer %s\\n" "$AUTHCTL_TOKEN" | curl -H @- https://api.example.com/'
             """)
 
     @Option(help: "The provider whose token to use (default: the one of the last sign-in).", completion: Completions.providerIDs)
