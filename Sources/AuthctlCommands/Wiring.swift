@@ -129,9 +129,21 @@ struct Wiring {
     func browser(command: String?, disabled: Bool) -> any BrowserLauncher {
         if disabled { return NoBrowserLauncher() }
         if let command = command ?? environment["AUTHCTL_BROWSER"], !command.trimming(.whitespaces).isEmpty {
-            return CommandBrowserLauncher(command: command)
+            return CommandBrowserLauncher(command: command, environment: childEnvironment)
         }
-        return io.browser
+        return io.browser.hiding(configuredSecrets)
+    }
+
+    /// The environment of every program authctl starts: this one without the variables that
+    /// hold or unlock a secret (`ChildEnvironment.secretVariables`, and those the providers
+    /// and workloads read their secrets from).
+    var childEnvironment: ChildEnvironment { ChildEnvironment(scrubbing: environment, configured: configuredSecrets) }
+
+    /// The variables config.json's providers and the keystore's workloads read secrets from;
+    /// what cannot be read names none (the command that needs it reports the problem).
+    var configuredSecrets: Set<String> {
+        let providers = (try? configStore().load().providers.values).map(Array.init) ?? []
+        return ChildEnvironment.configuredSecrets(providers: providers, accounts: try? keystore().readProfiles())
     }
 }
 

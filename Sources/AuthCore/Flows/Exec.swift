@@ -16,13 +16,13 @@ public struct Exec: Sendable {
         public var providerID: ProviderID?
         public var scopes: [String]
         public var command: [String]
-        /// authctl's own environment, passed on to the child.
-        public var environment: [String: String]
+        /// authctl's own environment without its secrets, passed on to the child.
+        public var environment: ChildEnvironment
         /// Where the private token file goes (`$XDG_RUNTIME_DIR`, else the temporary directory).
         public var runtimeDirectory: String
 
         public init(
-            providerID: ProviderID? = nil, scopes: [String] = [], command: [String], environment: [String: String], runtimeDirectory: String
+            providerID: ProviderID? = nil, scopes: [String] = [], command: [String], environment: ChildEnvironment, runtimeDirectory: String
         ) {
             self.providerID = providerID
             self.scopes = scopes
@@ -60,9 +60,9 @@ public struct Exec: Sendable {
         try write(first.token, to: file)
 
         var childEnvironment = input.environment
-        childEnvironment["AUTHCTL_TOKEN"] = first.token
-        childEnvironment["AUTHCTL_TOKEN_FILE"] = file
-        childEnvironment["AUTHCTL_PROVIDER"] = first.providerID
+        childEnvironment.set("AUTHCTL_TOKEN", to: first.token)
+        childEnvironment.set("AUTHCTL_TOKEN_FILE", to: file)
+        childEnvironment.set("AUTHCTL_PROVIDER", to: first.providerID)
 
         let keeper = Task { await keepFresh(file, from: first, input: input) }
         // The keeper is stopped and waited for before the directory goes: a refresh that

@@ -35,7 +35,7 @@ struct ExecCommand: AuthctlCommand {
         let status = try await wiring.authEnvironment().exec(runner: wiring.io.childProcesses).run(
             .init(
                 providerID: try provider.map(ProviderID.init(parsing:)), scopes: scopes, command: command,
-                environment: wiring.environment, runtimeDirectory: wiring.runtimeDirectory))
+                environment: wiring.childEnvironment, runtimeDirectory: wiring.runtimeDirectory))
         if status != 0 { throw ExitCode(status) }
     }
 }
