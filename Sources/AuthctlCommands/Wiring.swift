@@ -21,6 +21,8 @@ struct Wiring {
 
     let options: Settings
     let io: AuthctlIO
+    /// Where the keystore's key is kept once it opened (`exec`), nil: nowhere.
+    var keyMemory: KeystoreKeyMemory?
     var environment: [String: String] { io.environment }
 
     init(settings: Settings, io: AuthctlIO) {
@@ -73,7 +75,7 @@ struct Wiring {
         let ask: (@Sendable () -> String?)? =
             io.stdin.isTerminal && io.stderr.isTerminal ? { @Sendable in Self.askPassphrase("Keystore passphrase: ", io: io) } : nil
         // The keyring is asked only for a keystore sealed with it (libsecret is loaded then).
-        return KeystoreKeys(keyFile: keyFile, passphrase: passphrase, askPassphrase: ask, keyring: SecretServiceKeyring())
+        return KeystoreKeys(keyFile: keyFile, passphrase: passphrase, askPassphrase: ask, keyring: SecretServiceKeyring(), memory: keyMemory)
     }
 
     /// Asks on the terminal, echo off; nil when nothing was typed.

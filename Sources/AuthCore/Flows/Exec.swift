@@ -20,10 +20,15 @@ public struct Exec: Sendable {
         public var environment: ChildEnvironment
         /// Where the private token file goes (`$XDG_RUNTIME_DIR`, else the temporary directory).
         public var runtimeDirectory: String
+        /// Where the keystore's key is kept (the keystore's `KeystoreKeys.memory`): refreshes
+        /// open the keystore with it, and nothing is asked once the command runs.
+        public var keystoreKeys: KeystoreKeyMemory?
 
         public init(
-            providerID: ProviderID? = nil, scopes: [String] = [], command: [String], environment: ChildEnvironment, runtimeDirectory: String
+            providerID: ProviderID? = nil, scopes: [String] = [], command: [String], environment: ChildEnvironment, runtimeDirectory: String,
+            keystoreKeys: KeystoreKeyMemory? = nil
         ) {
+            self.keystoreKeys = keystoreKeys
             self.providerID = providerID
             self.scopes = scopes
             self.command = command
@@ -53,7 +58,10 @@ public struct Exec: Sendable {
         guard !input.command.isEmpty else {
             throw AuthError.invalidArgument("give the command to run: \(command: .exec, .endOfOptions, "COMMAND", "ARGS…")")
         }
+        // A passphrase is asked (if at all) here, before the command starts: the command
+        // shares the terminal, and a prompt while it runs would hand it what is typed.
         let first = try await tokens.run(.init(providerID: input.providerID, scopes: input.scopes))
+        input.keystoreKeys?.stopAsking()
         let directory = try PrivateDirectory.create(under: input.runtimeDirectory, random: random)
         defer { directory.remove() }
         let file = directory.path + "/token"

@@ -32,10 +32,15 @@ struct ExecCommand: AuthctlCommand {
     }
 
     func run(_ wiring: Wiring) async throws {
+        // The keystore opens once, before the command starts (asking then, if it must); the
+        // refreshes while it runs open it with the key kept in memory and never ask.
+        var wiring = wiring
+        let keys = KeystoreKeyMemory()
+        wiring.keyMemory = keys
         let status = try await wiring.authEnvironment().exec(runner: wiring.io.childProcesses).run(
             .init(
                 providerID: try provider.map(ProviderID.init(parsing:)), scopes: scopes, command: command,
-                environment: wiring.childEnvironment, runtimeDirectory: wiring.runtimeDirectory))
+                environment: wiring.childEnvironment, runtimeDirectory: wiring.runtimeDirectory, keystoreKeys: keys))
         if status != 0 { throw ExitCode(status) }
     }
 }
