@@ -75,7 +75,8 @@ struct Wiring {
         let ask: (@Sendable () -> String?)? =
             io.stdin.isTerminal && io.stderr.isTerminal ? { @Sendable in Self.askPassphrase("Keystore passphrase: ", io: io) } : nil
         // The keyring is asked only for a keystore sealed with it (libsecret is loaded then).
-        return KeystoreKeys(keyFile: keyFile, passphrase: passphrase, askPassphrase: ask, keyring: SecretServiceKeyring(), memory: keyMemory)
+        return KeystoreKeys(
+            keyFile: keyFile, passphrase: passphrase, askPassphrase: ask, keyring: SecretServiceKeyring(), memory: keyMemory)
     }
 
     /// Asks on the terminal, echo off; nil when nothing was typed.

@@ -47,7 +47,8 @@ final class KeystoreAttackTests {
         }
     }
 
-    @Test("a keystore in a directory of one's own that its group can write to is refused with the chmod 700 fix", arguments: [0o770, 0o720])
+    @Test(
+        "a keystore in a directory of one's own that its group can write to is refused with the chmod 700 fix", arguments: [0o770, 0o720])
     func writableDirectory(mode: Int) async throws {
         let before = try await written()
         chmod(folder, mode_t(mode))

@@ -3,7 +3,9 @@ import Testing
 
 @Suite("The configuration file's directory")
 struct ConfigDirectoryTests {
-    @Test("providers add into a directory of one's own that its group can write to is refused as a configuration problem (exit 7), naming chmod 700")
+    @Test(
+        "providers add into a directory of one's own that its group can write to is refused as a configuration problem (exit 7), naming chmod 700"
+    )
     func unsafeDirectoryOnWrite() async throws {
         let authctl = InProcessAuthctl()
         defer { try? FileManager.default.removeItem(atPath: authctl.home) }

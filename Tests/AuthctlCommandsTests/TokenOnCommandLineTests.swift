@@ -11,7 +11,9 @@ struct TokenOnCommandLineTests {
     static let root = DocsCommandsTests.root
 
     /// Commands that run inside the shell (no new process, no command line to read).
-    static let builtins: Set<String> = ["eval", "echo", "printf", "export", "local", "readonly", "declare", "test", "[", "set", ":", "read"]
+    static let builtins: Set<String> = [
+        "eval", "echo", "printf", "export", "local", "readonly", "declare", "test", "[", "set", ":", "read",
+    ]
     /// Shells whose `-c` script is itself shell, scanned in turn.
     static let shells: Set<String> = ["sh", "bash", "dash", "zsh", "ksh"]
 
@@ -26,7 +28,9 @@ struct TokenOnCommandLineTests {
             guard let name = words.first.map(unquoted) else { continue }
             let arguments = Array(words.dropFirst())
             if builtins.contains(name) { continue }
-            if shells.contains(String(name.split(separator: "/").last ?? "")), let flag = arguments.firstIndex(of: "-c"), flag + 1 < arguments.count {
+            if shells.contains(String(name.split(separator: "/").last ?? "")), let flag = arguments.firstIndex(of: "-c"),
+                flag + 1 < arguments.count
+            {
                 // The script runs in a new shell, which expands it: scan it as shell.
                 found += exposures(in: unquoted(arguments[flag + 1]))
                 continue
@@ -179,8 +183,10 @@ struct TokenOnCommandLineTests {
     /// The man page as text: roff escapes undone; request lines (`.Xx`) dropped.
     static func manPageLines(_ roff: String) -> [String] {
         roff.split(separator: "\n").filter { !$0.hasPrefix(".") }.map {
-            $0.replacingOccurrences(of: "\\-", with: "-").replacingOccurrences(of: "\\(aq", with: "'").replacingOccurrences(of: "\\e", with: "\\")
-                .replacingOccurrences(of: "\\&", with: "")
+            $0.replacingOccurrences(of: "\\-", with: "-").replacingOccurrences(of: "\\(aq", with: "'").replacingOccurrences(
+                of: "\\e", with: "\\"
+            )
+            .replacingOccurrences(of: "\\&", with: "")
         }
     }
 
@@ -236,7 +242,9 @@ struct TokenOnCommandLineTests {
         let roff = try String(contentsOf: docs.appendingPathComponent("authctl.1"), encoding: .utf8)
         for line in Self.manPageLines(roff) {
             scanned += 1
-            for exposure in Self.exposures(in: Self.withoutExamplePrefix(line)) { problems.append("docs/authctl.1: \(line)  [\(exposure)]") }
+            for exposure in Self.exposures(in: Self.withoutExamplePrefix(line)) {
+                problems.append("docs/authctl.1: \(line)  [\(exposure)]")
+            }
         }
         #expect(scanned > 300, "the documents hold code: \(scanned) lines")
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")

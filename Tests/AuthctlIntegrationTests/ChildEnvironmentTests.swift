@@ -58,7 +58,9 @@ final class ChildEnvironmentTests {
         }
     }
 
-    @Test("exec's command gets no keystore key, passphrase or client secret; every other variable passes", arguments: ["passphrase", "keyFile"])
+    @Test(
+        "exec's command gets no keystore key, passphrase or client secret; every other variable passes",
+        arguments: ["passphrase", "keyFile"])
     func execChild(sealing: String) async throws {
         var environment = try await sealed(sealing)
         let login = try await authctl.run(
@@ -85,7 +87,8 @@ final class ChildEnvironmentTests {
         let browser = authctl.home + "/browser.sh"
         try Data("#!/bin/sh\nenv > '\(dump)'\nexec \(AuthctlProcess.browserCommand) \"$1\"\n".utf8).write(to: URL(fileURLWithPath: browser))
         chmod(browser, 0o755)
-        let login = try await authctl.run(["login", "oidc.fake", "--browser-command", browser, "--timeout", "20"], environment: environment)
+        let login = try await authctl.run(
+            ["login", "oidc.fake", "--browser-command", browser, "--timeout", "20"], environment: environment)
         #expect(login.status == 0, "\(login.stderr)")
         expectScrubbed(try String(contentsOfFile: dump, encoding: .utf8), given: environment)
     }

@@ -45,7 +45,8 @@ final class ExecSealedKeystoreTests {
         #expect(prompts == 1, "asked \(prompts) times on the terminal the command shares: \(printed)")
         let started = printed.range(of: "child-started")
         let asked = printed.range(of: "Keystore passphrase:")
-        #expect(started != nil && asked != nil && asked!.lowerBound < started!.lowerBound, "the prompt comes before the command: \(printed)")
+        #expect(
+            started != nil && asked != nil && asked!.lowerBound < started!.lowerBound, "the prompt comes before the command: \(printed)")
         #expect(printed.contains("refreshed-while-running"), "the refresh opened the keystore with the key in memory: \(printed)")
         #expect(!printed.contains("could not refresh"), "\(printed)")
         #expect(terminal.process.terminationStatus == 0, "\(printed)")

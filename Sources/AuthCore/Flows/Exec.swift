@@ -25,7 +25,8 @@ public struct Exec: Sendable {
         public var keystoreKeys: KeystoreKeyMemory?
 
         public init(
-            providerID: ProviderID? = nil, scopes: [String] = [], command: [String], environment: ChildEnvironment, runtimeDirectory: String,
+            providerID: ProviderID? = nil, scopes: [String] = [], command: [String], environment: ChildEnvironment,
+            runtimeDirectory: String,
             keystoreKeys: KeystoreKeyMemory? = nil
         ) {
             self.keystoreKeys = keystoreKeys

@@ -268,7 +268,8 @@ public final class RedirectListener: @unchecked Sendable {
         if named == 0, let peer = Self.endpoint(peerAddress), let local = Self.endpoint(localAddress) {
             owner = peers.owner(ofPeer: peer, connectedTo: local)
         }
-        return Connection(fd: client, deadline: now.addingTimeInterval(Self.requestDeadline), forbidden: !access.admits(owner), owner: owner)
+        return Connection(
+            fd: client, deadline: now.addingTimeInterval(Self.requestDeadline), forbidden: !access.admits(owner), owner: owner)
     }
 
     /// The address and port of a `sockaddr_in` or `sockaddr_in6`.
