@@ -15,6 +15,9 @@ command -v groff >/dev/null 2>&1 || missing+=(groff-base)
 command -v dpkg-shlibdeps >/dev/null 2>&1 || missing+=(dpkg-dev)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
+# Text browsers a person may sign in with (BrowserCommandTests).
+command -v lynx >/dev/null 2>&1 || missing+=(lynx)
+command -v w3m >/dev/null 2>&1 || missing+=(w3m)
 # A real Secret Service for KeyringBinaryTests: gnome-keyring, dbus-run-session and
 # dbus-send (dbus), and libsecret (which authctl loads for `keystore seal --keyring`).
 command -v gnome-keyring-daemon >/dev/null 2>&1 || missing+=(gnome-keyring)

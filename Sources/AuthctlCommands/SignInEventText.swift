@@ -36,9 +36,13 @@ struct SignInEventText: SignInEvents {
         case .waitingForRedirect(let host, let port, _, let timeout):
             return .progress("Waiting for the sign-in on \(host):\(port) (timeout \(seconds(timeout)) s)\(cancel)…")
         case .refusedPeer(let owner):
-            let who = if case .user(let uid) = owner { "another local user (uid \(uid))" } else { "a process whose owner is unknown" }
+            guard case .user(let uid) = owner else {
+                return .notice(
+                    "authctl: refused a request to the sign-in listener from a connection whose owner the system does not name (another network namespace, or a client gone meanwhile). If the sign-in does not finish, finish it with --manual (paste the redirect) or --device-code; only for a browser that reaches this machine through another user's process (WSL, some containers), --allow-any-local-user lets any local user in"
+                )
+            }
             return .notice(
-                "authctl: refused a connection to the sign-in listener from \(who). If your browser reaches this machine through another user's process (WSL, some containers), sign in with --allow-any-local-user"
+                "authctl: refused a request to the sign-in listener from another local user (uid \(uid)): they cannot take over your sign-in. Only if your own browser reaches this machine through another user's process (WSL, some containers), sign in with --allow-any-local-user"
             )
         case .deviceCode(let provider, let verificationURI, let complete, let userCode):
             if let complete {

@@ -21,6 +21,8 @@ struct Wiring {
 
     let options: Settings
     let io: AuthctlIO
+    /// Where the keystore's key is kept once it opened (`exec`), nil: nowhere.
+    var keyMemory: KeystoreKeyMemory?
     var environment: [String: String] { io.environment }
 
     init(settings: Settings, io: AuthctlIO) {
@@ -73,7 +75,8 @@ struct Wiring {
         let ask: (@Sendable () -> String?)? =
             io.stdin.isTerminal && io.stderr.isTerminal ? { @Sendable in Self.askPassphrase("Keystore passphrase: ", io: io) } : nil
         // The keyring is asked only for a keystore sealed with it (libsecret is loaded then).
-        return KeystoreKeys(keyFile: keyFile, passphrase: passphrase, askPassphrase: ask, keyring: SecretServiceKeyring())
+        return KeystoreKeys(
+            keyFile: keyFile, passphrase: passphrase, askPassphrase: ask, keyring: SecretServiceKeyring(), memory: keyMemory)
     }
 
     /// Asks on the terminal, echo off; nil when nothing was typed.
@@ -129,9 +132,21 @@ struct Wiring {
     func browser(command: String?, disabled: Bool) -> any BrowserLauncher {
         if disabled { return NoBrowserLauncher() }
         if let command = command ?? environment["AUTHCTL_BROWSER"], !command.trimming(.whitespaces).isEmpty {
-            return CommandBrowserLauncher(command: command)
+            return CommandBrowserLauncher(command: command, environment: childEnvironment)
         }
-        return io.browser
+        return io.browser.hiding(configuredSecrets)
+    }
+
+    /// The environment of every program authctl starts: this one without the variables that
+    /// hold or unlock a secret (`ChildEnvironment.secretVariables`, and those the providers
+    /// and workloads read their secrets from).
+    var childEnvironment: ChildEnvironment { ChildEnvironment(scrubbing: environment, configured: configuredSecrets) }
+
+    /// The variables config.json's providers and the keystore's workloads read secrets from;
+    /// what cannot be read names none (the command that needs it reports the problem).
+    var configuredSecrets: Set<String> {
+        let providers = (try? configStore().load().providers.values).map(Array.init) ?? []
+        return ChildEnvironment.configuredSecrets(providers: providers, accounts: try? keystore().readProfiles())
     }
 }
 

@@ -47,7 +47,8 @@ final class KeystoreAttackTests {
         }
     }
 
-    @Test("a keystore in a directory others can write to is refused with the chmod 700 fix", arguments: [0o777, 0o770, 0o1777, 0o722])
+    @Test(
+        "a keystore in a directory of one's own that its group can write to is refused with the chmod 700 fix", arguments: [0o770, 0o720])
     func writableDirectory(mode: Int) async throws {
         let before = try await written()
         chmod(folder, mode_t(mode))
@@ -55,6 +56,29 @@ final class KeystoreAttackTests {
         #expect(FileManager.default.contents(atPath: path) == before)
         chmod(folder, 0o755)
         #expect(try keystore.read().users.count == 1, "a directory others may only read and enter is fine")
+    }
+
+    @Test(
+        "a keystore in a shared directory (every user may write, or the sticky bit of /tmp) is refused with a private place, never a chmod",
+        arguments: [0o777, 0o1777, 0o722, 0o1770])
+    func sharedDirectory(mode: Int) async throws {
+        let before = try await written()
+        chmod(folder, mode_t(mode))
+        await expectRefused("a directory of your own")
+        do { _ = try keystore.read() } catch let error as AuthError {
+            #expect(!error.message.contains("chmod"), "chmod on a shared directory breaks the other users: \(error.message)")
+        }
+        #expect(FileManager.default.contents(atPath: path) == before)
+    }
+
+    @Test("a keystore right under /tmp is never advised to chmod /tmp")
+    func keystoreUnderTmp() throws {
+        let keystore = FileKeystore(path: "/tmp/authctl-no-such-keystore-\(UUID().uuidString).json", random: SystemRandomSource())
+        #expect(throws: AuthError.self) { _ = try keystore.read() }
+        do { _ = try keystore.read() } catch let error as AuthError {
+            #expect(!error.message.contains("chmod"), "\(error.message)")
+            #expect(error.message.contains("a directory of your own"), "\(error.message)")
+        }
     }
 
     @Test("a keystore in a directory owned by another user is refused")

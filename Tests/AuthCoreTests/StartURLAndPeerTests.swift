@@ -162,6 +162,52 @@ struct StartURLAndPeerTests {
     }
 }
 
+extension StartURLAndPeerTests {
+    @Test("a connection that its client closed before its owner was looked up, without a request, is nothing: no refusal, no warning")
+    func closedBeforeLookup() async throws {
+        // The kernel's table names no owner for a socket its process already closed: .unknown.
+        let listener = try RedirectListener(host: "127.0.0.1", port: 0, access: .sameUser(4242), peers: InTurn([.unknown, .user(4242)]))
+        let events = EventLog()
+        let outcome = Task {
+            let redirect = try await listener.waitForRedirect(
+                CallbackStateMachine(expectation: .init(path: "/callback", state: "s", issuer: "x")), until: .distantFuture,
+                clock: ManualClock()
+            ) { events.append($0) }
+            redirect.browser.answer(.text(status: 200, "done"))
+            return redirect.outcome
+        }
+        // A speculative pre-connect, or lynx without a terminal: connects, closes, sends nothing.
+        let preconnect = RawLoopbackClient.connect(port: listener.port)
+        #expect(preconnect >= 0)
+        close(preconnect)
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let (own, _) = try await RawLoopbackClient.request("GET /callback?code=c&state=s", port: listener.port)
+        #expect(own == 200)
+        #expect(try await outcome.value == .authorized(AuthorizationResponse(code: "c")))
+        #expect(events.all.isEmpty, "a connection that asked nothing is not worth a warning: \(events.all)")
+    }
+
+    @Test("a connection whose owner is unknown that does send a request is still refused (403) and reported")
+    func unknownWithRequest() async throws {
+        let listener = try RedirectListener(host: "127.0.0.1", port: 0, access: .sameUser(4242), peers: InTurn([.unknown, .user(4242)]))
+        let events = EventLog()
+        let outcome = Task {
+            let redirect = try await listener.waitForRedirect(
+                CallbackStateMachine(expectation: .init(path: "/callback", state: "s", issuer: "x")), until: .distantFuture,
+                clock: ManualClock()
+            ) { events.append($0) }
+            redirect.browser.answer(.text(status: 200, "done"))
+            return redirect.outcome
+        }
+        let (status, _) = try await RawLoopbackClient.request("GET /callback?code=attacker&state=s", port: listener.port)
+        #expect(status == 403)
+        #expect(events.all == [.refusedPeer(.unknown)])
+        let (own, _) = try await RawLoopbackClient.request("GET /callback?code=c&state=s", port: listener.port)
+        #expect(own == 200)
+        #expect(try await outcome.value == .authorized(AuthorizationResponse(code: "c")))
+    }
+}
+
 /// A socket table that names these owners, one per connection, in turn.
 final class InTurn: LoopbackPeerLookup, @unchecked Sendable {
     private let lock = NSLock()

@@ -3,13 +3,15 @@ import Testing
 
 @Suite("The configuration file's directory")
 struct ConfigDirectoryTests {
-    @Test("providers add into a directory others can write to is refused as a configuration problem (exit 7), naming chmod 700")
+    @Test(
+        "providers add into a directory of one's own that its group can write to is refused as a configuration problem (exit 7), naming chmod 700"
+    )
     func unsafeDirectoryOnWrite() async throws {
         let authctl = InProcessAuthctl()
         defer { try? FileManager.default.removeItem(atPath: authctl.home) }
         let directory = authctl.home + "/shared"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        chmod(directory, 0o777)
+        chmod(directory, 0o770)
         let result = try await authctl.run([
             "providers", "add", "oidc.x", "--issuer", "https://idp.example", "--client-id", "c", "--config", directory + "/config.json",
         ])

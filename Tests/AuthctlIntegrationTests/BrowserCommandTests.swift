@@ -42,4 +42,26 @@ final class BrowserCommandTests {
         #expect(result.stderr.contains("Opened the browser"), "\(result.stderr)")
         #expect(provider.count("authorize") == 1)
     }
+
+    @Test(
+        "a text browser of the user's own (lynx, w3m, without a terminal) signs in, and none of its connections is refused",
+        arguments: ["lynx -dump", "w3m -dump"])
+    func textBrowser(_ command: String) async throws {
+        let program = String(command.split(separator: " ")[0])
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/\(program)"), "scripts/setup.sh installs \(program)")
+        let result = try await authctl.run(["login", "oidc.fake", "--browser-command", command, "--timeout", "20"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("refused"), "\(result.stderr)")
+        #expect(!result.stderr.contains("allow-any-local-user"), "\(result.stderr)")
+        #expect(provider.count("token") == 1)
+    }
+
+    @Test("lynx without a terminal connects and closes without a request: no refusal, no advice to turn the check off")
+    func closedWithoutRequest() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/lynx"), "scripts/setup.sh installs lynx")
+        let result = try await authctl.run(["login", "oidc.fake", "--browser-command", "lynx", "--timeout", "4"])
+        #expect(result.status == 5, "nothing signed in: the wait ended at the timeout. \(result.stderr)")
+        #expect(!result.stderr.contains("refused"), "\(result.stderr)")
+        #expect(!result.stderr.contains("allow-any-local-user"), "\(result.stderr)")
+    }
 }

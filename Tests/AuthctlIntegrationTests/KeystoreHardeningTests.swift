@@ -56,7 +56,7 @@ final class KeystoreHardeningTests {
     func unsafeDirectories() async throws {
         try await signedIn()
         let before = try #require(authctl.keystoreBytes())
-        chmod(folder, 0o777)
+        chmod(folder, 0o770)
         for arguments in [["token"], ["status"], ["signout"], ["token", "--force-refresh"]] {
             let result = try await run(arguments)
             #expect(result.status == 6 && result.stderr.contains("chmod 700 '\(folder)'"), "\(arguments): \(result.stderr)")

@@ -16,14 +16,20 @@ public struct Exec: Sendable {
         public var providerID: ProviderID?
         public var scopes: [String]
         public var command: [String]
-        /// authctl's own environment, passed on to the child.
-        public var environment: [String: String]
+        /// authctl's own environment without its secrets, passed on to the child.
+        public var environment: ChildEnvironment
         /// Where the private token file goes (`$XDG_RUNTIME_DIR`, else the temporary directory).
         public var runtimeDirectory: String
+        /// Where the keystore's key is kept (the keystore's `KeystoreKeys.memory`): refreshes
+        /// open the keystore with it, and nothing is asked once the command runs.
+        public var keystoreKeys: KeystoreKeyMemory?
 
         public init(
-            providerID: ProviderID? = nil, scopes: [String] = [], command: [String], environment: [String: String], runtimeDirectory: String
+            providerID: ProviderID? = nil, scopes: [String] = [], command: [String], environment: ChildEnvironment,
+            runtimeDirectory: String,
+            keystoreKeys: KeystoreKeyMemory? = nil
         ) {
+            self.keystoreKeys = keystoreKeys
             self.providerID = providerID
             self.scopes = scopes
             self.command = command
@@ -53,16 +59,19 @@ public struct Exec: Sendable {
         guard !input.command.isEmpty else {
             throw AuthError.invalidArgument("give the command to run: \(command: .exec, .endOfOptions, "COMMAND", "ARGS…")")
         }
+        // A passphrase is asked (if at all) here, before the command starts: the command
+        // shares the terminal, and a prompt while it runs would hand it what is typed.
         let first = try await tokens.run(.init(providerID: input.providerID, scopes: input.scopes))
+        input.keystoreKeys?.stopAsking()
         let directory = try PrivateDirectory.create(under: input.runtimeDirectory, random: random)
         defer { directory.remove() }
         let file = directory.path + "/token"
         try write(first.token, to: file)
 
         var childEnvironment = input.environment
-        childEnvironment["AUTHCTL_TOKEN"] = first.token
-        childEnvironment["AUTHCTL_TOKEN_FILE"] = file
-        childEnvironment["AUTHCTL_PROVIDER"] = first.providerID
+        childEnvironment.set("AUTHCTL_TOKEN", to: first.token)
+        childEnvironment.set("AUTHCTL_TOKEN_FILE", to: file)
+        childEnvironment.set("AUTHCTL_PROVIDER", to: first.providerID)
 
         let keeper = Task { await keepFresh(file, from: first, input: input) }
         // The keeper is stopped and waited for before the directory goes: a refresh that

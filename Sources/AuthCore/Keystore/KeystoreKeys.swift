@@ -18,20 +18,30 @@ public struct KeystoreKeys: Sendable {
     public var askPassphrase: (@Sendable () -> String?)?
     /// The Secret Service, when the process may use it.
     public var keyring: (any KeystoreKeyring)?
+    /// Where the data key is kept once the keystore opened (`exec`); nil: nowhere.
+    public var memory: KeystoreKeyMemory?
 
     public init(
         keyFile: String? = nil, passphrase: String? = nil, askPassphrase: (@Sendable () -> String?)? = nil,
-        keyring: (any KeystoreKeyring)? = nil
+        keyring: (any KeystoreKeyring)? = nil, memory: KeystoreKeyMemory? = nil
     ) {
         self.keyFile = keyFile
         self.passphrase = passphrase
         self.askPassphrase = askPassphrase
         self.keyring = keyring
+        self.memory = memory
     }
 
     /// The data key of a keystore sealed as `sealing` says, or the error that says how to
     /// give it (or that the one given is wrong).
     func dataKey(for sealing: KeystoreSealing, path: String) throws -> DataKey {
+        if let remembered = memory?.key(for: sealing) { return remembered }
+        let key = try unwrappedDataKey(for: sealing, path: path)
+        memory?.remember(key)
+        return key
+    }
+
+    private func unwrappedDataKey(for sealing: KeystoreSealing, path: String) throws -> DataKey {
         let wrappingKey = try self.wrappingKey(for: sealing, path: path)
         guard let key = sealing.dataKey(wrappingKey: wrappingKey) else {
             let given =
@@ -59,6 +69,11 @@ public struct KeystoreKeys: Sendable {
             guard let kdf = sealing.kdf, let salt = kdf.checkedSalt else {
                 throw AuthError.keystore(
                     "the keystore \(path) asks for key derivation parameters out of bounds (scrypt N ≤ 2^20, r ≤ 32, p ≤ 16, 256 MiB). authctl will not derive with them: restore a backup"
+                )
+            }
+            if passphrase == nil, askPassphrase != nil, memory?.mayAsk == false {
+                throw AuthError.keystore(
+                    "the keystore \(path) no longer opens with the key it opened with (it was sealed again meanwhile), and the passphrase is not asked while a command shares the terminal. Set AUTHCTL_KEYSTORE_PASSPHRASE, or start the command again"
                 )
             }
             guard let passphrase = passphrase ?? askPassphrase?() else {

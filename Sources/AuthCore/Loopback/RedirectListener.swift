@@ -169,8 +169,11 @@ public final class RedirectListener: @unchecked Sendable {
         var fd: Int32
         var parser = HTTPRequestParser()
         var deadline: Date
-        /// Owned by another local user: its request is read and answered 403, never judged.
+        /// Owned by another local user (or by no one the socket table names): its request is
+        /// read and answered 403, never judged.
         var forbidden: Bool
+        /// Who the socket table said owns its other end, looked up when it was accepted.
+        var owner: LoopbackPeerOwner
     }
 
     private func serve(
@@ -214,6 +217,10 @@ public final class RedirectListener: @unchecked Sendable {
                 case .needMore:
                     continue
                 case _ where connections[index].forbidden:
+                    // Reported only once it has asked something: a connection that its client
+                    // closes without a request (a speculative pre-connect, lynx without a
+                    // terminal) has no owner left in the table, and is nothing to warn about.
+                    events(.refusedPeer(connections[index].owner))
                     response = .page(status: 403, otherUserPage)
                 case .invalid(let status):
                     response = .text(status: status, "Bad request.")
@@ -230,7 +237,7 @@ public final class RedirectListener: @unchecked Sendable {
                 _ = Glibc.close(connections[index].fd)
                 connections.remove(at: index)
             }
-            if descriptors[0].revents & Int16(POLLIN) != 0, let client = acceptConnection(now: clock.now(), events: events) {
+            if descriptors[0].revents & Int16(POLLIN) != 0, let client = acceptConnection(now: clock.now()) {
                 // A full table evicts its oldest connection: every one in it is still
                 // waiting for its request, and the newest is the likeliest to be the browser.
                 if connections.count >= Self.maximumConnections {
@@ -241,8 +248,9 @@ public final class RedirectListener: @unchecked Sendable {
         }
     }
 
-    /// Accepts one connection and asks the socket table who owns its other end.
-    private func acceptConnection(now: Date, events: @Sendable (Event) -> Void) -> Connection? {
+    /// Accepts one connection and asks the socket table at once who owns its other end
+    /// (before anything is read: a client that closes drops its entry's owner).
+    private func acceptConnection(now: Date) -> Connection? {
         var peerAddress = sockaddr_storage()
         var peerLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let client = withUnsafeMutablePointer(to: &peerAddress) {
@@ -260,9 +268,8 @@ public final class RedirectListener: @unchecked Sendable {
         if named == 0, let peer = Self.endpoint(peerAddress), let local = Self.endpoint(localAddress) {
             owner = peers.owner(ofPeer: peer, connectedTo: local)
         }
-        let admitted = access.admits(owner)
-        if !admitted { events(.refusedPeer(owner)) }
-        return Connection(fd: client, deadline: now.addingTimeInterval(Self.requestDeadline), forbidden: !admitted)
+        return Connection(
+            fd: client, deadline: now.addingTimeInterval(Self.requestDeadline), forbidden: !access.admits(owner), owner: owner)
     }
 
     /// The address and port of a `sockaddr_in` or `sockaddr_in6`.

@@ -11,6 +11,14 @@ public protocol BrowserLauncher: Sendable {
     /// could be started or it failed. The listener is already serving meanwhile; on false
     /// the caller prints the URL and keeps waiting (SPEC §2).
     func open(_ url: URL) async -> Bool
+    /// The same browser, started without the variables `configured` (those the configuration
+    /// reads secrets from) besides `ChildEnvironment.secretVariables`.
+    func hiding(_ configured: Set<String>) -> any BrowserLauncher
+}
+
+extension BrowserLauncher {
+    /// A launcher that starts nothing of its own has nothing to hide.
+    public func hiding(_ configured: Set<String>) -> any BrowserLauncher { self }
 }
 
 /// Runs a command (split on white space, no shell) with the URL as its last argument, or in
@@ -18,19 +26,22 @@ public protocol BrowserLauncher: Sendable {
 /// webbrowser). Success is the command starting and not exiting non-zero within a second.
 public struct CommandBrowserLauncher: BrowserLauncher {
     public let arguments: [String]
+    /// What the browser gets: authctl's environment without its secrets.
+    let environment: ChildEnvironment
 
     /// How long a browser command has to fail before it counts as having opened the browser.
     static let failureWindow: Double = 1
 
-    public init(command: String) {
+    public init(command: String, environment: ChildEnvironment) {
         self.arguments = command.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
+        self.environment = environment
     }
 
     public func open(_ url: URL) async -> Bool {
         guard let program = arguments.first, let executable = Self.resolve(program) else { return false }
         var rest = Array(arguments.dropFirst())
         if let placeholder = rest.firstIndex(of: "%s") { rest[placeholder] = url.absoluteString } else { rest.append(url.absoluteString) }
-        guard let exit = DetachedProcess.launch(executable: executable, arguments: rest) else { return false }
+        guard let exit = DetachedProcess.launch(executable: executable, arguments: rest, environment: environment) else { return false }
         let status = await exit.status(within: Self.failureWindow)
         return status == nil || status == 0
     }
@@ -55,19 +66,33 @@ public struct CommandBrowserLauncher: BrowserLauncher {
 /// macOS.
 public struct SystemBrowserLauncher: BrowserLauncher {
     let environment: [String: String]
+    /// The variables the configuration reads secrets from, kept from the browser.
+    let configuredSecrets: Set<String>
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) { self.environment = environment }
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment, configuredSecrets: Set<String> = []) {
+        self.environment = environment
+        self.configuredSecrets = configuredSecrets
+    }
+
+    public func hiding(_ configured: Set<String>) -> any BrowserLauncher {
+        SystemBrowserLauncher(environment: environment, configuredSecrets: configuredSecrets.union(configured))
+    }
+
+    /// `command`, started with the environment without its secrets.
+    func command(_ command: String) -> CommandBrowserLauncher {
+        CommandBrowserLauncher(command: command, environment: ChildEnvironment(scrubbing: environment, configured: configuredSecrets))
+    }
 
     public func open(_ url: URL) async -> Bool {
         for command in (environment["BROWSER"] ?? "").split(separator: ":") where !command.allSatisfy(\.isWhitespace) {
-            if await CommandBrowserLauncher(command: String(command)).open(url) { return true }
+            if await self.command(String(command)).open(url) { return true }
         }
         #if os(macOS)
-            return await CommandBrowserLauncher(command: "open").open(url)
+            return await command("open").open(url)
         #else
             // Without a display there is no browser to open; print the URL instead.
             guard environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil else { return false }
-            return await CommandBrowserLauncher(command: "xdg-open").open(url)
+            return await command("xdg-open").open(url)
         #endif
     }
 }

@@ -12,7 +12,7 @@
 public protocol ChildProcessRunner: Sendable {
     /// Runs `arguments` (looked up on `PATH`) with `environment`; returns its exit status
     /// (128 + the signal number when a signal ended it). Cancelling the task interrupts it.
-    func run(_ arguments: [String], environment: [String: String]) async throws -> Int32
+    func run(_ arguments: [String], environment: ChildEnvironment) async throws -> Int32
 }
 
 /// A private directory (0700) for files only this user may read, removed by `remove()`.
@@ -77,7 +77,7 @@ public struct SystemChildProcessRunner: ChildProcessRunner {
 
     public init() {}
 
-    public func run(_ arguments: [String], environment: [String: String]) async throws -> Int32 {
+    public func run(_ arguments: [String], environment: ChildEnvironment) async throws -> Int32 {
         // The handlers go in before the child starts: a signal that came in between would
         // otherwise end authctl and leave the token file behind.
         Self.installForwarding()
@@ -114,9 +114,9 @@ public struct SystemChildProcessRunner: ChildProcessRunner {
         for signal in forwarded { sigaction(signal, &action, nil) }
     }
 
-    static func spawn(_ arguments: [String], environment: [String: String]) throws -> pid_t {
+    static func spawn(_ arguments: [String], environment: ChildEnvironment) throws -> pid_t {
         let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp = environment.entries.map { strdup($0) } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
         let result = Spawn.withDefaultSignals { attributes in posix_spawnp(&pid, arguments[0], nil, &attributes, argv, envp) }

@@ -8,8 +8,8 @@ import Synchronization
 
 /// Starts a program that authctl does not wait for (the browser launcher), with
 /// `posix_spawn` as Foundation's `Process` started it: standard input and output on
-/// `/dev/null`, standard error and the environment shared, default signal handling and an
-/// empty signal mask (authctl ignores SIGINT; the child must not). A thread reaps it when
+/// `/dev/null`, standard error shared, the environment authctl's without its secrets
+/// (`ChildEnvironment`), default signal handling and an empty signal mask (authctl ignores SIGINT; the child must not). A thread reaps it when
 /// it ends, so that it never stays a zombie.
 package enum DetachedProcess {
     /// How a started program ended, once it has: its exit status (128 + N for signal N).
@@ -30,7 +30,7 @@ package enum DetachedProcess {
     }
 
     /// Returns nil when the program could not be started.
-    package static func launch(executable: String, arguments: [String]) -> Exit? {
+    package static func launch(executable: String, arguments: [String], environment: ChildEnvironment) -> Exit? {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -38,9 +38,10 @@ package enum DetachedProcess {
         posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
+        let envp = environment.entries.map { strdup($0) } + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
-        let started = Spawn.withDefaultSignals { attributes in posix_spawn(&pid, executable, &actions, &attributes, argv, environ) }
+        let started = Spawn.withDefaultSignals { attributes in posix_spawn(&pid, executable, &actions, &attributes, argv, envp) }
         guard started == 0 else { return nil }
         let child = pid
         let exit = Exit()

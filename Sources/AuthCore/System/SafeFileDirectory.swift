@@ -53,10 +53,25 @@ extension SafeFile {
                 )
             }
             if info.st_mode & 0o022 != 0 {
+                let mode = String(info.st_mode & 0o7777, radix: 8)
+                // A directory others share by design (/tmp: sticky, every user may write; one
+                // of root's or another user's) must not be changed: that would break everyone
+                // else's use of it. The fix is another place, not a chmod.
+                if Self.isShared(info) {
+                    throw code.error(
+                        "the directory \(path) holding \(what) is shared with other users (mode \(mode)), so another user could replace \(what). Keep it in a directory of your own instead: leave out \(input: .keystore) and \(input: .config) for the default places, or give a PATH under a directory only you can write. Do not change \(path) itself: others rely on it"
+                    )
+                }
                 throw code.error(
-                    "the directory \(path) holding \(what) can be written by \(info.st_mode & 0o002 != 0 ? "every user" : "its group") (mode \(String(info.st_mode & 0o7777, radix: 8))), so another user could replace \(what). Fix it with: chmod 700 '\(path)'"
+                    "the directory \(path) holding \(what) can be written by its group (mode \(mode)), so another user could replace \(what). Fix it with: chmod 700 '\(path)'"
                 )
             }
+        }
+
+        /// A directory meant for several users: the sticky bit (as /tmp has), writable by
+        /// every user, or owned by someone else (root, when authctl does not run as root).
+        static func isShared(_ info: stat) -> Bool {
+            info.st_mode & S_ISVTX != 0 || info.st_mode & 0o002 != 0 || info.st_uid != geteuid()
         }
 
         /// How to name `file` to the `*at` calls: its last component, or its whole path when

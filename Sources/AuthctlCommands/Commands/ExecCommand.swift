@@ -15,9 +15,12 @@ struct ExecCommand: AuthctlCommand {
             The command gets AUTHCTL_TOKEN (valid when it starts), AUTHCTL_PROVIDER, and AUTHCTL_TOKEN_FILE: a private \
             file that authctl rewrites with a fresh token before the old one expires. Long-running commands read the \
             file when they need the token. authctl exits with the command's status.
+            The token goes to another program on a pipe or in a file, never in an argument (every local user can read \
+            a process's arguments).
 
             Examples:
               authctl exec -- ./deploy.sh
+              authctl exec -- sh -c 'printf "Authorization: Bearer %s\\n" "$AUTHCTL_TOKEN" | curl -H @- https://api.example.com/'
               authctl exec --provider microsoft.com --scope https://graph.microsoft.com/.default -- ./sync.py
             """)
 
@@ -33,10 +36,15 @@ struct ExecCommand: AuthctlCommand {
     }
 
     func run(_ wiring: Wiring) async throws {
+        // The keystore opens once, before the command starts (asking then, if it must); the
+        // refreshes while it runs open it with the key kept in memory and never ask.
+        var wiring = wiring
+        let keys = KeystoreKeyMemory()
+        wiring.keyMemory = keys
         let status = try await wiring.authEnvironment().exec(runner: wiring.io.childProcesses).run(
             .init(
                 providerID: try provider.map(ProviderID.init(parsing:)), scopes: scopes, command: command,
-                environment: wiring.environment, runtimeDirectory: wiring.runtimeDirectory))
+                environment: wiring.childEnvironment, runtimeDirectory: wiring.runtimeDirectory, keystoreKeys: keys))
         if status != 0 { throw ExitCode(status) }
     }
 }

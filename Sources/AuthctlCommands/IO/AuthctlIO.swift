@@ -20,7 +20,8 @@ public struct AuthctlIO: Sendable {
     public var stdout: any OutputChannel
     public var stderr: any OutputChannel
     /// The environment variables (`AUTHCTL_*`, `XDG_*`, `HOME`, `NO_COLOR`, `TERM`, proxies,
-    /// client secrets named by `--client-secret-env`; `exec`'s child gets them all).
+    /// client secrets named by `--client-secret-env`; `exec`'s child and the browser get them
+    /// without those that hold or unlock a secret, `ChildEnvironment`).
     public var environment: [String: String]
     public var clock: any Clock
     /// The desktop's browser: what opens the sign-in page when neither `--browser-command`,
