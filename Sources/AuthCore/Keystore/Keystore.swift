@@ -79,7 +79,7 @@ public struct FileKeystore: Keystore {
         if opening, let sealing = record.sealing {
             let key = try keys.dataKey(for: sealing, path: path)
             do {
-                user = try user.opening(with: key)
+                user = try user.opening(with: key, version: record.version)
             } catch {
                 throw damaged()
             }

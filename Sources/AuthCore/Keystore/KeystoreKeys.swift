@@ -74,7 +74,8 @@ public struct KeystoreKeys: Sendable {
                 )
             }
             guard let item = sealing.keyringItem, !item.isEmpty else {
-                throw AuthError.keystore("the keystore \(path) is sealed with the keyring but names no keyring item: it is damaged. Restore a backup")
+                throw AuthError.keystore(
+                    "the keystore \(path) is sealed with the keyring but names no keyring item: it is damaged. Restore a backup")
             }
             return try keyring.wrappingKey(item: item)
         }
