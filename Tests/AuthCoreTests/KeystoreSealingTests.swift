@@ -189,7 +189,7 @@ final class KeystoreSealingTests {
         ])
     func kdfBounds(parameters: (Int, Int, Int)) async throws {
         try await write(state)
-        try await keystore().reseal(.passphrase("pw"))
+        try await keystore().reseal(.passphrase("a passphrase 1"))
         var json = try #require(try JSONSerialization.jsonObject(with: Data(fileText.utf8)) as? [String: Any])
         var sealing = try #require(json["sealing"] as? [String: Any])
         var kdf = try #require(sealing["kdf"] as? [String: Any])
@@ -198,7 +198,9 @@ final class KeystoreSealingTests {
         json["sealing"] = sealing
         try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: path))
         let started = Date()
-        #expect { try self.keystore(KeystoreKeys(passphrase: "pw")).read() } throws: { self.isKeystoreError($0, saying: "out of bounds") }
+        #expect { try self.keystore(KeystoreKeys(passphrase: "a passphrase 1")).read() } throws: {
+            self.isKeystoreError($0, saying: "out of bounds")
+        }
         #expect(Date().timeIntervalSince(started) < 2)
     }
 

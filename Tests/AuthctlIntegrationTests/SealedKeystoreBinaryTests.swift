@@ -112,7 +112,9 @@ struct SealedKeystoreBinaryTests {
             kill(started.0.processIdentifier, SIGKILL)
             let ended = await AuthctlProcess.finish(started)
             outcomes.insert(ended.status == 0 ? "finished" : "killed")
-            let token = try await authctl.run(["token"], environment: environment)
+            // The key is given only for a sealed keystore: with it, a plaintext one is refused (no silent downgrade).
+            let nowSealed = String(decoding: authctl.keystoreBytes() ?? Data(), as: UTF8.self).contains("\"version\" : 3")
+            let token = try await authctl.run(["token"], environment: nowSealed ? environment : [:])
             #expect(token.status == 0 && token.stdout == "at-sealed-1\n", "round \(round) \(arguments): \(token.stderr)")
             let listing = try await authctl.run(["users", "list"])
             #expect(listing.status == 0, "round \(round): \(listing.stderr)")
