@@ -241,3 +241,19 @@ extension SealedKeystoreIntegrityTests {
         #expect { try self.keystore(keys).readCurrentUser() } throws: { Self.isKeystoreError($0) }
     }
 }
+
+extension SealedKeystoreIntegrityTests {
+    @Test("an expiry with a fraction of a second (now + expires_in) is sealed and bound as the file stores it: it opens again")
+    func fractionalExpiry() async throws {
+        let key = try await sealedGolden()
+        let keys = KeystoreKeys(keyFile: key)
+        try await keystore(keys).update {
+            $0.users[0].providerData[0].tokens?.expiresAt = Date(timeIntervalSince1970: 1_790_000_000.789)
+            $0.pendingCredentials[0].expiresAt = Date(timeIntervalSince1970: 1_790_000_000.5)
+        }
+        let read = try keystore(keys).read()
+        #expect(read.users[0].providerData[0].tokens?.refreshToken == "refresh-token-1")
+        #expect(try keystore(keys).readCurrentUser().currentUser?.providerData[0].tokens?.refreshToken == "refresh-token-1")
+        #expect(read.pendingCredentials.count == 2)
+    }
+}
