@@ -189,6 +189,7 @@ def main():
         ("AUTHCTL_ALLOW_ANY_LOCAL_USER", "Set to 1: as --allow-any-local-user on every sign-in."),
         ("AUTHCTL_KEYSTORE_KEY_FILE", "The key file that opens a keystore sealed with one (keystore seal --key-file)."),
         ("AUTHCTL_KEYSTORE_PASSPHRASE", "The passphrase that opens a keystore sealed with one; without it, it is asked on a terminal."),
+        ("AUTHCTL_KEYSTORE_KEYRING", "Set to 1: the keystore is sealed with the keyring, so a plaintext one is refused (as when either variable above is set)."),
         ("FIREBASE_AUTH_EMULATOR_HOST", "HOST:PORT of the Firebase Auth emulator (loopback only); overrides backend use firebase --emulator."),
         ("XDG_DATA_HOME, XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_RUNTIME_DIR", "The base directories of the files below, and of exec's token file."),
         ("http_proxy, https_proxy, all_proxy, no_proxy", "Proxies for providers off this machine; a loopback provider is never proxied."),

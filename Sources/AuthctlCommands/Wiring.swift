@@ -68,6 +68,7 @@ struct Wiring {
 
     /// What opens a sealed keystore: `AUTHCTL_KEYSTORE_KEY_FILE`, `AUTHCTL_KEYSTORE_PASSPHRASE`,
     /// else a prompt for the passphrase when a person is at a terminal (never without one).
+    /// The variables (and `AUTHCTL_KEYSTORE_KEYRING`) also say the keystore must be sealed.
     var keystoreKeys: KeystoreKeys {
         let keyFile = environment["AUTHCTL_KEYSTORE_KEY_FILE"].flatMap { $0.isEmpty ? nil : $0 }
         let passphrase = environment["AUTHCTL_KEYSTORE_PASSPHRASE"].flatMap { $0.isEmpty ? nil : $0 }
@@ -75,8 +76,12 @@ struct Wiring {
         let ask: (@Sendable () -> String?)? =
             io.stdin.isTerminal && io.stderr.isTerminal ? { @Sendable in Self.askPassphrase("Keystore passphrase: ", io: io) } : nil
         // The keyring is asked only for a keystore sealed with it (libsecret is loaded then).
+        // AUTHCTL_KEYSTORE_KEYRING (any value but empty or 0): the keystore is sealed with the
+        // keyring, so a plaintext one is refused (the keyring being reachable says nothing).
+        let keyringExpected = environment["AUTHCTL_KEYSTORE_KEYRING"].map { !$0.isEmpty && $0 != "0" } ?? false
         return KeystoreKeys(
-            keyFile: keyFile, passphrase: passphrase, askPassphrase: ask, keyring: SecretServiceKeyring(), memory: keyMemory)
+            keyFile: keyFile, passphrase: passphrase, askPassphrase: ask, keyring: SecretServiceKeyring(),
+            keyringExpected: keyringExpected, memory: keyMemory)
     }
 
     /// Asks on the terminal, echo off; nil when nothing was typed.

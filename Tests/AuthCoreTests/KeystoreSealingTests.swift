@@ -46,7 +46,7 @@ final class KeystoreSealingTests {
         return error.message.contains(words)
     }
 
-    @Test("sealed with a key file: no secret left in the file, version 2, everything reads back with the key")
+    @Test("sealed with a key file: no secret left in the file, version 3, everything reads back with the key")
     func sealsEverySecret() async throws {
         try await write(state)
         let key = try keyFile("k")
@@ -58,7 +58,7 @@ final class KeystoreSealingTests {
             #expect(!text.contains(secret), "\(secret) is in the sealed file")
         }
         #expect(!text.contains("client-golden"), "a pending credential's claims are sealed too")
-        #expect(text.contains("\"version\" : 2"))
+        #expect(text.contains("\"version\" : 3"))
         #expect(text.contains("\"keySource\" : \"keyFile\""))
         #expect(text.contains("ada@example.com"), "profiles stay readable")
         let sealed = keystore(KeystoreKeys(keyFile: key))
@@ -123,17 +123,27 @@ final class KeystoreSealingTests {
         #expect(fileText == before)
     }
 
-    @Test("a ciphertext moved to another record, or another provider, does not open")
+    @Test("a ciphertext moved to another record, another provider or another identity does not open")
     func moved() throws {
         let key = DataKey.random()
-        let sealed = try key.seal(Data("refresh".utf8), place: .identityTokens(uid: "u1", providerID: "oidc.a"))
-        #expect(key.open(sealed, place: .identityTokens(uid: "u1", providerID: "oidc.a")) == Data("refresh".utf8))
-        #expect(key.open(sealed, place: .identityTokens(uid: "u2", providerID: "oidc.a")) == nil)
-        #expect(key.open(sealed, place: .identityTokens(uid: "u1", providerID: "oidc.b")) == nil)
-        #expect(key.open(sealed, place: .pendingCredential(handle: "u1", providerID: "oidc.a")) == nil)
+        let identity = KeystoreRecord.Identity(
+            providerId: "oidc.a", issuer: "https://a.example", federatedId: "sub-1",
+            profile: KeystoreRecord.Profile(emailVerified: false), linkedAt: Date(timeIntervalSince1970: 0))
+        func moved(_ change: (inout KeystoreRecord.Identity) -> Void) -> KeystoreRecord.Identity {
+            var other = identity
+            change(&other)
+            return other
+        }
+        let sealed = try key.seal(Data("refresh".utf8), place: .identityTokens(uid: "u1", identity: identity))
+        #expect(key.open(sealed, place: .identityTokens(uid: "u1", identity: identity)) == Data("refresh".utf8))
+        #expect(key.open(sealed, place: .identityTokens(uid: "u2", identity: identity)) == nil)
+        #expect(key.open(sealed, place: .identityTokens(uid: "u1", identity: moved { $0.providerId = "oidc.b" })) == nil)
+        #expect(key.open(sealed, place: .identityTokens(uid: "u1", identity: moved { $0.issuer = "https://b.example" })) == nil)
+        #expect(key.open(sealed, place: .identityTokens(uid: "u1", identity: moved { $0.federatedId = "sub-2" })) == nil)
+        #expect(key.open(sealed, place: SealedPlace.Version2.identityTokens(uid: "u1", providerID: "oidc.a")) == nil)
         // Length-prefixed parts: "u1|x" + "y" is not "u1" + "x|y".
         #expect(SealedPlace(parts: ["ab", "c"]).associatedData != SealedPlace(parts: ["a", "bc"]).associatedData)
-        #expect(DataKey.random().open(sealed, place: .identityTokens(uid: "u1", providerID: "oidc.a")) == nil)
+        #expect(DataKey.random().open(sealed, place: .identityTokens(uid: "u1", identity: identity)) == nil)
     }
 
     @Test("a ciphertext moved between two users in the file makes the keystore damaged")
@@ -179,7 +189,7 @@ final class KeystoreSealingTests {
         ])
     func kdfBounds(parameters: (Int, Int, Int)) async throws {
         try await write(state)
-        try await keystore().reseal(.passphrase("pw"))
+        try await keystore().reseal(.passphrase("a passphrase 1"))
         var json = try #require(try JSONSerialization.jsonObject(with: Data(fileText.utf8)) as? [String: Any])
         var sealing = try #require(json["sealing"] as? [String: Any])
         var kdf = try #require(sealing["kdf"] as? [String: Any])
@@ -188,7 +198,9 @@ final class KeystoreSealingTests {
         json["sealing"] = sealing
         try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: path))
         let started = Date()
-        #expect { try self.keystore(KeystoreKeys(passphrase: "pw")).read() } throws: { self.isKeystoreError($0, saying: "out of bounds") }
+        #expect { try self.keystore(KeystoreKeys(passphrase: "a passphrase 1")).read() } throws: {
+            self.isKeystoreError($0, saying: "out of bounds")
+        }
         #expect(Date().timeIntervalSince(started) < 2)
     }
 
@@ -228,7 +240,7 @@ final class KeystoreSealingTests {
         try await sealed.update { _ in }
         #expect(fileText == before)
         try await sealed.update { $0.users[0].displayName = "Ada" }
-        #expect(!fileText.contains("refresh-token-1") && fileText.contains("\"version\" : 2"))
+        #expect(!fileText.contains("refresh-token-1") && fileText.contains("\"version\" : 3"))
         #expect(try sealed.read().users[0].displayName == "Ada")
         #expect(try sealed.read().users[0].providerData[0].tokens?.refreshToken == "refresh-token-1")
         // A Firebase user's session (SPEC §9) is sealed the same way, and opens.
@@ -253,7 +265,7 @@ final class KeystoreSealingTests {
             try FileManager.default.createSymbolicLink(atPath: key, withDestinationPath: target)
         }
         await #expect { try await self.keystore().reseal(.keyFile(path: key)) } throws: { ($0 as? AuthError)?.code == .keystoreError }
-        #expect(!fileText.contains("\"version\" : 2"), "nothing was sealed")
+        #expect(!fileText.contains("\"version\" : 3"), "nothing was sealed")
         #expect(try keystore().read() == state)
     }
 

@@ -97,13 +97,14 @@ struct KeystoreSealCommandsTests {
         #expect(try await authctl.run(["token"], environment: ["AUTHCTL_KEYSTORE_PASSPHRASE": "hunter2 horse"]).stdout == "at-secret-1\n")
 
         let file = authctl.home + "/pass"
-        try Data("another one\n".utf8).write(to: URL(fileURLWithPath: file))
+        try Data("another one, longer\n".utf8).write(to: URL(fileURLWithPath: file))
         chmod(file, 0o600)
         try await authctl.run(
             ["keystore", "rekey", "--passphrase-file", file], environment: ["AUTHCTL_KEYSTORE_PASSPHRASE": "hunter2 horse"]
         )
         .expectSuccess()
-        #expect(try await authctl.run(["token"], environment: ["AUTHCTL_KEYSTORE_PASSPHRASE": "another one"]).stdout == "at-secret-1\n")
+        #expect(
+            try await authctl.run(["token"], environment: ["AUTHCTL_KEYSTORE_PASSPHRASE": "another one, longer"]).stdout == "at-secret-1\n")
     }
 
     @Test("--json: seal, rekey and unseal print the keystore's status as keystore status does; new-key prints {\"key\"}")
@@ -127,12 +128,12 @@ struct KeystoreSealCommandsTests {
     @Test("a passphrase is asked on a terminal, and never without one")
     func prompt() async throws {
         try await signIn()
-        try await authctl.run(["keystore", "seal", "--passphrase-env", "P"], environment: ["P": "typed"]).expectSuccess()
-        let asked = try await authctl.run(["token"], stdin: Data("typed\n".utf8), terminals: .all)
+        try await authctl.run(["keystore", "seal", "--passphrase-env", "P"], environment: ["P": "typed passphrase"]).expectSuccess()
+        let asked = try await authctl.run(["token"], stdin: Data("typed passphrase\n".utf8), terminals: .all)
         #expect(asked.status == 0 && asked.stdout == "at-secret-1\n" && asked.stderr.contains("Keystore passphrase:"))
-        let piped = try await authctl.run(["token"], stdin: Data("typed\n".utf8))
+        let piped = try await authctl.run(["token"], stdin: Data("typed passphrase\n".utf8))
         #expect(piped.status == 6 && !piped.stderr.contains("Keystore passphrase:"))
-        let sealWithout = try await authctl.run(["keystore", "rekey"], environment: ["AUTHCTL_KEYSTORE_PASSPHRASE": "typed"])
+        let sealWithout = try await authctl.run(["keystore", "rekey"], environment: ["AUTHCTL_KEYSTORE_PASSPHRASE": "typed passphrase"])
         #expect(sealWithout.status == 2 && sealWithout.stderr.contains("--key-file"))
     }
 
@@ -160,7 +161,7 @@ struct KeystoreSealCommandsTests {
         let export = try await authctl.run(["users", "export"], environment: ["AUTHCTL_KEYSTORE_KEY_FILE": key])
         #expect(export.status == 0 && !export.stdout.contains("secret-1"))
         try await authctl.run(["signout"], environment: ["AUTHCTL_KEYSTORE_KEY_FILE": key]).expectSuccess()
-        #expect(keystoreText.contains("\"version\" : 2"), "it stays sealed")
+        #expect(keystoreText.contains("\"version\" : 3"), "it stays sealed")
         #expect(try await authctl.run(["status"]).status == 16)
     }
 
@@ -194,7 +195,67 @@ struct KeystoreSealCommandsTests {
         chmod(junk, 0o600)
         let notKey = try await authctl.run(["keystore", "seal", "--key-file", junk])
         #expect(notKey.status == 6 && notKey.stderr.contains("authctl keystore new-key"))
-        #expect(!keystoreText.contains("\"version\" : 2"))
+        #expect(!keystoreText.contains("\"version\" : 3"))
+    }
+    @Test("a plaintext token planted in a sealed keystore: token serves nothing (exit 6), keystore status refuses, nothing changes")
+    func plantedToken() async throws {
+        try await signIn()
+        let key = try await newKeyFile()
+        try await authctl.run(["keystore", "seal", "--key-file", key]).expectSuccess()
+        // Written by someone without the key: the sealed tokens replaced by their own, in plaintext.
+        let planted = keystoreText.replacingOccurrences(
+            of: #""sealed" : "[^"]*""#, with: #""accessToken" : "planted-access""#, options: .regularExpression)
+        #expect(planted != keystoreText)
+        try Data(planted.utf8).write(to: URL(fileURLWithPath: authctl.keystorePath))
+        let before = authctl.keystoreBytes()
+        let token = try await authctl.run(["token"], environment: ["AUTHCTL_KEYSTORE_KEY_FILE": key])
+        #expect(token.status == 6 && token.stdout.isEmpty && token.stderr.contains("not"), "\(token.stderr)")
+        let status = try await authctl.run(["keystore", "status"])
+        #expect(status.status == 6 && !status.stdout.contains("Sealed"), "\(status.stdout)")
+        #expect(authctl.keystoreBytes() == before)
+    }
+
+    @Test("a plaintext keystore with AUTHCTL_KEYSTORE_KEY_FILE set: token refused (exit 6) naming the danger and the way out")
+    func swappedForPlaintext() async throws {
+        try await signIn()
+        let key = try await newKeyFile()
+        let before = authctl.keystoreBytes()
+        let token = try await authctl.run(["token"], environment: ["AUTHCTL_KEYSTORE_KEY_FILE": key])
+        #expect(token.status == 6 && token.stdout.isEmpty, "\(token.stderr)")
+        #expect(token.stderr.contains("replaced") && token.stderr.contains("authctl keystore seal"), "\(token.stderr)")
+        #expect(token.stderr.contains("unset AUTHCTL_KEYSTORE_KEY_FILE"), "\(token.stderr)")
+        let keyring = try await authctl.run(["token"], environment: ["AUTHCTL_KEYSTORE_KEYRING": "1"])
+        #expect(keyring.status == 6 && keyring.stderr.contains("AUTHCTL_KEYSTORE_KEYRING"), "\(keyring.stderr)")
+        #expect(authctl.keystoreBytes() == before)
+        // The way out: seal it again, with the variable set.
+        try await authctl.run(["keystore", "seal", "--key-file", key], environment: ["AUTHCTL_KEYSTORE_KEY_FILE": key]).expectSuccess()
+        #expect(try await authctl.run(["token"], environment: ["AUTHCTL_KEYSTORE_KEY_FILE": key]).stdout == "at-secret-1\n")
+    }
+
+    @Test("a weak new passphrase from a variable, a file or the prompt is refused with exit 2 and the rule; the prompt says the rule first")
+    func weakPassphrase() async throws {
+        try await signIn()
+        let before = authctl.keystoreBytes()
+        let fromVariable = try await authctl.run(["keystore", "seal", "--passphrase-env", "P"], environment: ["P": "hunter2"])
+        #expect(fromVariable.status == 2 && fromVariable.stderr.contains("12 characters"), "\(fromVariable.stderr)")
+        #expect(!fromVariable.stderr.contains("hunter2"))
+        let file = authctl.home + "/weak"
+        try Data("123456789012\n".utf8).write(to: URL(fileURLWithPath: file))
+        chmod(file, 0o600)
+        let fromFile = try await authctl.run(["keystore", "seal", "--passphrase-file", file])
+        #expect(fromFile.status == 2 && fromFile.stderr.contains("run"), "\(fromFile.stderr)")
+        let prompted = try await authctl.run(["keystore", "seal"], stdin: Data("aaaaaaaaaaaaaa\n".utf8), terminals: .all)
+        #expect(prompted.status == 2 && prompted.stderr.contains("12 characters"), "\(prompted.stderr)")
+        let rule = try #require(prompted.stderr.range(of: "12 characters"))
+        let prompt = try #require(prompted.stderr.range(of: "New keystore passphrase:"))
+        #expect(rule.lowerBound < prompt.lowerBound, "the rule is said before the prompt")
+        #expect(!prompted.stderr.contains("Once more"))
+        #expect(authctl.keystoreBytes() == before)
+        // Sealed with a good one, rekeyed to a weak one: refused as well.
+        try await authctl.run(["keystore", "seal", "--passphrase-env", "P"], environment: ["P": "a good passphrase"]).expectSuccess()
+        let rekey = try await authctl.run(
+            ["keystore", "rekey", "--passphrase-env", "P"], environment: ["P": "short", "AUTHCTL_KEYSTORE_PASSPHRASE": "a good passphrase"])
+        #expect(rekey.status == 2 && rekey.stderr.contains("12 characters"), "\(rekey.stderr)")
     }
 }
 

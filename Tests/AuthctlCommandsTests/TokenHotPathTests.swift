@@ -134,7 +134,7 @@ final class TokenHotPathTests {
         let refreshed = try await authctl.run(["token", "--force-refresh"], environment: environment)
         #expect(refreshed.status == 0 && refreshed.stdout.hasPrefix("at-"), "\(refreshed.stderr) \(refreshed.status)")
         let text = String(decoding: authctl.keystoreBytes() ?? Data(), as: UTF8.self)
-        #expect(text.contains("\"version\" : 2") && !text.contains(refreshed.stdout.trimmingCharacters(in: .newlines)))
+        #expect(text.contains("\"version\" : 3") && !text.contains(refreshed.stdout.trimmingCharacters(in: .newlines)))
         #expect(try await authctl.run(["token"], environment: environment).stdout == refreshed.stdout)
         let fast = try await authctl.run(["token"])
         let async = try await authctl.run(["token", "-vq"])

@@ -68,7 +68,8 @@ struct KeyringBinaryTests {
         let identity = LinkedIdentity(
             providerID: "oidc.fake", issuer: "https://idp.example", federatedID: "sub-1",
             profile: Profile(email: "ada@example.com", emailVerified: true, displayName: "Ada", photoURL: nil), linkedAt: now,
-            tokens: TokenSet(accessToken: "at-keyring-1", expiresAt: now.addingTimeInterval(3600), refreshToken: "rt-k", idToken: nil, scopes: []))
+            tokens: TokenSet(
+                accessToken: "at-keyring-1", expiresAt: now.addingTimeInterval(3600), refreshToken: "rt-k", idToken: nil, scopes: []))
         let user = User(
             uid: "uid-1", email: "ada@example.com", emailVerified: true, displayName: "Ada", photoURL: nil, createdAt: now,
             lastSignInAt: now, lastAuthAt: now, lastProviderID: "oidc.fake", providerData: [identity])
@@ -105,6 +106,48 @@ struct KeyringBinaryTests {
         let unsealed = try inKeyringSession(#""$AUTHCTL" keystore unseal -q; echo "unseal=$?""#)
         #expect(unsealed.output.contains("unseal=0"), "\(unsealed.output)")
         #expect(try await authctl.run(["token"]).stdout == "at-keyring-1\n")
+    }
+}
+
+extension KeyringBinaryTests {
+    @Test(
+        "a locked keyring is told apart from a removed item: locked, the error says to unlock it; removed, that there is no key",
+        .enabled(if: available, "SKIPPED: gnome-keyring and dbus-run-session are not installed (scripts/setup.sh installs them)"))
+    func lockedKeyring() async throws {
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        let identity = LinkedIdentity(
+            providerID: "oidc.fake", issuer: "https://idp.example", federatedID: "sub-1",
+            profile: Profile(email: "ada@example.com", emailVerified: true, displayName: "Ada", photoURL: nil), linkedAt: now,
+            tokens: TokenSet(
+                accessToken: "at-keyring-2", expiresAt: now.addingTimeInterval(3600), refreshToken: "rt-k", idToken: nil, scopes: []))
+        let user = User(
+            uid: "uid-1", email: "ada@example.com", emailVerified: true, displayName: "Ada", photoURL: nil, createdAt: now,
+            lastSignInAt: now, lastAuthAt: now, lastProviderID: "oidc.fake", providerData: [identity])
+        try await FileKeystore(path: authctl.keystorePath, random: SystemRandomSource()).update {
+            $0 = AccountState(currentUID: "uid-1", users: [user])
+        }
+        // Locked with the Secret Service's own Lock call; unlocking would need a prompt, which
+        // cannot show here (no display), so libsecret gets a dismissed prompt.
+        let locked = try inKeyringSession(
+            """
+            "$AUTHCTL" keystore seal --keyring -q; echo "seal=$?"
+            dbus-send --session --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets \\
+                org.freedesktop.Secret.Service.Lock array:objpath:/org/freedesktop/secrets/collection/login >/dev/null
+            "$AUTHCTL" token; echo "token=$?"
+            """)
+        #expect(locked.status != 97, "gnome-keyring-daemon did not start: \(locked.output)")
+        #expect(locked.output.contains("seal=0") && locked.output.contains("token=6"), "\(locked.output)")
+        #expect(locked.output.contains("locked") && locked.output.contains("nlock"), "\(locked.output)")
+        #expect(!locked.output.contains("was removed") && !locked.output.contains("at-keyring-2"), "\(locked.output)")
+
+        // The item gone (the keystore names another): no key, and nothing about a lock.
+        let text = String(decoding: authctl.keystoreBytes() ?? Data(), as: UTF8.self)
+        let item = try #require(text.range(of: #""keyringItem" : "[^"]*""#, options: .regularExpression))
+        let other = text.replacingCharacters(in: item, with: #""keyringItem" : "no-such-item-0000000000""#)
+        try Data(other.utf8).write(to: URL(fileURLWithPath: authctl.keystorePath))
+        let removed = try inKeyringSession(#""$AUTHCTL" token; echo "token=$?""#)
+        #expect(removed.output.contains("token=6") && removed.output.contains("holds no key"), "\(removed.output)")
+        #expect(!removed.output.contains("locked"), "\(removed.output)")
     }
 }
 

@@ -40,7 +40,7 @@ struct SealedKeystoreBinaryTests {
         let key = try await newKeyFile("k1")
         #expect(try await authctl.run(["keystore", "seal", "--key-file", key]).status == 0)
         let text = String(decoding: authctl.keystoreBytes() ?? Data(), as: UTF8.self)
-        #expect(!text.contains("sealed-1") && text.contains("\"version\" : 2"))
+        #expect(!text.contains("sealed-1") && text.contains("\"version\" : 3"))
 
         let without = try await authctl.run(["token"])
         #expect(without.status == 6 && without.stderr.contains("AUTHCTL_KEYSTORE_KEY_FILE") && without.stdout.isEmpty)
@@ -101,7 +101,7 @@ struct SealedKeystoreBinaryTests {
         var random = SystemRandomNumberGenerator()
         var outcomes: Set<String> = []
         for round in 0..<24 {
-            let sealed = String(decoding: authctl.keystoreBytes() ?? Data(), as: UTF8.self).contains("\"version\" : 2")
+            let sealed = String(decoding: authctl.keystoreBytes() ?? Data(), as: UTF8.self).contains("\"version\" : 3")
             let arguments =
                 !sealed
                 ? ["keystore", "seal", "--key-file", key]
@@ -112,14 +112,16 @@ struct SealedKeystoreBinaryTests {
             kill(started.0.processIdentifier, SIGKILL)
             let ended = await AuthctlProcess.finish(started)
             outcomes.insert(ended.status == 0 ? "finished" : "killed")
-            let token = try await authctl.run(["token"], environment: environment)
+            // The key is given only for a sealed keystore: with it, a plaintext one is refused (no silent downgrade).
+            let nowSealed = String(decoding: authctl.keystoreBytes() ?? Data(), as: UTF8.self).contains("\"version\" : 3")
+            let token = try await authctl.run(["token"], environment: nowSealed ? environment : [:])
             #expect(token.status == 0 && token.stdout == "at-sealed-1\n", "round \(round) \(arguments): \(token.stderr)")
             let listing = try await authctl.run(["users", "list"])
             #expect(listing.status == 0, "round \(round): \(listing.stderr)")
         }
         #expect(outcomes.contains("killed"), "no run was killed before it ended: the test proved nothing")
         // The next write removes what a killed writer left (a temporary may hold tokens in plaintext).
-        let sealed = String(decoding: authctl.keystoreBytes() ?? Data(), as: UTF8.self).contains("\"version\" : 2")
+        let sealed = String(decoding: authctl.keystoreBytes() ?? Data(), as: UTF8.self).contains("\"version\" : 3")
         let last = try await authctl.run(
             ["keystore", sealed ? "unseal" : "seal"] + (sealed ? [] : ["--key-file", key]), environment: environment)
         #expect(last.status == 0, "\(last.stderr)")

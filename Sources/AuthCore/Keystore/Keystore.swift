@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -46,14 +48,20 @@ public struct FileKeystore: Keystore {
 
     public func read() throws -> AccountState {
         guard let data = try SafeFile.read(path, what: "the keystore") else { return AccountState() }
-        return try opened(KeystoreFile.decode(data, path: path)).file.state
+        let file = try KeystoreFile.decode(data, path: path)
+        noteSealed(file)
+        let state = try opened(file).file.state
+        if file.sealing == nil { try refuseDowngrade(state) }
+        return state
     }
 
     /// Every user's profile without opening a sealed keystore: its tokens come back with
     /// `isSealed` and no secret (`users list`, `status`). The same as `read` when plaintext.
     public func readProfiles() throws -> AccountState {
         guard let data = try SafeFile.read(path, what: "the keystore") else { return AccountState() }
-        return try KeystoreFile.decode(data, path: path).state
+        let file = try KeystoreFile.decode(data, path: path)
+        noteSealed(file)
+        return file.state
     }
 
     /// The current user's record alone is read out of the file (`KeystoreScan` reads it
@@ -75,11 +83,13 @@ public struct FileKeystore: Keystore {
             return try KeystoreFile.decodeCurrentUser(data, path: path)
         }
         guard let record else { return AccountState() }
+        if record.sealing != nil { Self.foundSealed.withLock { _ = $0.insert(path) } }
         guard var user = record.user else { return AccountState(currentUID: record.currentUID, users: []) }
+        if opening, record.sealing == nil { try refuseDowngrade(AccountState(currentUID: record.currentUID, users: [user.domain])) }
         if opening, let sealing = record.sealing {
             let key = try keys.dataKey(for: sealing, path: path)
             do {
-                user = try user.opening(with: key)
+                user = try user.opening(with: key, version: record.version)
             } catch {
                 throw damaged()
             }
@@ -93,6 +103,7 @@ public struct FileKeystore: Keystore {
             return KeystoreSealStatus(exists: false, protection: .plaintext)
         }
         let file = try KeystoreFile.decode(data, path: path)
+        noteSealed(file)
         let protection: KeystoreSealStatus.Protection =
             switch file.sealing?.keySource {
             case nil: .plaintext
@@ -110,8 +121,10 @@ public struct FileKeystore: Keystore {
         defer { lock.release() }
         let data = try SafeFile.read(path, what: "the keystore")
         let original = try data.map { try KeystoreFile.decode($0, path: path) }
+        noteSealed(original)
         let opened = try original.map(opened)
         var state = opened?.file.state ?? AccountState()
+        if original?.sealing == nil { try refuseDowngrade(state) }
         let result = try await change(&state)
         if let original, let sealing = original.sealing, let key = opened?.key {
             // A sealed keystore is written again only when its state changed (each sealing
@@ -121,8 +134,35 @@ public struct FileKeystore: Keystore {
             return result
         }
         let updated = KeystoreFile(state)
-        if updated != original { try write(updated) }
+        guard updated != original else { return result }
+        // Plaintext: never where this process found a sealed keystore (but by `keystore
+        // unseal`), nor a token while a key is configured.
+        if Self.foundSealed.withLock({ $0.contains(path) }) {
+            throw AuthError.keystore(
+                "the keystore \(path) was sealed when this process read it, and is in plaintext now: it may have been replaced by someone who wants your next tokens in plaintext. authctl did not write it. If you unsealed it yourself (\(command: .keystoreUnseal)), run the command again; if not, restore the sealed keystore and check who can write to it, or seal it again: \(command: .keystoreSeal)"
+            )
+        }
+        try refuseDowngrade(state)
+        try write(updated)
         return result
+    }
+
+    /// The keystores (by path) this process found sealed: one is written in plaintext only
+    /// by `keystore unseal` (`reseal(nil)`), never by a write that finds it swapped.
+    private static let foundSealed = Mutex<Set<String>>([])
+
+    private func noteSealed(_ file: KeystoreFile?) {
+        if file?.sealing != nil { Self.foundSealed.withLock { _ = $0.insert(path) } }
+    }
+
+    /// With a key configured, a plaintext keystore holding a token (or about to) is refused:
+    /// someone who could write the file but not read its key may have swapped it, to have
+    /// the next sign-in's tokens written where they can read them.
+    private func refuseDowngrade(_ state: AccountState) throws {
+        guard let variable = keys.configuredKey, state.holdsSecrets else { return }
+        throw AuthError.keystore(
+            "the keystore \(path) is not sealed, but \(variable) is set: the keystore may have been replaced by someone who wants your next tokens in plaintext. authctl will not use it, nor write a token into it. If you sealed it, restore the sealed keystore and check who can write to it, or seal it again: \(command: .keystoreSeal); if you unsealed it yourself, unset \(variable)"
+        )
     }
 
     /// Seals the keystore as `target` says under a new data key (`keystore seal`, `rekey`), or
@@ -137,6 +177,7 @@ public struct FileKeystore: Keystore {
         guard let target else {
             guard let sealing = original?.sealing else { return }
             try write(plaintext)
+            Self.foundSealed.withLock { _ = $0.remove(path) }
             if let item = sealing.keyringItem { keys.keyring?.remove(item: item) }
             return
         }
@@ -144,6 +185,7 @@ public struct FileKeystore: Keystore {
         let sealing = try target.sealing(of: key, keystorePath: path, random: random)
         do {
             try write(plaintext.sealed(with: key, sealing: sealing))
+            Self.foundSealed.withLock { _ = $0.insert(path) }
         } catch {
             if let item = sealing.keyringItem, case .keyring(let keyring) = target { keyring.remove(item: item) }
             throw error
@@ -187,4 +229,13 @@ public struct KeystoreSealStatus: Sendable, Equatable {
     public var version = KeystoreFile.plaintextVersion
     public var users = 0
     public var pendingCredentials = 0
+}
+
+extension AccountState {
+    /// Whether anything here is a secret a sealed keystore would seal: a session's tokens,
+    /// a Firebase session, a pending credential.
+    fileprivate var holdsSecrets: Bool {
+        !pendingCredentials.isEmpty
+            || users.contains { user in user.backend?.session != nil || user.providerData.contains { $0.tokens != nil } }
+    }
 }

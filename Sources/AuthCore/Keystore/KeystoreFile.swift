@@ -9,12 +9,18 @@
 /// (`KeystoreRecord`), so that the format changes by version only, never because the
 /// domain did.
 struct KeystoreFile: Codable, Equatable {
-    /// The newest format this build reads and writes: 1 is a plaintext keystore, 2 a sealed
-    /// one (`sealing` present, every secret an AEAD ciphertext). Sealing migrates 1 → 2,
-    /// `keystore unseal` 2 → 1; newer versions are refused.
-    static let currentVersion = 2
+    /// The newest format this build reads and writes: 1 is a plaintext keystore, 3 a sealed
+    /// one (`sealing` present, every secret an AEAD ciphertext bound to its record and to the
+    /// readable fields beside it). 2 is a sealed keystore of an earlier build (bound to its
+    /// place only): read, and written as 3 at its next change. Sealing migrates 1 → 3,
+    /// `keystore unseal` 2 or 3 → 1; newer versions are refused.
+    static let currentVersion = 3
     static let plaintextVersion = 1
-    static let sealedVersion = 2
+    static let sealedVersion = 3
+    static let firstSealedVersion = 2
+
+    /// Whether a file of `version` is sealed (2 and 3).
+    static func isSealed(version: Int) -> Bool { version >= firstSealedVersion }
 
     var version: Int
     var currentUid: String?
@@ -50,8 +56,8 @@ struct KeystoreFile: Codable, Equatable {
         var file = self
         file.version = Self.plaintextVersion
         file.sealing = nil
-        file.users = try users.map { try $0.opening(with: key) }
-        file.pendingCredentials = try pendingCredentials?.map { try $0.opening(with: key) }
+        file.users = try users.map { try $0.opening(with: key, version: version) }
+        file.pendingCredentials = try pendingCredentials?.map { try $0.opening(with: key, version: version) }
         return file
     }
 
@@ -66,6 +72,7 @@ struct KeystoreFile: Codable, Equatable {
 
     /// The current user's record as the file holds it (sealed or not), and the file's sealing.
     struct CurrentUserRecord {
+        var version = KeystoreFile.plaintextVersion
         var currentUID: String?
         var user: KeystoreRecord.User?
         var sealing: KeystoreSealing?
@@ -82,16 +89,20 @@ struct KeystoreFile: Codable, Equatable {
         // a file the scan does not understand goes through the decoder, which explains.
         if let found = KeystoreScan.currentUser(in: data), (1...currentVersion).contains(found.version), UIDCheck.holds(found.currentUID) {
             let sealing = found.sealing.flatMap { try? decoder.decode(KeystoreSealing.self, from: data.slice($0)) }
-            if (sealing != nil) == (found.version == sealedVersion) {
-                guard let range = found.user else { return CurrentUserRecord(currentUID: found.currentUID, sealing: sealing) }
-                if let user = try? decoder.decode(KeystoreRecord.User.self, from: data.slice(range)) {
-                    return CurrentUserRecord(currentUID: found.currentUID, user: user, sealing: sealing)
+            if (sealing != nil) == isSealed(version: found.version) {
+                guard let range = found.user else {
+                    return CurrentUserRecord(version: found.version, currentUID: found.currentUID, sealing: sealing)
+                }
+                if let user = try? decoder.decode(KeystoreRecord.User.self, from: data.slice(range)),
+                    user.isShaped(sealed: sealing != nil)
+                {
+                    return CurrentUserRecord(version: found.version, currentUID: found.currentUID, user: user, sealing: sealing)
                 }
             }
         }
         return try withReadableErrors(path: path) {
             let session = try decoder.decode(CurrentUserView.self, from: data)
-            return CurrentUserRecord(currentUID: session.currentUid, user: session.user, sealing: session.sealing)
+            return CurrentUserRecord(version: session.version, currentUID: session.currentUid, user: session.user, sealing: session.sealing)
         }
     }
 
@@ -107,13 +118,16 @@ struct KeystoreFile: Codable, Equatable {
             else { return nil }
             sealing = decoded
         }
-        guard (sealing != nil) == (found.version == sealedVersion), UIDCheck.holds(found.currentUID) else { return nil }
-        guard let range = found.user else { return CurrentUserRecord(currentUID: found.currentUID, sealing: sealing) }
-        // The record must still be the current user's (a file changed in place under us is not).
+        guard (sealing != nil) == isSealed(version: found.version), UIDCheck.holds(found.currentUID) else { return nil }
+        guard let range = found.user else {
+            return CurrentUserRecord(version: found.version, currentUID: found.currentUID, sealing: sealing)
+        }
+        // The record must still be the current user's (a file changed in place under us is
+        // not), its tokens where the file's kind keeps them (else the full read explains).
         guard let slice = SafeFile.read(fd, range: range), let user = try? decoder.decode(KeystoreRecord.User.self, from: slice),
-            user.uid == found.currentUID
+            user.uid == found.currentUID, user.isShaped(sealed: sealing != nil)
         else { return nil }
-        return CurrentUserRecord(currentUID: found.currentUID, user: user, sealing: sealing)
+        return CurrentUserRecord(version: found.version, currentUID: found.currentUID, user: user, sealing: sealing)
     }
 
     /// The version check both reads share: a file without `version` is not a keystore; a
@@ -121,14 +135,26 @@ struct KeystoreFile: Codable, Equatable {
     fileprivate enum VersionCheck: Error {
         case missing
         case newer(Int)
-        /// `sealing` present in version 1, or absent in version 2.
+        /// `sealing` present in version 1, or absent in a sealed version.
         case sealingMismatch
+        /// A token (or a pending credential's claims) in plaintext in a sealed keystore.
+        case unsealedSecret
+        /// A sealed value in a plaintext keystore.
+        case sealedInPlaintext
 
         static func check(_ container: KeyedDecodingContainer<CodingKeys>) throws -> Int {
             guard let version = try? container.decode(Int.self, forKey: .version) else { throw missing }
             guard version >= 1, version <= currentVersion else { throw newer(version) }
-            guard container.contains(.sealing) == (version == sealedVersion) else { throw sealingMismatch }
+            guard container.contains(.sealing) == isSealed(version: version) else { throw sealingMismatch }
             return version
+        }
+
+        /// Every secret of `users` and `pending` where a file of `version` keeps it.
+        static func checkShape(version: Int, users: [KeystoreRecord.User], pending: [KeystoreRecord.PendingCredential]) throws {
+            let sealed = isSealed(version: version)
+            guard users.allSatisfy({ $0.isShaped(sealed: sealed) }), pending.allSatisfy({ $0.isShaped(sealed: sealed) }) else {
+                throw sealed ? unsealedSecret : sealedInPlaintext
+            }
         }
     }
 
@@ -158,6 +184,7 @@ struct KeystoreFile: Codable, Equatable {
         // A Firebase pending credential names no conflicting user (an empty uid).
         let conflicting = (pendingCredentials ?? []).map(\.conflictingUID).filter { !$0.isEmpty }
         try UIDCheck.check([currentUid] + users.map(\.uid) + conflicting)
+        try VersionCheck.checkShape(version: version, users: users, pending: pendingCredentials ?? [])
     }
 
     /// Maps decoding failures to the keystore errors of docs/keystore.md.
@@ -171,6 +198,14 @@ struct KeystoreFile: Codable, Equatable {
         } catch VersionCheck.sealingMismatch {
             throw AuthError.keystore(
                 "the keystore \(path) is corrupt (its version and its sealing do not agree). authctl will not change it: restore a backup, or move it away and sign in again"
+            )
+        } catch VersionCheck.unsealedSecret {
+            throw AuthError.keystore(
+                "the keystore \(path) is sealed, but it holds a token (or a pending credential's secret) that is not: someone who could write the file, but not read its key, may have put it there. authctl will not use the keystore nor change it: restore a backup, or move it away and sign in again"
+            )
+        } catch VersionCheck.sealedInPlaintext {
+            throw AuthError.keystore(
+                "the keystore \(path) is corrupt (a sealed value in a plaintext keystore). authctl will not change it: restore a backup, or move it away and sign in again"
             )
         } catch VersionCheck.newer(let version) {
             throw AuthError.keystore(
@@ -240,6 +275,7 @@ struct KeystoreFile: Codable, Equatable {
 
 /// `{version, currentUid, users}` with only the current user decoded.
 private struct CurrentUserView: Decodable {
+    var version = KeystoreFile.plaintextVersion
     var currentUid: String?
     var user: KeystoreRecord.User?
     var sealing: KeystoreSealing?
@@ -248,7 +284,7 @@ private struct CurrentUserView: Decodable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: KeystoreFile.CodingKeys.self)
-        _ = try KeystoreFile.VersionCheck.check(container)
+        version = try KeystoreFile.VersionCheck.check(container)
         sealing = try container.decodeIfPresent(KeystoreSealing.self, forKey: .sealing)
         currentUid = try container.decodeIfPresent(String.self, forKey: .currentUid)
         try KeystoreFile.UIDCheck.check([currentUid])
@@ -257,7 +293,9 @@ private struct CurrentUserView: Decodable {
         while !users.isAtEnd {
             let element = try users.superDecoder()
             if try element.container(keyedBy: UserKeys.self).decode(String.self, forKey: .uid) == currentUid {
-                user = try KeystoreRecord.User(from: element)
+                let found = try KeystoreRecord.User(from: element)
+                try KeystoreFile.VersionCheck.checkShape(version: version, users: [found], pending: [])
+                user = found
                 return
             }
         }

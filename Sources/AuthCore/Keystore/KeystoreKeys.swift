@@ -21,15 +21,28 @@ public struct KeystoreKeys: Sendable {
     /// Where the data key is kept once the keystore opened (`exec`); nil: nowhere.
     public var memory: KeystoreKeyMemory?
 
+    /// The user said the keystore is sealed with the keyring (`AUTHCTL_KEYSTORE_KEYRING`):
+    /// the keyring being reachable says nothing, so only this makes it a configured key.
+    public var keyringExpected: Bool
+
     public init(
         keyFile: String? = nil, passphrase: String? = nil, askPassphrase: (@Sendable () -> String?)? = nil,
-        keyring: (any KeystoreKeyring)? = nil, memory: KeystoreKeyMemory? = nil
+        keyring: (any KeystoreKeyring)? = nil, keyringExpected: Bool = false, memory: KeystoreKeyMemory? = nil
     ) {
         self.keyFile = keyFile
         self.passphrase = passphrase
         self.askPassphrase = askPassphrase
         self.keyring = keyring
         self.memory = memory
+        self.keyringExpected = keyringExpected
+    }
+
+    /// The variable that configures a key, when one does: then the keystore must be sealed
+    /// (docs/keystore.md, "No silent downgrade"). A prompt on a terminal configures nothing.
+    var configuredKey: String? {
+        if let keyFile, !keyFile.isEmpty { return "AUTHCTL_KEYSTORE_KEY_FILE" }
+        if let passphrase, !passphrase.isEmpty { return "AUTHCTL_KEYSTORE_PASSPHRASE" }
+        return keyringExpected ? "AUTHCTL_KEYSTORE_KEYRING" : nil
     }
 
     /// The data key of a keystore sealed as `sealing` says, or the error that says how to
@@ -89,7 +102,8 @@ public struct KeystoreKeys: Sendable {
                 )
             }
             guard let item = sealing.keyringItem, !item.isEmpty else {
-                throw AuthError.keystore("the keystore \(path) is sealed with the keyring but names no keyring item: it is damaged. Restore a backup")
+                throw AuthError.keystore(
+                    "the keystore \(path) is sealed with the keyring but names no keyring item: it is damaged. Restore a backup")
             }
             return try keyring.wrappingKey(item: item)
         }
@@ -132,7 +146,7 @@ public enum KeystoreSealTarget: Sendable {
         case .keyFile(let path):
             return try KeystoreSealing(dataKey: dataKey, wrappingKey: KeystoreKeyFile.read(path), keySource: .keyFile, kdf: nil)
         case .passphrase(let passphrase):
-            guard !passphrase.isEmpty else { throw AuthError.invalidArgument("the passphrase is empty") }
+            try KeystorePassphraseRule.check(passphrase)
             let kdf = KeystoreSealing.Scrypt.standard(salt: Data(random.bytes(count: 16)))
             guard let salt = kdf.checkedSalt else { throw AuthError.internalError("the standard scrypt parameters are out of bounds") }
             let key = try KeystoreKeys.derive(passphrase: passphrase, salt: salt, kdf: kdf)
@@ -143,5 +157,54 @@ public enum KeystoreSealTarget: Sendable {
             try keyring.store(key, item: item, label: "authctl keystore key (\(keystorePath))")
             return try KeystoreSealing(dataKey: dataKey, wrappingKey: key, keySource: .keyring, kdf: nil, keyringItem: item)
         }
+    }
+}
+
+/// What a new keystore passphrase must be (docs/keystore.md): a copy of the file alone lets
+/// anyone try passphrases offline, as fast as their computers go. Only new passphrases are
+/// judged (`keystore seal`, `rekey`); one a keystore was sealed with before still opens.
+public enum KeystorePassphraseRule {
+    public static let minimumLength = 12
+    public static let minimumDistinct = 5
+
+    /// The rule in words, for the prompt and the error.
+    public static let description =
+        "at least \(minimumLength) characters, at least \(minimumDistinct) of them different, and not a run such as 123456789012 or abcdefghijkl"
+
+    /// What is wrong with `passphrase` as a new one; nil when it follows the rule. Never quotes it.
+    public static func weakness(of passphrase: String) -> String? {
+        let characters = Array(passphrase)
+        if characters.count < minimumLength { return "it has \(characters.count) characters" }
+        if Set(characters).count < minimumDistinct { return "it repeats too few different characters" }
+        if isRun(characters) { return "it is a run of consecutive characters" }
+        return nil
+    }
+
+    /// Refuses a weak new passphrase: an invalid argument (exit 2) that says the rule.
+    static func check(_ passphrase: String) throws {
+        guard let weakness = weakness(of: passphrase) else { return }
+        throw AuthError.invalidArgument(
+            "the new keystore passphrase is too weak (\(weakness)): whoever gets a copy of the keystore can try passphrases offline. Choose one with \(description). Nothing was changed"
+        )
+    }
+
+    /// Each character one step after the one before (or each one before), in 0–9 (9 → 0) or
+    /// a–z (z → a), letters of either case.
+    private static func isRun(_ characters: [Character]) -> Bool {
+        let steps = zip(characters, characters.dropFirst()).map { step(from: $0, to: $1) }
+        guard let first = steps.first, let first, first != 0 else { return false }
+        return steps.allSatisfy { $0 == first }
+    }
+
+    /// +1 or -1 when `b` follows or precedes `a` in its cycle; nil otherwise.
+    private static func step(from a: Character, to b: Character) -> Int? {
+        for cycle in ["0123456789", "abcdefghijklmnopqrstuvwxyz"] {
+            let letters = cycle.map(String.init)
+            guard let i = letters.firstIndex(of: a.lowercased()), let j = letters.firstIndex(of: b.lowercased()) else { continue }
+            if j == (i + 1) % letters.count { return 1 }
+            if i == (j + 1) % letters.count { return -1 }
+            return nil
+        }
+        return nil
     }
 }

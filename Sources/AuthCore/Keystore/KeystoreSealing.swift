@@ -123,28 +123,61 @@ struct DataKey: Sendable, Equatable {
 }
 
 /// Where a sealed value sits in the keystore: its associated data.
+///
+/// Format 3 binds a value to its record and to whose it is: the user, and the identity
+/// (provider, issuer, federated id), the Firebase project and service, or the pending
+/// credential (handle, provider, issuer, federated id). Format 2 bound it to the user and
+/// provider only; it is read, never written.
 struct SealedPlace: Equatable, Sendable {
+    var label = "authctl keystore v3"
     var parts: [String]
 
-    /// `users[uid].providerData[providerId].tokens`.
-    static func identityTokens(uid: String, providerID: String) -> SealedPlace {
-        SealedPlace(parts: ["user", uid, providerID, "tokens"])
+    /// `users[uid].providerData[…].tokens`, format 3.
+    static func identityTokens(uid: String, identity: KeystoreRecord.Identity) -> SealedPlace {
+        SealedPlace(parts: ["user", uid, "identity", identity.providerId, identity.issuer, identity.federatedId, "tokens"])
     }
 
-    /// `users[uid].backend.session`: the Firebase session (SPEC §9).
-    static func backendSession(uid: String) -> SealedPlace {
-        SealedPlace(parts: ["user", uid, "backend", "session"])
+    /// `users[uid].backend.session`, format 3: the Firebase session (SPEC §9) and where it is sent.
+    static func backendSession(uid: String, backend: KeystoreRecord.Backend) -> SealedPlace {
+        SealedPlace(
+            parts: [
+                "user", uid, "backend", backend.kind, backend.projectId, optional(backend.tenantId), optional(backend.emulator), "session",
+            ])
     }
 
-    /// `pendingCredentials[handle].credential` (its tokens and claims).
-    static func pendingCredential(handle: String, providerID: String) -> SealedPlace {
-        SealedPlace(parts: ["pending", handle, providerID, "credential"])
+    /// `pendingCredentials[handle].credential`, format 3.
+    static func pendingCredential(handle: String, credential: KeystoreRecord.Credential) -> SealedPlace {
+        SealedPlace(
+            parts: [
+                "pending", handle, "credential", credential.providerId, credential.issuer, credential.federatedId,
+                optional(credential.brokered?.projectId),
+            ])
+    }
+
+    /// A value that may be absent, told apart from any present one.
+    private static func optional(_ value: String?) -> String { value.map { "+" + $0 } ?? "-" }
+
+    /// Format 2's places (read only).
+    enum Version2 {
+        static let label = "authctl keystore v2"
+
+        static func identityTokens(uid: String, providerID: String) -> SealedPlace {
+            SealedPlace(label: label, parts: ["user", uid, providerID, "tokens"])
+        }
+
+        static func backendSession(uid: String) -> SealedPlace {
+            SealedPlace(label: label, parts: ["user", uid, "backend", "session"])
+        }
+
+        static func pendingCredential(handle: String, providerID: String) -> SealedPlace {
+            SealedPlace(label: label, parts: ["pending", handle, providerID, "credential"])
+        }
     }
 
     /// Each part length-prefixed (4 bytes, big-endian), after a label of the format: no two
     /// places share their bytes, whatever their uids hold.
     var associatedData: Data {
-        var data = Data("authctl keystore v2".utf8)
+        var data = Data(label.utf8)
         for part in parts {
             let bytes = Data(part.utf8)
             let count = UInt32(clamping: bytes.count)

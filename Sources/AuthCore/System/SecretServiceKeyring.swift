@@ -1,5 +1,6 @@
 import Crypto
 import Synchronization
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -18,9 +19,16 @@ public struct SecretServiceKeyring: KeystoreKeyring {
 
     public func wrappingKey(item: String) throws -> SymmetricKey {
         let library = try LibSecret.shared()
-        guard let text = try library.lookup(attributes: Self.attributes(item)) else {
+        let text: String
+        switch try library.lookup(attributes: Self.attributes(item)) {
+        case .found(let found): text = found
+        case .locked:
             throw AuthError.keystore(
-                "the system keyring holds no key for this keystore (item \(item)): it was removed, or this is another session's keyring. Restore it, or seal the keystore again from a backup"
+                "the system keyring holds the key of this keystore (item \(item)), but it is locked, or the prompt to unlock it was dismissed. Unlock the keyring (log in to the desktop session, or unlock it in your keyring manager, such as Passwords and Keys), then run the command again. Nothing was changed"
+            )
+        case .missing(let maybeLocked):
+            throw AuthError.keystore(
+                "the system keyring holds no key for this keystore (item \(item)): it was removed, or this is another session's keyring\(maybeLocked ? " (or the keyring is locked: this libsecret cannot tell; unlock it and try again)" : ""). Restore it, or seal the keystore again from a backup"
             )
         }
         guard let bytes = Data(base64Encoded: text), bytes.count == 32 else {
@@ -59,6 +67,10 @@ final class LibSecret: @unchecked Sendable {
     private typealias Clear =
         @convention(c) (UnsafeRawPointer?, OpaquePointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Int32
     private typealias PasswordFree = @convention(c) (UnsafeMutablePointer<CChar>?) -> Void
+    private typealias Search =
+        @convention(c) (UnsafeRawPointer?, OpaquePointer?, Int32, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?) ->
+        UnsafeMutableRawPointer?
+    private typealias ListFreeFull = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
 
     private let hashTableNew: HashTableNew
     private let hashTableInsert: HashTableInsert
@@ -70,6 +82,11 @@ final class LibSecret: @unchecked Sendable {
     private let lookupSync: Lookup
     private let clearSync: Clear
     private let passwordFree: PasswordFree
+    /// `secret_password_searchv_sync` (libsecret 0.19), `g_list_free_full` and
+    /// `g_object_unref`: whether a locked item exists. Nil with an older libsecret.
+    private let searchSync: Search?
+    private let listFreeFull: ListFreeFull?
+    private let objectUnref: UnsafeMutableRawPointer?
     /// A `SecretSchema` laid out by hand (secret-schema.h): its name, flags 0, two string
     /// attributes, the rest zero. Lives as long as the process.
     private let schema: UnsafeMutableRawPointer
@@ -95,7 +112,8 @@ final class LibSecret: @unchecked Sendable {
         }
         func symbol<T>(_ library: UnsafeMutableRawPointer, _ name: String, as type: T.Type) throws -> T {
             guard let address = dlsym(library, name) else {
-                throw AuthError.keystore("the installed libsecret or GLib lacks \(name). Install libsecret 0.18 or later, or use a key file")
+                throw AuthError.keystore(
+                    "the installed libsecret or GLib lacks \(name). Install libsecret 0.18 or later, or use a key file")
             }
             return unsafeBitCast(address, to: type)
         }
@@ -109,6 +127,10 @@ final class LibSecret: @unchecked Sendable {
         lookupSync = try symbol(handle, "secret_password_lookupv_sync", as: Lookup.self)
         clearSync = try symbol(handle, "secret_password_clearv_sync", as: Clear.self)
         passwordFree = try symbol(handle, "secret_password_free", as: PasswordFree.self)
+        let gobject = dlopen("libgobject-2.0.so.0", RTLD_NOW | RTLD_LOCAL)
+        searchSync = dlsym(handle, "secret_password_searchv_sync").map { unsafeBitCast($0, to: Search.self) }
+        listFreeFull = dlsym(glib, "g_list_free_full").map { unsafeBitCast($0, to: ListFreeFull.self) }
+        objectUnref = gobject.flatMap { dlsym($0, "g_object_unref") }
         schema = Self.makeSchema(name: "org.authctl.KeystoreKey", attributes: ["application", "key-id"])
     }
 
@@ -156,14 +178,35 @@ final class LibSecret: @unchecked Sendable {
             "the system keyring could not \(what) (\(take(error))). Unlock it (log in to the desktop session), or use a key file")
     }
 
-    func lookup(attributes: [(String, String)]) throws -> String? {
+    /// What a lookup found.
+    enum Found: Equatable {
+        case found(String)
+        /// The item exists, but its collection stayed locked (locked, or the prompt to unlock it dismissed).
+        case locked
+        /// No such item; `maybeLocked` when this libsecret cannot tell a locked one apart.
+        case missing(maybeLocked: Bool)
+    }
+
+    /// The item's secret. libsecret answers a locked item whose unlock prompt was dismissed (or
+    /// could not show) as it answers a missing one, with nothing and no error; so a second
+    /// search, of locked items too and without unlocking, tells the two apart.
+    func lookup(attributes: [(String, String)]) throws -> Found {
         try withAttributes(attributes) { table in
             var error: UnsafeMutableRawPointer?
             let password = lookupSync(schema, table, nil, &error)
             if let error { throw failure("be read", error) }
-            guard let password else { return nil }
-            defer { passwordFree(password) }
-            return String(cString: password)
+            if let password {
+                defer { passwordFree(password) }
+                return .found(String(cString: password))
+            }
+            guard let searchSync, let listFreeFull, let objectUnref else { return .missing(maybeLocked: true) }
+            var searchError: UnsafeMutableRawPointer?
+            // SECRET_SEARCH_ALL (1 << 1): locked items too; no SECRET_SEARCH_UNLOCK, so no prompt.
+            let items = searchSync(schema, table, 1 << 1, nil, &searchError)
+            if let searchError { throw failure("be searched", searchError) }
+            guard let items else { return .missing(maybeLocked: false) }
+            listFreeFull(items, objectUnref)
+            return .locked
         }
     }
 

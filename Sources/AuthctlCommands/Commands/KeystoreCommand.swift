@@ -112,9 +112,20 @@ struct KeystoreCommand: ParsableCommand {
                     "say how to seal the keystore: \(input: .keyFile) PATH, \(input: .passphraseEnv) VAR, \(input: .passphraseFile) PATH or \(input: .keyring) (a passphrase is asked only on a terminal)"
                 )
             }
-            guard let first = Wiring.askPassphrase("New keystore passphrase: ", io: io),
-                Wiring.askPassphrase("Once more: ", io: io) == first
-            else { throw AuthError.invalidArgument("the passphrases were empty or did not match. Nothing was changed") }
+            wiring.output.error(
+                "A copy of the keystore lets anyone try passphrases offline: choose one with \(KeystorePassphraseRule.description).\n")
+            guard let first = Wiring.askPassphrase("New keystore passphrase: ", io: io) else {
+                throw AuthError.invalidArgument("the passphrase was empty. Nothing was changed")
+            }
+            // A weak one is refused before it is typed twice.
+            if let weakness = KeystorePassphraseRule.weakness(of: first) {
+                throw AuthError.invalidArgument(
+                    "the new keystore passphrase is too weak (\(weakness)). Choose one with \(KeystorePassphraseRule.description). Nothing was changed"
+                )
+            }
+            guard Wiring.askPassphrase("Once more: ", io: io) == first else {
+                throw AuthError.invalidArgument("the passphrases did not match. Nothing was changed")
+            }
             return .passphrase(first)
         }
     }
