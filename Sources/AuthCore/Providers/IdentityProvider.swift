@@ -136,7 +136,7 @@ extension IdentityProvider {
     /// providers echo the nonce as sent; a provider that hashes it says so here.
     public func expectedNonce(forRawNonce rawNonce: String) -> String { rawNonce }
     public func checkDiscoveryIssuer(_ documentIssuer: String) throws {
-        try DiscoveryDocument.requireIssuer(documentIssuer, equals: issuer)
+        try DiscoveryDocument.requireIssuer(documentIssuer, equals: issuer, provider: id)
     }
 
     public func expectedIDTokenIssuer(discoveryIssuer: String, claims: IDTokenClaims) -> String { issuer }
