@@ -54,6 +54,7 @@ public struct Exec: Sendable {
             throw AuthError.invalidArgument("give the command to run: \(command: .exec, .endOfOptions, "COMMAND", "ARGS…")")
         }
         let first = try await tokens.run(.init(providerID: input.providerID, scopes: input.scopes))
+        if let stale = first.stillValidEvent(now: clock.now()) { events.report(stale) }
         let directory = try PrivateDirectory.create(under: input.runtimeDirectory, random: random)
         defer { directory.remove() }
         let file = directory.path + "/token"
@@ -93,6 +94,8 @@ public struct Exec: Sendable {
                 current = try await tokens.run(
                     .init(providerID: input.providerID, minimumTTL: margin + 1, scopes: input.scopes, uid: first.uid))
                 if Task.isCancelled { return }
+                // The provider out of reach: the file keeps the token it has; tried again.
+                if let failure = current.refreshFailure { throw failure }
                 try write(current.token, to: file)
             } catch is CancellationError {
                 return

@@ -166,13 +166,16 @@ struct TokenRequest: Equatable, WiredCommand {
 
     func run(_ wiring: Wiring) async throws {
         let output: TokenRefresh.Output
+        let environment = wiring.authEnvironment()
         do {
-            output = try await wiring.authEnvironment().tokenRefresh.run(input)
+            output = try await environment.tokenRefresh.run(input)
         } catch let error as AuthError where error.code == .noCurrentUser && provider == nil {
             // Nobody signed in and no provider named: the only configured one, if there is one.
             guard let only = wiring.onlyConfiguredProvider() else { throw error }
             throw AuthError.noCurrentUser(signInWith: only)
         }
+        // An early refresh that could not reach the provider: the token in hand, and a warning.
+        if let stale = output.stillValidEvent(now: environment.clock.now()) { environment.events.report(stale) }
         wiring.output.write(printed(output))
     }
 
