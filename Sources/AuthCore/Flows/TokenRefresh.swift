@@ -327,6 +327,12 @@ public struct TokenRefresh: Sendable {
             throw AuthError.invalidCredential(
                 "\(identity.providerID) no longer accepts the refresh token (invalid_grant): the session has ended. Sign in again: \(command: .login, "\(identity.providerID)")",
                 details: error.details)
+        } catch let error as AuthError where error.details["oauthError"] == "invalid_scope" && scopes.isEmpty {
+            // The session's refresh named the session's scopes (`refreshScopes`): the provider
+            // narrowed the refresh token it rotated on a `token --scope` refresh.
+            throw AuthError.invalidCredential(
+                "\(identity.providerID) no longer grants the session's scopes (\(Sanitize.text(tokens.scopes.joined(separator: " "), limit: 200))) with its refresh token (invalid_scope): it narrowed the refresh token when a token for other scopes was asked. Sign in again: \(command: .login, "\(identity.providerID)")",
+                details: error.details)
         }
         var idToken = tokens.idToken
         if let newIDToken = response.idToken {
