@@ -64,7 +64,8 @@ final class WorkloadConfiguredSecretTests {
     func optionWins() async throws {
         try await add(["--client-secret-env", "NOT_SET_ANYWHERE"])
         let login = try await authctl.run(
-            ["login", "oidc.fake", "--client-credentials", "--client-secret-env", "CI_SECRET", "--json"], environment: ["CI_SECRET": secret])
+            ["login", "oidc.fake", "--client-credentials", "--client-secret-env", "CI_SECRET", "--json"],
+            environment: ["CI_SECRET": secret])
         #expect(login.status == 0, "\(login.stderr)")
         #expect(authentication(login) == .string("client secret from $CI_SECRET"))
     }

@@ -138,8 +138,10 @@ public struct TokenRefresh: Sendable {
             // The refresh came early (`minimumTTL`) and the provider is out of reach: the
             // token in hand still works until it expires, so it is given, with what failed.
             // Once it has expired, or when a new token was asked for, the failure stands.
-            guard var stillValid = Self.validOutput(
-                    tokens, uid: uid, providerID: providerID, input: input, now: clock.now(), refreshed: false, minimumTTLApplies: false)
+            let now = clock.now()
+            guard
+                var stillValid = Self.validOutput(
+                    tokens, uid: uid, providerID: providerID, input: input, now: now, refreshed: false, minimumTTLApplies: false)
             else { throw error }
             stillValid.refreshFailure = error
             return stillValid

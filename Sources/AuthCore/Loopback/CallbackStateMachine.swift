@@ -273,9 +273,8 @@ public enum SignInPage {
     /// (SPEC §5: an account exists for that email, the identity is another user's), with
     /// authctl's own message, escaped for HTML: the terminal says how to go on.
     public static func notFinished(because message: String?) -> String {
-        page(
-            title: "Sign-in not finished",
-            text: "authctl did not finish the sign-in" + (message.map { ": \(escape($0))." } ?? ".") + " The terminal says what to do next.")
+        let reason = message.map { ": \(escape($0))." } ?? "."
+        return page(title: "Sign-in not finished", text: "authctl did not finish the sign-in\(reason) The terminal says what to do next.")
     }
 
     /// The page of a sign-in that failed after the redirect arrived, with authctl's own

@@ -81,7 +81,8 @@ public struct DiscoveryDocument: Sendable, Equatable, Codable {
                 usable
                 ? "If that is the provider you mean, set it with: \(command: .providersAdd, id, .input(.issuer, issuer))"
                 : "Check the issuer with: \(command: .providersShow, id)"
-            throw AuthError.notConfigured("the discovery document names the issuer '\(named)', not the configured '\(expectedIssuer)'. \(fix)")
+            throw AuthError.notConfigured(
+                "the discovery document names the issuer '\(named)', not the configured '\(expectedIssuer)'. \(fix)")
         }
     }
 
