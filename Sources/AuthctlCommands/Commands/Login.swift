@@ -18,7 +18,8 @@ struct Login: AuthctlCommand {
             """)
 
     @Argument(
-        help: "The provider: microsoft.com (or microsoft), apple.com (or apple) or oidc.NAME; not needed with --credential.",
+        help:
+            "The provider: microsoft.com (or microsoft), apple.com (or apple) or oidc.NAME; default: the only configured one; not needed with --credential.",
         completion: Completions.providerIDs)
     var provider: String?
     @OptionGroup var flow: FlowArguments

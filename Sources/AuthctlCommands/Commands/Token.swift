@@ -12,7 +12,7 @@ struct Token: AuthctlCommand {
         commandName: "token",
         abstract: "Print a valid access token (or ID token) of the current user.",
         discussion:
-            "Refreshes the token first when it expires within --min-ttl seconds. A valid cached token is printed without any network request."
+            "Refreshes the token first when it expires within --min-ttl seconds. A valid cached token is printed without any network request. When that early refresh cannot reach the provider, the token is still printed while it is valid, with a warning on stderr (exit 0); once it has expired, or with --force-refresh, the command fails (exit 3)."
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {

@@ -23,7 +23,9 @@ struct WorkloadArguments: ParsableArguments {
 
     @Option(
         name: .customLong("client-secret-env"),
-        help: ArgumentHelp("With --client-credentials: the environment variable that holds the client secret.", valueName: "var"))
+        help: ArgumentHelp(
+            "With --client-credentials: the environment variable that holds the client secret (default: the provider's configured secret, when no other option is given).",
+            valueName: "var"))
     var clientSecretEnv: String?
 
     @Option(
