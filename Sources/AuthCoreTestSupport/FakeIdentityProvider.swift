@@ -43,6 +43,10 @@ public final class FakeIdentityProvider: @unchecked Sendable {
         public var tokenEndpointOverride: HTTPResponse?
         public var refreshError: String?
         public var rotateRefreshTokens = true
+        /// A provider that breaks RFC 6749 §6: the refresh token it rotates on a refresh that
+        /// names `scope` carries only that scope, and a later refresh with it gets no more
+        /// (asked for more: `invalid_scope`). It answers with the scope asked, when one is.
+        public var narrowRotatedRefreshTokens = false
         public var idTokenOnRefresh = true
         public var refreshedSubject: String?
         public var revocationSupported = true
@@ -88,6 +92,8 @@ public final class FakeIdentityProvider: @unchecked Sendable {
     public let signer: TestTokenSigner
     private var codes: [String: (redirectURI: String, challenge: String?, nonce: String?, clientID: String)] = [:]
     private var refreshTokens: Set<String> = []
+    /// The scope a refresh token was narrowed to (`narrowRotatedRefreshTokens`); absent: the sign-in's.
+    private var narrowedScopes: [String: String] = [:]
     private var counters: [String: Int] = [:]
     private var revokedTokens: [String] = []
     private var revokingClients: [String] = []
@@ -319,10 +325,19 @@ public final class FakeIdentityProvider: @unchecked Sendable {
             guard let token = form["refresh_token"], lock.withLock({ refreshTokens.contains(token) }) else {
                 return oauthError("invalid_grant", "unknown refresh token")
             }
+            var scope: String?
+            if behaviour.narrowRotatedRefreshTokens {
+                let granted = lock.withLock { narrowedScopes[token] } ?? Self.signInScope
+                let grantedSet = Set(granted.split(separator: " "))
+                if let asked = form["scope"], !Set(asked.split(separator: " ")).isSubset(of: grantedSet) {
+                    return oauthError("invalid_scope", "the refresh token does not grant that scope")
+                }
+                scope = form["scope"] ?? granted
+            }
             if behaviour.rotateRefreshTokens { lock.withLock { _ = refreshTokens.remove(token) } }
             return issueTokens(
                 behaviour, nonce: nil, subject: behaviour.refreshedSubject ?? behaviour.subject,
-                includeIDToken: behaviour.idTokenOnRefresh, keepRefreshToken: behaviour.rotateRefreshTokens ? nil : token)
+                includeIDToken: behaviour.idTokenOnRefresh, keepRefreshToken: behaviour.rotateRefreshTokens ? nil : token, scope: scope)
         case "urn:ietf:params:oauth:grant-type:device_code":
             bump("device-poll")
             guard let code = form["device_code"], form["client_id"] == clientID, lock.withLock({ deviceCodes.contains(code) }) else {
@@ -359,16 +374,22 @@ public final class FakeIdentityProvider: @unchecked Sendable {
         }
     }
 
-    private func issueTokens(_ behaviour: Behaviour, nonce: String?, subject: String, includeIDToken: Bool, keepRefreshToken: String? = nil)
-        -> HTTPResponse
-    {
+    /// The scope every sign-in grants.
+    static let signInScope = "openid profile email"
+
+    private func issueTokens(
+        _ behaviour: Behaviour, nonce: String?, subject: String, includeIDToken: Bool, keepRefreshToken: String? = nil, scope: String? = nil
+    ) -> HTTPResponse {
         let refreshToken = "rt-" + UUID().uuidString
-        lock.withLock { _ = refreshTokens.insert(refreshToken) }
+        lock.withLock {
+            _ = refreshTokens.insert(refreshToken)
+            if let scope, scope != Self.signInScope { narrowedScopes[refreshToken] = scope }
+        }
         var body: [String: JSONValue] = [
             "access_token": .string("at-" + UUID().uuidString + behaviour.accessTokenSuffix),
             "token_type": .string("Bearer"),
             "expires_in": behaviour.accessTokenLifetime,
-            "scope": .string("openid profile email"),
+            "scope": .string(scope ?? Self.signInScope),
         ]
         if keepRefreshToken == nil { body["refresh_token"] = .string(refreshToken) }
         if includeIDToken { body["id_token"] = .string(idToken(behaviour, nonce: nonce, subject: subject)) }

@@ -14,6 +14,9 @@ struct TerminalEvents: AuthEventSink {
             return "authctl: \(text(of: warning)); the ID token's name and email are kept"
         case .runningCommandRefreshFailed(let error):
             return "authctl: could not refresh the token for the running command: \(MessageSpelling.words(error.message))"
+        case .refreshFailedTokenStillValid(let providerID, let seconds, let error):
+            return
+                "authctl: warning: could not refresh the \(providerID) token early (\(error.message.firstSentence)); using the current one, still valid for \(seconds) s"
         }
     }
 

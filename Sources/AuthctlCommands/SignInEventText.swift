@@ -29,8 +29,12 @@ struct SignInEventText: SignInEvents {
             return .notice(
                 "authctl: warning: \(provider) uses the implicit flow (--flow implicit): the ID token travels through the browser, and no access or refresh token comes with it. The code flow with PKCE is safer: use it if the provider offers it"
             )
-        case .browserOpened(let provider):
-            return .progress("Opened the browser to sign in to \(provider). If nothing opened, run again with --no-browser to see the URL")
+        case .browserOpened(let provider, let startURL):
+            // A notice, shown with --quiet too: when the browser shows nothing, this line is
+            // the only way in (the URL is one-time and served only to this user's processes).
+            return .notice(
+                "Opened the browser to sign in to \(provider). If no browser window appeared, open this URL (it works once):\n  \(startURL.absoluteString)"
+            )
         case .openURL(let url, let provider):
             return .notice("Open this URL in a browser to sign in to \(provider):\n  \(url.absoluteString)")
         case .waitingForRedirect(let host, let port, _, let timeout):

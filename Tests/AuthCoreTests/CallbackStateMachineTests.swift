@@ -8,13 +8,14 @@ struct CallbackStateMachineTests {
 
     func get(_ target: String) -> ReceivedRequest { ReceivedRequest(method: "GET", target: target) }
 
-    @Test("the right state and a code finish the flow with a success page")
+    @Test("the right state and a code finish the flow; the listener's own page then claims nothing (the flow tells the outcome)")
     func success() {
         var machine = CallbackStateMachine(expectation: expectation)
         let action = machine.receive(get("/callback?code=abc&state=expected-state"))
         #expect(action.decision == .finish(.authorized(AuthorizationResponse(code: "abc"))))
         #expect(action.response.status == 200)
-        #expect(action.response.body.contains("You can close this window"))
+        // Sent only when the flow's page is late: it sends to the terminal, never says "Signed in".
+        #expect(action.response.body.contains("Return to the terminal") && !action.response.body.contains("Signed in"))
         let wire = String(decoding: action.response.bytes, as: UTF8.self)
         #expect(wire.contains("Cache-Control: no-store") && wire.contains("Referrer-Policy: no-referrer"))
     }

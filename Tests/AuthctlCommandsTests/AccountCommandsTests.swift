@@ -114,6 +114,26 @@ final class AccountCommandsTests {
         #expect(providers == ["oidc.work", "oidc.home"])
     }
 
+    @Test("the account-exists advice asks for a sign-in first only when the existing account is not the one signed in")
+    func conflictAdviceFitsWhoIsSignedIn() async throws {
+        try await setUp()
+        #expect(try await run(["login", "oidc.work"]).status == 0)
+        // The existing account is the current user: link --pending alone finishes it.
+        let signedIn = try await expectFailure(["login", "oidc.home"], status: 10, savesPending: true)
+        let handle = try #require(error(signedIn)["pendingCredential"]?.stringValue)
+        #expect(signedIn.stderr.contains("authctl link --pending \(handle)"), "\(signedIn.stderr)")
+        #expect(!signedIn.stderr.contains("authctl login oidc.work"), "no second sign-in for who is signed in: \(signedIn.stderr)")
+        #expect(try await run(["link", "--pending", handle]).status == 0)
+        // Nobody signed in: the sign-in with the existing provider comes first.
+        #expect(try await run(["unlink", "oidc.home"]).status == 0)
+        #expect(try await run(["signout"]).status == 0)
+        let signedOut = try await run(["login", "oidc.home", "--json"])
+        #expect(signedOut.status == 10, "\(signedOut.stderr)")
+        let second = try #require(error(signedOut)["pendingCredential"]?.stringValue)
+        #expect(signedOut.stderr.contains("authctl login oidc.work"), "\(signedOut.stderr)")
+        #expect(signedOut.stderr.contains("authctl link --pending \(second)"), "\(signedOut.stderr)")
+    }
+
     @Test("credential-already-in-use, then login --credential; every other error row with its exit code and the keystore unchanged")
     func errorRows() async throws {
         try await setUp()

@@ -55,6 +55,41 @@ final class BrowserPageTests {
         #expect(page.contains(String(reason.prefix(30))), "\(name): \(page) vs \(reason)")
     }
 
+    /// Signs in to `arguments` with a browser that keeps its last page.
+    func signIn(_ arguments: [String]) async throws -> (InProcessAuthctl.Result, String) {
+        let browser = PageKeepingBrowser()
+        var authctl = self.authctl
+        authctl.browser = browser
+        let result = try await authctl.run(arguments + ["--timeout", "15"])
+        return (result, await browser.page())
+    }
+
+    @Test("a sign-in that the account rules then refuse (account-exists, credential-already-in-use) never ends on 'Signed in'")
+    func refusedByTheAccountRules() async throws {
+        let other = try FakeIdentityProvider()
+        other.behaviour.subject = "other-1"
+        #expect(
+            try await authctl.run(["providers", "add", "oidc.other", "--issuer", other.issuer, "--client-id", other.clientID]).status == 0)
+        let (first, firstPage) = try await signIn(["login", "oidc.fake"])
+        #expect(first.status == 0 && firstPage.contains("<h1>Signed in</h1>"), "\(first.stderr)")
+        // oidc.other's verified email is the user's: the conflict of SPEC §5, exit 10.
+        let (conflict, conflictPage) = try await signIn(["login", "oidc.other"])
+        #expect(conflict.status == 10, "\(conflict.stderr)")
+        #expect(!conflictPage.contains("Signed in") && !conflictPage.contains("signed in"), "\(conflictPage)")
+        #expect(conflictPage.contains("<h1>Sign-in not finished</h1>"), "\(conflictPage)")
+        #expect(conflictPage.contains("already exists"), "the page gives authctl's reason: \(conflictPage)")
+        // The identity is another user's: link refuses it (credential-already-in-use, exit 11).
+        other.behaviour.email = "grace@example.com"
+        #expect(try await authctl.run(["signout"]).status == 0)
+        #expect(try await signIn(["login", "oidc.other"]).0.status == 0)
+        #expect(try await signIn(["login", "oidc.fake"]).0.status == 0)
+        let (inUse, inUsePage) = try await signIn(["link", "oidc.other"])
+        #expect(inUse.status == 11, "\(inUse.stderr)")
+        #expect(!inUsePage.contains("Signed in"), "\(inUsePage)")
+        let (reauth, reauthPage) = try await signIn(["reauth", "oidc.fake"])
+        #expect(reauth.status == 0 && reauthPage.contains("<h1>Signed in</h1>"), "\(reauth.stderr) \(reauthPage)")
+    }
+
     @Test("a provider's error description is escaped in the page, never markup")
     func escaped() async throws {
         provider.update {

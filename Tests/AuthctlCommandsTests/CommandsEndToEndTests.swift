@@ -160,7 +160,8 @@ final class CommandsEndToEndTests {
     @Test(
         "bad usage exits 2 with a message naming the problem",
         arguments: [
-            (["login"], "provider"), (["login", "google"], "not a provider id"), (["token", "--format", "yaml"], "format"),
+            (["login", "--credential", "pc_x", "--id-token", "-"], "--credential"),
+            (["login", "google"], "not a provider id"), (["token", "--format", "yaml"], "format"),
             (["login", "oidc.fake", "--param", "state=x"], "'state'"), (["providers", "add", "oidc.x", "--client-id", "c"], "--issuer"),
             (["login", "oidc.fake", "--listen-address", "0.0.0.0:80"], "loopback"),
         ])

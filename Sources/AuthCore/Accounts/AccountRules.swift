@@ -82,7 +82,8 @@ public enum AccountRules {
             let handle = savePending(
                 &state, reason: .accountExists, conflictingUID: owner.uid, credential: credential, context: context,
                 reusing: pendingHandle)
-            return .refused(.accountExists(email: email, existing: owner, pendingHandle: handle))
+            return .refused(
+                .accountExists(email: email, existing: owner, pendingHandle: handle, signedIn: state.currentUID == owner.uid))
         }
         let user = User(
             uid: context.newUID, email: credential.profile.email, emailVerified: credential.profile.emailVerified,

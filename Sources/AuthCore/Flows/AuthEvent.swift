@@ -13,6 +13,19 @@ public enum AuthEvent: Sendable, Equatable {
     /// `exec`: the token of the running command could not be refreshed; the command goes on
     /// with the token it has, and the refresh is tried again.
     case runningCommandRefreshFailed(AuthError)
+    /// `token`, `exec`: the early refresh (`--min-ttl` before expiry) could not reach the
+    /// provider; the token in hand is given, still valid for `seconds`.
+    case refreshFailedTokenStillValid(providerID: String, seconds: Int, AuthError)
+}
+
+extension TokenRefresh.Output {
+    /// The event that says this token was given without the early refresh that failed, or nil.
+    public func stillValidEvent(now: Date) -> AuthEvent? {
+        guard let refreshFailure else { return nil }
+        let left = expiresAt.map { $0.timeIntervalSince(now) } ?? 0
+        return .refreshFailedTokenStillValid(
+            providerID: providerID, seconds: left.isFinite ? Int(max(0, min(left, 1e9))) : 0, refreshFailure)
+    }
 }
 
 /// Where a use case reports its events.

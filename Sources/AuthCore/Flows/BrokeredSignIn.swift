@@ -78,7 +78,10 @@ public struct BrokeredSignIn: Sendable {
         receiver.start(machine, redirectURI: redirectURL, until: deadline, events: events)
         let opened = await browser.open(startURL)
         // The authorization URL carries state and nonce: shown only when it must be.
-        events.report(opened ? .browserOpened(provider: providerID) : .openURL(authorization.authorizationURL, provider: providerID))
+        let shown: SignInEvent =
+            opened
+            ? .browserOpened(provider: providerID, startURL: startURL) : .openURL(authorization.authorizationURL, provider: providerID)
+        events.report(shown)
         events.report(.waitingForRedirect(host: receiver.host, port: receiver.port, until: deadline, timeout: options.timeout))
         let received = try await receiver.redirect()
         do {

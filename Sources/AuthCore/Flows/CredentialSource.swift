@@ -39,11 +39,17 @@ public struct CredentialIssuance: Sendable {
     }
 
     public func credential(from source: CredentialSource, provider: any IdentityProvider) async throws -> Credential {
+        try await credential(from: source, provider: provider) { $0 }
+    }
+
+    public func credential<T: Sendable>(
+        from source: CredentialSource, provider: any IdentityProvider, then apply: (Credential) async throws -> T
+    ) async throws -> T {
         switch source {
         case .interactive(let options):
-            return try await driver.run(provider: provider, options: options)
+            return try await driver.run(provider: provider, options: options, then: apply)
         case .idToken(let token, let rawNonce):
-            return try await idTokenCredential(token, rawNonce: rawNonce, provider: provider)
+            return try await apply(try await idTokenCredential(token, rawNonce: rawNonce, provider: provider))
         case .pending:
             throw AuthError.internalError("a pending credential is applied, not issued")
         }

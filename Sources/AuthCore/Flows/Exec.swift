@@ -63,6 +63,7 @@ public struct Exec: Sendable {
         // shares the terminal, and a prompt while it runs would hand it what is typed.
         let first = try await tokens.run(.init(providerID: input.providerID, scopes: input.scopes))
         input.keystoreKeys?.stopAsking()
+        if let stale = first.stillValidEvent(now: clock.now()) { events.report(stale) }
         let directory = try PrivateDirectory.create(under: input.runtimeDirectory, random: random)
         defer { directory.remove() }
         let file = directory.path + "/token"
@@ -102,6 +103,8 @@ public struct Exec: Sendable {
                 current = try await tokens.run(
                     .init(providerID: input.providerID, minimumTTL: margin + 1, scopes: input.scopes, uid: first.uid))
                 if Task.isCancelled { return }
+                // The provider out of reach: the file keeps the token it has; tried again.
+                if let failure = current.refreshFailure { throw failure }
                 try write(current.token, to: file)
             } catch is CancellationError {
                 return

@@ -40,16 +40,20 @@ public struct Link: Sendable {
         // The user is resolved once, before the sign-in: the identity joins that user even
         // when another process makes someone else current meanwhile (`users use`).
         var uid: String?
-        let (credential, handle) = try await operation.credential(for: providerID, source: input.source, command: .link) { state in
-            uid = state.currentUID
-            if let providerID { try AccountRules.checkCanLink(state, providerID: providerID.rawValue) }
-            if !input.consent, !prompt.canAsk { try AccountRules.checkConsentPossible(state) }
+        return try await operation.apply(
+            for: providerID, source: input.source, command: .link,
+            precheck: { state in
+                uid = state.currentUID
+                if let providerID { try AccountRules.checkCanLink(state, providerID: providerID.rawValue) }
+                if !input.consent, !prompt.canAsk { try AccountRules.checkConsentPossible(state) }
+            }
+        ) { credential, handle in
+            let resolved = uid
+            let consent = try askConsentIfNeeded(for: credential, given: input.consent, uid: resolved)
+            try Task.checkCancellation()  // Ctrl-C at the question: nothing changes (exit 5)
+            let user = try await operation.accounts.link(credential, toUser: resolved, pendingHandle: handle, consent: consent)
+            return Output(user: user, providerID: credential.providerID)
         }
-        let resolved = uid
-        let consent = try askConsentIfNeeded(for: credential, given: input.consent, uid: resolved)
-        try Task.checkCancellation()  // Ctrl-C at the question: nothing changes (exit 5)
-        let user = try await operation.accounts.link(credential, toUser: resolved, pendingHandle: handle, consent: consent)
-        return Output(user: user, providerID: credential.providerID)
     }
 
     /// SPEC §4: a private-relay link needs consent — the flag, or a yes from a person at a

@@ -31,11 +31,15 @@ public struct Reauthenticate: Sendable {
         // The user is the one current when the command starts, whoever is current once the
         // sign-in is done (another process may run `users use` meanwhile).
         var uid: String?
-        let (credential, _) = try await operation.credential(for: providerID, source: input.source, command: .reauthenticate) { state in
-            try AccountRules.checkCanReauthenticate(state, providerID: providerID.rawValue)
-            uid = state.currentUID
+        return try await operation.apply(
+            for: providerID, source: input.source, command: .reauthenticate,
+            precheck: { state in
+                try AccountRules.checkCanReauthenticate(state, providerID: providerID.rawValue)
+                uid = state.currentUID
+            }
+        ) { credential, _ in
+            guard let resolved = uid else { throw AuthError.noCurrentUser }
+            return try await operation.accounts.reauthenticate(user: resolved, with: credential)
         }
-        guard let uid else { throw AuthError.noCurrentUser }
-        return try await operation.accounts.reauthenticate(user: uid, with: credential)
     }
 }

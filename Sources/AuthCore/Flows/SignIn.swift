@@ -35,8 +35,9 @@ public struct SignIn: Sendable {
     }
 
     public func run(_ input: Input) async throws -> Output {
-        let (credential, handle) = try await operation.credential(for: input.providerID, source: input.source, command: .login)
-        let result = try await operation.accounts.signIn(with: credential, pendingHandle: handle)
-        return Output(user: result.user, providerID: credential.providerID, isNewUser: result.isNewUser)
+        try await operation.apply(for: input.providerID, source: input.source, command: .login) { credential, handle in
+            let result = try await operation.accounts.signIn(with: credential, pendingHandle: handle)
+            return Output(user: result.user, providerID: credential.providerID, isNewUser: result.isNewUser)
+        }
     }
 }

@@ -19,7 +19,11 @@ struct SignInDriver: Sendable {
     /// The ID-token checks and the profile (`CredentialAssembly`).
     let credentials: CredentialAssembly
 
-    func run(provider: any IdentityProvider, options: FlowOptions) async throws -> Credential {
+    /// - Parameter apply: what is done with the credential (the account rules) before a
+    ///   waiting browser gets its page, so that "Signed in" is said only once it is true.
+    func run<T: Sendable>(provider: any IdentityProvider, options: FlowOptions, then apply: (Credential) async throws -> T)
+        async throws -> T
+    {
         var session = try SignInSession(
             provider: provider, options: options, attempt: .generate(using: random), startPath: "/start/" + random.base64URL(bytes: 32))
         var receiver: (any RedirectReceiver)?
@@ -28,8 +32,23 @@ struct SignInDriver: Sendable {
         var action = session.start()
         while true {
             if case .finish(let result, let page) = action {
-                if let page { browserAnswer?.answer(page) }
-                return try result.get()
+                guard case .success(let credential) = result, let page, let browserAnswer else {
+                    if let page { browserAnswer?.answer(page) }
+                    return try await apply(try result.get())
+                }
+                do {
+                    let value = try await apply(credential)
+                    browserAnswer.answer(page)
+                    return value
+                } catch let error as AuthError {
+                    // The account rules refused it (an account exists for that email, the
+                    // identity is another user's): the browser is not told "Signed in".
+                    browserAnswer.answer(.page(status: 200, SignInPage.notFinished(because: error.message.firstSentence)))
+                    throw error
+                } catch {
+                    browserAnswer.answer(.page(status: 200, SignInPage.failure))
+                    throw error
+                }
             }
             let input: SignInSession.Input
             do {

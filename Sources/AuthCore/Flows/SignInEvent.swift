@@ -11,8 +11,11 @@ public enum SignInEvent: Sendable, Equatable {
     /// The provider uses the implicit flow (OpenID Connect Core 3.2): the ID token travels
     /// through the browser and no access or refresh token comes.
     case implicitFlow(provider: ProviderID)
-    /// The browser was opened at the one-time start URL.
-    case browserOpened(provider: ProviderID)
+    /// The browser was opened at the one-time start URL, shown too: a browser command that
+    /// starts and then shows nothing (w3m through `$BROWSER`) leaves the person a way in. It
+    /// carries no `state`, `nonce` or challenge, is served once and only to the user's own
+    /// processes (SECURITY.md).
+    case browserOpened(provider: ProviderID, startURL: URL)
     /// No browser could be opened (or none is wanted): the person opens this authorization
     /// URL. It carries `state` and `nonce`, so it is shown only when it must be (SECURITY.md).
     case openURL(URL, provider: ProviderID)

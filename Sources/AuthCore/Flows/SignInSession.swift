@@ -201,7 +201,8 @@ public struct SignInSession: Sendable {
             return try proceed(authorizationURL.map(Next.browser) ?? .awaitRedirect, now: now)
         case (.openingBrowser(let authorizationURL), .browserOpened(let opened)):
             // The URL carries state and nonce: it is shown only when it must be (SECURITY.md).
-            let shown: SignInEvent = opened ? .browserOpened(provider: provider.id) : .openURL(authorizationURL, provider: provider.id)
+            let shown: SignInEvent =
+                opened ? .browserOpened(provider: provider.id, startURL: try startURL) : .openURL(authorizationURL, provider: provider.id)
             return try report([shown, waiting(now: now)], then: .awaitRedirect, now: now)
         case (.awaitingRedirect, .redirect(let outcome)):
             browserWaits = options.mode != .manual

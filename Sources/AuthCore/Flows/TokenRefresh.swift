@@ -59,6 +59,9 @@ public struct TokenRefresh: Sendable {
         public var scopes: [String]
         /// True when this call refreshed the token.
         public var refreshed: Bool
+        /// Set when an early refresh (within `minimumTTL` of expiry) could not reach the
+        /// provider and this is the token in hand, still valid until `expiresAt`: what failed.
+        public var refreshFailure: AuthError? = nil
     }
 
     let keystore: any Keystore
@@ -128,7 +131,36 @@ public struct TokenRefresh: Sendable {
         } else {
             renew = try personRenewal(user: user, providerID: providerID, tokens: tokens, input: input)
         }
-        let output: Output? = try await keystore.update { state in
+        let output: Output?
+        do {
+            output = try await refreshed(input, uid: uid, providerID: providerID, seen: tokens, renew: renew)
+        } catch let error as AuthError where error.code == .networkRequestFailed && !input.forceRefresh {
+            // The refresh came early (`minimumTTL`) and the provider is out of reach: the
+            // token in hand still works until it expires, so it is given, with what failed.
+            // Once it has expired, or when a new token was asked for, the failure stands.
+            let now = clock.now()
+            guard
+                var stillValid = Self.validOutput(
+                    tokens, uid: uid, providerID: providerID, input: input, now: now, refreshed: false, minimumTTLApplies: false)
+            else { throw error }
+            stillValid.refreshFailure = error
+            return stillValid
+        }
+        guard let output else {
+            throw AuthError.invalidCredential(
+                "\(providerID) returned no valid \(input.idToken ? "ID token" : "access token") on refresh. Sign in again: \(command: .login, "\(providerID)")"
+            )
+        }
+        return output
+    }
+
+    /// The refresh under the keystore lock, after a re-read; nil when the refreshed set lacks
+    /// what was asked (it is stored all the same).
+    func refreshed(
+        _ input: Input, uid: String, providerID: String, seen tokens: TokenSet,
+        renew: (LinkedIdentity, TokenSet) async throws -> TokenSet
+    ) async throws -> Output? {
+        try await keystore.update { state in
             // Re-read under the lock: another process may have refreshed meanwhile. The user is
             // the one resolved above, current or not by now.
             let (userIndex, identityIndex, current) = try Self.locate(uid: uid, providerID: providerID, in: state)
@@ -153,12 +185,6 @@ public struct TokenRefresh: Sendable {
             return Self.validOutput(
                 refreshed, uid: uid, providerID: providerID, input: input, now: now, refreshed: true, minimumTTLApplies: false)
         }
-        guard let output else {
-            throw AuthError.invalidCredential(
-                "\(providerID) returned no valid \(input.idToken ? "ID token" : "access token") on refresh. Sign in again: \(command: .login, "\(providerID)")"
-            )
-        }
-        return output
     }
 
     /// The refresh-token grant of a person's identity, after the checks that it can run.
@@ -302,6 +328,12 @@ public struct TokenRefresh: Sendable {
         } catch let error as AuthError where error.details["oauthError"] == "invalid_grant" && scopes.isEmpty {
             throw AuthError.invalidCredential(
                 "\(identity.providerID) no longer accepts the refresh token (invalid_grant): the session has ended. Sign in again: \(command: .login, "\(identity.providerID)")",
+                details: error.details)
+        } catch let error as AuthError where error.details["oauthError"] == "invalid_scope" && scopes.isEmpty {
+            // The session's refresh named the session's scopes (`refreshScopes`): the provider
+            // narrowed the refresh token it rotated on a `token --scope` refresh.
+            throw AuthError.invalidCredential(
+                "\(identity.providerID) no longer grants the session's scopes (\(Sanitize.text(tokens.scopes.joined(separator: " "), limit: 200))) with its refresh token (invalid_scope): it narrowed the refresh token when a token for other scopes was asked. Sign in again: \(command: .login, "\(identity.providerID)")",
                 details: error.details)
         }
         var idToken = tokens.idToken

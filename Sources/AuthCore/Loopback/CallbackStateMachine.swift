@@ -239,8 +239,11 @@ public struct ListenerResponse: Sendable, Equatable {
 
 /// The pages the browser sees at the end: static, self-contained, never echoing input.
 public enum SignInPage {
+    /// The redirect arrived; what happens next (the code exchange, the ID token, the account
+    /// rules) decides the page. Sent only when that page is late: it claims nothing.
     public static let success = page(
-        title: "Signed in", text: "You are signed in to authctl. You can close this window and return to the terminal.")
+        title: "Return to the terminal",
+        text: "authctl received the provider's answer and is finishing the sign-in. Return to the terminal to see how it ended.")
     public static let failure = page(title: "Sign-in failed", text: "The sign-in did not complete. Return to the terminal to see why.")
     /// The start URL was opened a second time.
     public static let startReused = page(
@@ -264,6 +267,14 @@ public enum SignInPage {
         page(
             title: "Signed in",
             text: "You are signed in to \(escape(providerID)) with authctl. You can close this window and return to the terminal.")
+    }
+
+    /// The page of a sign-in whose credential is valid but which the account rules refused
+    /// (SPEC §5: an account exists for that email, the identity is another user's), with
+    /// authctl's own message, escaped for HTML: the terminal says how to go on.
+    public static func notFinished(because message: String?) -> String {
+        let reason = message.map { ": \(escape($0))." } ?? "."
+        return page(title: "Sign-in not finished", text: "authctl did not finish the sign-in\(reason) The terminal says what to do next.")
     }
 
     /// The page of a sign-in that failed after the redirect arrived, with authctl's own

@@ -65,12 +65,24 @@ public struct DiscoveryDocument: Sendable, Equatable, Codable {
         try parse(data, source: source) { try requireIssuer($0, equals: expectedIssuer) }
     }
 
-    /// Discovery §4.3: the document's `issuer` equals the configured issuer exactly.
-    public static func requireIssuer(_ issuer: String, equals expectedIssuer: String) throws {
+    /// Discovery §4.3: the document's `issuer` equals the configured issuer exactly. The
+    /// advice names the provider and, when the document's issuer is a usable URL (a
+    /// trailing slash is the usual difference), gives it to `providers add`.
+    public static func requireIssuer(_ issuer: String, equals expectedIssuer: String, provider: ProviderID? = nil) throws {
         if issuer != expectedIssuer {
+            let id: Message.Argument = provider.map { "\($0)" } ?? "ID"
+            let named = Sanitize.text(issuer)
+            // Only characters a shell takes as they are: the advice is a command to paste.
+            let plain = issuer.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || ":/._-~%".unicodeScalars.contains($0)
+            }
+            let usable = plain && URL(string: issuer).map { (try? EndpointPolicy.check($0, what: "the issuer")) != nil } == true
+            let fix: Message =
+                usable
+                ? "If that is the provider you mean, set it with: \(command: .providersAdd, id, .input(.issuer, issuer))"
+                : "Check the issuer with: \(command: .providersShow, id)"
             throw AuthError.notConfigured(
-                "the discovery document names the issuer '\(Sanitize.text(issuer))', not the configured '\(expectedIssuer)'. Fix the issuer with: \(command: .providersAdd, "ID", .input(.issuer, "URL"))"
-            )
+                "the discovery document names the issuer '\(named)', not the configured '\(expectedIssuer)'. \(fix)")
         }
     }
 

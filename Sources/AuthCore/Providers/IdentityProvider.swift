@@ -136,7 +136,7 @@ extension IdentityProvider {
     /// providers echo the nonce as sent; a provider that hashes it says so here.
     public func expectedNonce(forRawNonce rawNonce: String) -> String { rawNonce }
     public func checkDiscoveryIssuer(_ documentIssuer: String) throws {
-        try DiscoveryDocument.requireIssuer(documentIssuer, equals: issuer)
+        try DiscoveryDocument.requireIssuer(documentIssuer, equals: issuer, provider: id)
     }
 
     public func expectedIDTokenIssuer(discoveryIssuer: String, claims: IDTokenClaims) -> String { issuer }
@@ -148,7 +148,14 @@ extension IdentityProvider {
     public var profilePhoto: ProtectedResource? { nil }
     public func scopes(_ granted: [String], cover needed: [String]) -> Bool { Set(needed).isSubset(of: Set(granted)) }
     public func nextStep(for error: OAuthErrorResponse) -> Message? { nil }
-    public func refreshScopes(session: TokenSet, asked: [String]) -> [String]? { asked.isEmpty ? nil : asked }
+    /// The scopes asked (`token --scope`); for the session's own refresh, none — the
+    /// original grant (RFC 6749 §6) — unless a narrower token was obtained with this refresh
+    /// token: then the session's scopes, by name, so that a provider that narrowed the
+    /// rotated refresh token (against §6) refuses rather than narrowing the session unseen.
+    public func refreshScopes(session: TokenSet, asked: [String]) -> [String]? {
+        if !asked.isEmpty { return asked }
+        return session.additionalTokens?.isEmpty == false && !session.scopes.isEmpty ? session.scopes : nil
+    }
     public var documentedMetadata: DiscoveryDocument? { nil }
     public func responseMode(for scopes: [String]) -> String? { nil }
     public func clientAuthentication(secrets: any SecretSource, now: Date) throws -> ClientAuthentication? { nil }

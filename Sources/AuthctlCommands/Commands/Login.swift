@@ -24,7 +24,8 @@ struct Login: AuthctlCommand {
             """)
 
     @Argument(
-        help: "The provider: microsoft.com (or microsoft), apple.com (or apple) or oidc.NAME; not needed with --credential.",
+        help:
+            "The provider: microsoft.com (or microsoft), apple.com (or apple) or oidc.NAME; default: the only configured one; not needed with --credential.",
         completion: Completions.providerIDs)
     var provider: String?
     @OptionGroup var flow: FlowArguments
@@ -39,7 +40,6 @@ struct Login: AuthctlCommand {
 
     func validate() throws {
         if pendingHandle != nil, credential.idToken != nil { throw ValidationError("give either --credential or --id-token, not both") }
-        if pendingHandle == nil, provider == nil { throw ValidationError("name the provider: authctl login PROVIDER") }
         if workload.clientCredentials {
             let interactive: [(String, Bool)] = [
                 ("--credential", pendingHandle != nil), ("--id-token", credential.idToken != nil), ("--device-code", flow.deviceCode),
@@ -54,6 +54,8 @@ struct Login: AuthctlCommand {
     }
 
     func run(_ wiring: Wiring) async throws {
+        // Without a provider (and no pending credential, which names its own): the only one configured.
+        let provider = try pendingHandle == nil ? self.provider ?? Self.onlyProvider(wiring) : self.provider
         if workload.clientCredentials, let provider { return try await signInWorkload(provider, wiring: wiring) }
         let environment = wiring.authEnvironment(browser: wiring.browser(command: flow.browserCommand, disabled: flow.opensNoBrowser))
         let output: SignIn.Output
@@ -72,12 +74,28 @@ struct Login: AuthctlCommand {
         )
     }
 
+    /// The provider to sign in to when none is named: the only configured one; with none,
+    /// how to add one; with several, which they are.
+    static func onlyProvider(_ wiring: Wiring) throws -> String {
+        let configured = try wiring.configStore().load().providers.keys.sorted()
+        guard let first = configured.first else {
+            throw AuthError.notConfigured(
+                "no provider is configured yet. Add the one to sign in to: \(command: .providersAdd, "oidc.NAME", .input(.issuer, "URL"), .input(.clientID, "ID")), then: \(command: .login, "oidc.NAME")"
+            )
+        }
+        guard configured.count == 1 else {
+            throw AuthError.invalidArgument(
+                "name the provider to sign in to, one of \(configured.joined(separator: ", ")): \(command: .login, "\(first)")")
+        }
+        return first
+    }
+
     /// `--client-credentials`: the workload's grant, then its account (docs/ci.md).
     func signInWorkload(_ provider: String, wiring: Wiring) async throws {
         let id = try ProviderID(parsing: provider)
         let environment = wiring.authEnvironment()
-        let configured = try environment.configStore.workloadProvider(id).clientID
-        guard let client = try workload.client(flow: flow, configuredClientID: configured) else {
+        let configured = try environment.configStore.workloadProvider(id)
+        guard let client = try workload.client(flow: flow, configured: configured) else {
             throw AuthError.internalError("--client-credentials without a client")
         }
         let output = try await environment.workloadSignIn.run(.init(providerID: id, client: client))

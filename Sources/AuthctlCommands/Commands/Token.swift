@@ -12,7 +12,10 @@ struct Token: AuthctlCommand {
         commandName: "token",
         abstract: "Print a valid access token (or ID token) of the current user.",
         discussion: """
-            Refreshes the token first when it expires within --min-ttl seconds. A valid cached token is printed without any             network request.
+            Refreshes the token first when it expires within --min-ttl seconds. A valid cached token is printed without any \
+            network request. When that early refresh cannot reach the provider, the token is still printed while it is \
+            valid, with a warning on stderr (exit 0); once it has expired, or with --force-refresh, the command fails \
+            (exit 3).
 
             Examples:
               authctl token                                   # the access token, for a script
@@ -172,13 +175,16 @@ struct TokenRequest: Equatable, WiredCommand {
 
     func run(_ wiring: Wiring) async throws {
         let output: TokenRefresh.Output
+        let environment = wiring.authEnvironment()
         do {
-            output = try await wiring.authEnvironment().tokenRefresh.run(input)
+            output = try await environment.tokenRefresh.run(input)
         } catch let error as AuthError where error.code == .noCurrentUser && provider == nil {
             // Nobody signed in and no provider named: the only configured one, if there is one.
             guard let only = wiring.onlyConfiguredProvider() else { throw error }
             throw AuthError.noCurrentUser(signInWith: only)
         }
+        // An early refresh that could not reach the provider: the token in hand, and a warning.
+        if let stale = output.stillValidEvent(now: environment.clock.now()) { environment.events.report(stale) }
         wiring.output.write(printed(output))
     }
 

@@ -23,7 +23,9 @@ struct WorkloadArguments: ParsableArguments {
 
     @Option(
         name: .customLong("client-secret-env"),
-        help: ArgumentHelp("With --client-credentials: the environment variable that holds the client secret.", valueName: "var"))
+        help: ArgumentHelp(
+            "With --client-credentials: the environment variable that holds the client secret (default: the provider's configured secret, when no other option is given).",
+            valueName: "var"))
     var clientSecretEnv: String?
 
     @Option(
@@ -110,14 +112,8 @@ struct WorkloadArguments: ParsableArguments {
                 "'\(Sanitize.text(name, limit: 40))' is not an environment variable name: give the variable's name (CI_SECRET), never its value"
             )
         }
-        switch sources.count {
-        case 0:
-            throw ValidationError(
-                "--client-credentials needs how the client authenticates: --federated-token-file PATH, --federated-token-env VAR, --federated-token github-actions, --certificate-file PEM, --client-secret-env VAR or --client-secret-file PATH"
-            )
-        case 1:
-            break
-        default:
+        // None given: the provider's configured secret, if it has one (`client`).
+        if sources.count > 1 {
             throw ValidationError("give one way for the client to authenticate, not \(sources.map(\.0).joined(separator: " and "))")
         }
         if federatedAudience != nil, federatedToken == nil {
@@ -146,10 +142,23 @@ struct WorkloadArguments: ParsableArguments {
         }
     }
 
+    /// What authenticates the workload: the option given, else the client secret the provider
+    /// was configured with (`providers add … --client-secret-env VAR` or `--client-secret-file
+    /// PATH`), as someone who configured it once expects.
+    func authentication(configured: ProviderConfig) throws -> WorkloadAuthentication {
+        if let given = sources.first?.1 { return given }
+        if let variable = configured.clientSecretEnv { return .secretEnvironment(variable) }
+        if let file = configured.clientSecretFile { return .secretFile(Self.absolute(file)) }
+        throw AuthError.invalidArgument(
+            "--client-credentials needs how the client authenticates: --federated-token-file PATH, --federated-token-env VAR, --federated-token github-actions, --certificate-file PEM, --client-secret-env VAR or --client-secret-file PATH (or configure the provider's secret once: \(command: .providersAdd, "\(configured.id)", "…", .input(.clientSecretEnv, "VAR")))"
+        )
+    }
+
     /// The workload's client, or nil without `--client-credentials`.
-    func client(flow: FlowArguments, configuredClientID: String?) throws -> WorkloadClient? {
-        guard clientCredentials, let source = sources.first?.1 else { return nil }
-        guard let clientID = clientID ?? configuredClientID else {
+    func client(flow: FlowArguments, configured: ProviderConfig) throws -> WorkloadClient? {
+        guard clientCredentials else { return nil }
+        let source = try authentication(configured: configured)
+        guard let clientID = clientID ?? configured.clientID else {
             throw AuthError.notConfigured("the workload has no client id. Give it: \(input: .clientID) ID")
         }
         return WorkloadClient(
