@@ -5,9 +5,9 @@
 #   authctl_VERSION_DEBARCH.deb          the same files under /usr (the licence as Debian's
 #                                        copyright file; Depends from dpkg-shlibdeps, libcurl4)
 #   SHA256SUMS
-# VERSION is the binary's for a commit tagged vVERSION (a release); any other build is a
-# pre-release of it, VERSION~gitYYYYMMDD.COMMIT (the commit's date and 12 digits), which
-# dpkg sorts after every earlier build and before the release itself.
+# VERSION is the binary's (the newest release of CHANGELOG.md) for the commit tagged
+# vVERSION; any other build is VERSION+gitYYYYMMDD.COMMIT (the commit's date and 12 digits),
+# which dpkg sorts after that release and every earlier build, and before the next release.
 # The archives are deterministic for a given binary: sorted entries, owner root, and
 # every time stamp set to the commit's time (SOURCE_DATE_EPOCH).
 set -euo pipefail
@@ -21,10 +21,10 @@ release="$("$binary" --version | awk '{print $2}')"
 if [[ "$(git describe --exact-match --tags --match "v*" HEAD 2>/dev/null)" == "v$release" ]]; then
     version="$release"
 elif commit="$(git rev-parse --short=12 HEAD 2>/dev/null)"; then
-    version="$release~git$(git log -1 --format=%cd --date=format:%Y%m%d HEAD).$commit"
-    git diff --quiet HEAD -- 2>/dev/null || version="$version+dirty"
+    version="$release+git$(git log -1 --format=%cd --date=format:%Y%m%d HEAD).$commit"
+    git diff --quiet HEAD -- 2>/dev/null || version="$version.dirty"
 else
-    version="$release~unknown"
+    version="$release+unknown"
 fi
 arch="$(uname -m)"
 debarch="$(dpkg --print-architecture)"

@@ -39,11 +39,11 @@ struct VersionCommand: AuthctlCommand {
 }
 
 enum AuthctlVersion {
-    /// The version being made: a build from an untagged commit is a pre-release of it (scripts/package.sh
-    /// names its packages VERSION~gitDATE.COMMIT).
-    static let string = "0.2.0"
+    /// The newest release (CHANGELOG.md; a test holds them equal). A build from a commit after
+    /// it is packaged as VERSION+gitDATE.COMMIT (scripts/package.sh).
+    static let string = "0.1.0"
     /// The commit it was built from, embedded at build time (CAuthctlSupport).
     static let commit = String(cString: authctl_build_commit())
-    /// What `authctl --version` prints: `authctl 0.2.0 (commit 0123456789ab)`.
+    /// What `authctl --version` prints: `authctl 0.1.0 (commit 0123456789ab)`.
     static let description = "authctl \(string) (commit \(commit))"
 }

@@ -31,10 +31,10 @@ deb_version="$(dpkg-deb --field "$deb" Version)"
 if git describe --exact-match --tags --match "v*" HEAD >/dev/null 2>&1; then
     check "a tagged release's .deb version is the binary's" sh -c "[ '$deb_version' = \"\$(.build/dist/authctl --version | awk '{print \$2}')\" ]"
 else
-    check "an unreleased build's .deb version carries the commit and sorts before the release (VERSION~gitYYYYMMDD.COMMIT)" sh -c "
-        echo '$deb_version' | grep -Eq '^[0-9]+\.[0-9]+\.[0-9]+~git[0-9]{8}\.[0-9a-f]{12}$' &&
+    check "an unreleased build's .deb version carries the commit and sorts after the release (VERSION+gitYYYYMMDD.COMMIT)" sh -c "
+        echo '$deb_version' | grep -Eq '^[0-9]+\.[0-9]+\.[0-9]+\+git[0-9]{8}\.[0-9a-f]{12}$' &&
         echo '$deb_version' | grep -q \"\$(git rev-parse --short=12 HEAD)\" &&
-        dpkg --compare-versions '$deb_version' lt \"\${deb_version%%~*}\""
+        dpkg --compare-versions '$deb_version' gt \"\${deb_version%%+*}\""
 fi
 check "the .deb's Depends carry the minimum versions the binary needs (libc6 (>= …))" sh -c "
     dpkg-deb --field '$deb' Depends | grep -Eq 'libc6 \(>= [0-9]+\.[0-9]+\)'"
