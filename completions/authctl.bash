@@ -182,13 +182,13 @@ _authctl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    login|link|reauth|unlink|status|token|exec|git-credential|signout|providers|users|keystore|backend|version|help)
+    login|link|reauth|unlink|status|token|exec|git-credential|signout|providers|users|keystore|backend|version|completion|help)
         # Offer subcommand argument completions
         "_authctl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec git-credential signout providers users keystore backend version help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec git-credential signout providers users keystore backend version completion help' -- "${cur}"))
         ;;
     esac
 }
@@ -236,9 +236,11 @@ _authctl_login() {
         return
         ;;
     '--client-secret-file')
+        __authctl_add_completions -f
         return
         ;;
     '--certificate-file')
+        __authctl_add_completions -f
         return
         ;;
     '--assertion-algorithm')
@@ -246,6 +248,7 @@ _authctl_login() {
         return
         ;;
     '--federated-token-file')
+        __authctl_add_completions -f
         return
         ;;
     '--federated-token-env')
@@ -262,9 +265,11 @@ _authctl_login() {
         return
         ;;
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
         return
         ;;
     esac
@@ -318,9 +323,11 @@ _authctl_link() {
         return
         ;;
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
         return
         ;;
     esac
@@ -371,9 +378,11 @@ _authctl_reauth() {
         return
         ;;
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
         return
         ;;
     esac
@@ -397,9 +406,11 @@ _authctl_unlink() {
     # Offer option value completions
     case "${prev}" in
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
         return
         ;;
     esac
@@ -423,9 +434,11 @@ _authctl_status() {
     # Offer option value completions
     case "${prev}" in
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
         return
         ;;
     esac
@@ -451,9 +464,11 @@ _authctl_token() {
         return
         ;;
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
         return
         ;;
     esac
@@ -484,9 +499,11 @@ _authctl_exec() {
         return
         ;;
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
         return
         ;;
     esac
@@ -502,9 +519,11 @@ _authctl_git-credential() {
     # Offer option value completions
     case "${prev}" in
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
         return
         ;;
     '--scope')
@@ -531,9 +550,11 @@ _authctl_signout() {
     # Offer option value completions
     case "${prev}" in
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
         return
         ;;
     esac
@@ -578,6 +599,7 @@ _authctl_providers_add() {
         return
         ;;
     '--client-secret-file')
+        __authctl_add_completions -f
         return
         ;;
     '--scope')
@@ -614,12 +636,15 @@ _authctl_providers_add() {
         return
         ;;
     '--private-key-file')
+        __authctl_add_completions -f
         return
         ;;
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
         return
         ;;
     esac
@@ -635,9 +660,11 @@ _authctl_providers_list() {
     # Offer option value completions
     case "${prev}" in
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
         return
         ;;
     esac
@@ -653,9 +680,11 @@ _authctl_providers_show() {
     # Offer option value completions
     case "${prev}" in
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
         return
         ;;
     esac
@@ -679,9 +708,11 @@ _authctl_providers_remove() {
     # Offer option value completions
     case "${prev}" in
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
         return
         ;;
     esac
@@ -728,9 +759,11 @@ _authctl_users_list() {
     # Offer option value completions
     case "${prev}" in
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
         return
         ;;
     esac
@@ -746,9 +779,11 @@ _authctl_users_show() {
     # Offer option value completions
     case "${prev}" in
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
         return
         ;;
     esac
@@ -772,9 +807,11 @@ _authctl_users_use() {
     # Offer option value completions
     case "${prev}" in
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
         return
         ;;
     esac
@@ -798,9 +835,11 @@ _authctl_users_delete() {
     # Offer option value completions
     case "${prev}" in
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
         return
         ;;
     esac
@@ -828,9 +867,11 @@ _authctl_users_export() {
         return
         ;;
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
         return
         ;;
     esac
@@ -846,9 +887,19 @@ _authctl_users_import() {
     # Offer option value completions
     case "${prev}" in
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __authctl_add_completions -f
         return
         ;;
     esac
@@ -864,12 +915,15 @@ _authctl_users_photo() {
     # Offer option value completions
     case "${prev}" in
     '--output'|'-o')
+        __authctl_add_completions -f
         return
         ;;
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
         return
         ;;
     esac
@@ -908,9 +962,11 @@ _authctl_keystore_status() {
     # Offer option value completions
     case "${prev}" in
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
         return
         ;;
     esac
@@ -926,18 +982,22 @@ _authctl_keystore_seal() {
     # Offer option value completions
     case "${prev}" in
     '--key-file')
+        __authctl_add_completions -f
         return
         ;;
     '--passphrase-env')
         return
         ;;
     '--passphrase-file')
+        __authctl_add_completions -f
         return
         ;;
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
         return
         ;;
     esac
@@ -953,9 +1013,11 @@ _authctl_keystore_unseal() {
     # Offer option value completions
     case "${prev}" in
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
         return
         ;;
     esac
@@ -971,18 +1033,22 @@ _authctl_keystore_rekey() {
     # Offer option value completions
     case "${prev}" in
     '--key-file')
+        __authctl_add_completions -f
         return
         ;;
     '--passphrase-env')
         return
         ;;
     '--passphrase-file')
+        __authctl_add_completions -f
         return
         ;;
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
         return
         ;;
     esac
@@ -998,9 +1064,11 @@ _authctl_keystore_new-key() {
     # Offer option value completions
     case "${prev}" in
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
         return
         ;;
     esac
@@ -1051,9 +1119,11 @@ _authctl_backend_use() {
         return
         ;;
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
         return
         ;;
     esac
@@ -1077,9 +1147,11 @@ _authctl_backend_show() {
     # Offer option value completions
     case "${prev}" in
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
         return
         ;;
     esac
@@ -1095,9 +1167,39 @@ _authctl_version() {
     # Offer option value completions
     case "${prev}" in
     '--keystore')
+        __authctl_add_completions -f
         return
         ;;
     '--config')
+        __authctl_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_authctl_completion() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--keystore --config)
+    __authctl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--keystore')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--config')
+        __authctl_add_completions -f
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __authctl_add_completions -W 'bash'$'\n''zsh'$'\n''fish'
         return
         ;;
     esac

@@ -94,6 +94,8 @@ function __authctl_parse_tokens -S
             end
         case 'version'
             __authctl_parse_subcommand 0 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+        case 'completion'
+            __authctl_parse_subcommand 1 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'help'
             __authctl_parse_subcommand -r 1 'version'
         end
@@ -165,6 +167,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "aut
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'keystore' -d 'Seal the keystore\'s tokens at rest (a key file, a passphrase or the keyring), unseal it, change its key.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'backend' -d 'Choose where users live: the local keystore (default) or a Firebase project.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'version' -d 'Print the version and the commit authctl was built from (as --version does).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'completion' -d 'Print the shell completion script for bash, zsh or fish.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl login" -eq 1' -fka '(__authctl_custom_completion ---completion login -- positional@0 (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login"' -l 'scope' -d 'A scope to ask beside the defaults (repeatable).' -rfka ''
@@ -183,16 +186,16 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" client-credentials' -l 'client-credentials' -d 'Sign in as the client itself (a CI job, a service): the client-credentials grant, no browser. See ci.md in the documentation (man authctl, FILES).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" client-id' -l 'client-id' -d 'With --client-credentials: the client (app) id, instead of the provider\'s configured one.' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" client-secret-env' -l 'client-secret-env' -d 'With --client-credentials: the environment variable that holds the client secret (default: the provider\'s configured secret, when no other option is given).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" client-secret-file' -l 'client-secret-file' -d 'With --client-credentials: a file that holds the client secret.' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" certificate-file' -l 'certificate-file' -d 'With --client-credentials: a PEM with the private key and its certificate (private_key_jwt, RFC 7523); mode 0600.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" client-secret-file' -l 'client-secret-file' -d 'With --client-credentials: a file that holds the client secret.' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" certificate-file' -l 'certificate-file' -d 'With --client-credentials: a PEM with the private key and its certificate (private_key_jwt, RFC 7523); mode 0600.' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" assertion-algorithm' -l 'assertion-algorithm' -d 'With --certificate-file: the assertion\'s algorithm (RS256 or PS256 for an RSA key, ES256 for a P-256 key; default by the key).' -rfka 'RS256 PS256 ES256'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" federated-token-file' -l 'federated-token-file' -d 'With --client-credentials: a file with a federated token (a JWT from another issuer), read again at every grant.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" federated-token-file' -l 'federated-token-file' -d 'With --client-credentials: a file with a federated token (a JWT from another issuer), read again at every grant.' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" federated-token-env' -l 'federated-token-env' -d 'With --client-credentials: the environment variable that holds a federated token.' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" federated-token' -l 'federated-token' -d 'With --client-credentials: fetch the federated token from the CI service at every grant.' -rfka 'github-actions'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" federated-audience' -l 'federated-audience' -d 'The audience to ask of the CI service\'s token (default for microsoft.com: api://AzureADTokenExchange).' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" credential' -l 'credential' -d 'Apply a pending credential (its pc_ handle) saved by an earlier credential-already-in-use error.' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -214,8 +217,8 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl link" raw-nonce' -l 'raw-nonce' -d 'The nonce the --id-token was requested with (it must match).' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl link" pending' -l 'pending' -d 'Link a pending credential (its pc_ handle).' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl link" consent' -l 'consent' -d 'Agree to link a private-relay (hidden email) identity with another one, without being asked.'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl link" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl link" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl link" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl link" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl link" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl link" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl link" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -235,23 +238,23 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl reauth" tenant' -l 'tenant' -d 'microsoft.com: the tenant of this sign-in (common, organizations, consumers, a tenant id or domain).' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl reauth" id-token' -l 'id-token' -d 'Sign in with an ID token obtained elsewhere, read from stdin: --id-token -' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl reauth" raw-nonce' -l 'raw-nonce' -d 'The nonce the --id-token was requested with (it must match).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl reauth" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl reauth" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl reauth" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl reauth" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl reauth" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl reauth" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl reauth" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl reauth" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl reauth" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl unlink" -eq 1' -fka '(__authctl_custom_completion ---completion unlink -- positional@0 (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlink" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlink" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlink" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlink" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlink" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlink" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlink" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlink" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlink" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl status" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl status" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl status" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl status" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl status" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl status" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl status" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -264,8 +267,8 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" force-refresh' -l 'force-refresh' -d 'Refresh even when the cached token is still valid.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" format' -l 'format' -d 'How to print the token: raw, json, header, env, kubectl-exec (an ExecCredential with the ID token).' -rfka 'raw json header env kubectl-exec'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token"' -l 'scope' -d 'Print an access token for these scopes instead, obtained with the refresh token and cached (repeatable; Microsoft: another resource, e.g. https://graph.microsoft.com/.default).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -273,15 +276,15 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl exec" provider' -l 'provider' -d 'The provider whose token to use (default: the one of the last sign-in).' -rfka '(__authctl_custom_completion ---completion exec -- --provider (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl exec"' -l 'scope' -d 'Ask a token for these scopes instead (repeatable).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl exec" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl exec" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl exec" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl exec" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl exec" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl exec" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl exec" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl exec" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl exec" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl git-credential" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl git-credential" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl git-credential" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl git-credential" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl git-credential" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl git-credential" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl git-credential" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -291,8 +294,8 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl git-credential" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" all' -l 'all' -d 'Sign out every user, not only the current one.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" revoke' -l 'revoke' -d 'First revoke the refresh tokens at providers that support it, and report each result.'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -306,7 +309,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "aut
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl providers" -eq 1' -fa 'remove' -d 'Remove a provider\'s configuration (accounts stay in the keystore).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" client-id' -l 'client-id' -d 'The client id registered at the provider.' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" client-secret-env' -l 'client-secret-env' -d 'An environment variable holding the client secret.' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" client-secret-file' -l 'client-secret-file' -d 'A file (mode 0600) holding the client secret.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" client-secret-file' -l 'client-secret-file' -d 'A file (mode 0600) holding the client secret.' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add"' -l 'scope' -d 'A default scope (repeatable).' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add"' -l 'param' -d 'A default custom parameter (repeatable).' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" redirect-uri' -l 'redirect-uri' -d 'The redirect URI to send (a loopback URI with a port fixes the listening port).' -rfka ''
@@ -318,32 +321,32 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" graph-host' -l 'graph-host' -d 'microsoft.com: the Microsoft Graph host (default https://graph.microsoft.com).' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" team-id' -l 'team-id' -d 'apple.com: the team id (10 characters).' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" key-id' -l 'key-id' -d 'apple.com: the id of the Sign in with Apple key (10 characters).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" private-key-file' -l 'private-key-file' -d 'apple.com: the AuthKey_KEYID.p8 file (mode 0600; read when needed, never copied).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" private-key-file' -l 'private-key-file' -d 'apple.com: the AuthKey_KEYID.p8 file (mode 0600; read when needed, never copied).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers list" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers list" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers list" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers list" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers list" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers list" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers list" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers list" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers list" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl providers show" -eq 1' -fka '(__authctl_custom_completion ---completion providers show -- positional@0 (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers show" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers show" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers show" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers show" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers show" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers show" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers show" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers show" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers show" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl providers remove" -eq 1' -fka '(__authctl_custom_completion ---completion providers remove -- positional@0 (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers remove" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers remove" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers remove" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers remove" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers remove" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers remove" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers remove" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -358,55 +361,56 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "aut
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl users" -eq 1' -fa 'export' -d 'Write the users (never their tokens) as JSON on stdout.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl users" -eq 1' -fa 'import' -d 'Add the users of an authctl export to the keystore (all or nothing).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl users" -eq 1' -fa 'photo' -d 'Fetch the current user\'s photo from the provider (Microsoft Graph).'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users list" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users list" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users list" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users list" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users list" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users list" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users list" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users list" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users list" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl users show" -eq 1' -fka '(__authctl_custom_completion ---completion users show -- positional@0 (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users show" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users show" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users show" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users show" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users show" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users show" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users show" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users show" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users show" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl users use" -eq 1' -fka '(__authctl_custom_completion ---completion users use -- positional@0 (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users use" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users use" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users use" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users use" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users use" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users use" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users use" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users use" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users use" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl users delete" -eq 1' -fka '(__authctl_custom_completion ---completion users delete -- positional@0 (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users delete" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users delete" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users delete" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users delete" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users delete" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users delete" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users delete" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users delete" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users delete" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users export" format' -l 'format' -d 'authctl or firebase.' -rfka 'authctl firebase'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users export" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users export" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users export" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users export" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users export" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users export" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users export" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users export" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users export" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users import" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users import" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl users import" -eq 1' -F
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users import" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users import" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users import" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users import" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users import" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users import" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users import" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users photo" o output' -l 'output' -s 'o' -d 'The file to write the image to.' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users photo" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users photo" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users photo" o output' -l 'output' -s 'o' -d 'The file to write the image to.' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users photo" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users photo" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users photo" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users photo" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users photo" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -419,44 +423,44 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "aut
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl keystore" -eq 1' -fa 'unseal' -d 'Write the keystore in plaintext again (format version 1), with its key.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl keystore" -eq 1' -fa 'rekey' -d 'Seal the keystore again under a new data key, kept another way (or the same); nobody is signed out.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl keystore" -eq 1' -fa 'new-key' -d 'Print a new random 32-byte key in base64, for a key file: authctl keystore new-key > PATH; chmod 600 PATH.'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore status" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore status" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore status" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore status" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore status" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore status" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore status" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore status" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore status" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore seal" key-file' -l 'key-file' -d 'Seal with the 32-byte key in this file (authctl keystore new-key).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore seal" key-file' -l 'key-file' -d 'Seal with the 32-byte key in this file (authctl keystore new-key).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore seal" passphrase-env' -l 'passphrase-env' -d 'Seal with the passphrase in this environment variable.' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore seal" passphrase-file' -l 'passphrase-file' -d 'Seal with the passphrase in this file (its first line).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore seal" passphrase-file' -l 'passphrase-file' -d 'Seal with the passphrase in this file (its first line).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore seal" keyring' -l 'keyring' -d 'Seal with a key kept in the system keyring (the Secret Service: GNOME Keyring, KWallet, KeePassXC).'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore seal" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore seal" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore seal" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore seal" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore seal" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore seal" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore seal" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore seal" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore seal" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore unseal" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore unseal" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore unseal" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore unseal" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore unseal" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore unseal" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore unseal" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore unseal" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore unseal" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore rekey" key-file' -l 'key-file' -d 'Seal with the 32-byte key in this file (authctl keystore new-key).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore rekey" key-file' -l 'key-file' -d 'Seal with the 32-byte key in this file (authctl keystore new-key).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore rekey" passphrase-env' -l 'passphrase-env' -d 'Seal with the passphrase in this environment variable.' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore rekey" passphrase-file' -l 'passphrase-file' -d 'Seal with the passphrase in this file (its first line).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore rekey" passphrase-file' -l 'passphrase-file' -d 'Seal with the passphrase in this file (its first line).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore rekey" keyring' -l 'keyring' -d 'Seal with a key kept in the system keyring (the Secret Service: GNOME Keyring, KWallet, KeePassXC).'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore rekey" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore rekey" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore rekey" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore rekey" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore rekey" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore rekey" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore rekey" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore rekey" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore rekey" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore new-key" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore new-key" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore new-key" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore new-key" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore new-key" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore new-key" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore new-key" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -471,25 +475,33 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" api-key' -l 'api-key' -d 'firebase: the project\'s Web API key (never printed).' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" tenant-id' -l 'tenant-id' -d 'firebase: the Identity Platform tenant users sign in to.' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" emulator' -l 'emulator' -d 'firebase: the Auth emulator on this machine.' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend show" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend show" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend show" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend show" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend show" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend show" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend show" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend show" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend show" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl version" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl version" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl version" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl version" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl version" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl version" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl version" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl version" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl version" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl completion" -eq 1' -fka 'bash zsh fish'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl completion" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl completion" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl completion" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl completion" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl completion" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl completion" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl completion" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl help" version' -l 'version' -d 'Show the version.'

@@ -20,7 +20,40 @@ struct Authctl: ParsableCommand {
             Login.self, LinkCommand.self, ReauthCommand.self, UnlinkCommand.self, Status.self, Token.self, ExecCommand.self,
             GitCredentialCommand.self, SignOutCommand.self,
             ProvidersCommand.self, UsersCommand.self, KeystoreCommand.self, BackendCommand.self, VersionCommand.self,
+            CompletionCommand.self,
         ])
+}
+
+/// `authctl completion bash|zsh|fish`: the completion script, as `--generate-completion-script`
+/// prints it (the scripts of completions/ are both).
+struct CompletionCommand: AuthctlCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "completion",
+        abstract: "Print the shell completion script for bash, zsh or fish.",
+        discussion: """
+            Examples:
+              authctl completion bash > ~/.local/share/bash-completion/completions/authctl
+              authctl completion zsh > ~/.zsh/completions/_authctl     # with fpath=(~/.zsh/completions $fpath)
+              authctl completion fish > ~/.config/fish/completions/authctl.fish
+            """)
+
+    enum Shell: String, ExpressibleByArgument, CaseIterable {
+        case bash, zsh, fish
+        var completionShell: CompletionShell {
+            switch self {
+            case .bash: .bash
+            case .zsh: .zsh
+            case .fish: .fish
+            }
+        }
+    }
+
+    @Argument(help: "The shell: bash, zsh or fish.") var shell: Shell
+    @OptionGroup var global: GlobalOptions
+
+    func run(_ wiring: Wiring) async throws {
+        wiring.io.stdout.print(Completions.offeringCandidatesAsTheyAre(Authctl.completionScript(for: shell.completionShell)) + "\n")
+    }
 }
 
 /// `authctl version`: what `--version` prints, or with `--json` the version and the commit.

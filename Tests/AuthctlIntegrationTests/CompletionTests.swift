@@ -154,4 +154,58 @@ final class CompletionTests {
         #expect(!FileManager.default.fileExists(atPath: planted + "-2"))
         #expect(Set(offered) == Set(hostileCandidates), "\(offered)")
     }
+
+    // Issue 25, item 13: `authctl completion SHELL`, and paths completed as paths.
+
+    @Test("authctl completion bash|zsh|fish prints the committed script, as --generate-completion-script does")
+    func completionCommand() async throws {
+        for (shell, file) in [("bash", "authctl.bash"), ("zsh", "_authctl"), ("fish", "authctl.fish")] {
+            let printed = try await authctl.run(["completion", shell])
+            #expect(printed.status == 0, "\(printed.stderr)")
+            let committed = try String(contentsOf: Self.root.appendingPathComponent("completions/\(file)"), encoding: .utf8)
+            #expect(printed.stdout == committed, "completion \(shell)")
+        }
+        let unknown = try await authctl.run(["completion", "tcsh"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("bash"), "\(unknown.stderr)")
+    }
+
+    /// A directory with one file in it, for the path completions.
+    func directoryWithAFile() throws -> String {
+        let directory = authctl.home + "/paths"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: directory + "/exported-users.json", contents: Data("{}".utf8)))
+        return directory
+    }
+
+    @Test("users import FILE and the options that take a file complete paths in bash")
+    func bashCompletesPaths() throws {
+        let directory = try directoryWithAFile()
+        for line in [
+            "authctl users import \(directory)/exp", "authctl status --keystore \(directory)/exp",
+            "authctl providers add oidc.x --client-secret-file \(directory)/exp", "authctl keystore seal --key-file \(directory)/exp",
+            "authctl login oidc.x --client-credentials --certificate-file \(directory)/exp",
+        ] {
+            #expect(try bashCompletes(line) == ["\(directory)/exported-users.json"], "\(line)")
+        }
+    }
+
+    @Test("users import FILE and the options that take a file complete paths in fish and zsh")
+    func fishAndZshCompletePaths() throws {
+        let directory = try directoryWithAFile()
+        let fish = Self.root.appendingPathComponent("completions/authctl.fish").path
+        let bin = URL(fileURLWithPath: AuthctlProcess.binary).deletingLastPathComponent().path
+        for line in ["authctl users import \(directory)/exp", "authctl status --config \(directory)/exp"] {
+            let offered = try shell("/usr/bin/fish", ["--no-config", "-c", "source '\(fish)'; complete -C '\(line)'"], bin: bin)
+                .map { String($0.prefix { $0 != "\t" }) }
+            #expect(offered == ["\(directory)/exported-users.json"], "\(line): \(offered)")
+        }
+        // zsh: the generated script hands these to _files (compsys needs a terminal to run).
+        let zsh = try String(contentsOf: Self.root.appendingPathComponent("completions/_authctl"), encoding: .utf8)
+        for option in ["--keystore", "--config", "--client-secret-file", "--key-file", "--certificate-file", "--private-key-file"] {
+            let lines = zsh.split(separator: "\n").filter { $0.contains("'\(option)[") }
+            #expect(!lines.isEmpty && lines.allSatisfy { $0.contains("_files") }, "\(option): \(lines)")
+        }
+        let importLines = zsh.split(separator: "\n").drop { !$0.contains("_authctl_users_import()") }.prefix(8)
+        #expect(importLines.contains { $0.contains(":file:_files") || $0.contains("_files") }, "\(Array(importLines))")
+    }
 }

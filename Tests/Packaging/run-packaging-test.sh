@@ -79,6 +79,13 @@ check "install.sh --prefix installs the binary, the man page and the completions
     test -s '$prefix/share/bash-completion/completions/authctl' && test -s '$prefix/share/zsh/site-functions/_authctl' &&
     test -s '$prefix/share/fish/vendor_completions.d/authctl.fish'"
 check "install.sh says what to add to PATH when the prefix is not on it" grep -q "Add $prefix/bin to PATH" "$work/install.out"
+check "install.sh says how bash, zsh and fish find the completions under this prefix (issue 25, item 13)" sh -c "
+    grep -q 'bash completions: add to ~/.bashrc: source ' '$work/install.out' &&
+    grep -q 'zsh completions: add to ~/.zshrc, before compinit: fpath=(' '$work/install.out' &&
+    grep -q 'fish completions: add to ~/.config/fish/config.fish: set -p fish_complete_path ' '$work/install.out'"
+check "the bash line install.sh gives, run in bash, loads the completion under a prefix with a space" bash -c "
+    line=\$(sed -n 's/^bash completions: add to ~\\/.bashrc: //p' '$work/install.out') &&
+    eval \"\$line\" && complete -p authctl >/dev/null"
 check "the installed binary runs" sh -c "'$prefix/bin/authctl' --version | grep -q '(commit $commit)'"
 touch "$prefix/bin/mine"
 check "install.sh --uninstall removes exactly what it installed" sh -c "

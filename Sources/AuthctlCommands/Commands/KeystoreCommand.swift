@@ -67,7 +67,7 @@ struct KeystoreCommand: ParsableCommand {
     struct SealOptions: ParsableArguments {
         @Option(
             name: .customLong("key-file"),
-            help: ArgumentHelp("Seal with the 32-byte key in this file (authctl keystore new-key).", valueName: "PATH"))
+            help: ArgumentHelp("Seal with the 32-byte key in this file (authctl keystore new-key).", valueName: "PATH"), completion: .file())
         var keyFile: String?
         @Option(
             name: .customLong("passphrase-env"),
@@ -75,7 +75,7 @@ struct KeystoreCommand: ParsableCommand {
         var passphraseEnv: String?
         @Option(
             name: .customLong("passphrase-file"),
-            help: ArgumentHelp("Seal with the passphrase in this file (its first line).", valueName: "PATH"))
+            help: ArgumentHelp("Seal with the passphrase in this file (its first line).", valueName: "PATH"), completion: .file())
         var passphraseFile: String?
         @Flag(
             name: .customLong("keyring"),

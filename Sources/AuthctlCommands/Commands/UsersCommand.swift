@@ -127,7 +127,7 @@ struct UsersCommand: ParsableCommand {
             commandName: "import",
             abstract: "Add the users of an authctl export to the keystore (all or nothing).",
             discussion: "Imported users are signed out: an export holds no token. A user already present with the same record is skipped.")
-        @Argument(help: "The file written by 'authctl users export' ('-' for stdin).") var file: String
+        @Argument(help: "The file written by 'authctl users export' ('-' for stdin).", completion: .file()) var file: String
         @OptionGroup var global: GlobalOptions
 
         /// 64 MiB is far more than any export of a local keystore (1,000 users take about 1 MiB).
@@ -188,7 +188,7 @@ struct UsersCommand: ParsableCommand {
             discussion:
                 "Binary image data: written to --output (mode 0600), or to stdout when it is not a terminal. Nothing is stored in the keystore."
         )
-        @Option(name: .shortAndLong, help: ArgumentHelp("The file to write the image to.", valueName: "file")) var output: String?
+        @Option(name: .shortAndLong, help: ArgumentHelp("The file to write the image to.", valueName: "file"), completion: .file()) var output: String?
         @OptionGroup var global: GlobalOptions
 
         func run(_ wiring: Wiring) async throws {

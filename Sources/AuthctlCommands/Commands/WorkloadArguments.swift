@@ -30,14 +30,14 @@ struct WorkloadArguments: ParsableArguments {
 
     @Option(
         name: .customLong("client-secret-file"),
-        help: ArgumentHelp("With --client-credentials: a file that holds the client secret.", valueName: "path"))
+        help: ArgumentHelp("With --client-credentials: a file that holds the client secret.", valueName: "path"), completion: .file())
     var clientSecretFile: String?
 
     @Option(
         name: .customLong("certificate-file"),
         help: ArgumentHelp(
             "With --client-credentials: a PEM with the private key and its certificate (private_key_jwt, RFC 7523); mode 0600.",
-            valueName: "path"))
+            valueName: "path"), completion: .file())
     var certificateFile: String?
 
     @Option(
@@ -52,7 +52,7 @@ struct WorkloadArguments: ParsableArguments {
         name: .customLong("federated-token-file"),
         help: ArgumentHelp(
             "With --client-credentials: a file with a federated token (a JWT from another issuer), read again at every grant.",
-            valueName: "path"))
+            valueName: "path"), completion: .file())
     var federatedTokenFile: String?
 
     @Option(
