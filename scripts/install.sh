@@ -65,7 +65,7 @@ if $uninstall; then
     exit 0
 fi
 
-"$root/scripts/setup.sh"
+"$root/scripts/setup.sh" --install
 binary="$("$root/scripts/build-release.sh")"
 
 # source → destination under the prefix

@@ -26,6 +26,8 @@ Tests/E2E/run-django-e2e.sh "$authctl"
 # Every recipe marked in docs/*.md, run as written against a local provider (CI recipes in an
 # emulation of the GitHub Actions and GitLab CI runners).
 Tests/Docs/run-recipes-test.py "$authctl"
+# The README's first command as a new user runs it: what it installs, and how it ends.
+Tests/Demo/run-demo-test.sh
 # The release artefacts: package.sh's .deb and tarball, install.sh and its --uninstall
 # (a release build: several minutes the first time).
 Tests/Packaging/run-packaging-test.sh
