@@ -8,22 +8,12 @@ import Testing
 /// keystore holding tokens is refused, and no token is written into plaintext; a keystore
 /// this process found sealed is never written back in plaintext but by `keystore unseal`.
 @Suite("Sealed keystore: no silent downgrade to plaintext")
-final class KeystoreDowngradeTests {
+final class KeystoreDowngradeTests: KeystoreDirectoryFixture {
     let directory: String
 
-    init() throws {
-        directory = NSTemporaryDirectory() + "authctl-downgrade-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    }
+    init() throws { directory = try Self.privateDirectory("authctl-downgrade") }
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
-
-    var path: String { directory + "/keystore.json" }
-
-    func keystore(_ keys: KeystoreKeys = KeystoreKeys()) -> FileKeystore {
-        FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 2, keys: keys)
-    }
 
     var fileBytes: Data? { try? Data(contentsOf: URL(fileURLWithPath: path)) }
 

@@ -7,22 +7,12 @@ import Testing
 /// A new passphrase that can be guessed offline is refused (docs/keystore.md): at least 12
 /// characters, at least 5 different ones, and not a run such as 123456789012.
 @Suite("Keystore passphrases: weak new ones refused")
-final class KeystorePassphraseRuleTests {
+final class KeystorePassphraseRuleTests: KeystoreDirectoryFixture {
     let directory: String
 
-    init() throws {
-        directory = NSTemporaryDirectory() + "authctl-passphrase-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    }
+    init() throws { directory = try Self.privateDirectory("authctl-passphrase") }
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
-
-    var path: String { directory + "/keystore.json" }
-
-    func keystore(_ keys: KeystoreKeys = KeystoreKeys()) -> FileKeystore {
-        FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 2, keys: keys)
-    }
 
     var fileBytes: Data? { try? Data(contentsOf: URL(fileURLWithPath: path)) }
 

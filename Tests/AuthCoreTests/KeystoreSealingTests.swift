@@ -7,22 +7,12 @@ import Testing
 /// A sealed keystore (format version 2, docs/keystore.md): every secret an AES-GCM
 /// ciphertext under one data key, bound to its place; profiles readable without the key.
 @Suite("Sealed keystore")
-final class KeystoreSealingTests {
+final class KeystoreSealingTests: KeystoreDirectoryFixture {
     let directory: String
 
-    init() throws {
-        directory = NSTemporaryDirectory() + "authctl-sealed-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    }
+    init() throws { directory = try Self.privateDirectory("authctl-sealed") }
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
-
-    var path: String { directory + "/keystore.json" }
-
-    func keystore(_ keys: KeystoreKeys = KeystoreKeys()) -> FileKeystore {
-        FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 2, keys: keys)
-    }
 
     /// A new key file `name` (0600, base64 text as `keystore new-key` prints it).
     func keyFile(_ name: String, contents: String = KeystoreKeyFile.newKeyText(), mode: Int = 0o600) throws -> String {

@@ -8,22 +8,12 @@ import Testing
 /// who can write the file but not read its key can neither plant a plaintext token in it nor
 /// change what stands beside a sealed one (expiry, scopes, whose it is) unnoticed.
 @Suite("Sealed keystore: nothing unsealed, nothing unbound")
-final class SealedKeystoreIntegrityTests {
+final class SealedKeystoreIntegrityTests: KeystoreDirectoryFixture {
     let directory: String
 
-    init() throws {
-        directory = NSTemporaryDirectory() + "authctl-integrity-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    }
+    init() throws { directory = try Self.privateDirectory("authctl-integrity") }
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
-
-    var path: String { directory + "/keystore.json" }
-
-    func keystore(_ keys: KeystoreKeys = KeystoreKeys()) -> FileKeystore {
-        FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 2, keys: keys)
-    }
 
     var fileBytes: Data { (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data() }
 
