@@ -146,6 +146,9 @@ final class SealedKeystoreIntegrityTests {
             "no expiry": tokens(0) { $0["expiresAt"] = nil },
             "other scopes": tokens(0) { $0["scopes"] = ["openid", "admin"] },
             "another token type": tokens(0) { $0["tokenType"] = "DPoP" },
+            // The needs-sign-in mark is bound too: added or removed without the key, it is damage.
+            "a needs-sign-in mark added": tokens(0) { $0["needsSignInSince"] = "2026-01-01T00:00:00Z" },
+            "the needs-sign-in mark removed": tokens(1) { $0["needsSignInSince"] = nil },
             "the identity's federated id": identity(0) { $0["federatedId"] = "someone-else" },
             "the identity's issuer": identity(0) { $0["issuer"] = "https://evil.example" },
             "the Firebase session's expiry": backend { session in
