@@ -59,6 +59,23 @@ final class MessageStyleTests {
         #expect(result.stderr.contains("oidc.gone's discovery document at 127.0.0.1"), "\(result.stderr)")
     }
 
+    @Test("Ctrl-C at the --manual paste prompt ends the sign-in with exit 5 and the sign-in's one wording, as at the loopback wait")
+    func interruptedManualSignIn() async throws {
+        let provider = try FakeIdentityProvider()
+        try await authctl.addFakeProvider(provider)
+        let stdin = PipeInput()
+        let stdout = CapturedOutput(isTerminal: false), stderr = CapturedOutput(isTerminal: false)
+        let io = authctl.io(stdin: stdin, stdout: stdout, stderr: stderr, environment: [:])
+        let running = Task { await AuthctlInvocation.run(["login", "oidc.fake", "--manual", "--timeout", "20"], io: io) }
+        _ = try await stderr.waitForLine(containing: "Then paste") { _ in true }
+        running.cancel()
+        let status = await running.value
+        stdin.closeWriting()
+        stdin.closeReading()
+        #expect(status == 5, "\(stderr.text)")
+        #expect(stderr.text.hasSuffix("authctl: the sign-in was cancelled. Run the command again to sign in\n"), "\(stderr.text)")
+    }
+
     @Test("Ctrl-C while users import - waits for stdin: exit 130 and the one wording (not the sign-in's exit 5)")
     func interruptedImport() async throws {
         let stdin = PipeInput()
