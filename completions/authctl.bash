@@ -426,7 +426,7 @@ _authctl_unlink() {
 
 _authctl_status() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--check --json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--keystore --config)
     __authctl_offer_flags_options 0
@@ -700,7 +700,7 @@ _authctl_providers_show() {
 
 _authctl_providers_remove() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(-y --yes --json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--keystore --config)
     __authctl_offer_flags_options 1
@@ -827,7 +827,7 @@ _authctl_users_use() {
 
 _authctl_users_delete() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(-y --yes --json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--keystore --config)
     __authctl_offer_flags_options 1
@@ -1005,7 +1005,7 @@ _authctl_keystore_seal() {
 
 _authctl_keystore_unseal() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(-y --yes --json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--keystore --config)
     __authctl_offer_flags_options 0

@@ -31,7 +31,7 @@ function __authctl_parse_tokens -S
         case 'unlink'
             __authctl_parse_subcommand 1 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'status'
-            __authctl_parse_subcommand 0 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            __authctl_parse_subcommand 0 'check' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'token'
             __authctl_parse_subcommand 1 'id-token' 'access-token' 'min-ttl=' 'force-refresh' 'format=' 'scope=+' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'exec'
@@ -50,7 +50,7 @@ function __authctl_parse_tokens -S
             case 'show'
                 __authctl_parse_subcommand 1 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             case 'remove'
-                __authctl_parse_subcommand 1 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+                __authctl_parse_subcommand 1 'y/yes' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             end
         case 'users'
             __authctl_parse_subcommand 0 'version' 'h/help'
@@ -62,7 +62,7 @@ function __authctl_parse_tokens -S
             case 'use'
                 __authctl_parse_subcommand 1 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             case 'delete'
-                __authctl_parse_subcommand 1 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+                __authctl_parse_subcommand 1 'y/yes' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             case 'export'
                 __authctl_parse_subcommand 0 'format=' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             case 'import'
@@ -78,7 +78,7 @@ function __authctl_parse_tokens -S
             case 'seal'
                 __authctl_parse_subcommand 0 'key-file=' 'passphrase-env=' 'passphrase-file=' 'keyring' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             case 'unseal'
-                __authctl_parse_subcommand 0 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+                __authctl_parse_subcommand 0 'y/yes' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             case 'rekey'
                 __authctl_parse_subcommand 0 'key-file=' 'passphrase-env=' 'passphrase-file=' 'keyring' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             case 'new-key'
@@ -253,6 +253,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlink" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlink" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlink" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl status" check' -l 'check' -d 'Also ask the provider whether the session is still active (introspection, else userinfo).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl status" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl status" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl status" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
@@ -345,6 +346,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers show" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers show" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl providers remove" -eq 1' -fka '(__authctl_custom_completion ---completion providers remove -- positional@0 (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers remove" y yes' -s 'y' -l 'yes' -d 'Do not ask for confirmation on a terminal.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers remove" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers remove" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers remove" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
@@ -354,7 +356,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers remove" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl users" -eq 1' -fa 'list' -d 'List every user in the keystore.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl users" -eq 1' -fa 'list' -d 'List every user in the keystore (* the current one; SESSION: who still has one).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl users" -eq 1' -fa 'show' -d 'Show a user (the current one by default).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl users" -eq 1' -fa 'use' -d 'Make another signed-in user the current one.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl users" -eq 1' -fa 'delete' -d 'Delete a user (the current one by default) after revoking its tokens.'
@@ -385,6 +387,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users use" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users use" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl users delete" -eq 1' -fka '(__authctl_custom_completion ---completion users delete -- positional@0 (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users delete" y yes' -s 'y' -l 'yes' -d 'Do not ask for confirmation on a terminal.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users delete" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users delete" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users delete" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
@@ -441,6 +444,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore seal" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore seal" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore seal" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore unseal" y yes' -s 'y' -l 'yes' -d 'Do not ask for confirmation on a terminal.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore unseal" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore unseal" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore unseal" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'

@@ -140,7 +140,10 @@ public final class FakeFirebaseAuth: @unchecked Sendable {
         self.apiKey = apiKey ?? "AIza" + Base64URL.encode((0..<24).map { _ in UInt8.random(in: 0...255) })
         signer = try TestTokenSigner()
         signer.keyID = "firebase-" + UUID().uuidString.prefix(8).lowercased()
-        server = try LoopbackHTTPServer { [unowned self] request in self.handle(request) }
+        server = try LoopbackHTTPServer { [weak self] request in
+            // A request that arrives while the fake goes (a test ended with a connection open) gets a 503, not a crash.
+            self?.handle(request) ?? HTTPResponse(status: 503)
+        }
     }
 
     deinit { server.stop() }

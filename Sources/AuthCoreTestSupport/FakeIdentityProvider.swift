@@ -81,6 +81,10 @@ public final class FakeIdentityProvider: @unchecked Sendable {
         /// Members added to the key set document (a hostile provider's document that is also
         /// a discovery document).
         public var jwksExtraMembers: [String: JSONValue] = [:]
+        /// Token introspection (RFC 7662) at `/introspect`, advertised when true.
+        public var introspectionSupported = false
+        /// The userinfo endpoint (OIDC Core §5.3) at `/userinfo`, advertised when true.
+        public var userinfoSupported = false
 
         public init() {}
     }
@@ -92,6 +96,8 @@ public final class FakeIdentityProvider: @unchecked Sendable {
     public let signer: TestTokenSigner
     private var codes: [String: (redirectURI: String, challenge: String?, nonce: String?, clientID: String)] = [:]
     private var refreshTokens: Set<String> = []
+    /// The access tokens still active (issued, their session not ended).
+    private var accessTokens: Set<String> = []
     /// The scope a refresh token was narrowed to (`narrowRotatedRefreshTokens`); absent: the sign-in's.
     private var narrowedScopes: [String: String] = [:]
     private var counters: [String: Int] = [:]
@@ -107,7 +113,10 @@ public final class FakeIdentityProvider: @unchecked Sendable {
     public init(basePath: String = "") throws {
         self.basePath = basePath
         signer = try TestTokenSigner()
-        server = try LoopbackHTTPServer { [unowned self] request in self.handle(request) }
+        server = try LoopbackHTTPServer { [weak self] request in
+            // A request that arrives while the fake goes (a test ended with a connection open) gets a 503, not a crash.
+            self?.handle(request) ?? HTTPResponse(status: 503)
+        }
     }
 
     deinit { server.stop() }
@@ -140,6 +149,15 @@ public final class FakeIdentityProvider: @unchecked Sendable {
 
     private func bump(_ name: String) { lock.withLock { counters[name, default: 0] += 1 } }
 
+    /// Ends every session at the provider (an administrator's revocation, a password change):
+    /// no refresh token or access token it issued is accepted any more.
+    public func endSessions() {
+        lock.withLock {
+            refreshTokens.removeAll()
+            accessTokens.removeAll()
+        }
+    }
+
     // MARK: Routing
 
     private func handle(_ request: ReceivedRequest) -> HTTPResponse {
@@ -165,6 +183,20 @@ public final class FakeIdentityProvider: @unchecked Sendable {
             if behaviour.tokenDelay > 0 { Thread.sleep(forTimeInterval: behaviour.tokenDelay) }
             if let override = behaviour.tokenEndpointOverride { return override }
             return token(request, behaviour)
+        case ("POST", "/introspect") where behaviour.introspectionSupported:
+            bump("introspect")
+            let token = Self.form(request.body)["token"] ?? ""
+            let active = lock.withLock { refreshTokens.contains(token) || accessTokens.contains(token) }
+            return json(.object(active ? ["active": .bool(true), "client_id": .string(clientID)] : ["active": .bool(false)]))
+        case ("GET", "/userinfo") where behaviour.userinfoSupported:
+            bump("userinfo")
+            let token = request.headers["authorization"].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil } ?? ""
+            guard lock.withLock({ accessTokens.contains(token) }) else {
+                return HTTPResponse(
+                    status: 401,
+                    headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\", error_description=\"The access token is not active\""])
+            }
+            return json(.object(["sub": .string(behaviour.subject)]))
         case ("POST", "/device"):
             bump("device")
             return deviceAuthorization(request, behaviour)
@@ -204,6 +236,8 @@ public final class FakeIdentityProvider: @unchecked Sendable {
                 behaviour.secretInBody ? [.string("client_secret_post")] : [.string("none"), .string("client_secret_basic")]),
         ]
         if behaviour.revocationSupported { document["revocation_endpoint"] = .string("\(issuer)/revoke") }
+        if behaviour.introspectionSupported { document["introspection_endpoint"] = .string("\(issuer)/introspect") }
+        if behaviour.userinfoSupported { document["userinfo_endpoint"] = .string("\(issuer)/userinfo") }
         if behaviour.deviceAuthorizationSupported { document["device_authorization_endpoint"] = .string("\(issuer)/device") }
         if behaviour.sendIssuerOnRedirect { document["authorization_response_iss_parameter_supported"] = .bool(true) }
         return .object(document)
@@ -394,6 +428,7 @@ public final class FakeIdentityProvider: @unchecked Sendable {
         if keepRefreshToken == nil { body["refresh_token"] = .string(refreshToken) }
         if includeIDToken { body["id_token"] = .string(idToken(behaviour, nonce: nonce, subject: subject)) }
         remember(body["access_token"]?.stringValue, body["refresh_token"]?.stringValue, body["id_token"]?.stringValue)
+        if let accessToken = body["access_token"]?.stringValue { lock.withLock { _ = accessTokens.insert(accessToken) } }
         return json(.object(body))
     }
 

@@ -238,7 +238,10 @@ public final class FakeActionsTokenService: @unchecked Sendable {
 
     public init(issuer: FakeFederatedIssuer) throws {
         self.issuer = issuer
-        server = try LoopbackHTTPServer { [unowned self] request in self.handle(request) }
+        server = try LoopbackHTTPServer { [weak self] request in
+            // A request that arrives while the fake goes (a test ended with a connection open) gets a 503, not a crash.
+            self?.handle(request) ?? HTTPResponse(status: 503)
+        }
     }
 
     deinit { server.stop() }

@@ -62,15 +62,20 @@ public struct AuthctlInvocation: Sendable {
     /// message and status. Cancelling the task (Ctrl-C) ends it with `cancelled` (5).
     public func run() async -> Int32 {
         let output = Output(stdout: io.stdout, stderr: io.stderr)
+        var signsIn = false
         do {
             let command = try parse()
+            signsIn = command.signsIn
             try await command.run(Wiring(settings: command.settings, io: io))
             return 0
         } catch {
-            switch ErrorMapping.outcome(for: error) {
+            switch ErrorMapping.outcome(for: error, signsIn: signsIn) {
             case .report(let error): return ErrorReport.emit(error, json: wantsJSON, to: output)
             case .exit(let status): return status
             case .argumentParserOutput: return ErrorMapping.printArgumentParserOutput(for: error, io: io)
+            case .interrupted(let message):
+                output.error("authctl: \(message)\n")
+                return ErrorMapping.interruptedStatus
             }
         }
     }
@@ -95,7 +100,13 @@ public struct AuthctlInvocation: Sendable {
 protocol WiredCommand {
     /// The global options (`--keystore`, `--config`, `--json`, `-v`, `-q`) as plain values.
     var settings: Wiring.Settings { get }
+    /// A sign-in (`login`, `link`, `reauth`): Ctrl-C ends it with exit 5, any other command with 130.
+    var signsIn: Bool { get }
     func run(_ wiring: Wiring) async throws
+}
+
+extension WiredCommand {
+    var signsIn: Bool { false }
 }
 
 /// The ArgumentParser commands: their global options are the `GlobalOptions` group.

@@ -45,7 +45,7 @@ enum CommandLineCheck {
             let names = group.configuration.subcommands.compactMap { $0.configuration.commandName }
             let name = arguments[1]
             guard !names.contains(name) else { return nil }
-            let nearest = Suggestion.closest(to: name, among: names)
+            let nearest = nearest(to: name, among: names)
             return .invalidArgument(
                 "there is no command '\(first) \(Sanitize.text(name, limit: 40))'.\(nearest.map { " Did you mean '\(first) \($0)'?" } ?? "") The commands of \(first): authctl \(first) --help"
             )
@@ -53,9 +53,17 @@ enum CommandLineCheck {
         return nil
     }
 
+    /// The command a typo is nearest to; a short word (`providers ad`, `backend us`), too
+    /// short for an edit distance to mean much, gets the one command it begins.
+    static func nearest(to name: String, among names: [String]) -> String? {
+        if let closest = Suggestion.closest(to: name, among: names) { return closest }
+        let starting = names.filter { !name.isEmpty && $0.hasPrefix(name.lowercased()) }
+        return starting.count == 1 ? starting.first : nil
+    }
+
     private static func unknown(_ name: String, lead: String) -> AuthError? {
         guard !commands.contains(name) else { return nil }
-        let nearest = aliases[name.lowercased()] ?? Suggestion.closest(to: name, among: commands.filter { $0 != "help" })
+        let nearest = aliases[name.lowercased()] ?? nearest(to: name, among: commands.filter { $0 != "help" })
         return .invalidArgument(
             "\(lead) '\(Sanitize.text(name, limit: 40))'.\(nearest.map { " Did you mean '\($0)'?" } ?? "") The commands: authctl --help")
     }

@@ -7,6 +7,11 @@ import AuthCore
     import Foundation
 #endif
 
+/// A person stopped a command at a question (answered no): exit 130, as Ctrl-C there.
+struct Interrupted: Error {
+    var reason: String
+}
+
 /// How an error that ends a command becomes what the user sees (SPEC §6), in one place so
 /// that a test can hold every kind of error to its exit status.
 enum ErrorMapping {
@@ -17,12 +22,24 @@ enum ErrorMapping {
         case exit(Int32)
         /// ArgumentParser's own output: help, version, completion scripts (exit 0).
         case argumentParserOutput
+        /// A person stopped a command that is no sign-in (Ctrl-C, or no to its question):
+        /// print `authctl: MESSAGE`, exit 130 (SPEC §10), nothing changed.
+        case interrupted(String)
     }
 
-    static func outcome(for error: any Error) -> Outcome {
+    /// Ctrl-C during a sign-in (`login`, `link`, `reauth`): `web-context-cancelled` (5).
+    /// The same words as the loopback listener's when Ctrl-C ends its wait (`RedirectListener`).
+    static let signInCancelled = AuthError.cancelled("the sign-in was cancelled. Run the command again to sign in")
+    /// Ctrl-C at any other wait: exit 130.
+    static let interruptedWording = "cancelled (Ctrl-C); nothing was changed"
+    static let interruptedStatus: Int32 = 130
+
+    /// `signsIn`: whether the command that ended was a sign-in, whose Ctrl-C is exit 5 (SPEC §6).
+    static func outcome(for error: any Error, signsIn: Bool = true) -> Outcome {
         switch error {
         case let error as AuthError: return .report(error)
-        case is CancellationError: return .report(.cancelled("cancelled"))
+        case is CancellationError: return signsIn ? .report(signInCancelled) : .interrupted(interruptedWording)
+        case let error as Interrupted: return .interrupted(error.reason)
         default: break
         }
         let status = Authctl.exitCode(for: error)
@@ -37,6 +54,12 @@ enum ErrorMapping {
                 ))
         }
         var message = Authctl.message(for: error).trimming(.whitespacesAndNewlines)
+        // ArgumentParser's own prefix and capital ("Error: Missing expected argument"): in
+        // authctl's style, a lower-case word after `authctl: ` (a name such as "URL" stays).
+        if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
+        if let first = message.first, first.isUppercase, message.dropFirst().first?.isLowercase == true {
+            message = first.lowercased() + message.dropFirst()
+        }
         // ArgumentParser's sentence may end with its own full stop or question mark.
         while let last = message.last, last == "." { message.removeLast() }
         let stop = message.last == "?" ? "" : "."

@@ -98,6 +98,7 @@ struct Output {
             "lastSignInAt": timestamp(user.lastSignInAt),
             "lastAuthAt": timestamp(user.lastAuthAt),
             "kind": .string(user.kind.rawValue),
+            "hasSession": .bool(hasSession(user)),
             "providerData": .array(
                 user.providerData.map { identity in
                     .object([
@@ -108,7 +109,11 @@ struct Output {
                         "displayName": optional(identity.profile.displayName),
                         "accessTokenExpiresAt": timestamp(identity.tokens?.expiresAt),
                         // Sealed and read without the key: whether it is refreshable is not known.
-                        "refreshable": identity.tokens?.isSealed == true ? .null : .bool(identity.tokens?.refreshToken != nil),
+                        // A refresh token the provider refused (`invalid_grant`) refreshes nothing.
+                        "refreshable": identity.tokens?.needsSignInSince != nil
+                            ? .bool(false)
+                            : identity.tokens?.isSealed == true ? .null : .bool(identity.tokens?.refreshToken != nil),
+                        "needsSignInSince": timestamp(identity.tokens?.needsSignInSince),
                         "signedIn": .bool(identity.tokens != nil),
                         "tokensSealed": .bool(identity.tokens?.isSealed == true),
                         // A workload's: how it authenticates, as where it is read (never a value).
@@ -116,6 +121,16 @@ struct Output {
                     ])
                 }),
         ])
+    }
+
+    /// Whether the user has a session: tokens of an identity, or a Firebase session.
+    static func hasSession(_ user: User) -> Bool {
+        user.providerData.contains { $0.tokens != nil } || user.backend?.session != nil
+    }
+
+    /// A user who still has a session, as `status --json` names one.
+    static func sessionSummary(_ user: User) -> JSONValue {
+        .object(["uid": .string(user.uid), "email": optional(user.email)])
     }
 
     /// How a person recognises a user: email, else name, else uid.
@@ -198,6 +213,15 @@ struct Output {
                     } ?? "access token (lifetime unknown)"
                 state +=
                     tokens.refreshToken != nil ? ", refreshable" : identity.workload != nil ? ", renewed by the grant" : ", not refreshable"
+            }
+            if let since = identity.tokens?.needsSignInSince {
+                // The provider refused the refresh token: no "refreshable", whatever the access token's lifetime.
+                let tokens = identity.tokens
+                let left = tokens?.expiresAt.map { Int(max(min($0.timeIntervalSince(now), 1e12), -1e12)) } ?? 0
+                state =
+                    "needs sign-in since \(rfc3339(since)): \(identity.providerID) refused the refresh token (invalid_grant)"
+                    + (left > 0 ? "; the access token is valid for \(lifetime(left)) more" : "")
+                    + ". Sign in again: authctl login \(identity.providerID)"
             }
             if let workload = identity.workload { state += " (\(workload.authentication.summary))" }
             lines.append("  \(identity.providerID): \(identity.profile.email ?? identity.federatedID) — \(state)")

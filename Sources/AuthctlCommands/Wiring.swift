@@ -96,6 +96,18 @@ struct Wiring {
         return line.flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// Before a destructive change (`users delete`, `providers remove`, `keystore unseal`): a
+    /// person at a terminal is asked, unless `--yes` was given; without a terminal nobody is
+    /// asked and the command goes on as it always did. No, or Ctrl-C at the question: the
+    /// command ends with exit 130 and nothing changed.
+    func confirm(_ question: String, yes: Bool) throws {
+        let terminal = self.terminal
+        guard !yes, terminal.isInteractive else { return }
+        let answer = terminal.confirm(question)
+        if Task.isCancelled { throw CancellationError() }
+        if !answer { throw Interrupted(reason: "not confirmed; nothing was changed") }
+    }
+
     func configStore() -> ConfigStore { ConfigStore(path: configPath, random: SystemRandomSource()) }
 
     /// The one provider of config.json, to name in "sign in first" when nothing else says

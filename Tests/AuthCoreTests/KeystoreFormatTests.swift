@@ -169,6 +169,7 @@ struct KeystoreFormatTests {
                   "tokens" : {
                     "accessToken" : "graph-access-token",
                     "expiresAt" : "2026-09-21T15:13:20Z",
+                    "needsSignInSince" : "2026-09-21T15:13:20Z",
                     "scopes" : [
                       "User.Read"
                     ],
@@ -226,6 +227,8 @@ struct KeystoreFormatTests {
                     tokens: TokenSet(
                         accessToken: "graph-access-token", expiresAt: later, refreshToken: nil, idToken: nil, scopes: ["User.Read"]))
             ])
+        // A refresh the provider refused (`invalid_grant`): the session needs a new sign-in.
+        firebaseUser.providerData[0].tokens?.needsSignInSince = later
         firebaseUser.backend = UserBackend(
             projectID: "my-app-golden", tenantID: "tenant-golden",
             session: TokenSet(

@@ -136,6 +136,9 @@ final class SealedKeystoreIntegrityTests: KeystoreDirectoryFixture {
             "no expiry": tokens(0) { $0["expiresAt"] = nil },
             "other scopes": tokens(0) { $0["scopes"] = ["openid", "admin"] },
             "another token type": tokens(0) { $0["tokenType"] = "DPoP" },
+            // The needs-sign-in mark is bound too: added or removed without the key, it is damage.
+            "a needs-sign-in mark added": tokens(0) { $0["needsSignInSince"] = "2026-01-01T00:00:00Z" },
+            "the needs-sign-in mark removed": tokens(1) { $0["needsSignInSince"] = nil },
             "the identity's federated id": identity(0) { $0["federatedId"] = "someone-else" },
             "the identity's issuer": identity(0) { $0["issuer"] = "https://evil.example" },
             "the Firebase session's expiry": backend { session in
@@ -212,7 +215,13 @@ extension SealedKeystoreIntegrityTests {
         try Data(Data((32..<64).map { UInt8($0) }).base64EncodedString().utf8).write(to: URL(fileURLWithPath: key))
         chmod(key, 0o600)
         let keys = KeystoreKeys(keyFile: key)
-        let expected = KeystoreFormatTests.expected
+        // The fixture was written before `needsSignInSince` existed: it has none.
+        var expected = KeystoreFormatTests.expected
+        for user in expected.users.indices {
+            for identity in expected.users[user].providerData.indices {
+                expected.users[user].providerData[identity].tokens?.needsSignInSince = nil
+            }
+        }
         #expect(try keystore(keys).read() == expected)
         #expect(try keystore(keys).readCurrentUser() == AccountState(currentUID: expected.currentUID, users: [expected.users[0]]))
         #expect(try keystore().sealStatus().version == 2)

@@ -229,7 +229,7 @@ struct TokenRefreshTests {
         #expect(test.keystore.state == before)
     }
 
-    @Test("invalid_grant on refresh is invalid-credential and tells to sign in again; nothing is stored")
+    @Test("invalid_grant on refresh is invalid-credential and tells to sign in again; only the needs-sign-in mark is stored, once")
     func refreshRefused() async throws {
         let test = try await signedIn()
         provider.update { $0.refreshError = "invalid_grant" }
@@ -238,7 +238,14 @@ struct TokenRefreshTests {
             guard let error = $0 as? AuthError else { return false }
             return error.code == .invalidCredential && error.message.parts.contains(.command(.login, ["oidc.fake"]))
         }
-        #expect(test.keystore.state == before)
+        let marked = test.keystore.state
+        #expect(marked.users.first?.providerData.first?.tokens?.needsSignInSince != nil, "the refusal is remembered")
+        var unmarked = marked
+        unmarked.users[0].providerData[0].tokens?.needsSignInSince = nil
+        #expect(unmarked == before, "and nothing else changed: the tokens are as they were")
+        try await Task.sleep(for: .milliseconds(1100))
+        _ = try? await test.tokenRefresh().run(.init(forceRefresh: true))
+        #expect(test.keystore.state == marked, "a second refusal keeps the first one's time")
     }
 
     @Test("a refresh that cannot give what was asked still keeps the rotated refresh token")

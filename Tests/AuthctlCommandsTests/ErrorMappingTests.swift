@@ -14,6 +14,7 @@ struct ErrorMappingTests {
         case .report(let error): error.code.exitStatus
         case .exit(let status): status
         case .argumentParserOutput: nil
+        case .interrupted: ErrorMapping.interruptedStatus
         }
     }
 
@@ -41,6 +42,7 @@ struct ErrorMappingTests {
         #expect(status(ValidationError("bad")) == 2)
         #expect(status(AuthError.notConfigured("x")) == 7 && status(CancellationError()) == 5 && status(ExitCode(3)) == 3)
         #expect(ErrorMapping.outcome(for: CleanExit.helpRequest()) == .argumentParserOutput, "help is ArgumentParser's output")
+        #expect(ErrorMapping.outcome(for: CancellationError(), signsIn: false) == .interrupted("cancelled (Ctrl-C); nothing was changed"))
     }
 }
 

@@ -153,9 +153,14 @@ final class PipeInput: InputChannel, @unchecked Sendable {
     private let reader: FileDescriptorInput
     private let pipe = Pipe()
 
-    init() { reader = FileDescriptorInput(descriptor: pipe.fileHandleForReading.fileDescriptor) }
+    /// A pipe that says it is a terminal when `isTerminal` (a person who has not typed yet).
+    let isTerminal: Bool
 
-    var isTerminal: Bool { false }
+    init(isTerminal: Bool = false) {
+        reader = FileDescriptorInput(descriptor: pipe.fileHandleForReading.fileDescriptor)
+        self.isTerminal = isTerminal
+    }
+
     func read(upTo count: Int) throws -> [UInt8] { try reader.read(upTo: count) }
     func write(_ data: Data) { pipe.fileHandleForWriting.write(data) }
     func closeWriting() { try? pipe.fileHandleForWriting.close() }

@@ -59,7 +59,7 @@ final class ListsTests {
         #expect(!lines.contains { $0.contains("\t") })
         try await authctl.run(["signout", "--all"]).expectSuccess()
         let status = try await authctl.run(["status", "--json"])
-        #expect(status.status == 16 && status.json == ["signedIn": .bool(false)], "\(status.stdout)")
+        #expect(status.status == 16 && status.json == ["signedIn": .bool(false), "otherSessions": .array([])], "\(status.stdout)")
     }
 
     @Test("TERM=dumb gets no colour on a terminal")

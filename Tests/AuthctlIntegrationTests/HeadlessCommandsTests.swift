@@ -67,7 +67,7 @@ final class HeadlessCommandsTests {
     @Test("every command, stdin closed and no terminal, finishes with its documented exit code and never asks")
     func noTerminal() async throws {
         let commands: [([String], Int32)] = [
-            (["status"], 16), (["token"], 16), (["signout"], 16), (["users", "list"], 0), (["users", "show"], 16),
+            (["status"], 16), (["token"], 16), (["signout"], 0), (["users", "list"], 0), (["users", "show"], 16),
             (["users", "delete"], 16), (["users", "export"], 0), (["providers", "list"], 0), (["link", "oidc.fake"], 16),
             (["reauth", "oidc.fake"], 16), (["unlink", "oidc.fake"], 16), (["exec", "--", "true"], 16),
             (["login", "oidc.unknown"], 7), (["login", "oidc.fake", "--no-browser", "--timeout", "1"], 5),

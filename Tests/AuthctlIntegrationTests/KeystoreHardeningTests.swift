@@ -102,7 +102,7 @@ final class KeystoreHardeningTests {
         #expect(!FileManager.default.fileExists(atPath: stale))
     }
 
-    @Test("Ctrl-C while another process holds the keystore lock exits 5 at once, the keystore unchanged")
+    @Test("Ctrl-C while another process holds the keystore lock exits 130 at once (no sign-in is waiting), the keystore unchanged")
     func interruptedLockWait() async throws {
         try await signedIn()
         let before = try #require(authctl.keystoreBytes())
@@ -116,8 +116,9 @@ final class KeystoreHardeningTests {
         let process = started.0
         DispatchQueue.global().asyncAfter(deadline: .now() + 10) { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let result = await AuthctlProcess.finish(started)
-        // Still waiting (the lock's timeout is 30 s), it is killed after 10 s: not exit 5.
-        #expect(result.status == 5, "\(result.stderr)")
+        // Still waiting (the lock's timeout is 30 s), it is killed after 10 s: not exit 130.
+        #expect(result.status == 130, "\(result.stderr)")
+        #expect(result.stderr.contains("authctl: cancelled (Ctrl-C); nothing was changed"), "\(result.stderr)")
         #expect(authctl.keystoreBytes() == before)
     }
 

@@ -22,6 +22,10 @@ public struct TokenSet: Sendable, Equatable {
     /// True when the keystore is sealed and was read without its key (`status`, `users
     /// list`): the tokens exist but none is here, only their type, expiry and scopes.
     public var isSealed = false
+    /// When the provider refused the refresh token (`invalid_grant`): the session has ended
+    /// and only a new sign-in gives tokens again. Nil while the session is good, and after
+    /// every sign-in or refresh that succeeds.
+    public var needsSignInSince: Date?
 
     public init(
         accessToken: String?, tokenType: String = "Bearer", expiresAt: Date?, refreshToken: String?, idToken: String?, scopes: [String],

@@ -30,7 +30,7 @@ struct ProviderMetadata: Sendable {
         {
             return document
         }
-        let body = try await fetch(url, what: "discovery document", nextStep: provider.nextStep(for:))
+        let body = try await fetch(url, what: "discovery document", of: "\(provider.id)", nextStep: provider.nextStep(for:))
         let document = try DiscoveryDocument.parse(body, source: url, checkIssuer: provider.checkDiscoveryIssuer)
         metadataCache.store(CachedDocument(url: url, kind: .discovery, issuer: provider.issuer, fetchedAt: now, body: body))
         return document
@@ -48,7 +48,7 @@ struct ProviderMetadata: Sendable {
         {
             return keys
         }
-        let body = try await fetch(url, what: "key set (JWKS)")
+        let body = try await fetch(url, what: "key set (JWKS)", of: "the provider")
         guard let keys = JSONWebKeySet(data: body) else {
             throw AuthError.notConfigured("the provider's key set at \(url.host ?? "?")\(url.path) is not a JWK Set. Check the provider")
         }
@@ -56,18 +56,21 @@ struct ProviderMetadata: Sendable {
         return keys
     }
 
-    private func fetch(_ url: URL, what: String, nextStep: (OAuthErrorResponse) -> Message? = { _ in nil }) async throws -> Data {
+    /// `owner`: who serves it, for messages (the provider id, which names more than a host).
+    private func fetch(_ url: URL, what: String, of owner: String, nextStep: (OAuthErrorResponse) -> Message? = { _ in nil }) async throws
+        -> Data
+    {
         let response = try await transport.send(HTTPRequest(url: url, headers: ["Accept": "application/json"]))
         // A 4xx with an OAuth error body is the provider saying the configuration is wrong
         // (Microsoft: AADSTS90002, no such tenant).
         if (400..<500).contains(response.status), let json = JSONValue.object(from: response.body), let error = OAuthErrorResponse(json) {
             throw AuthError.notConfigured(
-                "the provider refused its \(what) at \(url.host ?? "?")\(url.path): \(error.summary). \(nextStep(error) ?? "Check the provider's configuration with: \(command: .providersShow)")",
+                "\(owner) refused its \(what) at \(url.host ?? "?")\(url.path): \(error.summary). \(nextStep(error) ?? "Check the provider's configuration with: \(command: .providersShow)")",
                 details: ["oauthError": .string(Sanitize.text(error.error, limit: 64))])
         }
         guard response.status == 200 else {
             throw AuthError.network(
-                "the provider's \(what) at \(url.host ?? "?")\(url.path) answered HTTP \(response.status). Check the issuer URL, or try again later"
+                "\(owner)'s \(what) at \(url.host ?? "?")\(url.path) answered HTTP \(response.status). Check the issuer URL, or try again later"
             )
         }
         return response.body

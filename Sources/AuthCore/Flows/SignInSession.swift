@@ -218,7 +218,7 @@ public struct SignInSession: Sendable {
         case (.exchanging(let fields), .response(let response)):
             guard let discovery else { throw AuthError.internalError("the sign-in lost its discovery document") }
             let tokens = try TokenResponse.parse(
-                response, host: discovery.tokenEndpoint.host ?? "the provider", nextStep: provider.nextStep(for:))
+                response, host: "\(provider.id) (\(discovery.tokenEndpoint.host ?? "?"))", nextStep: provider.nextStep(for:))
             step = .making
             return .makeCredential(
                 CredentialMaking(
@@ -232,7 +232,7 @@ public struct SignInSession: Sendable {
             guard let discovery, let endpoint = discovery.deviceAuthorizationEndpoint else {
                 throw AuthError.internalError("the sign-in lost its discovery document")
             }
-            let authorization = try DeviceAuthorizationResponse.parse(response, host: endpoint.host ?? "the provider")
+            let authorization = try DeviceAuthorizationResponse.parse(response, host: "\(provider.id) (\(endpoint.host ?? "?"))")
             let polling = DeviceTokenPolling(
                 interval: authorization.interval, issuedAt: now, expiresIn: authorization.expiresIn, timeout: options.timeout)
             let until = min(polling.expiresAt, polling.timeoutAt)
@@ -259,7 +259,7 @@ public struct SignInSession: Sendable {
                 return pollAction(polling.next(after: error, now: now), authorization, polling, now: now)
             }
             let tokens = try TokenResponse.parse(
-                response, host: discovery.tokenEndpoint.host ?? "the provider", nextStep: provider.nextStep(for:))
+                response, host: "\(provider.id) (\(discovery.tokenEndpoint.host ?? "?"))", nextStep: provider.nextStep(for:))
             step = .making
             return .makeCredential(
                 CredentialMaking(

@@ -33,7 +33,8 @@ public struct SignOut: Sendable {
 
     public func run(_ input: Input) async throws -> Output {
         let state = try accounts.accounts()
-        guard input.all || state.currentUser != nil else { throw AuthError.noCurrentUser }
+        // Nobody current: nothing to end, with or without --all (the same answer; nothing is written).
+        guard input.all || state.currentUser != nil else { return Output(signedOut: [], revocations: []) }
         // Resolved once: another process may make another user current meanwhile.
         let uid = state.currentUID
         let users = state.users.filter { input.all ? $0.providerData.contains { $0.tokens != nil } : $0.uid == uid }
@@ -56,7 +57,7 @@ public struct SignOut: Sendable {
                 }
             }
         }
-        try await accounts.signOut(all: input.all, user: input.all ? nil : uid)
+        if !users.isEmpty || state.currentUID != nil { try await accounts.signOut(all: input.all, user: input.all ? nil : uid) }
         return Output(signedOut: users.map(\.uid), revocations: revocations)
     }
 }

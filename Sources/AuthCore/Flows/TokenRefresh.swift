@@ -160,7 +160,7 @@ public struct TokenRefresh: Sendable {
         _ input: Input, uid: String, providerID: String, seen tokens: TokenSet,
         renew: (LinkedIdentity, TokenSet) async throws -> TokenSet
     ) async throws -> Output? {
-        try await keystore.update { state in
+        try await keystore.update { state -> Result<Output?, AuthError> in
             // Re-read under the lock: another process may have refreshed meanwhile. The user is
             // the one resolved above, current or not by now.
             let (userIndex, identityIndex, current) = try Self.locate(uid: uid, providerID: providerID, in: state)
@@ -171,20 +171,35 @@ public struct TokenRefresh: Sendable {
                 if let output = Self.validOutput(
                     current, uid: uid, providerID: providerID, input: input, now: now, refreshed: false, minimumTTLApplies: false)
                 {
-                    return output
+                    return .success(output)
                 }
             } else if !input.forceRefresh,
                 let output = Self.validOutput(current, uid: uid, providerID: providerID, input: input, now: now, refreshed: false)
             {
-                return output
+                return .success(output)
             }
             let identity = state.users[userIndex].providerData[identityIndex]
-            let refreshed = try await renew(identity, current)
+            let refreshed: TokenSet
+            do {
+                refreshed = try await renew(identity, current)
+            } catch let error as AuthError where Self.endsSession(error, input: input) {
+                // The provider refused the refresh token: the session has ended, and `status`
+                // says so from now on (the one write of a failed refresh; the first refusal's time stays).
+                if current.needsSignInSince == nil { state.users[userIndex].providerData[identityIndex].tokens?.needsSignInSince = now }
+                return .failure(error)
+            }
             // Stored even when it lacks what was asked: a rotated refresh token must not be lost.
             state.users[userIndex].providerData[identityIndex].tokens = refreshed
-            return Self.validOutput(
-                refreshed, uid: uid, providerID: providerID, input: input, now: now, refreshed: true, minimumTTLApplies: false)
-        }
+            return .success(
+                Self.validOutput(
+                    refreshed, uid: uid, providerID: providerID, input: input, now: now, refreshed: true, minimumTTLApplies: false))
+        }.get()
+    }
+
+    /// Whether a failed refresh of the session's own token says that the session has ended
+    /// (`invalid_grant`: the refresh token is expired, revoked or unknown).
+    static func endsSession(_ error: AuthError, input: Input) -> Bool {
+        input.scopes.isEmpty && error.code == .invalidCredential && error.details["oauthError"] == .string("invalid_grant")
     }
 
     /// The refresh-token grant of a person's identity, after the checks that it can run.
@@ -323,7 +338,7 @@ public struct TokenRefresh: Sendable {
         let response: TokenResponse
         do {
             response = try TokenResponse.parse(
-                try await transport.send(request.httpRequest), host: discovery.tokenEndpoint.host ?? "the provider",
+                try await transport.send(request.httpRequest), host: "\(identity.providerID) (\(discovery.tokenEndpoint.host ?? "?"))",
                 nextStep: provider.nextStep(for:))
         } catch let error as AuthError where error.details["oauthError"] == "invalid_grant" && scopes.isEmpty {
             throw AuthError.invalidCredential(
@@ -356,6 +371,7 @@ public struct TokenRefresh: Sendable {
         var refreshed = tokens
         refreshed.refreshToken = response.refreshToken ?? refreshToken
         refreshed.idToken = idToken
+        refreshed.needsSignInSince = nil
         if scopes.isEmpty {
             refreshed.accessToken = response.accessToken
             refreshed.tokenType = response.tokenType

@@ -62,7 +62,7 @@ public struct WorkloadGrant: Sendable {
             tokenEndpoint: discovery.tokenEndpoint, clientID: client.clientID, grant: .clientCredentials(scopes: asked),
             authentication: authentication)
         let response = try TokenResponse.parse(
-            try await transport.send(request.httpRequest), host: discovery.tokenEndpoint.host ?? "the provider",
+            try await transport.send(request.httpRequest), host: "\(provider.id) (\(discovery.tokenEndpoint.host ?? "?"))",
             nextStep: provider.workloadNextStep(for:))
         let now = clock.now()
         // A refresh token, had the provider sent one (RFC 6749 §4.4.3 says it should not), is

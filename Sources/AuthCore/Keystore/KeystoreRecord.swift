@@ -98,6 +98,10 @@ enum KeystoreRecord {
         var idToken: String?
         var scopes: [String]
         var additionalTokens: [String: ScopedToken]?
+        /// When the provider refused the refresh token (`invalid_grant`); absent while the
+        /// session is good. Readable (`status` shows it without the key), and in a sealed
+        /// keystore bound with the other readable fields.
+        var needsSignInSince: Date?
         /// Format version 2, a sealed keystore: `accessToken`, `refreshToken`, `idToken` and
         /// `additionalTokens` (and a pending credential's `claims`) are absent and held here,
         /// AES-256-GCM under the data key, bound to the record's place (`SealedSecrets`).
@@ -251,7 +255,8 @@ extension KeystoreRecord.Tokens {
         self.init(
             accessToken: tokens.accessToken, tokenType: tokens.tokenType, expiresAt: tokens.expiresAt, refreshToken: tokens.refreshToken,
             idToken: tokens.idToken, scopes: tokens.scopes,
-            additionalTokens: tokens.additionalTokens?.mapValues(KeystoreRecord.ScopedToken.init), sealed: nil)
+            additionalTokens: tokens.additionalTokens?.mapValues(KeystoreRecord.ScopedToken.init),
+            needsSignInSince: tokens.needsSignInSince, sealed: nil)
     }
 
     /// The domain's tokens; from a record still sealed (read without the key, for `status`
@@ -261,6 +266,7 @@ extension KeystoreRecord.Tokens {
             accessToken: accessToken, tokenType: tokenType, expiresAt: expiresAt, refreshToken: refreshToken, idToken: idToken,
             scopes: scopes, additionalTokens: additionalTokens?.mapValues(\.domain))
         set.isSealed = sealed != nil
+        set.needsSignInSince = needsSignInSince
         return set
     }
 }

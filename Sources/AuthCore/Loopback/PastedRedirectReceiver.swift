@@ -51,6 +51,8 @@ public final class PastedRedirectReceiver: RedirectReceiver {
             throw AuthError.internalError("the pasted redirect was asked for before the sign-in started")
         }
         guard let pasted = await read(), !pasted.trimming(.whitespaces).isEmpty else {
+            // Ctrl-C at the prompt: the words of every sign-in's Ctrl-C (the loopback wait's).
+            if Task.isCancelled { throw AuthError.cancelled("the sign-in was cancelled. Run the command again to sign in") }
             throw AuthError.cancelled(
                 "no redirect URL arrived on stdin. Paste the address the browser ended on after signing in (\(input: .manual) reads it from stdin)")
         }

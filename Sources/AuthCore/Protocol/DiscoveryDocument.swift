@@ -17,6 +17,8 @@ public struct DiscoveryDocument: Sendable, Equatable, Codable {
     public var jwksURI: URL
     public var userinfoEndpoint: URL?
     public var revocationEndpoint: URL?
+    /// RFC 7662 §2 (advertised per RFC 8414 §2): where a token's state can be asked.
+    public var introspectionEndpoint: URL?
     public var deviceAuthorizationEndpoint: URL?
     public var idTokenSigningAlgValuesSupported: [String]?
     public var tokenEndpointAuthMethodsSupported: [String]?
@@ -31,6 +33,7 @@ public struct DiscoveryDocument: Sendable, Equatable, Codable {
         case jwksURI = "jwks_uri"
         case userinfoEndpoint = "userinfo_endpoint"
         case revocationEndpoint = "revocation_endpoint"
+        case introspectionEndpoint = "introspection_endpoint"
         case deviceAuthorizationEndpoint = "device_authorization_endpoint"
         case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
@@ -99,7 +102,10 @@ public struct DiscoveryDocument: Sendable, Equatable, Codable {
         }
         try checkIssuer(document.issuer)
         for endpoint in [document.authorizationEndpoint, document.tokenEndpoint, document.jwksURI]
-            + [document.userinfoEndpoint, document.revocationEndpoint, document.deviceAuthorizationEndpoint].compactMap({ $0 })
+            + [
+                document.userinfoEndpoint, document.revocationEndpoint, document.introspectionEndpoint,
+                document.deviceAuthorizationEndpoint,
+            ].compactMap({ $0 })
         {
             try EndpointPolicy.check(endpoint, what: "the provider's endpoint")
         }

@@ -175,9 +175,12 @@ struct KeystoreCommand: ParsableCommand {
     struct Unseal: AuthctlCommand {
         static let configuration = CommandConfiguration(
             commandName: "unseal", abstract: "Write the keystore in plaintext again (format version 1), with its key.")
+        @Flag(name: [.customShort("y"), .long], help: "Do not ask for confirmation on a terminal.") var yes = false
         @OptionGroup var global: GlobalOptions
 
         func run(_ wiring: Wiring) async throws {
+            try wiring.confirm(
+                "Write the keystore \(wiring.keystorePath) in plaintext, its tokens readable by anyone who can read the file?", yes: yes)
             try await wiring.keystore().reseal(nil)
             if global.json { wiring.output.json(try Status.document(wiring)) }
             if !global.quiet { wiring.output.error("The keystore \(wiring.keystorePath) is in plaintext.\n") }

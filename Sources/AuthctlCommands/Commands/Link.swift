@@ -8,6 +8,8 @@ import AuthCore
 #endif
 
 struct LinkCommand: AuthctlCommand {
+    var signsIn: Bool { true }
+
     static let configuration = CommandConfiguration(
         commandName: "link",
         abstract: "Link another provider to the current user.",

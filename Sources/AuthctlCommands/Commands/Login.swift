@@ -8,6 +8,8 @@ import AuthCore
 #endif
 
 struct Login: AuthctlCommand {
+    var signsIn: Bool { true }
+
     static let configuration = CommandConfiguration(
         commandName: "login",
         abstract: "Sign in to a provider through the browser (or with an ID token, or a pending credential).",

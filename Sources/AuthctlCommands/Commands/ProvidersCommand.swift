@@ -149,10 +149,21 @@ struct ProvidersCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "remove", abstract: "Remove a provider's configuration (accounts stay in the keystore).")
         @Argument(help: "The provider id.", completion: Completions.providerIDs) var provider: String
+        @Flag(name: [.customShort("y"), .long], help: "Do not ask for confirmation on a terminal.") var yes = false
         @OptionGroup var global: GlobalOptions
 
         func run(_ wiring: Wiring) async throws {
             let id = try ProviderID(parsing: provider)
+            // Asked only when users still hold tokens for it: without it they cannot refresh.
+            let holders =
+                (try? wiring.keystore().readProfiles().users.filter { user in
+                    user.providerData.contains { $0.providerID == id.rawValue && $0.tokens != nil }
+                }) ?? []
+            if !holders.isEmpty {
+                try wiring.confirm(
+                    "Remove \(id)? \(holders.count == 1 ? "1 user holds" : "\(holders.count) users hold") tokens for it (\(holders.prefix(3).map(Output.name(of:)).joined(separator: ", "))\(holders.count > 3 ? ", …" : "")), which cannot be refreshed without it.",
+                    yes: yes)
+            }
             try await Providers(configStore: wiring.configStore()).remove(id)
             if global.json { wiring.output.json(.object(["removed": .string(id.rawValue)])) } else { wiring.output.line("Removed \(id).") }
         }

@@ -8,6 +8,8 @@ import AuthCore
 #endif
 
 struct ReauthCommand: AuthctlCommand {
+    var signsIn: Bool { true }
+
     static let configuration = CommandConfiguration(
         commandName: "reauth",
         abstract: "Sign in again with an identity the current user already has: fresh tokens and a recent sign-in time.")

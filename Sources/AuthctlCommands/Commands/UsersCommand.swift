@@ -20,7 +20,8 @@ struct UsersCommand: ParsableCommand {
         subcommands: [List.self, Show.self, Use.self, Delete.self, Export.self, Import.self, Photo.self])
 
     struct List: AuthctlCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "List every user in the keystore.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List every user in the keystore (* the current one; SESSION: who still has one).")
         @OptionGroup var global: GlobalOptions
 
         func run(_ wiring: Wiring) async throws {
@@ -35,12 +36,13 @@ struct UsersCommand: ParsableCommand {
             }
             if state.users.isEmpty { wiring.output.line("No users yet. Sign in with: authctl login PROVIDER") }
             wiring.output.table(
-                header: ["  UID", "EMAIL", "PROVIDERS", "BACKEND"],
+                header: ["  UID", "EMAIL", "PROVIDERS", "BACKEND", "SESSION"],
                 rows: state.usersByCreation.map { user in
                     [
                         "\(user.uid == state.currentUID ? "*" : " ") \(user.uid)",
                         user.kind == .workload ? "(workload)" : user.email ?? "-",
                         user.providerData.map(\.providerID).joined(separator: ","), Output.backendName(of: user),
+                        Output.hasSession(user) ? "yes" : "signed out",
                     ]
                 })
         }
@@ -62,17 +64,32 @@ struct UsersCommand: ParsableCommand {
     }
 
     struct Use: AuthctlCommand {
-        static let configuration = CommandConfiguration(commandName: "use", abstract: "Make another signed-in user the current one.")
-        @Argument(help: "The uid.", completion: Completions.uids) var uid: String
+        static let configuration = CommandConfiguration(
+            commandName: "use", abstract: "Make another signed-in user the current one.",
+            discussion: "The user is named by uid, or by email when exactly one user has it (several: their uids are listed).")
+        @Argument(help: "The uid, or the email of exactly one user.", completion: Completions.uids) var uid: String
         @OptionGroup var global: GlobalOptions
 
         func run(_ wiring: Wiring) async throws {
-            let user = try await Accounts(keystore: wiring.keystore()).use(uid: uid)
+            let keystore = wiring.keystore()
+            let user = try await Accounts(keystore: keystore).use(uid: try Self.resolve(uid, in: keystore.readProfiles()))
             if global.json {
                 wiring.output.json(.object(["user": Output.user(user)]))
             } else {
                 wiring.output.line("Now using \(user.email ?? user.uid).")
             }
+        }
+
+        /// A uid as it is, else the uid of the one user with that email (compared without case).
+        static func resolve(_ name: String, in state: AccountState) throws -> String {
+            if state.userIndex(uid: name) != nil || !name.contains("@") { return name }
+            let matches = state.usersByCreation.filter { $0.email?.lowercased() == name.lowercased() }
+            guard matches.count > 1 else { return matches.first?.uid ?? name }
+            throw AuthError.invalidArgument(
+                Message(
+                    verbatim:
+                        "\(matches.count) users have the email \(Sanitize.text(name, limit: 80)): \(matches.map(\.uid).joined(separator: ", ")). Name one by uid: authctl users use UID"
+                ))
         }
     }
 
@@ -84,9 +101,16 @@ struct UsersCommand: ParsableCommand {
                 "A sensitive operation: it needs a sign-in or reauthentication in the last 5 minutes (else exit 15, requires-recent-login)."
         )
         @Argument(help: "The uid (default: the current user).", completion: Completions.uids) var uid: String?
+        @Flag(name: [.customShort("y"), .long], help: "Do not ask for confirmation on a terminal.") var yes = false
         @OptionGroup var global: GlobalOptions
 
         func run(_ wiring: Wiring) async throws {
+            // Asked about the user it names; an unknown one is the flow's error, with no question first.
+            let state = try wiring.keystore().readProfiles()
+            if let user = uid.map({ uid in state.users.first { $0.uid == uid } }) ?? state.currentUser {
+                try wiring.confirm(
+                    "Delete the user \(Output.name(of: user)) (\(user.uid)) from the keystore, revoking its tokens?", yes: yes)
+            }
             let output = try await wiring.authEnvironment().deleteUser.run(uid: uid)
             if global.json {
                 wiring.output.json(.object(["deleted": .string(output.user.uid), "revocations": Output.revocations(output.revocations)]))
