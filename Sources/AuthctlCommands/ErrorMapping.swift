@@ -23,6 +23,7 @@ enum ErrorMapping {
         switch error {
         case let error as AuthError: return .report(error)
         case is CancellationError: return .report(.cancelled("cancelled"))
+        case is PromptInterrupted: return .exit(130)
         default: break
         }
         let status = Authctl.exitCode(for: error)
