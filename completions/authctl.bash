@@ -182,13 +182,13 @@ _authctl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    login|link|reauth|unlink|status|token|exec|git-credential|signout|providers|users|keystore|backend|version|completion|help)
+    login|link|reauth|unlink|status|token|exec|git-credential|signout|providers|users|keystore|unlock|lock|backend|version|completion|help)
         # Offer subcommand argument completions
         "_authctl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec git-credential signout providers users keystore backend version completion help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec git-credential signout providers users keystore unlock lock backend version completion help' -- "${cur}"))
         ;;
     esac
 }
@@ -1055,6 +1055,49 @@ _authctl_keystore_rekey() {
 }
 
 _authctl_keystore_new-key() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--keystore --config)
+    __authctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--keystore')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--config')
+        __authctl_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_authctl_unlock() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--for --keystore --config)
+    __authctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--for')
+        return
+        ;;
+    '--keystore')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--config')
+        __authctl_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_authctl_lock() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()

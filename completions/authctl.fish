@@ -84,6 +84,10 @@ function __authctl_parse_tokens -S
             case 'new-key'
                 __authctl_parse_subcommand 0 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             end
+        case 'unlock'
+            __authctl_parse_subcommand 0 'for=' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+        case 'lock'
+            __authctl_parse_subcommand 0 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'backend'
             __authctl_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
@@ -165,6 +169,8 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "aut
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'providers' -d 'Register and inspect providers (configuration, not accounts).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'users' -d 'List, show, switch between, delete, export and import the users in the keystore; fetch the current user\'s photo.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'keystore' -d 'Seal the keystore\'s tokens at rest (a key file, a passphrase or the keyring), unseal it, change its key.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'unlock' -d 'Keep the sealed keystore\'s key in the kernel keyring for a while (15m by default), for kubectl, git and other programs that cannot answer a prompt.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'lock' -d 'Forget the keystore\'s key that authctl unlock kept in the kernel keyring, before its time is up.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'backend' -d 'Choose where users live: the local keystore (default) or a Firebase project.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'version' -d 'Print the version and the commit authctl was built from (as --version does).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'completion' -d 'Print the shell completion script for bash, zsh or fish.'
@@ -470,6 +476,21 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore new-key" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore new-key" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore new-key" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlock" for' -l 'for' -d 'How long: a number with s, m or h (at most 24h).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlock" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlock" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlock" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlock" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlock" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlock" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlock" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl lock" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl lock" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl lock" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl lock" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl lock" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl lock" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl lock" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl backend" -eq 1' -fa 'use' -d 'Use the local keystore, or a Firebase project, as the user database.'

@@ -19,8 +19,8 @@ struct Authctl: ParsableCommand {
         subcommands: [
             Login.self, LinkCommand.self, ReauthCommand.self, UnlinkCommand.self, Status.self, Token.self, ExecCommand.self,
             GitCredentialCommand.self, SignOutCommand.self,
-            ProvidersCommand.self, UsersCommand.self, KeystoreCommand.self, BackendCommand.self, VersionCommand.self,
-            CompletionCommand.self,
+            ProvidersCommand.self, UsersCommand.self, KeystoreCommand.self, UnlockCommand.self, LockCommand.self,
+            BackendCommand.self, VersionCommand.self, CompletionCommand.self,
         ])
 }
 

@@ -40,6 +40,8 @@ enum ErrorMapping {
         case let error as AuthError: return .report(error)
         case is CancellationError: return signsIn ? .report(signInCancelled) : .interrupted(interruptedWording)
         case let error as Interrupted: return .interrupted(error.reason)
+        // Ctrl-C at a passphrase prompt: one wording with every other wait that is not a sign-in's.
+        case is PromptInterrupted: return .interrupted(interruptedWording)
         default: break
         }
         let status = Authctl.exitCode(for: error)

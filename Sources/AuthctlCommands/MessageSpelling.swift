@@ -45,6 +45,8 @@ enum MessageSpelling {
         case .keystoreUnseal: "keystore unseal"
         case .keystoreRekey: "keystore rekey"
         case .keystoreNewKey: "keystore new-key"
+        case .unlock: "unlock"
+        case .lock: "lock"
         case .backendUse: "backend use"
         case .backendShow: "backend show"
         }

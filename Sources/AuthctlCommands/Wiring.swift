@@ -64,7 +64,21 @@ struct Wiring {
 
     /// The keystore alone: what `status`, `users` and a cached `token` need; a sealed one
     /// opens with the key this process can give (`keystoreKeys`).
-    func keystore() -> FileKeystore { FileKeystore(path: keystorePath, random: SystemRandomSource(), keys: keystoreKeys) }
+    /// `asking`: false for the token fast path, which runs before Ctrl-C can cancel anything
+    /// (main.swift): a passphrase is asked only by the full command, where Ctrl-C ends the prompt.
+    func keystore(asking: Bool = true) -> FileKeystore {
+        var keys = keystoreKeys
+        if !asking { keys.askPassphrase = nil }
+        var keystore = FileKeystore(path: keystorePath, random: SystemRandomSource(), keys: keys)
+        // A wait for another authctl's lock is told on a terminal, never without one.
+        if io.stderr.isTerminal {
+            let stderr = io.stderr
+            keystore.lockWaiting = { holder in
+                stderr.print("Waiting for another authctl\(holder.map { " (pid \($0))" } ?? "") to finish with the keystore…\n")
+            }
+        }
+        return keystore
+    }
 
     /// What opens a sealed keystore: `AUTHCTL_KEYSTORE_KEY_FILE`, `AUTHCTL_KEYSTORE_PASSPHRASE`,
     /// else a prompt for the passphrase when a person is at a terminal (never without one).
@@ -73,27 +87,37 @@ struct Wiring {
         let keyFile = environment["AUTHCTL_KEYSTORE_KEY_FILE"].flatMap { $0.isEmpty ? nil : $0 }
         let passphrase = environment["AUTHCTL_KEYSTORE_PASSPHRASE"].flatMap { $0.isEmpty ? nil : $0 }
         let io = self.io
-        let ask: (@Sendable () -> String?)? =
-            io.stdin.isTerminal && io.stderr.isTerminal ? { @Sendable in Self.askPassphrase("Keystore passphrase: ", io: io) } : nil
+        let ask: (@Sendable (Int) throws -> String?)? =
+            io.stdin.isTerminal && io.stderr.isTerminal
+            ? { @Sendable attempt in
+                if attempt > 1 { io.stderr.print("Wrong passphrase, try again.\n") }
+                return try Self.askPassphrase("Keystore passphrase: ", io: io)
+            } : nil
         // The keyring is asked only for a keystore sealed with it (libsecret is loaded then).
         // AUTHCTL_KEYSTORE_KEYRING (any value but empty or 0): the keystore is sealed with the
         // keyring, so a plaintext one is refused (the keyring being reachable says nothing).
         let keyringExpected = environment["AUTHCTL_KEYSTORE_KEYRING"].map { !$0.isEmpty && $0 != "0" } ?? false
         return KeystoreKeys(
             keyFile: keyFile, passphrase: passphrase, askPassphrase: ask, keyring: SecretServiceKeyring(),
-            keyringExpected: keyringExpected, memory: keyMemory)
+            keyringExpected: keyringExpected, memory: keyMemory, unlocked: KernelKeyring())
     }
 
-    /// Asks on the terminal, echo off; nil when nothing was typed.
-    static func askPassphrase(_ prompt: String, io: AuthctlIO) -> String? {
+    /// Asks on the terminal, echo off: the line typed ("" for an empty one), nil at the end of
+    /// input (or a line too long). Ctrl-C throws `PromptInterrupted` (exit 130).
+    static func askPassphrase(_ prompt: String, io: AuthctlIO) throws -> String? {
         // Echo goes off before the prompt shows (as readpassphrase(3) does): what is typed
         // once the prompt is there is neither shown nor discarded by the terminal's flush.
-        let line = try? io.stdin.withoutEcho {
-            try? io.stderr.write(Array(prompt.utf8))
-            return try io.stdin.readLine(limit: 4096)
+        defer { try? io.stderr.write(Array("\n".utf8)) }
+        do {
+            return try io.stdin.withoutEcho {
+                try? io.stderr.write(Array(prompt.utf8))
+                return try io.stdin.readLine(limit: 4096)
+            }
+        } catch is CancellationError {
+            throw PromptInterrupted()
+        } catch {
+            return nil
         }
-        try? io.stderr.write(Array("\n".utf8))
-        return line.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// Before a destructive change (`users delete`, `providers remove`, `keystore unseal`): a
@@ -166,6 +190,10 @@ struct Wiring {
         return ChildEnvironment.configuredSecrets(providers: providers, accounts: try? keystore().readProfiles())
     }
 }
+
+/// Ctrl-C at a prompt that is not a sign-in's (the keystore's passphrase): the command ends
+/// with 130, as a shell reports an interrupted program (SPEC §10); nothing was changed.
+struct PromptInterrupted: Error {}
 
 extension Wiring {
     /// Colours unless `NO_COLOR` is set and not empty (no-color.org) or the terminal says it

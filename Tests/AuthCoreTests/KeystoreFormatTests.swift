@@ -296,10 +296,10 @@ struct KeystoreFormatTests {
         let schema = try #require(JSONValue.object(from: Data(contentsOf: root.appendingPathComponent("docs/keystore.schema.json"))))
         let golden = try #require(JSONValue.object(from: Data(Self.golden.utf8)))
         let key = DataKey.random()
-        // Every field of `sealing` at once (a real one has either `kdf` or `keyringItem`).
+        // Every field of `sealing` at once (a real one has one of `kdf`, `keyringItem`, `keyFile`).
         let sealing = try KeystoreSealing(
             dataKey: key, wrappingKey: DataKey.random().symmetricKey, keySource: .passphrase, kdf: .standard(salt: Data(count: 16)),
-            keyringItem: "item")
+            keyringItem: "item", keyFile: "/home/ada/.config/authctl/keystore.key")
         let sealedFile = try KeystoreFile(Self.expected).sealed(with: key, sealing: sealing).encoded()
         let sealed = try #require(JSONValue.object(from: sealedFile))
         let workload = WorkloadKeystoreFormatTests.fieldNames

@@ -59,7 +59,10 @@ final class KeystoreSealingTests: KeystoreDirectoryFixture {
     @Test("without the key: the commands that need a token fail saying how to give it; profiles read with tokens marked sealed")
     func withoutTheKey() async throws {
         try await write(state)
-        try await keystore().reseal(.keyFile(path: try keyFile("k")))
+        let key = try keyFile("k")
+        try await keystore().reseal(.keyFile(path: key))
+        // The keystore names its key file; without it (and without the variable) nothing opens it.
+        #expect(rename(key, key + ".away") == 0)
         let before = fileText
         #expect { try self.keystore().read() } throws: { self.isKeystoreError($0, saying: "AUTHCTL_KEYSTORE_KEY_FILE") }
         #expect { try self.keystore().readCurrentUser() } throws: { self.isKeystoreError($0, saying: "AUTHCTL_KEYSTORE_KEY_FILE") }
@@ -168,7 +171,7 @@ final class KeystoreSealingTests: KeystoreDirectoryFixture {
         #expect { try self.keystore(KeystoreKeys(passphrase: "wrong")).read() } throws: { self.isKeystoreError($0, saying: "not the key") }
         #expect { try self.keystore().read() } throws: { self.isKeystoreError($0, saying: "AUTHCTL_KEYSTORE_PASSPHRASE") }
         // A prompt is used only when no passphrase was given.
-        #expect(try keystore(KeystoreKeys(askPassphrase: { "correct horse" })).read() == state)
+        #expect(try keystore(KeystoreKeys(askPassphrase: { _ in "correct horse" })).read() == state)
     }
 
     @Test(

@@ -476,7 +476,9 @@ struct FirebaseCommandsTests {
         #expect(try await authctl.run(["keystore", "seal", "--key-file", key]).status == 0)
         let text = String(decoding: authctl.keystoreBytes() ?? Data(), as: UTF8.self)
         for secret in firebase.issuedSecrets where secret.hasPrefix("AMf-") || secret.hasPrefix("ey") { #expect(!text.contains(secret)) }
+        #expect(rename(key, key + ".away") == 0)
         #expect(try await authctl.run(["token"]).status == 6)
+        #expect(rename(key + ".away", key) == 0)
         let environment = ["AUTHCTL_KEYSTORE_KEY_FILE": key]
         let cached = try await authctl.run(["token"], environment: environment)
         #expect(cached.status == 0, "\(cached.stderr)")

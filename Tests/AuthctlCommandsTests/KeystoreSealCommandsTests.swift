@@ -39,7 +39,9 @@ struct KeystoreSealCommandsTests {
 
     var keystoreText: String { String(decoding: authctl.keystoreBytes() ?? Data(), as: UTF8.self) }
 
-    @Test("seal --key-file: token needs AUTHCTL_KEYSTORE_KEY_FILE (exit 6 saying so), works with it; status and users list work without")
+    @Test(
+        "seal --key-file: token needs the key file (the keystore's own, or AUTHCTL_KEYSTORE_KEY_FILE; exit 6 saying so without it); status and users list work without"
+    )
     func keyFileSealed() async throws {
         try await signIn()
         let key = try await newKeyFile()
@@ -47,7 +49,9 @@ struct KeystoreSealCommandsTests {
         #expect(!keystoreText.contains("rt-secret-1") && !keystoreText.contains("at-secret-1") && !keystoreText.contains("id-secret-1"))
         let before = authctl.keystoreBytes()
 
+        #expect(rename(key, key + ".away") == 0)
         let refused = try await authctl.run(["token"])
+        #expect(rename(key + ".away", key) == 0)
         #expect(refused.status == 6)
         #expect(refused.stderr.contains("AUTHCTL_KEYSTORE_KEY_FILE") && refused.stdout.isEmpty)
         let opened = try await authctl.run(["token"], environment: ["AUTHCTL_KEYSTORE_KEY_FILE": key])
@@ -62,7 +66,7 @@ struct KeystoreSealCommandsTests {
         let json = try await authctl.run(["status", "--json"])
         #expect(json.stdout.contains("\"tokensSealed\" : true") || json.stdout.contains("\"tokensSealed\":true"))
         let keystoreStatus = try await authctl.run(["keystore", "status"])
-        #expect(keystoreStatus.status == 0 && keystoreStatus.stdout.contains("Sealed with a key file"))
+        #expect(keystoreStatus.status == 0 && keystoreStatus.stdout.contains("Sealed with the key file \(key)"))
         let keystoreJSON = try await authctl.run(["keystore", "status", "--json"])
         #expect(keystoreJSON.json?["keySource"] == .string("keyFile") && keystoreJSON.json?["sealed"] == .bool(true))
         #expect(authctl.keystoreBytes() == before, "reads wrote nothing")
@@ -146,7 +150,9 @@ struct KeystoreSealCommandsTests {
         try await authctl.run(["keystore", "seal", "--key-file", key]).expectSuccess()
         let again = try await authctl.run(["keystore", "seal", "--key-file", key])
         #expect(again.status == 2 && again.stderr.contains("authctl keystore rekey"))
+        #expect(rename(key, key + ".away") == 0)
         let unsealNoKey = try await authctl.run(["keystore", "unseal"])
+        #expect(rename(key + ".away", key) == 0)
         #expect(unsealNoKey.status == 6)
         try await authctl.run(["keystore", "unseal"], environment: ["AUTHCTL_KEYSTORE_KEY_FILE": key]).expectSuccess()
         #expect(authctl.keystoreBytes() == plaintext)

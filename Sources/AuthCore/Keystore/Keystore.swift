@@ -37,7 +37,10 @@ public struct FileKeystore: Keystore {
     public let path: String
     let random: any RandomSource
     let lockTimeout: TimeInterval
-    let keys: KeystoreKeys
+    var keys: KeystoreKeys
+    /// Called once when a write has waited a second for another process's lock, with that
+    /// process's pid when it can be known (the command layer says so on a terminal).
+    public var lockWaiting: (@Sendable (_ holder: Int32?) -> Void)?
 
     public init(path: String, random: any RandomSource, lockTimeout: TimeInterval = 60, keys: KeystoreKeys = KeystoreKeys()) {
         self.path = path
@@ -113,11 +116,11 @@ public struct FileKeystore: Keystore {
             }
         return KeystoreSealStatus(
             exists: true, protection: protection, version: file.version, users: file.users.count,
-            pendingCredentials: file.pendingCredentials?.count ?? 0)
+            pendingCredentials: file.pendingCredentials?.count ?? 0, keyFile: file.sealing?.keyFile)
     }
 
     public func update<T: Sendable>(_ change: (inout AccountState) async throws -> T) async throws -> T {
-        let lock = try await FileLock.acquire(for: path, timeout: lockTimeout, what: "the keystore")
+        let lock = try await FileLock.acquire(for: path, timeout: lockTimeout, what: "the keystore", waiting: lockWaiting)
         defer { lock.release() }
         let data = try SafeFile.read(path, what: "the keystore")
         let original = try data.map { try KeystoreFile.decode($0, path: path) }
@@ -169,7 +172,7 @@ public struct FileKeystore: Keystore {
     /// with nil writes it in plaintext (`keystore unseal`). Under the lock and atomic like every
     /// write: the old file opens with `keys` first, and a failure leaves it as it was.
     public func reseal(_ target: KeystoreSealTarget?) async throws {
-        let lock = try await FileLock.acquire(for: path, timeout: lockTimeout, what: "the keystore")
+        let lock = try await FileLock.acquire(for: path, timeout: lockTimeout, what: "the keystore", waiting: lockWaiting)
         defer { lock.release() }
         let data = try SafeFile.read(path, what: "the keystore")
         let original = try data.map { try KeystoreFile.decode($0, path: path) }
@@ -193,6 +196,29 @@ public struct FileKeystore: Keystore {
         // The replaced sealing's keyring item opens nothing any more.
         if let item = original?.sealing?.keyringItem, item != sealing.keyringItem { keys.keyring?.remove(item: item) }
     }
+
+    /// Opens the sealed keystore with the key this process can give (a prompt on a terminal)
+    /// and keeps its data key in `keys.unlocked` for `seconds` (`unlock`): commands that
+    /// cannot answer a prompt open it meanwhile. Nothing in the file changes.
+    public func unlock(for seconds: Int) throws {
+        let file = try SafeFile.read(path, what: "the keystore").map { try KeystoreFile.decode($0, path: path) }
+        guard let file, file.sealing != nil else {
+            throw AuthError.invalidArgument(
+                "the keystore \(path) is not sealed: there is nothing to unlock. Seal it with: \(command: .keystoreSeal)")
+        }
+        guard let unlocked = keys.unlocked else {
+            throw AuthError.keystore("no place to keep an unlocked key is available here. Give the key at every command instead")
+        }
+        // The key is given anew (the one kept is not asked), and every sealed value must
+        // open with it: a damaged keystore is reported now, not kept unlocked.
+        var giving = self
+        giving.keys.unlocked = nil
+        guard let key = try giving.opened(file).key else { throw damaged() }
+        try unlocked.store(key.bytes, keystore: path, seconds: seconds)
+    }
+
+    /// Forgets the key `unlock` kept (`lock`); whether there was one.
+    public func lock() -> Bool { keys.unlocked?.remove(keystore: path) ?? false }
 
     /// The file opened with its data key (the key nil when it is plaintext).
     private func opened(_ file: KeystoreFile) throws -> (file: KeystoreFile, key: DataKey?) {
@@ -229,6 +255,8 @@ public struct KeystoreSealStatus: Sendable, Equatable {
     public var version = KeystoreFile.plaintextVersion
     public var users = 0
     public var pendingCredentials = 0
+    /// The key file the keystore names (sealed with a key file by this release), never the key.
+    public var keyFile: String?
 }
 
 extension AccountState {

@@ -14,8 +14,13 @@ import _CryptoExtras
 public struct KeystoreKeys: Sendable {
     public var keyFile: String?
     public var passphrase: String?
-    /// Asks for the passphrase on a terminal; nil without one (nothing prompts then).
-    public var askPassphrase: (@Sendable () -> String?)?
+    /// Asks for the passphrase on a terminal; nil without one (nothing prompts then). Called
+    /// with the attempt (1, 2, 3: a wrong passphrase is asked again, as sudo does); returns
+    /// what was typed (nil at the end of input) or throws to end the command (Ctrl-C).
+    public var askPassphrase: (@Sendable (_ attempt: Int) throws -> String?)?
+    /// Where an unlocked keystore's data key is kept for a while (`unlock`: the kernel
+    /// keyring); nil: nowhere.
+    public var unlocked: (any KeystoreKeyCache)?
     /// The Secret Service, when the process may use it.
     public var keyring: (any KeystoreKeyring)?
     /// Where the data key is kept once the keystore opened (`exec`); nil: nowhere.
@@ -26,9 +31,11 @@ public struct KeystoreKeys: Sendable {
     public var keyringExpected: Bool
 
     public init(
-        keyFile: String? = nil, passphrase: String? = nil, askPassphrase: (@Sendable () -> String?)? = nil,
-        keyring: (any KeystoreKeyring)? = nil, keyringExpected: Bool = false, memory: KeystoreKeyMemory? = nil
+        keyFile: String? = nil, passphrase: String? = nil, askPassphrase: (@Sendable (_ attempt: Int) throws -> String?)? = nil,
+        keyring: (any KeystoreKeyring)? = nil, keyringExpected: Bool = false, memory: KeystoreKeyMemory? = nil,
+        unlocked: (any KeystoreKeyCache)? = nil
     ) {
+        self.unlocked = unlocked
         self.keyFile = keyFile
         self.passphrase = passphrase
         self.askPassphrase = askPassphrase
@@ -49,17 +56,39 @@ public struct KeystoreKeys: Sendable {
     /// give it (or that the one given is wrong).
     func dataKey(for sealing: KeystoreSealing, path: String) throws -> DataKey {
         if let remembered = memory?.key(for: sealing) { return remembered }
+        // `unlock`: the key kept in the kernel keyring, when it is this sealing's (its check
+        // value matches); a key given explicitly (a variable) is not needed then.
+        if let unlocked, let bytes = unlocked.key(keystore: path), bytes.count == 32,
+            Data(base64Encoded: sealing.keyCheck) == DataKey(bytes: bytes).checkValue
+        {
+            let key = DataKey(bytes: bytes)
+            memory?.remember(key)
+            return key
+        }
         let key = try unwrappedDataKey(for: sealing, path: path)
         memory?.remember(key)
         return key
     }
 
+    /// The key file to read: the one given (`AUTHCTL_KEYSTORE_KEY_FILE`), else the one the
+    /// keystore names (checked like any key file, and it must open the data key).
+    private func keyFilePath(for sealing: KeystoreSealing) -> String? {
+        if let keyFile, !keyFile.isEmpty { return keyFile }
+        return sealing.keyFile.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// How many times a passphrase is asked on a terminal before the command fails (sudo's 3).
+    public static let passphraseAttempts = 3
+
     private func unwrappedDataKey(for sealing: KeystoreSealing, path: String) throws -> DataKey {
+        if sealing.keySource == .passphrase, passphrase == nil, let askPassphrase {
+            return try askedDataKey(for: sealing, path: path, ask: askPassphrase)
+        }
         let wrappingKey = try self.wrappingKey(for: sealing, path: path)
         guard let key = sealing.dataKey(wrappingKey: wrappingKey) else {
             let given =
                 switch sealing.keySource {
-                case .keyFile: "key file \(keyFile ?? "")"
+                case .keyFile: "key file \(keyFilePath(for: sealing) ?? "")"
                 case .passphrase: "passphrase"
                 case .keyring: "key in the system keyring"
                 }
@@ -69,29 +98,53 @@ public struct KeystoreKeys: Sendable {
         return key
     }
 
+    /// The passphrase asked on the terminal, up to `passphraseAttempts` times: a wrong one is
+    /// asked again (the prompt says it was wrong), an empty one ends the command.
+    private func askedDataKey(for sealing: KeystoreSealing, path: String, ask: @Sendable (Int) throws -> String?) throws -> DataKey {
+        let (kdf, salt) = try Self.boundedKDF(sealing, path: path)
+        if memory?.mayAsk == false { throw Self.noLongerOpens(path) }
+        for attempt in 1...Self.passphraseAttempts {
+            guard let typed = try ask(attempt), !typed.isEmpty else {
+                throw AuthError.keystore(
+                    "no passphrase was typed, and the keystore \(path) is sealed with one. Run the command again and type the keystore's passphrase at the prompt. Nothing was changed"
+                )
+            }
+            if let key = sealing.dataKey(wrappingKey: try Self.derive(passphrase: typed, salt: salt, kdf: kdf)) { return key }
+        }
+        throw AuthError.keystore(
+            "\(Self.passphraseAttempts) wrong passphrases: none opens the keystore \(path). Run the command again with the passphrase it was sealed with. Nothing was changed"
+        )
+    }
+
+    private static func boundedKDF(_ sealing: KeystoreSealing, path: String) throws -> (KeystoreSealing.Scrypt, Data) {
+        guard let kdf = sealing.kdf, let salt = kdf.checkedSalt else {
+            throw AuthError.keystore(
+                "the keystore \(path) asks for key derivation parameters out of bounds (scrypt N ≤ 2^20, r ≤ 32, p ≤ 16, 256 MiB). authctl will not derive with them: restore a backup"
+            )
+        }
+        return (kdf, salt)
+    }
+
+    private static func noLongerOpens(_ path: String) -> AuthError {
+        AuthError.keystore(
+            "the keystore \(path) no longer opens with the key it opened with (it was sealed again meanwhile), and the passphrase is not asked while a command shares the terminal. Set AUTHCTL_KEYSTORE_PASSPHRASE, or start the command again"
+        )
+    }
+
     private func wrappingKey(for sealing: KeystoreSealing, path: String) throws -> SymmetricKey {
         switch sealing.keySource {
         case .keyFile:
-            guard let keyFile, !keyFile.isEmpty else {
+            guard let keyFile = keyFilePath(for: sealing) else {
                 throw AuthError.keystore(
                     "the keystore \(path) is sealed with a key file, and no key was given: set AUTHCTL_KEYSTORE_KEY_FILE to the key file's path"
                 )
             }
             return try KeystoreKeyFile.read(keyFile)
         case .passphrase:
-            guard let kdf = sealing.kdf, let salt = kdf.checkedSalt else {
+            let (kdf, salt) = try Self.boundedKDF(sealing, path: path)
+            guard let passphrase else {
                 throw AuthError.keystore(
-                    "the keystore \(path) asks for key derivation parameters out of bounds (scrypt N ≤ 2^20, r ≤ 32, p ≤ 16, 256 MiB). authctl will not derive with them: restore a backup"
-                )
-            }
-            if passphrase == nil, askPassphrase != nil, memory?.mayAsk == false {
-                throw AuthError.keystore(
-                    "the keystore \(path) no longer opens with the key it opened with (it was sealed again meanwhile), and the passphrase is not asked while a command shares the terminal. Set AUTHCTL_KEYSTORE_PASSPHRASE, or start the command again"
-                )
-            }
-            guard let passphrase = passphrase ?? askPassphrase?() else {
-                throw AuthError.keystore(
-                    "the keystore \(path) is sealed with a passphrase, and none was given: set AUTHCTL_KEYSTORE_PASSPHRASE, or run the command on a terminal to be asked"
+                    "the keystore \(path) is sealed with a passphrase, and none was given: set AUTHCTL_KEYSTORE_PASSPHRASE, run the command on a terminal to be asked, or unlock the keystore for a while from one: \(command: .unlock)"
                 )
             }
             return try Self.derive(passphrase: passphrase, salt: salt, kdf: kdf)
@@ -133,6 +186,18 @@ public protocol KeystoreKeyring: Sendable {
     func remove(item: String)
 }
 
+/// Where an unlocked keystore's data key is kept for a while (`unlock`, `lock`): the kernel
+/// keyring (`KernelKeyring`). Keyed by the keystore's path; the key is checked against the
+/// keystore's check value before it is used, so a stale or planted one opens nothing.
+public protocol KeystoreKeyCache: Sendable {
+    /// The key kept for the keystore at `path`; nil when there is none (or it timed out).
+    func key(keystore path: String) -> Data?
+    /// Keeps `key` for the keystore at `path` for `seconds`.
+    func store(_ key: Data, keystore path: String, seconds: Int) throws
+    /// Forgets the key of the keystore at `path`; whether there was one.
+    @discardableResult func remove(keystore path: String) -> Bool
+}
+
 /// How to seal a keystore (`keystore seal`, `keystore rekey`).
 public enum KeystoreSealTarget: Sendable {
     case keyFile(path: String)
@@ -144,7 +209,8 @@ public enum KeystoreSealTarget: Sendable {
     func sealing(of dataKey: DataKey, keystorePath: String, random: any RandomSource) throws -> KeystoreSealing {
         switch self {
         case .keyFile(let path):
-            return try KeystoreSealing(dataKey: dataKey, wrappingKey: KeystoreKeyFile.read(path), keySource: .keyFile, kdf: nil)
+            return try KeystoreSealing(
+                dataKey: dataKey, wrappingKey: KeystoreKeyFile.read(path), keySource: .keyFile, kdf: nil, keyFile: Path.absolute(path))
         case .passphrase(let passphrase):
             try KeystorePassphraseRule.check(passphrase)
             let kdf = KeystoreSealing.Scrypt.standard(salt: Data(random.bytes(count: 16)))

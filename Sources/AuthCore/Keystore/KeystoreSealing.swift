@@ -30,6 +30,11 @@ struct KeystoreSealing: Codable, Equatable, Sendable {
     var kdf: Scrypt?
     /// The keyring item that holds the wrapping key (its `key-id` attribute, random); only with `keyring`.
     var keyringItem: String?
+    /// The absolute path of the key file it was sealed with — never the key; only with
+    /// `keyFile`, used when no key file is given. Readable and unauthenticated like the rest
+    /// of `sealing`: a path planted here opens nothing (the file must be the user's own,
+    /// `0600`, and hold the key whose check value matches).
+    var keyFile: String?
 
     /// scrypt's parameters (RFC 7914), as stored. A hostile file must not make a read take
     /// minutes or gigabytes: `checked` bounds them before any derivation.
@@ -61,8 +66,11 @@ struct KeystoreSealing: Codable, Equatable, Sendable {
     }
 
     /// A new sealing of `dataKey` under `wrappingKey`.
-    init(dataKey: DataKey, wrappingKey: SymmetricKey, keySource: KeySource, kdf: Scrypt?, keyringItem: String? = nil) throws {
+    init(
+        dataKey: DataKey, wrappingKey: SymmetricKey, keySource: KeySource, kdf: Scrypt?, keyringItem: String? = nil, keyFile: String? = nil
+    ) throws {
         cipher = Self.cipherName
+        self.keyFile = keyFile
         self.keySource = keySource
         self.kdf = kdf
         self.keyringItem = keyringItem

@@ -20,9 +20,11 @@ public final class FileLock: @unchecked Sendable {
     /// file is held to the rules of the file it locks (a regular file of ours that no one
     /// else may open — anyone who can open it can hold the lock — in a directory checked by
     /// `rule`). Cancelling the task (Ctrl-C) ends the wait at once with `CancellationError`.
+    /// After a second of waiting, `waiting` is called once with the holder's pid when it can
+    /// be known (nil when not).
     public static func acquire(
         for path: String, timeout: TimeInterval, what: String, code: SafeFile.ErrorCode = .keystoreError,
-        directory rule: SafeFile.DirectoryRule = .strict
+        directory rule: SafeFile.DirectoryRule = .strict, waiting: (@Sendable (_ holder: Int32?) -> Void)? = nil
     ) async throws -> FileLock {
         try SafeFile.ensureDirectory(for: path, what: what)
         let lockPath = path + ".lock"
@@ -37,8 +39,14 @@ public final class FileLock: @unchecked Sendable {
             close(fd)
             throw error
         }
-        let deadline = ContinuousClock.now + .milliseconds(Int64(min(max(timeout, 0), 86_400) * 1000))
+        let started = ContinuousClock.now
+        let deadline = started + .milliseconds(Int64(min(max(timeout, 0), 86_400) * 1000))
+        var told = waiting == nil
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if !told, ContinuousClock.now - started >= .seconds(1) {
+                told = true
+                waiting?(holder(of: fd))
+            }
             guard errno == EWOULDBLOCK || errno == EINTR, ContinuousClock.now < deadline else {
                 close(fd)
                 throw code.error(
@@ -50,7 +58,27 @@ public final class FileLock: @unchecked Sendable {
                 throw error
             }
         }
+        // Tells a waiting authctl who holds the lock: a POSIX lock on the file's first byte,
+        // whose owner's pid F_GETLK reports (flock's owner cannot be asked). Only a hint:
+        // the flock is the lock, and this one goes with it when the file is closed.
+        var record = flock()
+        record.l_type = Int16(F_WRLCK)
+        record.l_whence = Int16(SEEK_SET)
+        record.l_start = 0
+        record.l_len = 1
+        _ = fcntl(fd, F_SETLK, &record)
         return FileLock(fd: fd)
+    }
+
+    /// The pid of the process that holds a POSIX lock on the lock file, when one does.
+    private static func holder(of fd: Int32) -> Int32? {
+        var record = flock()
+        record.l_type = Int16(F_WRLCK)
+        record.l_whence = Int16(SEEK_SET)
+        record.l_start = 0
+        record.l_len = 1
+        guard fcntl(fd, F_GETLK, &record) == 0, record.l_type != Int16(F_UNLCK), record.l_pid > 0 else { return nil }
+        return record.l_pid
     }
 
     public func release() {

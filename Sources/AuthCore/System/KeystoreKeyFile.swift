@@ -25,7 +25,8 @@ public enum KeystoreKeyFile {
             return data
         }
         guard let data else {
-            throw AuthError.keystore("\(what) \(path) does not exist. Give the path of the key the keystore was sealed with")
+            throw AuthError.keystore(
+                "\(what) \(path) does not exist. Give the path of the key file the keystore was sealed with in AUTHCTL_KEYSTORE_KEY_FILE")
         }
         guard let key = key(from: data) else { throw malformed(path) }
         return key

@@ -37,6 +37,18 @@ package enum Path {
         return String(cString: directory)
     }
 
+    /// The working directory (getcwd(3)); `/` when it cannot be known.
+    package static func currentDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return "/" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// `path` made absolute against the working directory (`.` and `..` kept as they are).
+    package static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : currentDirectory() + "/" + path
+    }
+
     /// Whether `path` names a directory (following symbolic links).
     package static func isDirectory(_ path: String) -> Bool {
         var info = stat()

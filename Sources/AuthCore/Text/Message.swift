@@ -23,7 +23,7 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case login, link, reauthenticate, unlink, signOut, status, token, exec, gitCredential
         case usersList, usersExport, usersDelete, usersPhoto
         case providersAdd, providersShow, providersList, providersRemove
-        case keystoreStatus, keystoreSeal, keystoreUnseal, keystoreRekey, keystoreNewKey
+        case keystoreStatus, keystoreSeal, keystoreUnseal, keystoreRekey, keystoreNewKey, unlock, lock
         case backendUse, backendShow
     }
 

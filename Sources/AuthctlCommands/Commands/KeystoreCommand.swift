@@ -32,7 +32,7 @@ struct KeystoreCommand: ParsableCommand {
             return .object([
                 "path": .string(wiring.keystorePath), "exists": .bool(status.exists), "sealed": .bool(source != nil),
                 "keySource": Output.optional(source), "version": .number(Double(status.version)),
-                "users": .number(Double(status.users)),
+                "users": .number(Double(status.users)), "keyFile": Output.optional(status.keyFile),
             ])
         }
 
@@ -51,7 +51,7 @@ struct KeystoreCommand: ParsableCommand {
             case .keyFile, .passphrase, .keyring:
                 let how =
                     status.protection == .keyFile
-                    ? "a key file (AUTHCTL_KEYSTORE_KEY_FILE)"
+                    ? status.keyFile.map { "the key file \($0) (or AUTHCTL_KEYSTORE_KEY_FILE)" } ?? "a key file (AUTHCTL_KEYSTORE_KEY_FILE)"
                     : status.protection == .passphrase
                         ? "a passphrase (AUTHCTL_KEYSTORE_PASSPHRASE, or asked on a terminal)" : "the system keyring"
                 wiring.output.line("Sealed with \(how), format version \(status.version).")
@@ -114,7 +114,7 @@ struct KeystoreCommand: ParsableCommand {
             }
             wiring.output.error(
                 "A copy of the keystore lets anyone try passphrases offline: choose one with \(KeystorePassphraseRule.description).\n")
-            guard let first = Wiring.askPassphrase("New keystore passphrase: ", io: io) else {
+            guard let first = try Wiring.askPassphrase("New keystore passphrase: ", io: io), !first.isEmpty else {
                 throw AuthError.invalidArgument("the passphrase was empty. Nothing was changed")
             }
             // A weak one is refused before it is typed twice.
@@ -123,7 +123,7 @@ struct KeystoreCommand: ParsableCommand {
                     "the new keystore passphrase is too weak (\(weakness)). Choose one with \(KeystorePassphraseRule.description). Nothing was changed"
                 )
             }
-            guard Wiring.askPassphrase("Once more: ", io: io) == first else {
+            guard try Wiring.askPassphrase("Once more: ", io: io) == first else {
                 throw AuthError.invalidArgument("the passphrases did not match. Nothing was changed")
             }
             return .passphrase(first)
