@@ -95,6 +95,7 @@ enum MessageSpelling {
         case .apiKey: "--api-key"
         case .tenantID: "--tenant-id"
         case .emulator: "--emulator"
+        case .noCheck: "--no-check"
         }
     }
 }

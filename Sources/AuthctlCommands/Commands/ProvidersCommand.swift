@@ -17,7 +17,7 @@ struct ProvidersCommand: ParsableCommand {
             commandName: "add",
             abstract: "Register or update a provider.",
             discussion:
-                "Options given replace the stored ones; others stay. A client secret is referenced (environment variable or file), never copied into the configuration."
+                "Options given replace the stored ones; others stay; --clear-… removes a stored one. A client secret is referenced (environment variable or file), never copied into the configuration. The provider's discovery document is fetched and checked before anything is saved (--no-check: an offline set-up)."
         )
 
         @Argument(help: "The provider id: microsoft.com, apple.com or oidc.NAME.") var provider: String
@@ -57,12 +57,34 @@ struct ProvidersCommand: ParsableCommand {
             name: .customLong("private-key-file"),
             help: ArgumentHelp("apple.com: the AuthKey_KEYID.p8 file (mode 0600; read when needed, never copied).", valueName: "path"))
         var privateKeyFile: String?
+        @Flag(name: .customLong("clear-scopes"), help: "Remove the stored default scopes.") var clearScopes = false
+        @Flag(name: .customLong("clear-params"), help: "Remove the stored custom parameters.") var clearParameters = false
+        @Flag(name: .customLong("clear-redirect-uri"), help: "Remove the stored redirect URI (back to the default).") var clearRedirectURI = false
+        @Flag(name: .customLong("clear-listen-address"), help: "Remove the stored listen address (back to an ephemeral port).")
+        var clearListenAddress = false
+        @Flag(name: .customLong("clear-client-secret"), help: "Remove the stored client secret source (a public client).")
+        var clearClientSecret = false
+        @Flag(
+            name: .customLong("no-check"),
+            help: "Save without fetching the provider's discovery document (an offline set-up; it is checked at the first sign-in).")
+        var noCheck = false
         @OptionGroup var global: GlobalOptions
 
         func validate() throws {
             if clientSecretEnv != nil, clientSecretFile != nil {
                 throw ValidationError(
                     "--client-secret-env and --client-secret-file exclude each other: the secret comes from one place. Keep one")
+            }
+            let conflicts: [(Bool, Bool, String, String)] = [
+                (!scopes.isEmpty, clearScopes, "--scope", "--clear-scopes"),
+                (!parameters.isEmpty, clearParameters, "--param", "--clear-params"),
+                (redirectURI != nil, clearRedirectURI, "--redirect-uri", "--clear-redirect-uri"),
+                (listenAddress != nil, clearListenAddress, "--listen-address", "--clear-listen-address"),
+                (clientSecretEnv != nil || clientSecretFile != nil, clearClientSecret, "--client-secret-env/--client-secret-file",
+                 "--clear-client-secret"),
+            ]
+            for (given, cleared, option, clear) in conflicts where given && cleared {
+                throw ValidationError("\(option) and \(clear) exclude each other: give the new value (it replaces the stored one) or clear it")
             }
         }
 
@@ -78,6 +100,11 @@ struct ProvidersCommand: ParsableCommand {
             let config = try await Providers(configStore: wiring.configStore()).add(
                 id,
                 merge: { config in
+                    if clearScopes { config.scopes = [] }
+                    if clearParameters { config.parameters = [:] }
+                    if clearRedirectURI { config.redirectURI = nil }
+                    if clearListenAddress { config.listenAddress = nil }
+                    if clearClientSecret { config.clientSecretEnv = nil; config.clientSecretFile = nil }
                     if let clientID { config.clientID = clientID }
                     if let clientSecretEnv { config.clientSecretEnv = clientSecretEnv; config.clientSecretFile = nil }
                     if let clientSecretFile { config.clientSecretFile = clientSecretFile; config.clientSecretEnv = nil }
@@ -98,7 +125,8 @@ struct ProvidersCommand: ParsableCommand {
                     // A secret file that cannot be read (missing, not private) fails now, not at the
                     // first sign-in. Its content is read and dropped: never printed, never copied.
                     if let clientSecretFile { _ = try secrets.fileContents(clientSecretFile) }
-                })
+                },
+                discovery: noCheck ? nil : DiscoveryCheck(transport: wiring.authEnvironment().transport, clock: wiring.io.clock))
             if global.json {
                 wiring.output.json(ProvidersCommand.json(config))
             } else {
