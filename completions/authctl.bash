@@ -566,11 +566,24 @@ _authctl_providers_add() {
     repeating_flags=()
     non_repeating_flags=(--clear-scopes --clear-params --clear-redirect-uri --clear-listen-address --clear-client-secret --no-check --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--client-id --client-secret-env --client-secret-file --redirect-uri --listen-address --issuer --flow --tenant --authority-host --graph-host --team-id --key-id --private-key-file --keystore --config)
+    non_repeating_options=(--preset --domain --realm --authorization-server --client-id --client-secret-env --client-secret-file --redirect-uri --listen-address --issuer --flow --tenant --authority-host --graph-host --team-id --key-id --private-key-file --keystore --config)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
+    '--preset')
+        __authctl_add_completions -W 'google'$'\n''gitlab'$'\n''okta'$'\n''auth0'$'\n''keycloak'
+        return
+        ;;
+    '--domain')
+        return
+        ;;
+    '--realm')
+        return
+        ;;
+    '--authorization-server')
+        return
+        ;;
     '--client-id')
         return
         ;;

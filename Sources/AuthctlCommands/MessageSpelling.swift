@@ -96,6 +96,10 @@ enum MessageSpelling {
         case .tenantID: "--tenant-id"
         case .emulator: "--emulator"
         case .noCheck: "--no-check"
+        case .preset: "--preset"
+        case .domain: "--domain"
+        case .realm: "--realm"
+        case .authorizationServer: "--authorization-server"
         }
     }
 }

@@ -20,7 +20,17 @@ struct ProvidersCommand: ParsableCommand {
                 "Options given replace the stored ones; others stay; --clear-… removes a stored one. A client secret is referenced (environment variable or file), never copied into the configuration. The provider's discovery document is fetched and checked before anything is saved (--no-check: an offline set-up)."
         )
 
-        @Argument(help: "The provider id: microsoft.com, apple.com or oidc.NAME.") var provider: String
+        @Argument(help: "The provider id: microsoft.com, apple.com or oidc.NAME; or a preset: google, gitlab, okta, auth0, keycloak.")
+        var provider: String
+        @Option(
+            help: ArgumentHelp(
+                "Build the issuer of this oidc.* provider from a preset: google, gitlab, okta, auth0 or keycloak.", valueName: "name"),
+            completion: .list(ProviderPreset.allCases.map(\.rawValue)))
+        var preset: String?
+        @Option(help: "Presets: the provider's domain (https:// is added; http:// is allowed on loopback only).") var domain: String?
+        @Option(help: "keycloak preset: the realm.") var realm: String?
+        @Option(name: .customLong("authorization-server"), help: ArgumentHelp("okta preset: a custom authorization server's id.", valueName: "id"))
+        var authorizationServer: String?
         @Option(name: .customLong("client-id"), help: "The client id registered at the provider.") var clientID: String?
         @Option(
             name: .customLong("client-secret-env"),
@@ -88,8 +98,46 @@ struct ProvidersCommand: ParsableCommand {
             }
         }
 
-        func run(_ wiring: Wiring) async throws {
+        /// The preset named by the argument or `--preset`, and the provider id it saves under.
+        func resolvedPreset() throws -> (ProviderID, ProviderPreset?) {
+            if let named = ProviderPreset(rawValue: provider) {
+                if let preset, preset != named.rawValue {
+                    throw AuthError.invalidArgument(
+                        "\(provider) is a preset already; --preset \(Sanitize.text(preset, limit: 40)) contradicts it. Keep one")
+                }
+                return (try ProviderID(parsing: named.defaultProviderID), named)
+            }
             let id = try ProviderID(parsing: provider)
+            guard let preset else {
+                if domain != nil || realm != nil || authorizationServer != nil {
+                    throw AuthError.invalidArgument(
+                        "--domain, --realm and --authorization-server apply to a preset: name it (authctl providers add google|gitlab|okta|auth0|keycloak …) or add --preset NAME"
+                    )
+                }
+                return (id, nil)
+            }
+            guard let chosen = ProviderPreset(rawValue: preset) else {
+                throw AuthError.invalidArgument(
+                    "'\(Sanitize.text(preset, limit: 40))' is not a preset. Use one of: \(ProviderPreset.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
+            }
+            guard case .oidc = id.kind else {
+                throw AuthError.invalidArgument("--preset applies to oidc.* providers; \(id) has its own settings. Leave it out")
+            }
+            return (id, chosen)
+        }
+
+        func run(_ wiring: Wiring) async throws {
+            let (id, chosenPreset) = try resolvedPreset()
+            // The preset's issuer, when it is being set: --issuer wins (a local fake), and an
+            // update of a configured provider without a preset option keeps the stored one.
+            var presetIssuer: String?
+            if let chosenPreset, issuer == nil {
+                let configured = (try? wiring.configStore().load().providers[id.rawValue]?.issuer) != nil
+                if !configured || domain != nil || realm != nil || authorizationServer != nil {
+                    presetIssuer = try chosenPreset.issuer(domain: domain, realm: realm, authorizationServer: authorizationServer)
+                }
+            }
             let secrets = ProcessSecretSource(environment: wiring.environment)
             let parsed = try Dictionary(parameters.map(FlowArguments.parseParameter), uniquingKeysWith: { $1 })
             // A key file that could not be used fails now, not at the first sign-in.
@@ -112,7 +160,7 @@ struct ProvidersCommand: ParsableCommand {
                     if !parsed.isEmpty { config.parameters = parsed }
                     if let redirectURI { config.redirectURI = redirectURI }
                     if let listenAddress { config.listenAddress = listenAddress }
-                    if let issuer { config.issuer = issuer }
+                    if let issuer = issuer ?? presetIssuer { config.issuer = issuer }
                     if let flow { config.flow = flow }
                     if let tenant { config.tenant = tenant }
                     if let authorityHost { config.authorityHost = authorityHost }
