@@ -182,13 +182,13 @@ _authctl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    login|link|reauth|unlink|status|token|exec|git-credential|signout|providers|users|keystore|backend|version|help)
+    login|link|reauth|unlink|status|token|exec|git-credential|signout|providers|users|keystore|backend|version|doctor|help)
         # Offer subcommand argument completions
         "_authctl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec git-credential signout providers users keystore backend version help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec git-credential signout providers users keystore backend version doctor help' -- "${cur}"))
         ;;
     esac
 }
@@ -1111,6 +1111,32 @@ _authctl_version() {
         return
         ;;
     '--config')
+        return
+        ;;
+    esac
+}
+
+_authctl_doctor() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--keystore --config)
+    __authctl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--keystore')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __authctl_add_custom_completions ---completion doctor -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac

@@ -19,7 +19,7 @@ struct Authctl: ParsableCommand {
         subcommands: [
             Login.self, LinkCommand.self, ReauthCommand.self, UnlinkCommand.self, Status.self, Token.self, ExecCommand.self,
             GitCredentialCommand.self, SignOutCommand.self,
-            ProvidersCommand.self, UsersCommand.self, KeystoreCommand.self, BackendCommand.self, VersionCommand.self,
+            ProvidersCommand.self, UsersCommand.self, KeystoreCommand.self, BackendCommand.self, VersionCommand.self, DoctorCommand.self,
         ])
 }
 

@@ -57,7 +57,9 @@ struct ProviderPresetsTests {
         }
         let authctl = InProcessAuthctl()
         defer { try? FileManager.default.removeItem(atPath: authctl.home) }
-        let add = try await authctl.run(["providers", "add", "auth0", "--domain", provider.server.baseURL, "--client-id", provider.clientID])
+        let add = try await authctl.run([
+            "providers", "add", "auth0", "--domain", provider.server.baseURL, "--client-id", provider.clientID,
+        ])
         #expect(add.status == 0, "\(add.stderr)")
         #expect(try await Self.shown(authctl, "oidc.auth0")["issuer"] == .string(provider.issuer + "/"))
         let login = try await authctl.run(["login", "oidc.auth0", "--timeout", "20"])
@@ -73,7 +75,8 @@ struct ProviderPresetsTests {
         #expect(try await authctl.run(["providers", "add", "gitlab", "--client-id", "c", "--no-check"]).status == 0)
         #expect(try await Self.shown(authctl, "oidc.gitlab")["issuer"] == .string("https://gitlab.com"))
         let managed = try await authctl.run([
-            "providers", "add", "oidc.work-gitlab", "--preset", "gitlab", "--domain", "gitlab.example.com", "--client-id", "c", "--no-check",
+            "providers", "add", "oidc.work-gitlab", "--preset", "gitlab", "--domain", "gitlab.example.com", "--client-id", "c",
+            "--no-check",
         ])
         #expect(managed.status == 0, "\(managed.stderr)")
         #expect(try await Self.shown(authctl, "oidc.work-gitlab")["issuer"] == .string("https://gitlab.example.com"))

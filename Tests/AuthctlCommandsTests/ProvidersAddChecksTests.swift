@@ -52,7 +52,8 @@ struct ProvidersAddChecksTests {
         let secret = authctl.home + "/secret"
         _ = FileManager.default.createFile(atPath: secret, contents: Data("s3cret".utf8), attributes: [.posixPermissions: 0o600])
         let add = try await authctl.run([
-            "providers", "add", "oidc.x", "--issuer", "https://idp.example", "--client-id", "c", "--client-secret-file", secret, "--no-check",
+            "providers", "add", "oidc.x", "--issuer", "https://idp.example", "--client-id", "c", "--client-secret-file", secret,
+            "--no-check",
         ])
         #expect(add.status == 0, "\(add.stderr)")
         let update = try await authctl.run(["providers", "add", "oidc.x", "--scope", "offline_access", "--no-check"])

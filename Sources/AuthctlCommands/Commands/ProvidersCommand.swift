@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuthCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -29,7 +30,9 @@ struct ProvidersCommand: ParsableCommand {
         var preset: String?
         @Option(help: "Presets: the provider's domain (https:// is added; http:// is allowed on loopback only).") var domain: String?
         @Option(help: "keycloak preset: the realm.") var realm: String?
-        @Option(name: .customLong("authorization-server"), help: ArgumentHelp("okta preset: a custom authorization server's id.", valueName: "id"))
+        @Option(
+            name: .customLong("authorization-server"),
+            help: ArgumentHelp("okta preset: a custom authorization server's id.", valueName: "id"))
         var authorizationServer: String?
         @Option(name: .customLong("client-id"), help: "The client id registered at the provider.") var clientID: String?
         @Option(
@@ -69,7 +72,8 @@ struct ProvidersCommand: ParsableCommand {
         var privateKeyFile: String?
         @Flag(name: .customLong("clear-scopes"), help: "Remove the stored default scopes.") var clearScopes = false
         @Flag(name: .customLong("clear-params"), help: "Remove the stored custom parameters.") var clearParameters = false
-        @Flag(name: .customLong("clear-redirect-uri"), help: "Remove the stored redirect URI (back to the default).") var clearRedirectURI = false
+        @Flag(name: .customLong("clear-redirect-uri"), help: "Remove the stored redirect URI (back to the default).") var clearRedirectURI =
+            false
         @Flag(name: .customLong("clear-listen-address"), help: "Remove the stored listen address (back to an ephemeral port).")
         var clearListenAddress = false
         @Flag(name: .customLong("clear-client-secret"), help: "Remove the stored client secret source (a public client).")
@@ -90,11 +94,14 @@ struct ProvidersCommand: ParsableCommand {
                 (!parameters.isEmpty, clearParameters, "--param", "--clear-params"),
                 (redirectURI != nil, clearRedirectURI, "--redirect-uri", "--clear-redirect-uri"),
                 (listenAddress != nil, clearListenAddress, "--listen-address", "--clear-listen-address"),
-                (clientSecretEnv != nil || clientSecretFile != nil, clearClientSecret, "--client-secret-env/--client-secret-file",
-                 "--clear-client-secret"),
+                (
+                    clientSecretEnv != nil || clientSecretFile != nil, clearClientSecret, "--client-secret-env/--client-secret-file",
+                    "--clear-client-secret"
+                ),
             ]
             for (given, cleared, option, clear) in conflicts where given && cleared {
-                throw ValidationError("\(option) and \(clear) exclude each other: give the new value (it replaces the stored one) or clear it")
+                throw ValidationError(
+                    "\(option) and \(clear) exclude each other: give the new value (it replaces the stored one) or clear it")
             }
         }
 
