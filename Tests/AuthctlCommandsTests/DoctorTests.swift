@@ -94,4 +94,28 @@ struct DoctorTests {
         #expect(Self.checks(proxied)["proxy"]?.status == "warning", "\(proxied.stdout)")
         #expect(proxied.status == 3, "\(proxied.stdout)\(proxied.stderr)")
     }
+
+    @Test("the browser check names what would open: nothing without a display or $BROWSER (a warning), $BROWSER when it is set")
+    func browser() async throws {
+        let authctl = InProcessAuthctl()
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        let headless = try await authctl.run(["doctor", "--json"])
+        #expect(Self.checks(headless)["browser"]?.status == "warning", "\(headless.stdout)")
+        #expect(headless.status == 0, "a warning is no problem: \(headless.stdout)")
+        let chosen = try await authctl.run(["doctor", "--json"], environment: ["BROWSER": "true"])
+        #expect(Self.checks(chosen)["browser"]?.status == "ok", "\(chosen.stdout)")
+        let missing = try await authctl.run(["doctor", "--json"], environment: ["BROWSER": "no-such-browser-xyz"])
+        #expect(Self.checks(missing)["browser"]?.status == "warning", "\(missing.stdout)")
+    }
+
+    @Test("a keystore sealed with the keyring in a session without a D-Bus session bus is a keystore problem (exit 6)")
+    func keyringWithoutBus() async throws {
+        let authctl = InProcessAuthctl()
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        let result = try await authctl.run(["doctor", "--json"], environment: ["AUTHCTL_KEYSTORE_KEYRING": "1"])
+        #expect(Self.checks(result)["keyring"]?.status == "problem", "\(result.stdout)")
+        #expect(result.status == 6, "\(result.stdout)\(result.stderr)")
+        let plain = try await authctl.run(["doctor", "--json"])
+        #expect(Self.checks(plain)["keyring"]?.status == "ok", "\(plain.stdout)")
+    }
 }

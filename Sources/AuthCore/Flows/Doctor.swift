@@ -11,7 +11,17 @@ public struct DoctorCheck: Sendable, Equatable {
 
     public enum Name: String, Sendable, Equatable, CaseIterable {
         case config, keystore, discovery, signingAlgorithms = "signing-algorithms", pkce, issParameter = "iss-parameter", keys
-        case redirect, clock, proxy
+        case redirect, clock, proxy, browser, keyring
+    }
+
+    /// What a sign-in would open the start URL with.
+    public enum BrowserChoice: Sendable, Equatable {
+        /// `AUTHCTL_BROWSER` or `$BROWSER` (the variable), a program found on `PATH` or not.
+        case command(variable: String, program: String, found: Bool)
+        /// The desktop's `xdg-open` (a display is set), found or not.
+        case desktop(found: Bool)
+        /// No display and no browser variable: the URL is printed to open elsewhere.
+        case none
     }
 
     /// What the provider's authorization endpoint did with a request naming the redirect URI.
@@ -45,6 +55,10 @@ public struct DoctorCheck: Sendable, Equatable {
         /// The provider's clock minus this machine's, from its `Date` header; nil: no header.
         case clock(offset: TimeInterval?, tolerated: TimeInterval)
         case proxy(host: String, proxy: String?, variable: String?)
+        case browser(BrowserChoice)
+        /// Whether a D-Bus session bus is set for the Secret Service keyring, and whether the
+        /// keystore is configured to be sealed with it.
+        case keyring(sessionBus: Bool, expected: Bool)
     }
 
     public var name: Name
@@ -74,6 +88,34 @@ public struct Doctor: Sendable {
         self.transport = transport
         self.clock = clock
         self.random = random
+    }
+
+    /// The checks of this session's environment: the browser a sign-in would start (as
+    /// `SystemBrowserLauncher` and `AUTHCTL_BROWSER` choose it) and the keyring's session bus.
+    /// `isProgram` says whether a program name is found on `PATH`.
+    public static func sessionChecks(environment: [String: String], isProgram: (String) -> Bool) -> [DoctorCheck] {
+        func program(_ command: String) -> String { String(command.split(separator: " ").first ?? "") }
+        let choice: DoctorCheck.BrowserChoice
+        if let command = environment["AUTHCTL_BROWSER"], !command.trimming(.whitespaces).isEmpty {
+            choice = .command(variable: "AUTHCTL_BROWSER", program: program(command), found: isProgram(program(command)))
+        } else if let first = (environment["BROWSER"] ?? "").split(separator: ":").first(where: { !$0.allSatisfy(\.isWhitespace) }) {
+            choice = .command(variable: "BROWSER", program: program(String(first)), found: isProgram(program(String(first))))
+        } else if !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty {
+            choice = .desktop(found: isProgram("xdg-open"))
+        } else {
+            choice = .none
+        }
+        let browserStatus: DoctorCheck.Status =
+            switch choice {
+            case .command(_, _, let found), .desktop(let found): found ? .ok : .warning
+            case .none: .warning
+            }
+        let bus = !(environment["DBUS_SESSION_BUS_ADDRESS"] ?? "").isEmpty
+        let expected = environment["AUTHCTL_KEYSTORE_KEYRING"].map { !$0.isEmpty && $0 != "0" } ?? false
+        return [
+            DoctorCheck(.browser, browserStatus, .browser(choice)),
+            DoctorCheck(.keyring, expected && !bus ? .problem : .ok, .keyring(sessionBus: bus, expected: expected), code: .keystoreError),
+        ]
     }
 
     /// Beyond this clock difference a warning: the ID token checks tolerate `clockSkew`.

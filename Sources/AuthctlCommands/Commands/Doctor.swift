@@ -15,7 +15,7 @@ struct DoctorCommand: AuthctlCommand {
         commandName: "doctor",
         abstract: "Check a provider and this machine for what would make a sign-in fail, and say the fix.",
         discussion:
-            "Checks the configuration and the keystore; then the provider: proxy variables, its discovery document (issuer exact, signing algorithms, PKCE S256, iss), its key set, the clock against its Date header, and whether it accepts the loopback redirect URI authctl sends (an authorization request with a throwaway state, not followed). Nothing is written and nobody is signed in. Exit 0 without a problem; else the exit status of the first problem's kind (3 unreachable, 4 clock, 6 keystore, 7 configuration or provider).\n\nExamples:\n  authctl doctor oidc.corp\n  authctl doctor https://login.example.com --json"
+            "Checks the configuration, the keystore, the browser a sign-in would open and the keyring's session bus; then the provider: proxy variables, its discovery document (issuer exact, signing algorithms, PKCE S256, iss), its key set, the clock against its Date header, and whether it accepts the loopback redirect URI authctl sends (an authorization request with a throwaway state, not followed). Nothing is written and nobody is signed in. Exit 0 without a problem; else the exit status of the first problem's kind (3 unreachable, 4 clock, 6 keystore or keyring, 7 configuration or provider).\n\nExamples:\n  authctl doctor oidc.corp\n  authctl doctor https://login.example.com --json"
     )
 
     @Argument(
@@ -38,6 +38,13 @@ struct DoctorCommand: AuthctlCommand {
             checks.append(DoctorCheck(.keystore, .ok, .keystore(try wiring.keystore().sealStatus())))
         } catch let error as AuthError {
             checks.append(DoctorCheck(.keystore, .problem, .failed(error), code: error.code))
+        }
+        checks += Doctor.sessionChecks(environment: wiring.environment) { name in
+            guard !name.isEmpty else { return false }
+            if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) }
+            return (wiring.environment["PATH"] ?? "").split(separator: ":").contains {
+                FileManager.default.isExecutableFile(atPath: "\($0)/\(name)")
+            }
         }
         let config: ProviderConfig?
         if let provider, provider.contains("://") {
@@ -176,6 +183,31 @@ struct DoctorCommand: AuthctlCommand {
                 "this machine's clock \(shown) (ID tokens are refused beyond \(Int(tolerated)) s)",
                 "set the clock (timedatectl set-ntp true, or your system's time service)"
             )
+        case .browser(let choice):
+            switch choice {
+            case .command(let variable, let program, let found):
+                return found
+                    ? ("sign-ins open the browser with \(program) (from \(variable))", nil)
+                    : ("\(variable) names \(program), which is not found on PATH", "install it, or fix \(variable)")
+            case .desktop(let found):
+                return found
+                    ? ("sign-ins open the desktop's browser (xdg-open)", nil)
+                    : ("a display is set but xdg-open is not installed", "install xdg-utils, or set BROWSER to your browser")
+            case .none:
+                return (
+                    "no display and no BROWSER: sign-ins print the URL to open on another device",
+                    "open the printed URL elsewhere, or use authctl login --device-code or --manual"
+                )
+            }
+        case .keyring(let bus, let expected):
+            if bus { return ("a D-Bus session bus is set: the Secret Service keyring can be asked", nil) }
+            if expected {
+                return (
+                    "AUTHCTL_KEYSTORE_KEYRING is set but this session has no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS): the keyring cannot unseal the keystore",
+                    "run authctl in a desktop session (or dbus-run-session with the keyring unlocked), or seal with a key file instead"
+                )
+            }
+            return ("no D-Bus session bus: keyring sealing is not available in this session (not used)", nil)
         case .proxy(let host, let proxy, let variable):
             guard let proxy else { return ("requests to \(host) go direct (no proxy variable applies)", nil) }
             return (
