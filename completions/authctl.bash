@@ -182,13 +182,13 @@ _authctl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    login|link|reauth|unlink|status|token|exec|git-credential|signout|providers|users|keystore|unlock|lock|backend|version|completion|help)
+    login|link|reauth|unlink|status|token|exec|git-credential|signout|providers|users|keystore|unlock|lock|backend|version|completion|doctor|help)
         # Offer subcommand argument completions
         "_authctl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec git-credential signout providers users keystore unlock lock backend version completion help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec git-credential signout providers users keystore unlock lock backend version completion doctor help' -- "${cur}"))
         ;;
     esac
 }
@@ -585,13 +585,26 @@ _authctl_providers() {
 
 _authctl_providers_add() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--clear-scopes --clear-params --clear-redirect-uri --clear-listen-address --clear-client-secret --no-check --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--client-id --client-secret-env --client-secret-file --redirect-uri --listen-address --issuer --flow --tenant --authority-host --graph-host --team-id --key-id --private-key-file --keystore --config)
+    non_repeating_options=(--preset --domain --realm --authorization-server --client-id --client-secret-env --client-secret-file --redirect-uri --listen-address --issuer --flow --tenant --authority-host --graph-host --team-id --key-id --private-key-file --keystore --config)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
+    '--preset')
+        __authctl_add_completions -W 'google'$'\n''gitlab'$'\n''okta'$'\n''auth0'$'\n''keycloak'
+        return
+        ;;
+    '--domain')
+        return
+        ;;
+    '--realm')
+        return
+        ;;
+    '--authorization-server')
+        return
+        ;;
     '--client-id')
         return
         ;;
@@ -1243,6 +1256,34 @@ _authctl_completion() {
     case "${positional_number}" in
     1)
         __authctl_add_completions -W 'bash'$'\n''zsh'$'\n''fish'
+        return
+        ;;
+    esac
+}
+
+_authctl_doctor() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--keystore --config)
+    __authctl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--keystore')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--config')
+        __authctl_add_completions -f
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __authctl_add_custom_completions ---completion doctor -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac

@@ -44,7 +44,7 @@ function __authctl_parse_tokens -S
             __authctl_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
             case 'add'
-                __authctl_parse_subcommand 1 'client-id=' 'client-secret-env=' 'client-secret-file=' 'scope=+' 'param=+' 'redirect-uri=' 'listen-address=' 'issuer=' 'flow=' 'tenant=' 'authority-host=' 'graph-host=' 'team-id=' 'key-id=' 'private-key-file=' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+                __authctl_parse_subcommand 1 'preset=' 'domain=' 'realm=' 'authorization-server=' 'client-id=' 'client-secret-env=' 'client-secret-file=' 'scope=+' 'param=+' 'redirect-uri=' 'listen-address=' 'issuer=' 'flow=' 'tenant=' 'authority-host=' 'graph-host=' 'team-id=' 'key-id=' 'private-key-file=' 'clear-scopes' 'clear-params' 'clear-redirect-uri' 'clear-listen-address' 'clear-client-secret' 'no-check' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             case 'list'
                 __authctl_parse_subcommand 0 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             case 'show'
@@ -99,6 +99,8 @@ function __authctl_parse_tokens -S
         case 'version'
             __authctl_parse_subcommand 0 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'completion'
+            __authctl_parse_subcommand 1 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+        case 'doctor'
             __authctl_parse_subcommand 1 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'help'
             __authctl_parse_subcommand -r 1 'version'
@@ -174,6 +176,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "aut
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'backend' -d 'Choose where users live: the local keystore (default) or a Firebase project.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'version' -d 'Print the version and the commit authctl was built from (as --version does).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'completion' -d 'Print the shell completion script for bash, zsh or fish.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'doctor' -d 'Check a provider and this machine for what would make a sign-in fail, and say the fix.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl login" -eq 1' -fka '(__authctl_custom_completion ---completion login -- positional@0 (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login"' -l 'scope' -d 'A scope to ask beside the defaults (repeatable).' -rfka ''
@@ -314,6 +317,10 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "aut
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl providers" -eq 1' -fa 'list' -d 'List the registered providers.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl providers" -eq 1' -fa 'show' -d 'Show a provider\'s configuration.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl providers" -eq 1' -fa 'remove' -d 'Remove a provider\'s configuration (accounts stay in the keystore).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" preset' -l 'preset' -d 'Build the issuer of this oidc.* provider from a preset: google, gitlab, okta, auth0 or keycloak.' -rfka 'google gitlab okta auth0 keycloak'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" domain' -l 'domain' -d 'Presets: the provider\'s domain (https:// is added; http:// is allowed on loopback only).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" realm' -l 'realm' -d 'keycloak preset: the realm.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" authorization-server' -l 'authorization-server' -d 'okta preset: a custom authorization server\'s id.' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" client-id' -l 'client-id' -d 'The client id registered at the provider.' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" client-secret-env' -l 'client-secret-env' -d 'An environment variable holding the client secret.' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" client-secret-file' -l 'client-secret-file' -d 'A file (mode 0600) holding the client secret.' -rF
@@ -329,6 +336,12 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" team-id' -l 'team-id' -d 'apple.com: the team id (10 characters).' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" key-id' -l 'key-id' -d 'apple.com: the id of the Sign in with Apple key (10 characters).' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" private-key-file' -l 'private-key-file' -d 'apple.com: the AuthKey_KEYID.p8 file (mode 0600; read when needed, never copied).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" clear-scopes' -l 'clear-scopes' -d 'Remove the stored default scopes.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" clear-params' -l 'clear-params' -d 'Remove the stored custom parameters.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" clear-redirect-uri' -l 'clear-redirect-uri' -d 'Remove the stored redirect URI (back to the default).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" clear-listen-address' -l 'clear-listen-address' -d 'Remove the stored listen address (back to an ephemeral port).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" clear-client-secret' -l 'clear-client-secret' -d 'Remove the stored client secret source (a public client).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" no-check' -l 'no-check' -d 'Save without fetching the provider\'s discovery document (an offline set-up; it is checked at the first sign-in).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
@@ -529,4 +542,12 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl completion" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl completion" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl completion" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl doctor" -eq 1' -fka '(__authctl_custom_completion ---completion doctor -- positional@0 (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl doctor" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl doctor" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl doctor" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl doctor" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl doctor" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl doctor" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl doctor" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl help" version' -l 'version' -d 'Show the version.'

@@ -216,3 +216,8 @@ extension AuthError {
             "linking needs your consent: \(reason). To agree, run the command again with \(input: .consent) (or answer y on a terminal)")
     }
 }
+
+extension AuthError {
+    /// The same error (code, details) with its message reworded, e.g. after what was being checked.
+    func reworded(_ change: (Message) -> Message) -> AuthError { AuthError(code, change(message), details: details) }
+}

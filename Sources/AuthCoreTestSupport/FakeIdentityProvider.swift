@@ -85,6 +85,11 @@ public final class FakeIdentityProvider: @unchecked Sendable {
         public var introspectionSupported = false
         /// The userinfo endpoint (OIDC Core §5.3) at `/userinfo`, advertised when true.
         public var userinfoSupported = false
+        /// The authorization endpoint refuses every redirect URI as unregistered (an error
+        /// page, as real providers show, never a redirect to the unregistered URI).
+        public var refuseRedirectURI = false
+        /// Sends a `Date` header this many seconds off the real time on every answer (nil: none).
+        public var dateOffset: TimeInterval?
 
         public init() {}
     }
@@ -161,6 +166,21 @@ public final class FakeIdentityProvider: @unchecked Sendable {
     // MARK: Routing
 
     private func handle(_ request: ReceivedRequest) -> HTTPResponse {
+        var response = route(request)
+        if let offset = behaviour.dateOffset { response.headers["Date"] = Self.httpDate(Date().addingTimeInterval(offset)) }
+        return response
+    }
+
+    /// An IMF-fixdate (RFC 9110 §5.6.7): `Sun, 06 Nov 1994 08:49:37 GMT`.
+    static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+
+    private func route(_ request: ReceivedRequest) -> HTTPResponse {
         let behaviour = self.behaviour
         lock.withLock { agents.append((request.path, request.headers["user-agent"] ?? "")) }
         if request.method == "GET", let jwksPath = behaviour.jwksPath, request.path == jwksPath {
@@ -258,6 +278,13 @@ public final class FakeIdentityProvider: @unchecked Sendable {
             parameters["client_id"] == clientID, parameters["response_type"] == "code"
         else {
             return HTTPResponse(status: 400, body: Data("bad authorization request".utf8))
+        }
+        if behaviour.refuseRedirectURI {
+            return HTTPResponse(
+                status: 400, headers: ["Content-Type": "text/html"],
+                body: Data(
+                    "<html><body><h1>Error 400: redirect_uri_mismatch</h1><p>The redirect URI in the request does not match the ones registered for the client.</p></body></html>"
+                        .utf8))
         }
         var response: [(String, String)] = [("state", behaviour.forgedState ?? state)]
         if let error = behaviour.authorizeError {

@@ -20,7 +20,7 @@ struct Authctl: ParsableCommand {
             Login.self, LinkCommand.self, ReauthCommand.self, UnlinkCommand.self, Status.self, Token.self, ExecCommand.self,
             GitCredentialCommand.self, SignOutCommand.self,
             ProvidersCommand.self, UsersCommand.self, KeystoreCommand.self, UnlockCommand.self, LockCommand.self,
-            BackendCommand.self, VersionCommand.self, CompletionCommand.self,
+            BackendCommand.self, VersionCommand.self, CompletionCommand.self, DoctorCommand.self,
         ])
 }
 

@@ -97,6 +97,11 @@ enum MessageSpelling {
         case .apiKey: "--api-key"
         case .tenantID: "--tenant-id"
         case .emulator: "--emulator"
+        case .noCheck: "--no-check"
+        case .preset: "--preset"
+        case .domain: "--domain"
+        case .realm: "--realm"
+        case .authorizationServer: "--authorization-server"
         }
     }
 }

@@ -73,7 +73,7 @@ final class CommandsEndToEndTests {
         #expect(before.status == 16 && after.status == 16)
         #expect(before.json?["signedIn"] == .bool(false) && before.stdout == after.stdout)
         let viaEnvironment = try await authctl.run(
-            ["providers", "add", "oidc.env", "--issuer", "https://idp.example", "--client-id", "c"],
+            ["providers", "add", "oidc.env", "--issuer", "https://idp.example", "--client-id", "c", "--no-check"],
             environment: ["AUTHCTL_CONFIG": authctl.home + "/env-config.json"])
         #expect(viaEnvironment.status == 0)
         #expect(FileManager.default.fileExists(atPath: authctl.home + "/env-config.json"))

@@ -14,6 +14,7 @@ struct ConfigDirectoryTests {
         chmod(directory, 0o770)
         let result = try await authctl.run([
             "providers", "add", "oidc.x", "--issuer", "https://idp.example", "--client-id", "c", "--config", directory + "/config.json",
+            "--no-check",
         ])
         #expect(result.status == 7, "\(result.stderr)")
         #expect(result.stderr.contains("chmod 700"), "\(result.stderr)")

@@ -17,7 +17,7 @@ final class ListsTests {
             ("oidc.a", "https://idp.example", "c"),
             ("oidc.bee", "https://login.some-long-domain.example/realms/x", "client-with-a-long-id"),
         ] {
-            #expect(try await authctl.run(["providers", "add", id, "--issuer", issuer, "--client-id", client]).status == 0)
+            #expect(try await authctl.run(["providers", "add", id, "--issuer", issuer, "--client-id", client, "--no-check"]).status == 0)
         }
     }
 

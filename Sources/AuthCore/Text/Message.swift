@@ -36,6 +36,7 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case keyFile, passphraseEnv, passphraseFile, keyring
         case clientCredentials, certificateFile, federatedToken, federatedTokenFile, federatedTokenEnv, federatedAudience
         case project, apiKey, tenantID, emulator
+        case noCheck, preset, domain, realm, authorizationServer
     }
 
     /// One argument of a command: a value as written (a provider id, a handle, a

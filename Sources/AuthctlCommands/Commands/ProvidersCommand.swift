@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuthCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -17,10 +18,22 @@ struct ProvidersCommand: ParsableCommand {
             commandName: "add",
             abstract: "Register or update a provider.",
             discussion:
-                "Options given replace the stored ones; others stay. A client secret is referenced (environment variable or file), never copied into the configuration."
+                "Options given replace the stored ones; others stay; --clear-… removes a stored one. A client secret is referenced (environment variable or file), never copied into the configuration. The provider's discovery document is fetched and checked before anything is saved (--no-check: an offline set-up)."
         )
 
-        @Argument(help: "The provider id: microsoft.com, apple.com or oidc.NAME.") var provider: String
+        @Argument(help: "The provider id: microsoft.com, apple.com or oidc.NAME; or a preset: google, gitlab, okta, auth0, keycloak.")
+        var provider: String
+        @Option(
+            help: ArgumentHelp(
+                "Build the issuer of this oidc.* provider from a preset: google, gitlab, okta, auth0 or keycloak.", valueName: "name"),
+            completion: .list(ProviderPreset.allCases.map(\.rawValue)))
+        var preset: String?
+        @Option(help: "Presets: the provider's domain (https:// is added; http:// is allowed on loopback only).") var domain: String?
+        @Option(help: "keycloak preset: the realm.") var realm: String?
+        @Option(
+            name: .customLong("authorization-server"),
+            help: ArgumentHelp("okta preset: a custom authorization server's id.", valueName: "id"))
+        var authorizationServer: String?
         @Option(name: .customLong("client-id"), help: "The client id registered at the provider.") var clientID: String?
         @Option(
             name: .customLong("client-secret-env"),
@@ -57,6 +70,18 @@ struct ProvidersCommand: ParsableCommand {
             name: .customLong("private-key-file"),
             help: ArgumentHelp("apple.com: the AuthKey_KEYID.p8 file (mode 0600; read when needed, never copied).", valueName: "path"), completion: .file())
         var privateKeyFile: String?
+        @Flag(name: .customLong("clear-scopes"), help: "Remove the stored default scopes.") var clearScopes = false
+        @Flag(name: .customLong("clear-params"), help: "Remove the stored custom parameters.") var clearParameters = false
+        @Flag(name: .customLong("clear-redirect-uri"), help: "Remove the stored redirect URI (back to the default).") var clearRedirectURI =
+            false
+        @Flag(name: .customLong("clear-listen-address"), help: "Remove the stored listen address (back to an ephemeral port).")
+        var clearListenAddress = false
+        @Flag(name: .customLong("clear-client-secret"), help: "Remove the stored client secret source (a public client).")
+        var clearClientSecret = false
+        @Flag(
+            name: .customLong("no-check"),
+            help: "Save without fetching the provider's discovery document (an offline set-up; it is checked at the first sign-in).")
+        var noCheck = false
         @OptionGroup var global: GlobalOptions
 
         func validate() throws {
@@ -64,10 +89,62 @@ struct ProvidersCommand: ParsableCommand {
                 throw ValidationError(
                     "--client-secret-env and --client-secret-file exclude each other: the secret comes from one place. Keep one")
             }
+            let conflicts: [(Bool, Bool, String, String)] = [
+                (!scopes.isEmpty, clearScopes, "--scope", "--clear-scopes"),
+                (!parameters.isEmpty, clearParameters, "--param", "--clear-params"),
+                (redirectURI != nil, clearRedirectURI, "--redirect-uri", "--clear-redirect-uri"),
+                (listenAddress != nil, clearListenAddress, "--listen-address", "--clear-listen-address"),
+                (
+                    clientSecretEnv != nil || clientSecretFile != nil, clearClientSecret, "--client-secret-env/--client-secret-file",
+                    "--clear-client-secret"
+                ),
+            ]
+            for (given, cleared, option, clear) in conflicts where given && cleared {
+                throw ValidationError(
+                    "\(option) and \(clear) exclude each other: give the new value (it replaces the stored one) or clear it")
+            }
+        }
+
+        /// The preset named by the argument or `--preset`, and the provider id it saves under.
+        func resolvedPreset() throws -> (ProviderID, ProviderPreset?) {
+            if let named = ProviderPreset(rawValue: provider) {
+                if let preset, preset != named.rawValue {
+                    throw AuthError.invalidArgument(
+                        "\(provider) is a preset already; --preset \(Sanitize.text(preset, limit: 40)) contradicts it. Keep one")
+                }
+                return (try ProviderID(parsing: named.defaultProviderID), named)
+            }
+            let id = try ProviderID(parsing: provider)
+            guard let preset else {
+                if domain != nil || realm != nil || authorizationServer != nil {
+                    throw AuthError.invalidArgument(
+                        "--domain, --realm and --authorization-server apply to a preset: name it (authctl providers add google|gitlab|okta|auth0|keycloak …) or add --preset NAME"
+                    )
+                }
+                return (id, nil)
+            }
+            guard let chosen = ProviderPreset(rawValue: preset) else {
+                throw AuthError.invalidArgument(
+                    "'\(Sanitize.text(preset, limit: 40))' is not a preset. Use one of: \(ProviderPreset.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
+            }
+            guard case .oidc = id.kind else {
+                throw AuthError.invalidArgument("--preset applies to oidc.* providers; \(id) has its own settings. Leave it out")
+            }
+            return (id, chosen)
         }
 
         func run(_ wiring: Wiring) async throws {
-            let id = try ProviderID(parsing: provider)
+            let (id, chosenPreset) = try resolvedPreset()
+            // The preset's issuer, when it is being set: --issuer wins (a local fake), and an
+            // update of a configured provider without a preset option keeps the stored one.
+            var presetIssuer: String?
+            if let chosenPreset, issuer == nil {
+                let configured = (try? wiring.configStore().load().providers[id.rawValue]?.issuer) != nil
+                if !configured || domain != nil || realm != nil || authorizationServer != nil {
+                    presetIssuer = try chosenPreset.issuer(domain: domain, realm: realm, authorizationServer: authorizationServer)
+                }
+            }
             let secrets = ProcessSecretSource(environment: wiring.environment)
             let parsed = try Dictionary(parameters.map(FlowArguments.parseParameter), uniquingKeysWith: { $1 })
             // A key file that could not be used fails now, not at the first sign-in.
@@ -78,6 +155,11 @@ struct ProvidersCommand: ParsableCommand {
             let config = try await Providers(configStore: wiring.configStore()).add(
                 id,
                 merge: { config in
+                    if clearScopes { config.scopes = [] }
+                    if clearParameters { config.parameters = [:] }
+                    if clearRedirectURI { config.redirectURI = nil }
+                    if clearListenAddress { config.listenAddress = nil }
+                    if clearClientSecret { config.clientSecretEnv = nil; config.clientSecretFile = nil }
                     if let clientID { config.clientID = clientID }
                     if let clientSecretEnv { config.clientSecretEnv = clientSecretEnv; config.clientSecretFile = nil }
                     if let clientSecretFile { config.clientSecretFile = clientSecretFile; config.clientSecretEnv = nil }
@@ -85,7 +167,7 @@ struct ProvidersCommand: ParsableCommand {
                     if !parsed.isEmpty { config.parameters = parsed }
                     if let redirectURI { config.redirectURI = redirectURI }
                     if let listenAddress { config.listenAddress = listenAddress }
-                    if let issuer { config.issuer = issuer }
+                    if let issuer = issuer ?? presetIssuer { config.issuer = issuer }
                     if let flow { config.flow = flow }
                     if let tenant { config.tenant = tenant }
                     if let authorityHost { config.authorityHost = authorityHost }
@@ -98,7 +180,8 @@ struct ProvidersCommand: ParsableCommand {
                     // A secret file that cannot be read (missing, not private) fails now, not at the
                     // first sign-in. Its content is read and dropped: never printed, never copied.
                     if let clientSecretFile { _ = try secrets.fileContents(clientSecretFile) }
-                })
+                },
+                discovery: noCheck ? nil : DiscoveryCheck(transport: wiring.authEnvironment().transport, clock: wiring.io.clock))
             if global.json {
                 wiring.output.json(ProvidersCommand.json(config))
             } else {
