@@ -9,8 +9,8 @@ import Synchronization
 #endif
 
 // The executable: the process's I/O, the command layer's one entry point
-// (`AuthctlInvocation`), its exit status. Ctrl-C cancels the running command (the loopback
-// listener closes; exit 5).
+// (`AuthctlInvocation`), its exit status. Ctrl-C cancels the running command (a sign-in's
+// listener closes: exit 5; any other wait: exit 130).
 
 signal(SIGINT, SIG_IGN)
 let invocation = AuthctlInvocation(arguments: Array(CommandLine.arguments.dropFirst()), io: .process())
