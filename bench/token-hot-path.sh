@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 runs="${1:-200}"
 before="${BEFORE:-}"
 # The flags of scripts/build-release.sh, for authctl and the floors alike.
-flags=(-c release --static-swift-stdlib --disable-local-rpath -Xlinker --no-export-dynamic)
+flags=(-c release --static-swift-stdlib --disable-local-rpath -Xlinker --no-export-dynamic -Xswiftc -Osize)
 echo "building authctl (release, static Swift standard library)…" >&2
 swift build "${flags[@]}" --product authctl --scratch-path .build-bench >/dev/null
 authctl_unstripped="$(swift build "${flags[@]}" --scratch-path .build-bench --show-bin-path)/authctl"
