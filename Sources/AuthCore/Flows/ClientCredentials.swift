@@ -36,4 +36,18 @@ enum ClientCredentials {
         if !supported.contains("client_secret_basic"), supported.contains("client_secret_post") { return .post(secret: secret) }
         return authentication
     }
+
+    /// The form of a request about one token — revocation (RFC 7009 §2.1) and introspection
+    /// (RFC 7662 §2.1) share it: `token`, `token_type_hint`, and the provider's client
+    /// authentication by the method its discovery document allows.
+    static func tokenHintForm(
+        _ token: String, isRefreshToken: Bool, provider: any IdentityProvider, clientID: String, discovery: DiscoveryDocument,
+        secrets: any SecretSource, now: Date
+    ) throws -> (parameters: [(String, String)], headers: [String: String]) {
+        var parameters = [("token", token), ("token_type_hint", isRefreshToken ? "refresh_token" : "access_token")]
+        var headers: [String: String] = [:]
+        method(try resolve(provider, secrets: secrets, now: now), supported: discovery.tokenEndpointAuthMethodsSupported)
+            .apply(clientID: clientID, to: &parameters, headers: &headers)
+        return (parameters, headers)
+    }
 }

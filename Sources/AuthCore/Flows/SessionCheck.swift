@@ -54,13 +54,10 @@ public struct SessionCheck: Sendable {
         if let endpoint = discovery.introspectionEndpoint, let clientID = provider.clientID,
             let token = tokens.refreshToken ?? tokens.accessToken
         {
-            var parameters = [("token", token), ("token_type_hint", tokens.refreshToken != nil ? "refresh_token" : "access_token")]
-            var headers: [String: String] = [:]
-            ClientCredentials.method(
-                try ClientCredentials.resolve(provider, secrets: secrets, now: clock.now()),
-                supported: discovery.tokenEndpointAuthMethodsSupported
-            ).apply(clientID: clientID, to: &parameters, headers: &headers)
-            let response = try await transport.send(.form(endpoint, parameters, headers: headers))
+            let form = try ClientCredentials.tokenHintForm(
+                token, isRefreshToken: tokens.refreshToken != nil, provider: provider, clientID: clientID, discovery: discovery,
+                secrets: secrets, now: clock.now())
+            let response = try await transport.send(.form(endpoint, form.parameters, headers: form.headers))
             let json = JSONValue.object(from: response.body)
             if let json, let error = OAuthErrorResponse(json) {
                 throw AuthError.invalidCredential(

@@ -61,13 +61,10 @@ public struct TokenRevocation: Sendable {
             let discovery = try await ProviderMetadata(transport: transport, clock: clock, metadataCache: metadataCache).discovery(
                 for: provider)
             guard let endpoint = discovery.revocationEndpoint else { return result(.notSupported) }
-            var parameters = [("token", token), ("token_type_hint", isRefreshToken ? "refresh_token" : "access_token")]
-            var headers: [String: String] = [:]
-            ClientCredentials.method(
-                try ClientCredentials.resolve(provider, secrets: secrets, now: clock.now()),
-                supported: discovery.tokenEndpointAuthMethodsSupported
-            ).apply(clientID: clientID, to: &parameters, headers: &headers)
-            return try await send(endpoint, parameters, headers: headers, result: result)
+            let form = try ClientCredentials.tokenHintForm(
+                token, isRefreshToken: isRefreshToken, provider: provider, clientID: clientID, discovery: discovery, secrets: secrets,
+                now: clock.now())
+            return try await send(endpoint, form.parameters, headers: form.headers, result: result)
         } catch let error as AuthError {
             return result(.failed, error.message.firstSentence)
         } catch {
