@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuthCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -9,11 +10,13 @@ import AuthCore
 /// The options every command takes (SPEC §2).
 struct GlobalOptions: ParsableArguments {
     @Option(
-        help: ArgumentHelp("The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).", valueName: "path"), completion: .file())
+        help: ArgumentHelp("The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).", valueName: "path"),
+        completion: .file())
     var keystore: String?
 
     @Option(
-        help: ArgumentHelp("The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).", valueName: "path"), completion: .file())
+        help: ArgumentHelp("The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).", valueName: "path"),
+        completion: .file())
     var config: String?
 
     @Flag(help: "Print exactly one JSON document on stdout (the result or the error).")

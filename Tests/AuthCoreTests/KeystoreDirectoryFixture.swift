@@ -13,7 +13,8 @@ extension KeystoreDirectoryFixture {
     /// A new private directory named after `name`.
     static func privateDirectory(_ name: String) throws -> String {
         let directory = NSTemporaryDirectory() + "\(name)-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         return directory
     }
 

@@ -90,7 +90,8 @@ struct UserExportSecretsTests {
         }
     }
 
-    @Test("an export of users of every kind, in both formats, holds no token, session, secret or key", arguments: UserExport.Format.allCases)
+    @Test(
+        "an export of users of every kind, in both formats, holds no token, session, secret or key", arguments: UserExport.Format.allCases)
     func exportWalk(_ format: UserExport.Format) throws {
         let exported = try UserExport.export(state, format: format)
         let document = try #require(JSONValue.object(from: exported))

@@ -53,7 +53,9 @@ final class MessageStyleTests {
     @Test("a discovery document that cannot be fetched names the provider by its id")
     func discoveryErrorNamesProvider() async throws {
         let provider = try FakeIdentityProvider()
-        try await authctl.run(["providers", "add", "oidc.gone", "--issuer", provider.issuer + "/nothing-here", "--client-id", "c", "--no-check"])
+        try await authctl.run([
+            "providers", "add", "oidc.gone", "--issuer", provider.issuer + "/nothing-here", "--client-id", "c", "--no-check",
+        ])
         let result = try await authctl.run(["login", "oidc.gone", "--timeout", "20"])
         #expect(result.status == 3, "\(result.stderr)")
         #expect(result.stderr.contains("oidc.gone's discovery document at 127.0.0.1"), "\(result.stderr)")

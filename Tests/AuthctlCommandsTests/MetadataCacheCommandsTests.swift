@@ -22,7 +22,8 @@ final class MetadataCacheCommandsTests {
         // The attacker's key set URL ends with the victim's discovery URL, padded so that the
         // two URLs' base64 encodings line up: their long tails are then equal.
         var jwksPath = "/keys/"
-        while (attacker.server.baseURL.utf8.count + jwksPath.utf8.count + victimDiscovery.utf8.count) % 3 != victimDiscovery.utf8.count % 3 {
+        while (attacker.server.baseURL.utf8.count + jwksPath.utf8.count + victimDiscovery.utf8.count) % 3 != victimDiscovery.utf8.count % 3
+        {
             jwksPath += "k"
         }
         jwksPath += victimDiscovery
@@ -62,13 +63,19 @@ final class MetadataCacheCommandsTests {
             Issue.record("the URLs did not parse")
             return
         }
-        cache.store(CachedDocument(url: first, kind: .discovery, issuer: "https://a.example", fetchedAt: Date(timeIntervalSince1970: 1_000), body: Data("{}".utf8)))
+        cache.store(
+            CachedDocument(
+                url: first, kind: .discovery, issuer: "https://a.example", fetchedAt: Date(timeIntervalSince1970: 1_000),
+                body: Data("{}".utf8)))
         #expect(cache.load(first)?.body == Data("{}".utf8))
         #expect(cache.load(second) == nil)
         // An entry copied to another URL's file is refused: it names the URL it came from.
         let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }
         #expect(files.count == 1)
-        cache.store(CachedDocument(url: second, kind: .discovery, issuer: "https://bbb.example", fetchedAt: Date(timeIntervalSince1970: 1_000), body: Data("[]".utf8)))
+        cache.store(
+            CachedDocument(
+                url: second, kind: .discovery, issuer: "https://bbb.example", fetchedAt: Date(timeIntervalSince1970: 1_000),
+                body: Data("[]".utf8)))
         let both = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }
         #expect(both.count == 2)
         let contents = try both.map { try Data(contentsOf: URL(fileURLWithPath: directory + "/" + $0)) }

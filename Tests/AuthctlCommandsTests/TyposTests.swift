@@ -36,7 +36,8 @@ struct TyposTests {
     @Test("a provider id that is valid but not configured gets the nearest configured one")
     func configuredProvider() async throws {
         defer { try? FileManager.default.removeItem(atPath: authctl.home) }
-        try await authctl.run(["providers", "add", "oidc.corp", "--issuer", "https://idp.example", "--client-id", "c", "--no-check"]).expectSuccess()
+        try await authctl.run(["providers", "add", "oidc.corp", "--issuer", "https://idp.example", "--client-id", "c", "--no-check"])
+            .expectSuccess()
         let result = try await authctl.run(["login", "oidc.crop"])
         #expect(result.status == 7 && result.stderr.contains("Did you mean oidc.corp?"), "\(result.stderr)")
         let far = try await authctl.run(["login", "oidc.elsewhere"])

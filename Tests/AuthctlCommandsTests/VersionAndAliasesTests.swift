@@ -17,8 +17,9 @@ struct VersionAndAliasesTests {
         #expect(command.stdout == flag.stdout && command.stdout.hasPrefix("authctl "))
     }
 
-    @Test("version --json, --version --json and --json --version print one JSON document with the version and the commit",
-          arguments: [["version", "--json"], ["--version", "--json"], ["--json", "--version"]])
+    @Test(
+        "version --json, --version --json and --json --version print one JSON document with the version and the commit",
+        arguments: [["version", "--json"], ["--version", "--json"], ["--json", "--version"]])
     func versionJSON(_ arguments: [String]) async throws {
         let result = try await authctl.run(arguments)
         #expect(result.status == 0, "\(result.stderr)")

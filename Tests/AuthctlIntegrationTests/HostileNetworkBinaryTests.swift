@@ -54,7 +54,9 @@ final class HostileNetworkBinaryTests {
 
     @Test("a request through an unreachable proxy names the proxy (never its password) instead of blaming the provider")
     func unreachableProxyIsNamed() async throws {
-        let add = try await authctl.run(["providers", "add", "oidc.remote", "--issuer", "https://provider.invalid", "--client-id", "x", "--no-check"])
+        let add = try await authctl.run([
+            "providers", "add", "oidc.remote", "--issuer", "https://provider.invalid", "--client-id", "x", "--no-check",
+        ])
         #expect(add.status == 0, "\(add.stderr)")
         // Port 1 on 127.0.0.1 refuses at once: curl connects to the proxy first, nothing leaves the machine.
         let result = try await authctl.run(

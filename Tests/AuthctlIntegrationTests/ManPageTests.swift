@@ -74,10 +74,11 @@ struct ManPageTests {
         let dump = try run(AuthctlProcess.binary, ["--experimental-dump-help"])
         func walk(_ command: [String: JSONValue]?, _ path: [String]) -> [[String]] {
             guard let command else { return [] }
-            return [path] + (command["subcommands"]?.arrayValue ?? []).flatMap { sub -> [[String]] in
-                guard let name = sub.objectValue?["commandName"]?.stringValue else { return [] }
-                return walk(sub.objectValue, path + [name])
-            }
+            return [path]
+                + (command["subcommands"]?.arrayValue ?? []).flatMap { sub -> [[String]] in
+                    guard let name = sub.objectValue?["commandName"]?.stringValue else { return [] }
+                    return walk(sub.objectValue, path + [name])
+                }
         }
         return walk(JSONValue.object(from: Data(dump.stdout.utf8))?["command"]?.objectValue, [])
     }

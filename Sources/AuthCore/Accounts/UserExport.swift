@@ -116,7 +116,9 @@ public enum UserExport {
         if user["backend"]?.objectValue?["session"] != nil { throw refuse("a Firebase session") }
         for identity in user["providerData"]?.arrayValue ?? [] {
             if identity.objectValue?["tokens"] != nil { throw refuse("tokens") }
-            if let workload = identity.objectValue?["workload"]?.objectValue, credentialSourceMembers.contains(where: { workload[$0] != nil }) {
+            if let workload = identity.objectValue?["workload"]?.objectValue,
+                credentialSourceMembers.contains(where: { workload[$0] != nil })
+            {
                 throw refuse("where a workload's credential is read")
             }
         }

@@ -25,7 +25,8 @@ public struct Reauthenticate: Sendable {
 
     public func run(_ input: Input) async throws -> User {
         if case .pending = input.source {
-            throw AuthError.invalidArgument("reauth needs a fresh sign-in, not a pending credential: \(command: .reauthenticate, "\(input.providerID)")")
+            throw AuthError.invalidArgument(
+                "reauth needs a fresh sign-in, not a pending credential: \(command: .reauthenticate, "\(input.providerID)")")
         }
         let providerID = input.providerID
         // The user is the one current when the command starts, whoever is current once the

@@ -171,7 +171,8 @@ public struct SignInSession: Sendable {
     private mutating func fail(_ error: AuthError) -> Action {
         step = .finished
         // The browser learns how the sign-in ended once it has (SPEC §3 step 8).
-        return .finish(.failure(error), page: browserWaits ? .page(status: 200, SignInPage.failed(because: error.message.firstSentence)) : nil)
+        return .finish(
+            .failure(error), page: browserWaits ? .page(status: 200, SignInPage.failed(because: error.message.firstSentence)) : nil)
     }
 
     private mutating func advance(_ input: Input, now: Date) throws -> Action {

@@ -1,4 +1,5 @@
 import Synchronization
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -54,7 +55,8 @@ public final class PastedRedirectReceiver: RedirectReceiver {
             // Ctrl-C at the prompt: the words of every sign-in's Ctrl-C (the loopback wait's).
             if Task.isCancelled { throw AuthError.cancelled("the sign-in was cancelled. Run the command again to sign in") }
             throw AuthError.cancelled(
-                "no redirect URL arrived on stdin. Paste the address the browser ended on after signing in (\(input: .manual) reads it from stdin)")
+                "no redirect URL arrived on stdin. Paste the address the browser ended on after signing in (\(input: .manual) reads it from stdin)"
+            )
         }
         var machine = initial
         let action = machine.receive(PastedResponse.request(from: pasted, redirectPath: initial.expectation.path))

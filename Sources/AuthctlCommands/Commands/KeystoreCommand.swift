@@ -67,7 +67,8 @@ struct KeystoreCommand: ParsableCommand {
     struct SealOptions: ParsableArguments {
         @Option(
             name: .customLong("key-file"),
-            help: ArgumentHelp("Seal with the 32-byte key in this file (authctl keystore new-key).", valueName: "PATH"), completion: .file())
+            help: ArgumentHelp("Seal with the 32-byte key in this file (authctl keystore new-key).", valueName: "PATH"), completion: .file()
+        )
         var keyFile: String?
         @Option(
             name: .customLong("passphrase-env"),

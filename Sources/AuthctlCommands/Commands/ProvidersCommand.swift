@@ -39,7 +39,8 @@ struct ProvidersCommand: ParsableCommand {
             name: .customLong("client-secret-env"),
             help: ArgumentHelp("An environment variable holding the client secret.", valueName: "var")) var clientSecretEnv: String?
         @Option(
-            name: .customLong("client-secret-file"), help: ArgumentHelp("A file (mode 0600) holding the client secret.", valueName: "path"), completion: .file())
+            name: .customLong("client-secret-file"), help: ArgumentHelp("A file (mode 0600) holding the client secret.", valueName: "path"),
+            completion: .file())
         var clientSecretFile: String?
         @Option(name: .customLong("scope"), help: "A default scope (repeatable).") var scopes: [String] = []
         @Option(name: .customLong("param"), help: ArgumentHelp("A default custom parameter (repeatable).", valueName: "key=value"))
@@ -68,7 +69,8 @@ struct ProvidersCommand: ParsableCommand {
         @Option(name: .customLong("key-id"), help: "apple.com: the id of the Sign in with Apple key (10 characters).") var keyID: String?
         @Option(
             name: .customLong("private-key-file"),
-            help: ArgumentHelp("apple.com: the AuthKey_KEYID.p8 file (mode 0600; read when needed, never copied).", valueName: "path"), completion: .file())
+            help: ArgumentHelp("apple.com: the AuthKey_KEYID.p8 file (mode 0600; read when needed, never copied).", valueName: "path"),
+            completion: .file())
         var privateKeyFile: String?
         @Flag(name: .customLong("clear-scopes"), help: "Remove the stored default scopes.") var clearScopes = false
         @Flag(name: .customLong("clear-params"), help: "Remove the stored custom parameters.") var clearParameters = false

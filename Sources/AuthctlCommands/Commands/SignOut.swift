@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuthCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else

@@ -212,7 +212,8 @@ struct UsersCommand: ParsableCommand {
             discussion:
                 "Binary image data: written to --output (mode 0600), or to stdout when it is not a terminal. Nothing is stored in the keystore."
         )
-        @Option(name: .shortAndLong, help: ArgumentHelp("The file to write the image to.", valueName: "file"), completion: .file()) var output: String?
+        @Option(name: .shortAndLong, help: ArgumentHelp("The file to write the image to.", valueName: "file"), completion: .file())
+        var output: String?
         @OptionGroup var global: GlobalOptions
 
         func run(_ wiring: Wiring) async throws {

@@ -13,7 +13,9 @@ import AuthCore
 struct WorkloadArguments: ParsableArguments {
     @Flag(
         name: .customLong("client-credentials"),
-        help: "Sign in as the client itself (a CI job, a service): the client-credentials grant, no browser. See ci.md in the documentation (man authctl, FILES).")
+        help:
+            "Sign in as the client itself (a CI job, a service): the client-credentials grant, no browser. See ci.md in the documentation (man authctl, FILES)."
+    )
     var clientCredentials = false
 
     @Option(
@@ -98,7 +100,8 @@ struct WorkloadArguments: ParsableArguments {
         ]
         guard clientCredentials else {
             if let (option, _) = workloadOnly.first(where: \.1) {
-                throw ValidationError("\(option) goes with --client-credentials (a workload signing in as itself; see ci.md in the documentation)")
+                throw ValidationError(
+                    "\(option) goes with --client-credentials (a workload signing in as itself; see ci.md in the documentation)")
             }
             return
         }

@@ -1,4 +1,5 @@
 import AuthCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
