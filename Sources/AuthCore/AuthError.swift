@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The one error type of authctl, built only by the named constructors below (as jwt-kit's
 /// `JWTError`): its codes are exactly those of SPEC §6, and a code goes with the kind of
 /// message it names. The command-line tool maps each code to its exit status in one

@@ -2,12 +2,6 @@ import ArgumentParser
 import AuthCore
 import CAuthctlSupport
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// `authctl`: sign in to identity providers from the command line.
 struct Authctl: ParsableCommand {
     static let configuration = CommandConfiguration(

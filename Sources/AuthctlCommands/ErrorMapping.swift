@@ -1,12 +1,6 @@
 import ArgumentParser
 import AuthCore
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// A person stopped a command at a question (answered no): exit 130, as Ctrl-C there.
 struct Interrupted: Error {
     var reason: String

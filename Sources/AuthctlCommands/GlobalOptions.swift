@@ -1,12 +1,6 @@
 import ArgumentParser
 import AuthCore
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The options every command takes (SPEC §2).
 struct GlobalOptions: ParsableArguments {
     @Option(

@@ -1,11 +1,5 @@
 import AuthCore
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// Writes results: one JSON document with `--json`, text for people otherwise. Text and JSON
 /// go out visible-safe (`Sanitize.visible`, `Sanitize.visibleJSON`): a name, email, code or
 /// message that a provider or a file controls never reaches the terminal with an escape

@@ -1,11 +1,5 @@
 import AuthCore
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// A sign-in's progress events as the lines a person reads on stderr: warnings and what
 /// must be acted on are notices (shown with `--quiet` too), the rest progress lines.
 struct SignInEventText: SignInEvents {

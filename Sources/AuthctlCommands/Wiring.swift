@@ -1,11 +1,5 @@
 import AuthCore
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The one place where the real `System/` implementations are chosen and wired, from the
 /// I/O the entry point was given (`AuthctlIO`) and the command's global options. The entry
 /// point builds one per command and hands it to the command (`WiredCommand`).

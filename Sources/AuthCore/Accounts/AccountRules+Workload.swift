@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The account rules of a workload (SPEC §3 "Workloads"): a workload signs in as itself and
 /// is an account of its own kind. Its identity is (provider id, issuer, client id); it is
 /// matched only against other workloads, so a person's user is never merged with it (nor a

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The account rules of SPEC §5, as pure functions: (state, credential) → new state, or
 /// an `AuthError`. No I/O; the caller applies them under the keystore lock, where a thrown
 /// error writes nothing.

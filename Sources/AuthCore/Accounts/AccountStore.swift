@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The user database: where a credential is applied (sign in, link, reauthenticate) and
 /// where identities and users are removed (unlink, delete, sign out), under the account
 /// rules of SPEC §5. Firebase calls it the backend: today the keystore holds the users and

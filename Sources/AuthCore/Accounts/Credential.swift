@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// What one completed sign-in flow yields before it is applied to the keystore (SPEC §1).
 public struct Credential: Sendable, Equatable {
     public var providerID: String

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// A credential that could not be applied, saved under a short handle so that a later
 /// command — in another process — can finish the resolution (SPEC §1, §5).
 ///

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The tokens one linked identity holds in the session (SPEC §1 "session").
 public struct TokenSet: Sendable, Equatable {
     /// Absent after a sign-in with an ID token obtained elsewhere (`login --id-token -`).

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The `AccountStore` of users held by a Firebase project (SPEC §9): unlink through
 /// `accounts:update` with `deleteProvider`, `users delete` through `accounts:delete` (Apple:
 /// `v2/accounts:revokeToken` first), sign-out local; the keystore keeps the session and

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The Identity Toolkit and securetoken calls of SPEC §9 through the `HTTPTransport` port.
 /// Nothing from Firebase is trusted more than a provider's answer: bounded (the transport's
 /// 1 MiB), a JSON object of the expected types, finite numbers, and the Firebase ID token's

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// Where each Firebase call goes (SPEC §9): `https://identitytoolkit.googleapis.com/v1/…` and
 /// `https://securetoken.googleapis.com/v1/token`, or under `http://HOST:PORT/` of a loopback
 /// emulator; every URL carries `?key=` (which `HTTPRequest.place`, what messages and `-v`

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// One value per Identity Toolkit and securetoken request of SPEC §9, each made into its
 /// `HTTPRequest` (JSON bodies; securetoken's form). Pure: no I/O; the unit tests hold each to
 /// the REST reference's field names.

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// An error answer of the Identity Toolkit or securetoken (SPEC §9): the service's code and
 /// detail, read from `{"error":{"message":"CODE : detail"}}`, from the `reason` of a Google
 /// API error (`API_KEY_INVALID`), or from `errorMessage` of an HTTP 200 (`returnIdpCredential`).

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The Firebase session of a user kept valid (SPEC §9): its ID token refreshed through
 /// securetoken when it expires within the asked margin — under the keystore lock, after a
 /// re-read, so that when many processes need it at once one refreshes and the others use

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// `login`, `link` and `reauth` with the Firebase backend (SPEC §9): the brokered browser
 /// flow (`BrokeredSignIn`) around `createAuthUri` and `signInWithIdp`, then the Firebase
 /// session and the user's identities (`accounts:lookup`) kept in the keystore. Firebase

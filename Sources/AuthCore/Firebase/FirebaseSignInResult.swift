@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// What `accounts:signInWithIdp` answered for a sign-in, link or reauthentication, read
 /// with the types the REST reference gives (strings bounded, numbers finite).
 struct FirebaseSignInResult: Sendable {

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The claims of a validated ID token (OpenID Connect Core 2, 5.1).
 public struct IDTokenClaims: Sendable, Equatable {
     /// Every claim as received.

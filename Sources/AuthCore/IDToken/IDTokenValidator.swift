@@ -1,9 +1,4 @@
 import JWTKit
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// What an ID token must satisfy for one sign-in (or one refresh).
 public struct IDTokenExpectations: Sendable, Equatable {

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// One public key of a provider's JWK Set (RFC 7517), kept as its JSON so that jwt-kit
 /// can build the verifier from exactly what the provider published.
 public struct JSONWebKey: Sendable, Equatable {

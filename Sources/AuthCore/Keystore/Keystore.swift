@@ -1,11 +1,5 @@
 import Synchronization
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// Where the account state lives. `FileKeystore` on disk; `InMemoryKeystore` in tests.
 public protocol Keystore: Sendable {
     /// Reads the state without a lock (a reader never sees a half-written file).

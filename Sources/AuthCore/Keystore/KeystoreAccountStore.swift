@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The local backend (SPEC §1–7): the keystore is the user database and `AccountRules`
 /// decides, each change under the keystore lock after a re-read. The time, the uid of a new
 /// user and the handle of a pending credential are drawn from the injected clock and random

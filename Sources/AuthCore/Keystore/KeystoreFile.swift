@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The on-disk keystore (docs/keystore.md, schema in docs/keystore.schema.json).
 /// A private type separate from the domain's `AccountState`, built of its own records
 /// (`KeystoreRecord`), so that the format changes by version only, never because the

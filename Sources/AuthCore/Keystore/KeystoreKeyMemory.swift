@@ -1,11 +1,5 @@
 import Synchronization
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The data key a sealed keystore opened with, kept in this process's memory (`exec`, which
 /// refreshes its command's token for as long as the command runs): the keystore opens again
 /// with it, with nothing asked. Once `stopAsking()` is called, no passphrase is asked on

@@ -1,12 +1,6 @@
 import Crypto
 import _CryptoExtras
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// What this process can give to open a sealed keystore: a key file, a passphrase, a prompt
 /// for one, or the system keyring. The command layer fills it from the environment
 /// (`AUTHCTL_KEYSTORE_KEY_FILE`, `AUTHCTL_KEYSTORE_PASSPHRASE`) and the terminal; AuthCore

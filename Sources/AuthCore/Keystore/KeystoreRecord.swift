@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The records of keystore format version 1 (docs/keystore.md), mapped to and from the
 /// domain's `User`, `PendingCredential` and tokens. Their property names are the file's
 /// keys: a domain field can be renamed, or the domain grow, without the file changing,

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// What `tokens.sealed` holds once opened: every secret of a record, as JSON.
 struct SealedSecrets: Codable, Equatable {
     var accessToken: String?

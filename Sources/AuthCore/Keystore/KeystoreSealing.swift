@@ -1,11 +1,5 @@
 import Crypto
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The top-level `sealing` object of a sealed keystore (format version 2, docs/keystore.md):
 /// how the data key is wrapped and a check value of it — never the key. Every secret of the
 /// file is an AES-256-GCM ciphertext under that one data key (`DataKey`).

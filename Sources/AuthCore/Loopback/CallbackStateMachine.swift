@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The authorization response as it reached the redirect URI (RFC 6749 §4.1.2,
 /// OpenID Connect Core 3.1.2.5, RFC 9207).
 public struct AuthorizationResponse: Sendable, Equatable {

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// One HTTP/1.1 request as the loopback listener received it.
 public struct ReceivedRequest: Sendable, Equatable {
     public var method: String

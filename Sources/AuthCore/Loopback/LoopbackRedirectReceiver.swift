@@ -1,9 +1,4 @@
 import Synchronization
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// The browser flow's receiver: the loopback `RedirectListener` (RFC 8252 §7.3), its
 /// deadlines read from the injected clock.

@@ -1,11 +1,5 @@
 import Synchronization
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// `--manual`: the person pastes the address the browser ended on (or the form body it
 /// posted), judged by the same `CallbackStateMachine` as the listener's requests. Binds
 /// nothing.

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// What a person pastes in `--manual` mode, turned into the request the browser would have
 /// sent to the listener, so that the same `CallbackStateMachine` judges it (path, state,
 /// `iss`, errors): the redirect URL the browser ended on (query string), or the form body a

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// Where the authorization response of a browser sign-in arrives (RFC 6749 §4.1.2): the
 /// port through which a `SignInSession` waits for its redirect. Implementations: the
 /// loopback listener (`LoopbackRedirectReceiver`), the address a person pastes

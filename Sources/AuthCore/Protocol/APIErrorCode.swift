@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 extension HTTPResponse {
     /// The code of a JSON API error body in the OData style
     /// (`{"error": {"code": "ImageNotFound", "message": …}}`), sanitized; nil otherwise.

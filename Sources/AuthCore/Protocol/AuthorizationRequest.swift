@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The authorization request of the code flow (RFC 6749 §4.1.1, OpenID Connect Core
 /// 3.1.2.1, RFC 7636 §4.3). `state`, `nonce` and the PKCE pair come in from the caller;
 /// only `AuthorizationAttempt.generate` draws them.

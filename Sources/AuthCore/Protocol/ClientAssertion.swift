@@ -1,12 +1,6 @@
 import Crypto
 import _CryptoExtras
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// A `private_key_jwt` client assertion (RFC 7523 §2.2 and §3; OpenID Connect Core 9):
 /// a JWT signed with the client's private key, `iss` = `sub` = the client id, `aud` = the
 /// token endpoint, a unique `jti`, and an `exp` a few minutes ahead (at most 10).

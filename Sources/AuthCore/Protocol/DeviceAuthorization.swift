@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The device authorization request (RFC 8628 §3.1): `client_id` and `scope`, posted to
 /// the provider's `device_authorization_endpoint`.
 public struct DeviceAuthorizationRequest: Sendable, Equatable {

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The polling of the device flow's token endpoint (RFC 8628 §3.4–3.5) as a value-type
 /// state machine: each answer of the provider goes in, the next action comes out. No I/O,
 /// no clock of its own.

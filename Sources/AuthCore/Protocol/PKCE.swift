@@ -1,9 +1,4 @@
 import Crypto
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Proof Key for Code Exchange (RFC 7636), always with the `S256` method (never `plain`,
 /// RFC 7636 §7.2, RFC 9700 §2.1.1).

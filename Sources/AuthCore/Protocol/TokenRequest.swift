@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// How the client authenticates at the token endpoint (`token_endpoint_auth_method`,
 /// OpenID Connect Core 9).
 public enum ClientAuthentication: Sendable, Equatable {

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// A successful token response (RFC 6749 §5.1, OpenID Connect Core 3.1.3.3).
 public struct TokenResponse: Sendable, Equatable {
     /// `access_token` (required).

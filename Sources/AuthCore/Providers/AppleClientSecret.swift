@@ -1,9 +1,4 @@
 import Crypto
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Sign in with Apple's client secret: an ES256 JWT signed with the app's `.p8` key
 /// (Apple: "Creating a client secret"). Header `alg` ES256 and `kid` = key id; claims

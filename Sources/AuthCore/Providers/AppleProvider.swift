@@ -1,11 +1,5 @@
 import Crypto
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// Sign in with Apple (`apple.com`, SPEC §4; docs/apple.md).
 ///
 /// Apple's quirks, all here: fixed endpoints under the issuer instead of discovery; scopes

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 extension AppleProvider {
     /// Sign in with Apple signs in people only: it has no client-credentials grant.
     public func checkWorkload() throws {

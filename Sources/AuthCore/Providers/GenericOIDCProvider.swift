@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// Any OpenID Connect provider with discovery (`oidc.<name>`, SPEC §4).
 public struct GenericOIDCProvider: IdentityProvider {
     public let id: ProviderID

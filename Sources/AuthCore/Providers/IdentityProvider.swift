@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// What the generic flows ask of a provider. Every provider quirk lives behind this
 /// protocol, in `Providers/`; the flows never test a provider id.
 ///

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// Microsoft's AADSTS error codes (`error_codes` in the token endpoint's error body, and
 /// `AADSTSnnnn:` at the start of `error_description`) with what to do about each one that
 /// a user of a command-line sign-in can meet. docs/microsoft.md lists them.

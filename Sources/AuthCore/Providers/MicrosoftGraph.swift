@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The part of Microsoft Graph authctl uses: `/v1.0/me` (display name and mail) after a
 /// sign-in that granted `User.Read`, and `/v1.0/me/photo/$value` on demand.
 struct MicrosoftGraph: Sendable {

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The issuer and tenant rules of Microsoft Entra ID (SPEC §4), as pure functions.
 ///
 /// The issuer comes from the tenant's discovery document, not from the configuration:

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// Microsoft Entra ID, the Microsoft identity platform v2 (`microsoft.com`, SPEC §4).
 ///
 /// Endpoints come from the tenant's discovery document at

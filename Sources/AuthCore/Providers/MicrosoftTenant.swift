@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// A Microsoft Entra ID tenant as `--tenant` names it (SPEC §4): the authority path
 /// segment of `<authority-host>/<tenant>/v2.0`, never a query parameter.
 ///

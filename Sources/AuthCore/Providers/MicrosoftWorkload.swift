@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// Microsoft Entra ID for workloads (SPEC §3 "Workloads"): the client-credentials grant of
 /// the identity platform, with a secret, a certificate or a federated credential.
 extension MicrosoftProvider {

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// Why a provider's profile API did not complete a sign-in's profile. Never an error: the
 /// profile the ID token stated is kept.
 public enum ProfileWarning: Sendable, Equatable {

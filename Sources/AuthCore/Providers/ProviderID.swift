@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// A provider id (SPEC §1): `microsoft.com`, `apple.com`, or `oidc.<name>` with a name of
 /// lower-case letters, digits, `-` and `_`. `microsoft` and `apple` are accepted aliases.
 public struct ProviderID: Sendable, Hashable, Comparable, CustomStringConvertible {

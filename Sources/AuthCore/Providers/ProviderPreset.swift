@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// A well-known OpenID Connect provider whose issuer follows a documented pattern
 /// (`providers add google|gitlab|okta|auth0|keycloak`). A preset is only a way to write the
 /// configuration: it chooses the provider id (`oidc.<name>`) unless one is given, and builds

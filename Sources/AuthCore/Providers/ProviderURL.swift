@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// Builds a provider's fixed endpoints from configuration text (an issuer, a host).
 enum ProviderURL {
     /// `base` (trailing `/` dropped) + `path`, or `provider-not-configured`: never a trap,

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// Unpadded base64url (RFC 4648 §5), as JOSE and PKCE use it.
 public enum Base64URL {
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {

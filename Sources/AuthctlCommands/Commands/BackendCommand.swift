@@ -1,12 +1,6 @@
 import ArgumentParser
 import AuthCore
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// `authctl backend use local|firebase`, `authctl backend show` (SPEC §2, §9).
 struct BackendCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,10 +1,5 @@
 import ArgumentParser
 import AuthCore
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// The alternatives to the browser flow on `login`, `link` and `reauth` (SPEC §2).
 struct CredentialArguments: ParsableArguments {

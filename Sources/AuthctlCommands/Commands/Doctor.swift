@@ -1,12 +1,6 @@
 import ArgumentParser
 import AuthCore
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// `authctl doctor [PROVIDER|URL]`: what stands between this machine and a sign-in, one
 /// line per check, each problem with its fix. The checks are AuthCore's (`Doctor`); the
 /// words are here.

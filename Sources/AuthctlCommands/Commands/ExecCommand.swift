@@ -1,12 +1,6 @@
 import ArgumentParser
 import AuthCore
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 struct ExecCommand: AuthctlCommand {
     static let configuration = CommandConfiguration(
         commandName: "exec",

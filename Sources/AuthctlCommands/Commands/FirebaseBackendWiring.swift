@@ -1,11 +1,5 @@
 import AuthCore
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The Firebase backend's part of the composition root (SPEC §9): the emulator from the
 /// environment, the client from config.json, the brokered sign-in wired to the same browser,
 /// listener and events as the local flows.

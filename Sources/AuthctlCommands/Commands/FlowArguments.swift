@@ -1,10 +1,5 @@
 import ArgumentParser
 import AuthCore
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// The options of an interactive sign-in (SPEC §2, shared by `login`, `link` and `reauth`).
 struct FlowArguments: ParsableArguments {

@@ -1,12 +1,6 @@
 import ArgumentParser
 import AuthCore
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// `authctl git-credential PROVIDER [--scope S]… get|store|erase`: git runs it as a credential
 /// helper (`credential.<url>.helper`), with the operation last and the description on stdin.
 /// stdout carries the protocol and nothing else; errors go to stderr, and a `get` that fails

@@ -1,12 +1,6 @@
 import ArgumentParser
 import AuthCore
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// `authctl keystore …`: how the keystore is protected at rest (docs/keystore.md, sealed).
 struct KeystoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,12 +1,6 @@
 import ArgumentParser
 import AuthCore
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 struct LinkCommand: AuthctlCommand {
     var signsIn: Bool { true }
 

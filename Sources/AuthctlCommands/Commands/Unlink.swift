@@ -1,10 +1,5 @@
 import ArgumentParser
 import AuthCore
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 struct UnlinkCommand: AuthctlCommand {
     static let configuration = CommandConfiguration(

@@ -1,12 +1,6 @@
 import ArgumentParser
 import AuthCore
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// `authctl unlock [--for D]`: the sealed keystore's key kept in the kernel keyring for a
 /// while, so that programs that cannot answer a prompt (kubectl, git) get their tokens
 /// (docs/keystore.md, "Unlocked for a while").

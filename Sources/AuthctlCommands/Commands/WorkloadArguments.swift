@@ -1,12 +1,6 @@
 import ArgumentParser
 import AuthCore
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// `login --client-credentials`: a workload signs in as itself (SPEC §3 "Workloads",
 /// docs/ci.md). What authenticates it is named by where to read it — never a value on the
 /// command line, where any local user could read it.

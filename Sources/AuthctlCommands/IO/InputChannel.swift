@@ -1,12 +1,6 @@
 import AuthCore
 import Synchronization
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// Where a command reads what a person types or pipes in: the process's stdin, or a test's
 /// pipe. Reads must end at once when the task is cancelled (Ctrl-C turns into task
 /// cancellation, which a blocking `read` never sees).

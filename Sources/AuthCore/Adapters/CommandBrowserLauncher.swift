@@ -1,0 +1,38 @@
+/// Runs a command (split on white space, no shell) with the URL as its last argument, or in
+/// place of a `%s` argument (as `$BROWSER` entries write it for xdg-utils and Python's
+/// webbrowser). Success is the command starting and not exiting non-zero within a second.
+public struct CommandBrowserLauncher: BrowserLauncher {
+    public let arguments: [String]
+    /// What the browser gets: authctl's environment without its secrets.
+    let environment: ChildEnvironment
+
+    /// How long a browser command has to fail before it counts as having opened the browser.
+    static let failureWindow: Double = 1
+
+    public init(command: String, environment: ChildEnvironment) {
+        self.arguments = command.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
+        self.environment = environment
+    }
+
+    public func open(_ url: URL) async -> Bool {
+        guard let program = arguments.first, let executable = Self.resolve(program) else { return false }
+        var rest = Array(arguments.dropFirst())
+        if let placeholder = rest.firstIndex(of: "%s") { rest[placeholder] = url.absoluteString } else { rest.append(url.absoluteString) }
+        guard let exit = DetachedProcess.launch(executable: executable, arguments: rest, environment: environment) else { return false }
+        let status = await exit.status(within: Self.failureWindow)
+        return status == nil || status == 0
+    }
+
+    /// Finds `program` on `PATH` the way a shell would (a name with a `/` is taken as a path).
+    static func resolve(_ program: String) -> String? {
+        if program.contains("/") {
+            return FileManager.default.isExecutableFile(atPath: program) ? program : nil
+        }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/\(program)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,20 @@
+import Synchronization
+
+/// Creates its transport on the first request, so that commands answered from the
+/// keystore alone (`token` with a valid cached token, `status`) never set up networking.
+public final class LazyTransport: HTTPTransport, Sendable {
+    private let make: @Sendable () -> any HTTPTransport
+    private let made = Mutex<(any HTTPTransport)?>(nil)
+
+    public init(_ make: @escaping @Sendable () -> any HTTPTransport) { self.make = make }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let transport = made.withLock { made in
+            if let made { return made }
+            let transport = make()
+            made = transport
+            return transport
+        }
+        return try await transport.send(request)
+    }
+}

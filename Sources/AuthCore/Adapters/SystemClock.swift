@@ -1,0 +1,5 @@
+/// The wall clock.
+public struct SystemClock: Clock {
+    public init() {}
+    public func now() -> Date { Date() }
+}

@@ -1,0 +1,95 @@
+import Synchronization
+
+/// One HTTP request as authctl sends it.
+public struct HTTPRequest: Sendable, Equatable {
+    public var method: String
+    public var url: URL
+    public var headers: [String: String]
+    public var body: Data?
+    /// The most bytes of response body accepted; a longer answer fails the request as too
+    /// large while it arrives (`HTTPRequest.tooLarge`).
+    public var responseLimit: Int
+
+    /// 1 MiB: token, discovery, JWKS, userinfo and Graph JSON (golang.org/x/oauth2 reads at
+    /// most 1 MiB of a token response). An ID token of megabytes is not one to keep.
+    public static let defaultResponseLimit = 1 << 20
+    /// 16 MiB: a profile photo.
+    public static let photoResponseLimit = 16 << 20
+
+    public init(
+        method: String = "GET", url: URL, headers: [String: String] = [:], body: Data? = nil, responseLimit: Int = defaultResponseLimit
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.responseLimit = responseLimit
+    }
+
+    /// A `POST` of `application/x-www-form-urlencoded` parameters.
+    public static func form(_ url: URL, _ parameters: [(String, String)], headers: [String: String] = [:]) -> HTTPRequest {
+        var all = headers
+        all["Content-Type"] = "application/x-www-form-urlencoded"
+        all["Accept"] = "application/json"
+        return HTTPRequest(method: "POST", url: url, headers: all, body: Data(FormURLEncoding.encode(parameters).utf8))
+    }
+
+    /// `host/path` of the URL, for messages (never the query, which may carry secrets).
+    public var place: String { "\(url.host ?? "?")\(url.path)" }
+
+    /// Refuses a header whose name or value holds CR, LF or NUL (or a name that is not an
+    /// RFC 9110 token): sent as it is, it would end the header and start another one of the
+    /// sender's choosing. The values authctl puts in headers that it did not make itself are
+    /// tokens from a provider, so such a value is a provider that lies (`invalid-credential`).
+    /// The message names the header, never its value.
+    public func checkHeaders() throws {
+        for (name, value) in headers {
+            let badName = name.isEmpty || name.unicodeScalars.contains { !Self.tokenCharacters.contains($0) }
+            let badValue = value.unicodeScalars.contains { $0 == "\r" || $0 == "\n" || $0 == "\0" }
+            guard badName || badValue else { continue }
+            throw AuthError.invalidCredential(
+                "authctl refused to send a request to \(place): its \(badName ? "header name" : "\(Sanitize.text(name, limit: 40)) header") holds a line break or NUL (from a token the provider issued), which would inject headers. Nothing was sent. Sign in again; if it repeats, the provider is misbehaving"
+            )
+        }
+    }
+
+    /// RFC 9110 §5.6.2 `tchar`.
+    private static let tokenCharacters = ScalarSet(
+        charactersIn: "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+    /// The error of an answer longer than `responseLimit`: the provider's answer was too
+    /// large (`network-request-failed`, exit 3).
+    public func tooLarge() -> AuthError {
+        let limit = responseLimit >= 1 << 20 ? "\(responseLimit >> 20) MiB" : "\(responseLimit) bytes"
+        return AuthError.network(
+            "the answer from \(place) was too large (more than \(limit), the most authctl accepts there), so it was refused. Check that the address is the provider's endpoint; a provider that sends this much is misbehaving"
+        )
+    }
+}
+
+/// One HTTP response. Redirects are never followed: a 3xx arrives here as it is.
+public struct HTTPResponse: Sendable, Equatable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: Data
+
+    public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public func header(_ name: String) -> String? {
+        headers.first { $0.key.equalsIgnoringCase(name) }?.value
+    }
+}
+
+/// The network seam. The executable wires `CurlTransport`; tests wire stubs or the
+/// in-process fake provider.
+///
+/// A transport throws `AuthError` with code `network-request-failed` when the exchange
+/// could not happen; any HTTP status, including 3xx and 5xx, is returned as a response.
+public protocol HTTPTransport: Sendable {
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+}
+

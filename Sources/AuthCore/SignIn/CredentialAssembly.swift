@@ -1,0 +1,68 @@
+/// The end of every sign-in flow: the token response's ID token validated, the tokens
+/// and the provider's profile made into a `Credential`.
+struct CredentialAssembly: Sendable {
+    /// For the provider's profile API (Microsoft Graph), and the ID token's keys.
+    let transport: any HTTPTransport
+    let clock: any Clock
+    let metadata: ProviderMetadata
+
+    func credential(
+        _ tokens: TokenResponse, provider: any IdentityProvider, discovery: DiscoveryDocument, clientID: String, nonce: String?,
+        askedScopes: [String], callbackFields: [String: String] = [:]
+    ) async throws -> Credential {
+        guard let idToken = tokens.idToken else {
+            throw AuthError.invalidCredential("\(provider.id) returned no ID token. Check that the app may use the 'openid' scope")
+        }
+        let claims = try await IDTokenVerification(clock: clock, metadata: metadata)
+            .validate(idToken, provider: provider, discovery: discovery, clientID: clientID, nonce: nonce)
+        let now = clock.now()
+        let tokenSet = TokenSet(
+            accessToken: tokens.accessToken, tokenType: tokens.tokenType,
+            expiresAt: tokens.expiresIn.map { now.addingTimeInterval($0) }, refreshToken: tokens.refreshToken,
+            idToken: idToken, scopes: tokens.scopes ?? askedScopes)
+        // The identity is keyed by the validated `iss` (for most providers the configured
+        // issuer; for Microsoft the token's tenant issuer).
+        let federatedID = try provider.federatedID(from: claims)
+        let (profile, warnings) = await provider.enrichedProfile(
+            provider.profile(from: claims, callbackFields: callbackFields), tokens: tokenSet, transport: transport)
+        var credential = Credential(
+            providerID: provider.id.rawValue, issuer: claims.issuer, federatedID: federatedID, profile: profile, tokens: tokenSet,
+            claims: claims)
+        credential.profileWarnings = warnings
+        return credential
+    }
+}
+
+extension CredentialAssembly {
+    /// A credential of an ID token alone — the implicit flow, or one obtained elsewhere
+    /// (`--id-token -`): the same validation as the code flow (signature from the provider's
+    /// JWKS, issuer, audience = the client id, expiry, the nonce when there is one), and no
+    /// access or refresh token.
+    func idTokenOnly(
+        _ idToken: String, provider: any IdentityProvider, discovery: DiscoveryDocument, clientID: String, nonce: String?,
+        callbackFields: [String: String] = [:]
+    ) async throws -> Credential {
+        let claims = try await IDTokenVerification(clock: clock, metadata: metadata)
+            .validate(idToken, provider: provider, discovery: discovery, clientID: clientID, nonce: nonce)
+        return Credential(
+            providerID: provider.id.rawValue, issuer: claims.issuer, federatedID: try provider.federatedID(from: claims),
+            profile: provider.profile(from: claims, callbackFields: callbackFields),
+            tokens: TokenSet(accessToken: nil, expiresAt: nil, refreshToken: nil, idToken: idToken, scopes: []), claims: claims)
+    }
+}
+
+extension CredentialAssembly {
+    /// The credential a sign-in session asked for.
+    func credential(_ making: SignInSession.CredentialMaking, provider: any IdentityProvider) async throws -> Credential {
+        switch making.source {
+        case .tokens(let tokens, let askedScopes):
+            return try await credential(
+                tokens, provider: provider, discovery: making.discovery, clientID: making.clientID, nonce: making.nonce,
+                askedScopes: askedScopes, callbackFields: making.callbackFields)
+        case .idToken(let idToken):
+            return try await idTokenOnly(
+                idToken, provider: provider, discovery: making.discovery, clientID: making.clientID, nonce: making.nonce,
+                callbackFields: making.callbackFields)
+        }
+    }
+}

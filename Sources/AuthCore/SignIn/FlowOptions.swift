@@ -1,0 +1,56 @@
+/// The options of an interactive sign-in (`login`, `link`, `reauth`): the browser flow,
+/// or the device flow with `deviceCode`.
+public struct FlowOptions: Sendable {
+    /// How the person gets to the provider's sign-in page.
+    public enum Mode: Sendable, Equatable {
+        /// The browser flow with the loopback listener (`--browser-command`, `--no-browser`).
+        case browser
+        /// The browser flow without a listener: the redirect URL (or posted form body) the
+        /// browser ended on is read from the terminal (`--manual`).
+        case manual
+        /// The device authorization grant, RFC 8628 (`--device-code`).
+        case deviceCode
+    }
+
+    /// Scopes added to the provider's and the configuration's defaults.
+    public var scopes: [String]
+    /// Custom parameters, added to (and overriding) the configured ones.
+    public var parameters: [(String, String)]
+    /// How long to wait for the redirect, or the device-code approval (not for discovery).
+    public var timeout: TimeInterval
+    public var listenAddress: ListenAddress?
+    public var redirectURI: String?
+    /// `--tenant` (Microsoft): the tenant of this sign-in instead of the configured one.
+    public var tenant: String?
+    public var mode: Mode
+    /// `--allow-any-local-user`: the loopback listener serves connections of every local
+    /// user, not only the user's own (SPEC §3 step 3: WSL's forwarding, some containers).
+    public var allowAnyLocalUser: Bool
+
+    public init(
+        scopes: [String] = [], parameters: [(String, String)] = [], timeout: TimeInterval = 300,
+        listenAddress: ListenAddress? = nil, redirectURI: String? = nil, tenant: String? = nil, mode: Mode = .browser,
+        allowAnyLocalUser: Bool = false
+    ) {
+        self.mode = mode
+        self.allowAnyLocalUser = allowAnyLocalUser
+        self.scopes = scopes
+        self.parameters = parameters
+        self.timeout = timeout
+        self.listenAddress = listenAddress
+        self.redirectURI = redirectURI
+        self.tenant = tenant
+    }
+}
+
+/// The per-attempt secrets of an authorization request, drawn fresh each time (SPEC §3 step 2).
+public struct AuthorizationAttempt: Sendable, Equatable {
+    public var state: String
+    public var nonce: String
+    public var pkce: PKCE
+
+    /// 32 bytes each from the CSPRNG: well above the 128 bits RFC 6749 §10.10 asks.
+    public static func generate(using random: any RandomSource) -> AuthorizationAttempt {
+        AuthorizationAttempt(state: random.base64URL(bytes: 32), nonce: random.base64URL(bytes: 32), pkce: .generate(using: random))
+    }
+}

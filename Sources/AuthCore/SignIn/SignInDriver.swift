@@ -1,0 +1,90 @@
+/// Performs the actions of a `SignInSession` through the ports it needs, and nothing else:
+/// the transport, the clock, the browser, the redirect receiver, the provider's metadata,
+/// the client's secrets and the events port.
+struct SignInDriver: Sendable {
+    let transport: any HTTPTransport
+    let clock: any Clock
+    let random: any RandomSource
+    let browser: any BrowserLauncher
+    let receivers: any RedirectReceivers
+    let metadata: ProviderMetadata
+    let secrets: any SecretSource
+    let events: any SignInEvents
+    /// The ID-token checks and the profile (`CredentialAssembly`).
+    let credentials: CredentialAssembly
+
+    /// - Parameter apply: what is done with the credential (the account rules) before a
+    ///   waiting browser gets its page, so that "Signed in" is said only once it is true.
+    func run<T: Sendable>(provider: any IdentityProvider, options: FlowOptions, then apply: (Credential) async throws -> T)
+        async throws -> T
+    {
+        var session = try SignInSession(
+            provider: provider, options: options, attempt: .generate(using: random), startPath: "/start/" + random.base64URL(bytes: 32))
+        var receiver: (any RedirectReceiver)?
+        var browserAnswer: BrowserAnswer?
+        defer { receiver?.close() }
+        var action = session.start()
+        while true {
+            if case .finish(let result, let page) = action {
+                guard case .success(let credential) = result, let page, let browserAnswer else {
+                    if let page { browserAnswer?.answer(page) }
+                    return try await apply(try result.get())
+                }
+                do {
+                    let value = try await apply(credential)
+                    browserAnswer.answer(page)
+                    return value
+                } catch let error as AuthError {
+                    // The account rules refused it (an account exists for that email, the
+                    // identity is another user's): the browser is not told "Signed in".
+                    browserAnswer.answer(.page(status: 200, SignInPage.notFinished(because: error.message.firstSentence)))
+                    throw error
+                } catch {
+                    browserAnswer.answer(.page(status: 200, SignInPage.failure))
+                    throw error
+                }
+            }
+            let input: SignInSession.Input
+            do {
+                switch action {
+                case .finish:
+                    throw AuthError.internalError("the sign-in finished twice")
+                case .authenticateClient:
+                    input = .clientAuthentication(try ClientCredentials.resolve(provider, secrets: secrets, now: clock.now()))
+                case .fetchDiscovery:
+                    input = .discovery(try await metadata.discovery(for: provider))
+                case .openReceiver(let pasted, let address, let access):
+                    let opened = try receivers.open(pasted: pasted, address: address, access: access)
+                    receiver = opened
+                    input = .receiverOpened(host: opened.host, port: opened.port, servesStartURL: opened.servesStartURL)
+                case .report(let event):
+                    events.report(event)
+                    input = .done
+                case .listen(let machine, let redirectURI, let deadline):
+                    receiver?.start(machine, redirectURI: redirectURI, until: deadline, events: events)
+                    input = .done
+                case .openBrowser(let url):
+                    input = .browserOpened(await browser.open(url))
+                case .awaitRedirect:
+                    guard let receiver else { throw AuthError.internalError("the sign-in has no receiver for its redirect") }
+                    let redirect = try await receiver.redirect()
+                    browserAnswer = redirect.browser
+                    input = .redirect(redirect.outcome)
+                case .requestDeviceAuthorization(let request):
+                    input = .response(try await transport.send(request))
+                case .wait(let deadline):
+                    try await clock.sleep(until: deadline)
+                    input = .done
+                case .exchange(let request):
+                    input = .response(try await transport.send(request.httpRequest))
+                case .makeCredential(let making):
+                    input = .credential(try await credentials.credential(making, provider: provider))
+                }
+            } catch let error as AuthError {
+                input = .failed(error)
+            }
+            // Anything else (Ctrl-C's CancellationError) ends the sign-in as it is.
+            action = session.next(input, now: clock.now())
+        }
+    }
+}

@@ -1,0 +1,37 @@
+/// What a sign-in tells the person signing in while it runs, as values: the executable
+/// turns each into its line (`SignInEventText`); the core never writes words for a
+/// terminal, command names or flags here.
+public enum SignInEvent: Sendable, Equatable {
+    /// The provider uses the implicit flow (OpenID Connect Core 3.2): the ID token travels
+    /// through the browser and no access or refresh token comes.
+    case implicitFlow(provider: ProviderID)
+    /// The browser was opened at the one-time start URL, shown too: a browser command that
+    /// starts and then shows nothing (w3m through `$BROWSER`) leaves the person a way in. It
+    /// carries no `state`, `nonce` or challenge, is served once and only to the user's own
+    /// processes (SECURITY.md).
+    case browserOpened(provider: ProviderID, startURL: URL)
+    /// No browser could be opened (or none is wanted): the person opens this authorization
+    /// URL. It carries `state` and `nonce`, so it is shown only when it must be (SECURITY.md).
+    case openURL(URL, provider: ProviderID)
+    /// The listener waits for the redirect on `host:port` until `until` (`timeout` seconds).
+    case waitingForRedirect(host: String, port: UInt16, until: Date, timeout: TimeInterval)
+    /// A connection from a process that is not the user's was answered 403 (SPEC §3 step 3).
+    case refusedPeer(LoopbackPeerOwner)
+    /// The device flow's code to enter at `verificationURI` (RFC 8628 §3.3), or the URL
+    /// that carries it (`verification_uri_complete`).
+    case deviceCode(provider: ProviderID, verificationURI: URL, verificationURIComplete: URL?, userCode: String)
+    /// The device flow polls until `until` (the code's lifetime or the timeout, whichever
+    /// comes first), `seconds` from now.
+    case waitingForApproval(until: Date, seconds: Int)
+}
+
+/// Where a sign-in reports its events (the executable: stderr).
+public protocol SignInEvents: Sendable {
+    func report(_ event: SignInEvent)
+}
+
+/// Drops every event (library use).
+public struct DiscardedSignInEvents: SignInEvents {
+    public init() {}
+    public func report(_ event: SignInEvent) {}
+}

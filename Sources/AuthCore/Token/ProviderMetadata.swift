@@ -1,0 +1,72 @@
+/// Fetches (and caches) a provider's discovery document and JWK Set (SPEC §3 step 1).
+struct ProviderMetadata: Sendable {
+    let transport: any HTTPTransport
+    let clock: any Clock
+    let metadataCache: any MetadataCache
+
+    init(transport: any HTTPTransport, clock: any Clock, metadataCache: any MetadataCache) {
+        self.transport = transport
+        self.clock = clock
+        self.metadataCache = metadataCache
+    }
+
+    static let discoveryTTL: TimeInterval = 24 * 3600
+    static let keysTTL: TimeInterval = 3600
+
+    func discovery(for provider: any IdentityProvider) async throws -> DiscoveryDocument {
+        if let documented = provider.documentedMetadata { return documented }
+        let url = provider.discoveryURL
+        try EndpointPolicy.check(url, what: "the discovery URL")
+        let now = clock.now()
+        if let cached = metadataCache.load(url), cached.serves(url, as: .discovery, for: provider.issuer),
+            now.timeIntervalSince(cached.fetchedAt) < Self.discoveryTTL,
+            let document = try? DiscoveryDocument.parse(cached.body, source: url, checkIssuer: provider.checkDiscoveryIssuer)
+        {
+            return document
+        }
+        let body = try await fetch(url, what: "discovery document", of: "\(provider.id)", nextStep: provider.nextStep(for:))
+        let document = try DiscoveryDocument.parse(body, source: url, checkIssuer: provider.checkDiscoveryIssuer)
+        metadataCache.store(CachedDocument(url: url, kind: .discovery, issuer: provider.issuer, fetchedAt: now, body: body))
+        return document
+    }
+
+    func keys(for discovery: DiscoveryDocument, forceRefresh: Bool = false) async throws -> JSONWebKeySet {
+        let url = discovery.jwksURI
+        let now = clock.now()
+        // A forced refetch (a token names an unknown key id: a rotation) always asks the
+        // provider; IDTokenValidator asks for it at most once per validation, so a sign-in
+        // fetches the key set at most twice. A cool-down across processes would refuse
+        // sign-ins for its whole length after a rotation.
+        if !forceRefresh, let cached = metadataCache.load(url), cached.serves(url, as: .keySet, for: discovery.issuer),
+            now.timeIntervalSince(cached.fetchedAt) < Self.keysTTL, let keys = JSONWebKeySet(data: cached.body)
+        {
+            return keys
+        }
+        let body = try await fetch(url, what: "key set (JWKS)", of: "the provider")
+        guard let keys = JSONWebKeySet(data: body) else {
+            throw AuthError.notConfigured("the provider's key set at \(url.host ?? "?")\(url.path) is not a JWK Set. Check the provider")
+        }
+        metadataCache.store(CachedDocument(url: url, kind: .keySet, issuer: discovery.issuer, fetchedAt: now, body: body))
+        return keys
+    }
+
+    /// `owner`: who serves it, for messages (the provider id, which names more than a host).
+    private func fetch(_ url: URL, what: String, of owner: String, nextStep: (OAuthErrorResponse) -> Message? = { _ in nil }) async throws
+        -> Data
+    {
+        let response = try await transport.send(HTTPRequest(url: url, headers: ["Accept": "application/json"]))
+        // A 4xx with an OAuth error body is the provider saying the configuration is wrong
+        // (Microsoft: AADSTS90002, no such tenant).
+        if (400..<500).contains(response.status), let json = JSONValue.object(from: response.body), let error = OAuthErrorResponse(json) {
+            throw AuthError.notConfigured(
+                "\(owner) refused its \(what) at \(url.host ?? "?")\(url.path): \(error.summary). \(nextStep(error) ?? "Check the provider's configuration with: \(command: .providersShow)")",
+                details: ["oauthError": .string(Sanitize.text(error.error, limit: 64))])
+        }
+        guard response.status == 200 else {
+            throw AuthError.network(
+                "\(owner)'s \(what) at \(url.host ?? "?")\(url.path) answered HTTP \(response.status). Check the issuer URL, or try again later"
+            )
+        }
+        return response.body
+    }
+}

@@ -1,0 +1,34 @@
+/// `authctl token` for a workload (SPEC §3 "Workloads"): no refresh token exists, so the
+/// client-credentials grant runs again — under the keystore lock, like a refresh, so that
+/// one grant serves many concurrent `token` processes. Tokens are kept per scope: the
+/// session's own (the workload's `--scope` at login) and `additionalTokens` for others.
+extension TokenRefresh {
+    func workloadRenewal(_ client: WorkloadClient, providerID: String, input: Input) throws
+        -> (LinkedIdentity, TokenSet) async throws -> TokenSet
+    {
+        if input.idToken {
+            throw AuthError.invalidArgument(
+                "the current user is a workload (client credentials), which has no ID token. Print its access token with: \(command: .token)"
+            )
+        }
+        let provider = try WorkloadGrant.provider(try configStore.workloadProvider(ProviderID(parsing: providerID)), for: client)
+        let grant = WorkloadGrant(transport: transport, clock: clock, metadataCache: metadataCache, secrets: secrets, random: random)
+        return { identity, current in
+            let result = try await grant.run(client, provider: provider, scopes: input.scopes, issuer: identity.issuer)
+            var renewed = current
+            if input.scopes.isEmpty {
+                renewed.accessToken = result.tokens.accessToken
+                renewed.tokenType = result.tokens.tokenType
+                renewed.expiresAt = result.tokens.expiresAt
+                renewed.scopes = result.tokens.scopes
+            } else if let accessToken = result.tokens.accessToken {
+                renewed.additionalTokens = (current.additionalTokens ?? [:]).merging([
+                    TokenSet.scopeKey(input.scopes): ScopedAccessToken(
+                        accessToken: accessToken, tokenType: result.tokens.tokenType, expiresAt: result.tokens.expiresAt,
+                        scopes: result.tokens.scopes)
+                ]) { $1 }
+            }
+            return renewed
+        }
+    }
+}
