@@ -72,11 +72,17 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Extra machine-readable context for `--json` (never secrets): an email, provider
     /// ids, a pending-credential handle, another user's uid.
     public let details: [String: JSONValue]
+    /// The provider's OAuth error behind this failure (RFC 6749 §5.2), when a provider
+    /// refused something; `details` carries it as `oauthError` for `--json`.
+    public let oauthError: OAuthErrorCode?
 
-    private init(_ code: Code, _ message: Message, details: [String: JSONValue] = [:]) {
+    private init(_ code: Code, _ message: Message, details: [String: JSONValue] = [:], oauthError: OAuthErrorCode? = nil) {
         self.code = code
         self.message = message
+        var details = details
+        if let oauthError { details["oauthError"] = .string(oauthError.rawValue) }
         self.details = details
+        self.oauthError = oauthError
     }
 
     public var description: String { "\(code.rawValue): \(message)" }
@@ -86,18 +92,22 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
 extension AuthError {
     public static func invalidArgument(_ message: Message) -> AuthError { .init(.invalidArgument, message) }
     public static func keystore(_ message: Message) -> AuthError { .init(.keystoreError, message) }
-    /// `details`: the provider's OAuth error, when it refused the configuration.
-    public static func notConfigured(_ message: Message, details: [String: JSONValue] = [:]) -> AuthError {
-        .init(.providerNotConfigured, message, details: details)
+    /// `oauthError`: the provider's, when it refused the configuration.
+    public static func notConfigured(
+        _ message: Message, oauthError: OAuthErrorCode? = nil, details: [String: JSONValue] = [:]
+    ) -> AuthError {
+        .init(.providerNotConfigured, message, details: details, oauthError: oauthError)
     }
-    /// `details`: the provider's OAuth error (`oauthError`, Microsoft's `errorCodes`), when it refused.
-    public static func invalidCredential(_ message: Message, details: [String: JSONValue] = [:]) -> AuthError {
-        .init(.invalidCredential, message, details: details)
+    /// `oauthError`: the provider's, when it refused; `details`: more of its words (Microsoft's `errorCodes`).
+    public static func invalidCredential(
+        _ message: Message, oauthError: OAuthErrorCode? = nil, details: [String: JSONValue] = [:]
+    ) -> AuthError {
+        .init(.invalidCredential, message, details: details, oauthError: oauthError)
     }
     public static func network(_ message: Message) -> AuthError { .init(.networkRequestFailed, message) }
-    /// `details`: the provider's OAuth error (`expired_token`), when it ended the wait.
-    public static func cancelled(_ message: Message, details: [String: JSONValue] = [:]) -> AuthError {
-        .init(.webContextCancelled, message, details: details)
+    /// `oauthError`: the provider's (`expired_token`), when it ended the wait.
+    public static func cancelled(_ message: Message, oauthError: OAuthErrorCode? = nil, details: [String: JSONValue] = [:]) -> AuthError {
+        .init(.webContextCancelled, message, details: details, oauthError: oauthError)
     }
     public static func internalError(_ message: Message) -> AuthError { .init(.internalError, message) }
     public static var noCurrentUser: AuthError { noCurrentUser(signInWith: nil) }

@@ -23,65 +23,93 @@ struct SignInSessionTests {
         try SignInSession(provider: provider, options: options, attempt: attempt, startPath: "/start/abc")
     }
 
-    @Test("the browser flow: discovery, a listener, the start URL opened, the redirect, the exchange, the credential")
-    func browserFlow() throws {
-        var session = try session(FlowOptions(timeout: 60))
-        guard case .authenticateClient = session.start() else { Issue.record("client authentication first"); return }
-        guard case .fetchDiscovery = session.next(.clientAuthentication(.none), now: now) else { Issue.record("discovery"); return }
-        guard case .openReceiver(false, let address, _) = session.next(.discovery(discovery), now: now) else {
-            Issue.record("a listener")
-            return
-        }
-        #expect(address == ListenAddress(host: "127.0.0.1", port: 0))
-        guard case .listen(let machine, let redirectURI, let until) = session.next(
-            .receiverOpened(host: "127.0.0.1", port: 8400, servesStartURL: true), now: now)
-        else {
-            Issue.record("listen")
-            return
-        }
-        #expect(redirectURI.absoluteString == "http://127.0.0.1:8400/callback" && until == now.addingTimeInterval(60))
-        #expect(machine.expectation.state == attempt.state && machine.expectation.start?.path == "/start/abc")
-        guard case .openBrowser(let start) = session.next(.done, now: now) else { Issue.record("open the browser"); return }
-        #expect(start.absoluteString == "http://127.0.0.1:8400/start/abc", "the one-time start URL, never the authorization URL")
-        guard case .report(.openURL(let shown, _)) = session.next(.browserOpened(false), now: now) else {
-            Issue.record("no browser: the URL is shown")
-            return
-        }
-        #expect(shown.absoluteString.hasPrefix("https://idp.example/authorize?"))
-        guard case .report(.waitingForRedirect("127.0.0.1", 8400, _, 60)) = session.next(.done, now: now) else {
-            Issue.record("waiting")
-            return
-        }
-        guard case .awaitRedirect = session.next(.done, now: now) else { Issue.record("await the redirect"); return }
-        guard case .authenticateClient = session.next(.redirect(.authorized(AuthorizationResponse(code: "c"))), now: now) else {
-            Issue.record("client authentication for the exchange")
-            return
-        }
-        guard case .exchange(let request) = session.next(.clientAuthentication(.none), now: now) else { Issue.record("exchange"); return }
-        #expect(request.grant == .authorizationCode(code: "c", redirectURI: redirectURI, codeVerifier: attempt.pkce.codeVerifier))
+    /// The redirect of a listener on port 8400.
+    var redirectURI: URL { URL(string: "http://127.0.0.1:8400/callback")! }
+    /// The nonce the ID token must carry (a generic provider: the raw one).
+    var nonce: String { attempt.nonce }
+
+    /// The state machine a listener on port 8400 judges the redirect with.
+    func machine(start: Bool) throws -> CallbackStateMachine {
+        let request = AuthorizationRequest(
+            authorizationEndpoint: discovery.authorizationEndpoint, issuer: "https://idp.example", clientID: "client",
+            redirectURI: redirectURI, scopes: ["openid", "profile", "email"], state: attempt.state, nonce: nonce, pkce: attempt.pkce)
+        return CallbackStateMachine(
+            expectation: .init(
+                path: "/callback", state: attempt.state, issuer: "https://idp.example",
+                start: start ? .init(path: "/start/abc", authorizationURL: try request.url()) : nil))
     }
 
-    @Test("a refusal after the redirect finishes with the failure page for the waiting browser")
-    func deniedAnswersTheBrowser() throws {
+    /// A session of the browser flow taken to its redirect.
+    func awaitingRedirect() throws -> SignInSession {
         var session = try session(FlowOptions(timeout: 60))
         _ = session.start()
-        _ = session.next(.clientAuthentication(.none), now: now)
+        _ = session.next(.done, now: now)
         _ = session.next(.discovery(discovery), now: now)
         _ = session.next(.receiverOpened(host: "127.0.0.1", port: 8400, servesStartURL: true), now: now)
         _ = session.next(.done, now: now)
         _ = session.next(.browserOpened(true), now: now)
         _ = session.next(.done, now: now)
-        _ = session.next(.done, now: now)
+        #expect(session.next(.done, now: now) == .awaitRedirect)
+        return session
+    }
+
+    @Test("the browser flow: discovery, a listener, the start URL opened, the redirect, the exchange, the credential")
+    func browserFlow() throws {
+        var session = try session(FlowOptions(timeout: 60))
+        #expect(session.start() == .checkClientAuthentication)
+        #expect(session.next(.done, now: now) == .fetchDiscovery)
+        #expect(
+            session.next(.discovery(discovery), now: now)
+                == .openReceiver(pasted: false, address: ListenAddress(host: "127.0.0.1", port: 0), access: .currentUser))
+        #expect(
+            session.next(.receiverOpened(host: "127.0.0.1", port: 8400, servesStartURL: true), now: now)
+                == .listen(try machine(start: true), redirectURI: redirectURI, until: now.addingTimeInterval(60)))
+        #expect(
+            session.next(.done, now: now) == .openBrowser(URL(string: "http://127.0.0.1:8400/start/abc")!),
+            "the one-time start URL, never the authorization URL")
+        let authorizationURL = try #require(try machine(start: true).expectation.start?.authorizationURL)
+        #expect(session.next(.browserOpened(false), now: now) == .report(.openURL(authorizationURL, provider: provider.id)))
+        #expect(
+            session.next(.done, now: now)
+                == .report(.waitingForRedirect(host: "127.0.0.1", port: 8400, until: now.addingTimeInterval(60), timeout: 60)))
+        #expect(session.next(.done, now: now) == .awaitRedirect)
+        #expect(
+            session.next(.redirect(.authorized(AuthorizationResponse(code: "c"))), now: now)
+                == .exchange(
+                    .authorizationCode(code: "c", redirectURI: redirectURI, codeVerifier: attempt.pkce.codeVerifier), discovery: discovery,
+                    idToken: .init(nonce: nonce)))
+        let tokens = TokenClient.Issued(response: TokenResponse(accessToken: "at", idToken: "it"))
+        #expect(
+            session.next(.tokens(tokens), now: now)
+                == .makeCredential(
+                    .init(
+                        source: .tokens(tokens, askedScopes: ["openid", "profile", "email"]), discovery: discovery, clientID: "client", nonce: nonce,
+                        callbackFields: [:])))
+    }
+
+    @Test("a refusal after the redirect finishes with the failure page for the waiting browser")
+    func deniedAnswersTheBrowser() throws {
+        var session = try awaitingRedirect()
         let action = session.next(.redirect(.denied(OAuthErrorResponse(error: "access_denied"))), now: now)
         guard case .finish(.failure(let error), let page?) = action else { Issue.record("finish with a page"); return }
-        #expect(error.code == .invalidCredential && page.body.contains("Sign-in failed"))
+        #expect(error.code == .invalidCredential && error.oauthError == .accessDenied && page.body.contains("Sign-in failed"))
+    }
+
+    @Test("a failed exchange finishes the sign-in with the token endpoint's error, the browser told")
+    func failedExchange() throws {
+        var session = try awaitingRedirect()
+        _ = session.next(.redirect(.authorized(AuthorizationResponse(code: "c"))), now: now)
+        let refused = AuthError.invalidCredential("refused", oauthError: .invalidGrant)
+        #expect(
+            session.next(.failed(refused), now: now)
+                == .finish(.failure(refused), page: .page(status: 200, SignInPage.failed(because: "refused"))))
     }
 
     @Test("--manual: no start URL, the authorization URL is shown, nothing is opened")
     func manual() throws {
         var session = try session(FlowOptions(mode: .manual))
         _ = session.start()
-        _ = session.next(.clientAuthentication(.none), now: now)
+        _ = session.next(.done, now: now)
         guard case .openReceiver(true, _, _) = session.next(.discovery(discovery), now: now) else { Issue.record("pasted"); return }
         guard case .report(.openURL) = session.next(.receiverOpened(host: "127.0.0.1", port: 50000, servesStartURL: false), now: now)
         else {
@@ -90,26 +118,59 @@ struct SignInSessionTests {
         }
         guard case .listen(let machine, _, _) = session.next(.done, now: now) else { Issue.record("listen"); return }
         #expect(machine.expectation.start == nil)
-        guard case .awaitRedirect = session.next(.done, now: now) else { Issue.record("no browser is opened"); return }
+        #expect(session.next(.done, now: now) == .awaitRedirect, "no browser is opened")
     }
 
-    @Test("the device flow: the code is reported with its expiry as a value, and each poll waits until an instant")
+    @Test("the device flow: the code is reported with its expiry as a value, each poll waits until an instant, pending polls again")
     func deviceFlow() throws {
         var session = try session(FlowOptions(timeout: 300, mode: .deviceCode))
         _ = session.start()
-        _ = session.next(.clientAuthentication(.none), now: now)
-        guard case .requestDeviceAuthorization = session.next(.discovery(discovery), now: now) else { Issue.record("device"); return }
-        let body = #"{"device_code":"dc","user_code":"WDJB-MJHT","verification_uri":"https://idp.example/activate","#
-            + #""expires_in":900,"interval":5}"#
-        let authorized = HTTPResponse(status: 200, body: Data(body.utf8))
-        guard case .report(.deviceCode(_, _, nil, "WDJB-MJHT")) = session.next(.response(authorized), now: now) else {
-            Issue.record("the code")
+        _ = session.next(.done, now: now)
+        #expect(session.next(.discovery(discovery), now: now) == .requestDeviceAuthorization(scopes: ["openid", "profile", "email"], discovery: discovery))
+        let authorization = DeviceAuthorizationResponse(
+            deviceCode: "dc", userCode: "WDJB-MJHT", verificationURI: URL(string: "https://idp.example/activate")!, expiresIn: 900,
+            interval: 5)
+        #expect(
+            session.next(.deviceAuthorization(authorization), now: now)
+                == .report(
+                    .deviceCode(
+                        provider: provider.id, verificationURI: authorization.verificationURI, verificationURIComplete: nil,
+                        userCode: "WDJB-MJHT")))
+        #expect(session.next(.done, now: now) == .report(.waitingForApproval(until: now.addingTimeInterval(300), seconds: 300)))
+        #expect(session.next(.done, now: now) == .wait(until: now.addingTimeInterval(5)))
+        #expect(session.next(.done, now: now) == .pollDevice(deviceCode: "dc", discovery: discovery))
+        let later = now.addingTimeInterval(5)
+        #expect(
+            session.next(.polled(.refused(OAuthErrorResponse(error: "slow_down"))), now: later) == .wait(until: later.addingTimeInterval(10)),
+            "slow_down: five seconds more")
+        #expect(session.next(.done, now: later) == .pollDevice(deviceCode: "dc", discovery: discovery))
+        let tokens = TokenClient.Issued(response: TokenResponse(accessToken: "at", idToken: "it"))
+        #expect(
+            session.next(.polled(.issued(tokens)), now: later)
+                == .makeCredential(
+                    .init(
+                        source: .tokens(tokens, askedScopes: ["openid", "profile", "email"]), discovery: discovery, clientID: "client", nonce: nil,
+                        callbackFields: [:])))
+    }
+
+    @Test("the device flow: a denied poll finishes the sign-in with the provider's error as a value")
+    func deviceDenied() throws {
+        var session = try session(FlowOptions(timeout: 300, mode: .deviceCode))
+        _ = session.start()
+        _ = session.next(.done, now: now)
+        _ = session.next(.discovery(discovery), now: now)
+        let authorization = DeviceAuthorizationResponse(
+            deviceCode: "dc", userCode: "U", verificationURI: URL(string: "https://idp.example/activate")!, expiresIn: 900)
+        _ = session.next(.deviceAuthorization(authorization), now: now)
+        _ = session.next(.done, now: now)
+        _ = session.next(.done, now: now)
+        _ = session.next(.done, now: now)
+        guard case .finish(.failure(let error), nil) = session.next(.polled(.refused(OAuthErrorResponse(error: "access_denied"))), now: now)
+        else {
+            Issue.record("finish")
             return
         }
-        guard case .report(.waitingForApproval(let until, 300)) = session.next(.done, now: now) else { Issue.record("until"); return }
-        #expect(until == now.addingTimeInterval(300))
-        guard case .wait(let first) = session.next(.done, now: now) else { Issue.record("wait"); return }
-        #expect(first == now.addingTimeInterval(5))
+        #expect(error.oauthError == .accessDenied && error.code == .invalidCredential)
     }
 }
 

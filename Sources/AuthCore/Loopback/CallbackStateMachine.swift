@@ -32,7 +32,7 @@ public struct AuthorizationResponse: Sendable, Equatable {
 /// - one use only: once finished, every further request is refused;
 /// - the one-time start URL (`/start/<random>`, SPEC §2) redirects to the authorization
 ///   URL once; a second request for it ends the sign-in, since another program has it.
-public struct CallbackStateMachine: Sendable {
+public struct CallbackStateMachine: Sendable, Equatable {
     /// The one-time local start URL given to the browser instead of the authorization URL,
     /// so that `state`, `nonce` and the PKCE challenge never appear on a command line.
     public struct StartPage: Sendable, Equatable {

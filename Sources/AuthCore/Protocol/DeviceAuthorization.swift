@@ -57,7 +57,7 @@ public struct DeviceAuthorizationResponse: Sendable, Equatable {
         if let json, let error = OAuthErrorResponse(json) {
             throw AuthError.invalidCredential(
                 "\(host) refused the device authorization request: \(error.summary). \(error.nextStep)",
-                details: ["oauthError": .string(Sanitize.text(error.error, limit: 64))])
+                oauthError: error.code)
         }
         if response.status != 200 {
             throw AuthError.network(

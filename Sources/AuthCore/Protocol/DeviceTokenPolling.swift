@@ -42,17 +42,17 @@ public struct DeviceTokenPolling: Sendable, Equatable {
             return .fail(
                 AuthError.invalidCredential(
                     "the sign-in was refused at the provider (access_denied). Run the command again to retry",
-                    details: ["oauthError": "access_denied"]))
+                    oauthError: .accessDenied))
         case "expired_token":
             return .fail(
                 AuthError.cancelled(
                     "the code expired before the sign-in was approved. Run the command again for a new code",
-                    details: ["oauthError": "expired_token"]))
+                    oauthError: .expiredToken))
         default:
             return .fail(
                 AuthError.invalidCredential(
                     "the provider refused the device sign-in: \(error.summary). \(error.nextStep)",
-                    details: ["oauthError": .string(Sanitize.text(error.error, limit: 64))]))
+                    oauthError: error.code))
         }
     }
 

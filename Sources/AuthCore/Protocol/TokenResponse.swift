@@ -40,11 +40,11 @@ public struct TokenResponse: Sendable, Equatable {
     ) throws -> TokenResponse {
         let json = JSONValue.object(from: response.body)
         if let json, let error = OAuthErrorResponse(json) {
-            var details: [String: JSONValue] = ["oauthError": .string(Sanitize.text(error.error, limit: 64))]
+            var details: [String: JSONValue] = [:]
             if !error.errorCodes.isEmpty { details["errorCodes"] = .array(error.errorCodes.map { .number(Double($0)) }) }
             throw AuthError.invalidCredential(
                 "\(host) refused the token request: \(error.summary). \(nextStep(error) ?? error.nextStep)",
-                details: details)
+                oauthError: error.code, details: details)
         }
         if response.status != 200 {
             throw AuthError.network(
@@ -128,6 +128,9 @@ public struct OAuthErrorResponse: Sendable, Equatable {
             error: error, errorDescription: json["error_description"]?.stringValue,
             errorCodes: json["error_codes"]?.arrayValue?.compactMap { $0.numberValue.flatMap { Int(exactly: $0) } } ?? [])
     }
+
+    /// `error` as a value to compare.
+    public var code: OAuthErrorCode { OAuthErrorCode(rawValue: error) }
 
     /// What to do about this error (RFC 6749 §5.2 codes).
     public var nextStep: Message {

@@ -103,7 +103,7 @@ public struct BrokeredSignIn: Sendable {
         case .denied(let error):
             throw AuthError.invalidCredential(
                 "\(providerID) refused the sign-in: \(error.summary). Try again, or check the provider's settings in the Firebase console",
-                details: ["oauthError": .string(Sanitize.text(error.error, limit: 64))])
+                oauthError: error.code)
         case .refused(let reason):
             throw AuthError.invalidCredential("the sign-in response was refused: \(reason). Try again")
         case .startURLReused:

@@ -1,20 +1,19 @@
-/// The end of every sign-in flow: the token response's ID token validated, the tokens
-/// and the provider's profile made into a `Credential`.
+/// The end of every sign-in flow: the tokens and the provider's profile made into a
+/// `Credential` (the ID token of a grant validated by the token client, an ID token alone here).
 struct CredentialAssembly: Sendable {
     /// For the provider's profile API (Microsoft Graph), and the ID token's keys.
     let transport: any HTTPTransport
     let clock: any Clock
     let metadata: ProviderMetadata
 
+    /// The credential of a grant's tokens, whose ID token the token client validated.
     func credential(
-        _ tokens: TokenResponse, provider: any IdentityProvider, discovery: DiscoveryDocument, clientID: String, nonce: String?,
-        askedScopes: [String], callbackFields: [String: String] = [:]
+        _ issued: TokenClient.Issued, provider: any IdentityProvider, askedScopes: [String], callbackFields: [String: String] = [:]
     ) async throws -> Credential {
-        guard let idToken = tokens.idToken else {
+        let tokens = issued.response
+        guard let idToken = tokens.idToken, let claims = issued.idTokenClaims else {
             throw AuthError.invalidCredential("\(provider.id) returned no ID token. Check that the app may use the 'openid' scope")
         }
-        let claims = try await IDTokenVerification(clock: clock, metadata: metadata)
-            .validate(idToken, provider: provider, discovery: discovery, clientID: clientID, nonce: nonce)
         let now = clock.now()
         let tokenSet = TokenSet(
             accessToken: tokens.accessToken, tokenType: tokens.tokenType,
@@ -55,10 +54,8 @@ extension CredentialAssembly {
     /// The credential a sign-in session asked for.
     func credential(_ making: SignInSession.CredentialMaking, provider: any IdentityProvider) async throws -> Credential {
         switch making.source {
-        case .tokens(let tokens, let askedScopes):
-            return try await credential(
-                tokens, provider: provider, discovery: making.discovery, clientID: making.clientID, nonce: making.nonce,
-                askedScopes: askedScopes, callbackFields: making.callbackFields)
+        case .tokens(let issued, let askedScopes):
+            return try await credential(issued, provider: provider, askedScopes: askedScopes, callbackFields: making.callbackFields)
         case .idToken(let idToken):
             return try await idTokenOnly(
                 idToken, provider: provider, discovery: making.discovery, clientID: making.clientID, nonce: making.nonce,

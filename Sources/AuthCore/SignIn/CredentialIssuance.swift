@@ -3,22 +3,33 @@
 /// ports those need, one by one.
 public struct CredentialIssuance: Sendable {
     let driver: SignInDriver
-    let metadata: ProviderMetadata
+    let tokens: TokenClient
     let credentials: CredentialAssembly
 
     /// - Parameters:
+    ///   - tokens: the token client: discovery, the provider's keys, the token endpoint.
     ///   - receivers: where a redirect arrives: the loopback listener, or pasted input for
     ///     `--manual` (`SystemRedirectReceivers`).
     ///   - events: where a sign-in reports its progress (the executable words it on stderr).
     public init(
+        tokens: TokenClient, transport: any HTTPTransport, clock: any Clock, random: any RandomSource, browser: any BrowserLauncher,
+        receivers: any RedirectReceivers, events: any SignInEvents
+    ) {
+        self.tokens = tokens
+        credentials = CredentialAssembly(transport: transport, clock: clock, metadata: tokens.metadata)
+        driver = SignInDriver(
+            tokens: tokens, clock: clock, random: random, browser: browser, receivers: receivers, events: events,
+            credentials: credentials)
+    }
+
+    /// The same, its token client made of these ports.
+    public init(
         transport: any HTTPTransport, clock: any Clock, random: any RandomSource, browser: any BrowserLauncher,
         receivers: any RedirectReceivers, metadataCache: any MetadataCache, secrets: any SecretSource, events: any SignInEvents
     ) {
-        metadata = ProviderMetadata(transport: transport, clock: clock, metadataCache: metadataCache)
-        credentials = CredentialAssembly(transport: transport, clock: clock, metadata: metadata)
-        driver = SignInDriver(
-            transport: transport, clock: clock, random: random, browser: browser, receivers: receivers, metadata: metadata,
-            secrets: secrets, events: events, credentials: credentials)
+        self.init(
+            tokens: TokenClient(transport: transport, clock: clock, random: random, metadataCache: metadataCache, secrets: secrets),
+            transport: transport, clock: clock, random: random, browser: browser, receivers: receivers, events: events)
     }
 
     public func credential(from source: CredentialSource, provider: any IdentityProvider) async throws -> Credential {
@@ -49,7 +60,7 @@ public struct CredentialIssuance: Sendable {
             throw AuthError.invalidArgument(
                 "no ID token arrived on stdin. Pipe it in: \(command: .login, "\(provider.id)", .input(.idToken, "-"), "< token.jwt")")
         }
-        let discovery = try await metadata.discovery(for: provider)
+        let discovery = try await tokens.discovery(for: provider)
         return try await credentials.idTokenOnly(
             trimmed, provider: provider, discovery: discovery, clientID: clientID, nonce: rawNonce.map(provider.expectedNonce(forRawNonce:))
         )

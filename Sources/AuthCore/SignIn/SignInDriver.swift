@@ -1,14 +1,12 @@
 /// Performs the actions of a `SignInSession` through the ports it needs, and nothing else:
-/// the transport, the clock, the browser, the redirect receiver, the provider's metadata,
-/// the client's secrets and the events port.
+/// the token client (discovery, the token endpoint), the clock, the browser, the redirect
+/// receiver and the events port.
 struct SignInDriver: Sendable {
-    let transport: any HTTPTransport
+    let tokens: TokenClient
     let clock: any Clock
     let random: any RandomSource
     let browser: any BrowserLauncher
     let receivers: any RedirectReceivers
-    let metadata: ProviderMetadata
-    let secrets: any SecretSource
     let events: any SignInEvents
     /// The ID-token checks and the profile (`CredentialAssembly`).
     let credentials: CredentialAssembly
@@ -49,10 +47,11 @@ struct SignInDriver: Sendable {
                 switch action {
                 case .finish:
                     throw AuthError.internalError("the sign-in finished twice")
-                case .authenticateClient:
-                    input = .clientAuthentication(try ClientCredentials.resolve(provider, secrets: secrets, now: clock.now()))
+                case .checkClientAuthentication:
+                    try tokens.checkClientAuthentication(provider)
+                    input = .done
                 case .fetchDiscovery:
-                    input = .discovery(try await metadata.discovery(for: provider))
+                    input = .discovery(try await tokens.discovery(for: provider))
                 case .openReceiver(let pasted, let address, let access):
                     let opened = try receivers.open(pasted: pasted, address: address, access: access)
                     receiver = opened
@@ -70,13 +69,15 @@ struct SignInDriver: Sendable {
                     let redirect = try await receiver.redirect()
                     browserAnswer = redirect.browser
                     input = .redirect(redirect.outcome)
-                case .requestDeviceAuthorization(let request):
-                    input = .response(try await transport.send(request))
+                case .requestDeviceAuthorization(let scopes, let discovery):
+                    input = .deviceAuthorization(try await tokens.deviceAuthorization(scopes: scopes, provider: provider, discovery: discovery))
                 case .wait(let deadline):
                     try await clock.sleep(until: deadline)
                     input = .done
-                case .exchange(let request):
-                    input = .response(try await transport.send(request.httpRequest))
+                case .exchange(let grant, let discovery, let idToken):
+                    input = .tokens(try await tokens.requestTokens(grant, provider: provider, discovery: discovery, idToken: idToken))
+                case .pollDevice(let deviceCode, let discovery):
+                    input = .polled(try await tokens.poll(deviceCode: deviceCode, provider: provider, discovery: discovery))
                 case .makeCredential(let making):
                     input = .credential(try await credentials.credential(making, provider: provider))
                 }

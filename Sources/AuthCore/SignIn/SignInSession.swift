@@ -7,10 +7,11 @@
 /// device authorization grant (RFC 8628). Everything that can be checked without the
 /// network is checked by `init`, before anything is fetched or opened.
 public struct SignInSession: Sendable {
-    /// What the driver does next.
-    public enum Action: Sendable {
-        /// The provider's client authentication, made now (Apple: a fresh client-secret JWT).
-        case authenticateClient
+    /// What the driver does next. Actions compare equal, so a test states the next one.
+    public enum Action: Sendable, Equatable {
+        /// Make the provider's client authentication once (Apple: a client-secret JWT from its
+        /// key file), so that one that cannot be made fails before the browser opens. → `.done`
+        case checkClientAuthentication
         /// The discovery document (SPEC §3 step 1). → `.discovery`
         case fetchDiscovery
         /// The receiver of the redirect: a listener bound at `address`, or pasted input. → `.receiverOpened`
@@ -23,15 +24,19 @@ public struct SignInSession: Sendable {
         case openBrowser(URL)
         /// The redirect, once it arrives (or the receiver's deadline passes). → `.redirect`
         case awaitRedirect
-        /// The device authorization request (RFC 8628 §3.1). → `.response`
-        case requestDeviceAuthorization(HTTPRequest)
+        /// The device authorization request (RFC 8628 §3.1) for these scopes, through the
+        /// token client. → `.deviceAuthorization`
+        case requestDeviceAuthorization(scopes: [String], discovery: DiscoveryDocument)
         /// Wait until this instant on the clock (the device flow's interval). → `.done`
         case wait(until: Date)
-        /// The token request: the code exchange (RFC 6749 §4.1.3) or a device poll (RFC 8628 §3.4). → `.response`
-        case exchange(TokenRequest)
-        /// Validate the ID token (fetching the provider's keys, again once on an unknown
-        /// `kid`) and make the credential: of a token response, or of an ID token alone
-        /// (implicit flow). → `.credential`
+        /// The code exchange through the token client (RFC 6749 §4.1.3), its ID token
+        /// validated against `nonce`. → `.tokens`
+        case exchange(TokenRequest.Grant, discovery: DiscoveryDocument, idToken: TokenClient.IDTokenExpectation)
+        /// One poll of the device flow through the token client (RFC 8628 §3.4). → `.polled`
+        case pollDevice(deviceCode: String, discovery: DiscoveryDocument)
+        /// Make the credential: of the tokens of a grant (their ID token validated already),
+        /// or of an ID token alone (implicit flow: validated here, fetching the provider's
+        /// keys, again once on an unknown `kid`). → `.credential`
         case makeCredential(CredentialMaking)
         /// The sign-in is over; `page` is the browser's answer when a browser waits for one.
         case finish(Result<Credential, AuthError>, page: ListenerResponse?)
@@ -40,21 +45,24 @@ public struct SignInSession: Sendable {
     /// What the driver learnt by performing the last action.
     public enum Input: Sendable {
         case done
-        case clientAuthentication(ClientAuthentication)
         case discovery(DiscoveryDocument)
         case receiverOpened(host: String, port: UInt16, servesStartURL: Bool)
         case browserOpened(Bool)
         case redirect(CallbackStateMachine.Outcome)
-        case response(HTTPResponse)
+        case deviceAuthorization(DeviceAuthorizationResponse)
+        /// The token client's answer to `.exchange`.
+        case tokens(TokenClient.Issued)
+        /// The token client's answer to `.pollDevice`: the tokens, or the provider's OAuth error.
+        case polled(TokenClient.DevicePoll)
         case credential(Credential)
         /// The action failed (a network error, a bad ID token, Ctrl-C).
         case failed(AuthError)
     }
 
     /// The ID token checks and the credential, for the driver.
-    public struct CredentialMaking: Sendable {
-        public enum Source: Sendable {
-            case tokens(TokenResponse, askedScopes: [String])
+    public struct CredentialMaking: Sendable, Equatable {
+        public enum Source: Sendable, Equatable {
+            case tokens(TokenClient.Issued, askedScopes: [String])
             case idToken(String)
         }
         public var source: Source
@@ -62,6 +70,37 @@ public struct SignInSession: Sendable {
         public var clientID: String
         public var nonce: String?
         public var callbackFields: [String: String]
+
+        public init(source: Source, discovery: DiscoveryDocument, clientID: String, nonce: String?, callbackFields: [String: String]) {
+            self.source = source
+            self.discovery = discovery
+            self.clientID = clientID
+            self.nonce = nonce
+            self.callbackFields = callbackFields
+        }
+    }
+
+    /// A browser sign-in once its receiver is open: everything the redirect is judged by and
+    /// the exchange needs.
+    struct Redirect: Sendable {
+        var discovery: DiscoveryDocument
+        var redirectURI: URL
+        /// The nonce as sent and as the ID token must carry it.
+        var nonce: String
+        var askedScopes: [String]
+        var machine: CallbackStateMachine
+        /// Where the receiver is (the start URL's host and port when the redirect URI is elsewhere).
+        var receiverHost: String
+        var receiverPort: UInt16
+        /// The authorization URL behind the start URL (nil: no start URL, the URL is shown).
+        var authorizationURL: URL?
+    }
+
+    /// A device sign-in once the provider has issued its codes.
+    struct Device: Sendable {
+        var discovery: DiscoveryDocument
+        var authorization: DeviceAuthorizationResponse
+        var polling: DeviceTokenPolling
     }
 
     public let provider: any IdentityProvider
@@ -72,42 +111,35 @@ public struct SignInSession: Sendable {
     let listenAddress: ListenAddress
     let attempt: AuthorizationAttempt
     let startPath: String
+    /// The scopes asked for: the provider's defaults, the configured ones and `--scope`.
+    let askedScopes: [String]
 
+    /// Where the sign-in is; each state holds what the next steps need.
     private enum Step: Sendable {
-        case authenticating
+        case checkingClient
         case discovering
-        case openingReceiver
+        case openingReceiver(DiscoveryDocument)
         case reporting([SignInEvent], then: Next)
-        case listening
-        case openingBrowser(URL)
-        case awaitingRedirect
-        case authenticatingExchange(code: String, fields: [String: String])
-        case exchanging(fields: [String: String])
+        case listening(Redirect)
+        case openingBrowser(Redirect, authorizationURL: URL)
+        case awaitingRedirect(Redirect)
+        case exchanging(Redirect, fields: [String: String])
         case making
         // Device flow.
-        case authorizingDevice
-        case requestingDevice
-        case polling(DeviceAuthorizationResponse, DeviceTokenPolling)
-        case authenticatingPoll(DeviceAuthorizationResponse, DeviceTokenPolling)
-        case awaitingPoll(DeviceAuthorizationResponse, DeviceTokenPolling)
+        case requestingDevice(DiscoveryDocument)
+        case polling(Device)
+        case awaitingPoll(Device)
         case finished
     }
 
     /// What follows a run of events.
     private enum Next: Sendable {
-        case listen
-        case browser(URL)
-        case awaitRedirect
-        case poll(DeviceAuthorizationResponse, DeviceTokenPolling, Date)
+        case listen(Redirect)
+        case awaitRedirect(Redirect)
+        case poll(Device, issuedAt: Date)
     }
 
-    private var step = Step.authenticating
-    private var discovery: DiscoveryDocument?
-    private var redirectURI: URL?
-    private var machine: CallbackStateMachine?
-    private var nonce: String?
-    private var askedScopes: [String] = []
-    private var authentication = ClientAuthentication.none
+    private var step = Step.checkingClient
     /// A browser waits for the page that tells how the sign-in ended.
     private var browserWaits = false
 
@@ -148,7 +180,7 @@ public struct SignInSession: Sendable {
     /// The first action: the client authentication is made once before anything else, so
     /// that a client secret that cannot be made (Apple: key file missing or unsafe) fails
     /// before the browser opens.
-    public mutating func start() -> Action { .authenticateClient }
+    public mutating func start() -> Action { .checkClientAuthentication }
 
     /// The action after `input`, the result of the last one; `now` from the clock.
     public mutating func next(_ input: Input, now: Date) -> Action {
@@ -171,18 +203,16 @@ public struct SignInSession: Sendable {
 
     private mutating func advance(_ input: Input, now: Date) throws -> Action {
         switch (step, input) {
-        case (.authenticating, .clientAuthentication(let value)):
-            authentication = value
+        case (.checkingClient, .done):
             step = .discovering
             return .fetchDiscovery
         case (.discovering, .discovery(let document)):
-            discovery = document
             if deviceFlow { return try deviceAuthorization(document) }
-            step = .openingReceiver
+            step = .openingReceiver(document)
             return .openReceiver(
                 pasted: options.mode == .manual, address: listenAddress, access: options.allowAnyLocalUser ? .anyLocalUser : .currentUser)
-        case (.openingReceiver, .receiverOpened(let host, let port, let servesStartURL)):
-            return try prepareRedirect(host: host, port: port, servesStartURL: servesStartURL, now: now)
+        case (.openingReceiver(let discovery), .receiverOpened(let host, let port, let servesStartURL)):
+            return try prepareRedirect(discovery, host: host, port: port, servesStartURL: servesStartURL, now: now)
         case (.reporting(var events, let then), .done):
             if !events.isEmpty {
                 let event = events.removeFirst()
@@ -190,44 +220,34 @@ public struct SignInSession: Sendable {
                 return .report(event)
             }
             return try proceed(then, now: now)
-        case (.listening, .done):
+        case (.listening(let redirect), .done):
             // The listener serves while the browser starts (a browser command may fetch the
             // start URL before it exits).
-            return try proceed(authorizationURL.map(Next.browser) ?? .awaitRedirect, now: now)
-        case (.openingBrowser(let authorizationURL), .browserOpened(let opened)):
+            guard let authorizationURL = redirect.authorizationURL else { return try proceed(.awaitRedirect(redirect), now: now) }
+            let url = try startURL(redirect)
+            step = .openingBrowser(redirect, authorizationURL: authorizationURL)
+            return .openBrowser(url)
+        case (.openingBrowser(let redirect, let authorizationURL), .browserOpened(let opened)):
             // The URL carries state and nonce: it is shown only when it must be (SECURITY.md).
             let shown: SignInEvent =
-                opened ? .browserOpened(provider: provider.id, startURL: try startURL) : .openURL(authorizationURL, provider: provider.id)
-            return try report([shown, waiting(now: now)], then: .awaitRedirect, now: now)
-        case (.awaitingRedirect, .redirect(let outcome)):
+                opened
+                ? .browserOpened(provider: provider.id, startURL: try startURL(redirect))
+                : .openURL(authorizationURL, provider: provider.id)
+            return try report([shown, waiting(redirect, now: now)], then: .awaitRedirect(redirect), now: now)
+        case (.awaitingRedirect(let redirect), .redirect(let outcome)):
             browserWaits = options.mode != .manual
-            return try redirected(outcome)
-        case (.authenticatingExchange(let code, let fields), .clientAuthentication(let value)):
-            guard let discovery, let redirectURI else { throw AuthError.internalError("the sign-in lost its discovery document") }
-            step = .exchanging(fields: fields)
-            return .exchange(
-                TokenRequest(
-                    tokenEndpoint: discovery.tokenEndpoint, clientID: clientID,
-                    grant: .authorizationCode(code: code, redirectURI: redirectURI, codeVerifier: attempt.pkce.codeVerifier),
-                    authentication: ClientCredentials.method(value, supported: discovery.tokenEndpointAuthMethodsSupported)))
-        case (.exchanging(let fields), .response(let response)):
-            guard let discovery else { throw AuthError.internalError("the sign-in lost its discovery document") }
-            let tokens = try TokenResponse.parse(
-                response, host: "\(provider.id) (\(discovery.tokenEndpoint.host ?? "?"))", nextStep: provider.nextStep(for:))
+            return try redirected(outcome, redirect)
+        case (.exchanging(let redirect, let fields), .tokens(let issued)):
             step = .making
             return .makeCredential(
                 CredentialMaking(
-                    source: .tokens(tokens, askedScopes: askedScopes), discovery: discovery, clientID: clientID, nonce: nonce,
-                    callbackFields: fields))
+                    source: .tokens(issued, askedScopes: redirect.askedScopes), discovery: redirect.discovery,
+                    clientID: clientID, nonce: redirect.nonce, callbackFields: fields))
         case (.making, .credential(let credential)):
             step = .finished
             return .finish(
                 .success(credential), page: browserWaits ? .page(status: 200, SignInPage.signedIn(to: provider.id.rawValue)) : nil)
-        case (.requestingDevice, .response(let response)):
-            guard let discovery, let endpoint = discovery.deviceAuthorizationEndpoint else {
-                throw AuthError.internalError("the sign-in lost its discovery document")
-            }
-            let authorization = try DeviceAuthorizationResponse.parse(response, host: "\(provider.id) (\(endpoint.host ?? "?"))")
+        case (.requestingDevice(let discovery), .deviceAuthorization(let authorization)):
             let polling = DeviceTokenPolling(
                 interval: authorization.interval, issuedAt: now, expiresIn: authorization.expiresIn, timeout: options.timeout)
             let until = min(polling.expiresAt, polling.timeoutAt)
@@ -236,30 +256,23 @@ public struct SignInSession: Sendable {
                 verificationURIComplete: authorization.verificationURIComplete, userCode: authorization.userCode)
             let seconds = until.timeIntervalSince(now)
             let approval = SignInEvent.waitingForApproval(until: until, seconds: seconds.isFinite ? Int(max(min(seconds, 1e9), -1e9)) : 0)
-            return try report([code, approval], then: .poll(authorization, polling, now), now: now)
-        case (.polling(let authorization, let polling), .done):
-            step = .authenticatingPoll(authorization, polling)
-            return .authenticateClient
-        case (.authenticatingPoll(let authorization, let polling), .clientAuthentication(let value)):
-            guard let discovery else { throw AuthError.internalError("the sign-in lost its discovery document") }
-            step = .awaitingPoll(authorization, polling)
-            return .exchange(
-                TokenRequest(
-                    tokenEndpoint: discovery.tokenEndpoint, clientID: clientID, grant: .deviceCode(authorization.deviceCode),
-                    authentication: ClientCredentials.method(value, supported: discovery.tokenEndpointAuthMethodsSupported)))
-        case (.awaitingPoll(let authorization, var polling), .response(let response)):
-            guard let discovery else { throw AuthError.internalError("the sign-in lost its discovery document") }
-            // An OAuth error whatever the status: GitHub answers `authorization_pending` with 200.
-            if let json = JSONValue.object(from: response.body), let error = OAuthErrorResponse(json) {
-                return pollAction(polling.next(after: error, now: now), authorization, polling, now: now)
+            let device = Device(discovery: discovery, authorization: authorization, polling: polling)
+            return try report([code, approval], then: .poll(device, issuedAt: now), now: now)
+        case (.polling(let device), .done):
+            step = .awaitingPoll(device)
+            return .pollDevice(deviceCode: device.authorization.deviceCode, discovery: device.discovery)
+        case (.awaitingPoll(var device), .polled(let poll)):
+            switch poll {
+            case .issued(let issued):
+                step = .making
+                return .makeCredential(
+                    CredentialMaking(
+                        source: .tokens(issued, askedScopes: askedScopes), discovery: device.discovery, clientID: clientID, nonce: nil,
+                        callbackFields: [:]))
+            case .refused(let error):
+                let action = device.polling.next(after: error, now: now)
+                return pollAction(action, device, now: now)
             }
-            let tokens = try TokenResponse.parse(
-                response, host: "\(provider.id) (\(discovery.tokenEndpoint.host ?? "?"))", nextStep: provider.nextStep(for:))
-            step = .making
-            return .makeCredential(
-                CredentialMaking(
-                    source: .tokens(tokens, askedScopes: askedScopes), discovery: discovery, clientID: clientID, nonce: nil,
-                    callbackFields: [:]))
         default:
             throw AuthError.internalError("the sign-in got an answer it did not ask for")
         }
@@ -273,94 +286,78 @@ public struct SignInSession: Sendable {
 
     private mutating func proceed(_ next: Next, now: Date) throws -> Action {
         switch next {
-        case .listen:
-            guard let machine, let redirectURI else { throw AuthError.internalError("the sign-in lost its redirect") }
-            step = .listening
-            return .listen(machine, redirectURI: redirectURI, until: now.addingTimeInterval(Self.bounded(options.timeout)))
-        case .browser(let authorizationURL):
-            let url = try startURL
-            step = .openingBrowser(authorizationURL)
-            return .openBrowser(url)
-        case .awaitRedirect:
-            step = .awaitingRedirect
+        case .listen(let redirect):
+            step = .listening(redirect)
+            return .listen(redirect.machine, redirectURI: redirect.redirectURI, until: now.addingTimeInterval(Self.bounded(options.timeout)))
+        case .awaitRedirect(let redirect):
+            step = .awaitingRedirect(redirect)
             return .awaitRedirect
-        case .poll(let authorization, let polling, let issued):
-            return pollAction(polling.start(now: issued), authorization, polling, now: issued)
+        case .poll(let device, let issuedAt):
+            return pollAction(device.polling.start(now: issuedAt), device, now: issuedAt)
         }
     }
 
-    private mutating func pollAction(
-        _ action: DeviceTokenPolling.Action, _ authorization: DeviceAuthorizationResponse, _ polling: DeviceTokenPolling, now: Date
-    ) -> Action {
+    private mutating func pollAction(_ action: DeviceTokenPolling.Action, _ device: Device, now: Date) -> Action {
         switch action {
         case .fail(let error): return fail(error)
         case .wait(let seconds):
-            step = .polling(authorization, polling)
+            step = .polling(device)
             return .wait(until: now.addingTimeInterval(seconds))
         }
     }
 
     /// The host and port are known: the redirect URI, the authorization request, the state
     /// machine that judges the redirect; then the receiver listens.
-    private mutating func prepareRedirect(host: String, port: UInt16, servesStartURL: Bool, now: Date) throws -> Action {
-        guard let discovery else { throw AuthError.internalError("the sign-in lost its discovery document") }
+    private mutating func prepareRedirect(_ discovery: DiscoveryDocument, host: String, port: UInt16, servesStartURL: Bool, now: Date)
+        throws -> Action
+    {
         let redirectURI = try redirectOverride ?? provider.defaultRedirectURI(host: listenAddress.host, port: port)
-        self.redirectURI = redirectURI
-        receiverHost = host
-        receiverPort = port
         // OpenID Connect Core 3.2 for providers that offer nothing else: the ID token comes
         // by form_post (a loopback listener never sees a fragment), bound by the nonce.
         // The nonce as sent and as the ID token must carry it (Apple: its SHA-256 hex digest).
         let nonce = provider.expectedNonce(forRawNonce: attempt.nonce)
-        self.nonce = nonce
         let request = AuthorizationRequest(
             authorizationEndpoint: discovery.authorizationEndpoint, issuer: provider.issuer, clientID: clientID,
             redirectURI: redirectURI, scopes: askedScopes, responseType: implicit ? "id_token" : "code",
             responseMode: implicit ? "form_post" : provider.responseMode(for: askedScopes), state: attempt.state, nonce: nonce,
             pkce: implicit ? nil : attempt.pkce, additionalParameters: parameters)
-        askedScopes = request.scopes
         // The browser gets a one-time local start URL that redirects to the authorization
         // URL: state, nonce and the PKCE challenge never reach another program's command line.
         let authorizationURL = try request.url()
         let start = CallbackStateMachine.StartPage(path: startPath, authorizationURL: authorizationURL)
-        machine = CallbackStateMachine(
+        let machine = CallbackStateMachine(
             expectation: .init(
                 path: redirectURI.path, state: attempt.state, issuer: provider.issuer,
                 issuerParameterRequired: discovery.authorizationResponseIssParameterSupported == true,
                 resultParameter: implicit ? "id_token" : "code", start: servesStartURL ? start : nil))
         var events: [SignInEvent] = implicit ? [.implicitFlow(provider: provider.id)] : []
-        if servesStartURL {
-            self.authorizationURL = authorizationURL
-        } else {
+        if !servesStartURL {
             // Pasted: the person opens the authorization URL and pastes where it ended.
             events.append(.openURL(authorizationURL, provider: provider.id))
         }
-        return try report(events, then: .listen, now: now)
+        let redirect = Redirect(
+            discovery: discovery, redirectURI: redirectURI, nonce: nonce, askedScopes: request.scopes, machine: machine,
+            receiverHost: host, receiverPort: port, authorizationURL: servesStartURL ? authorizationURL : nil)
+        return try report(events, then: .listen(redirect), now: now)
     }
-
-    private var receiverHost = "127.0.0.1"
-    private var receiverPort: UInt16 = 0
-    /// The authorization URL behind the start URL (nil: no start URL, the URL is shown).
-    private var authorizationURL: URL?
 
     /// `http://HOST:PORT/start/<random>`, HOST being the redirect URI's when it is on this
     /// machine (the browser then reaches the listener as it will for the redirect), else the
     /// listener's own address (a forwarding page's redirect URI is elsewhere).
-    private var startURL: URL {
-        get throws {
-            let redirectHost = redirectURI?.host.map { $0.trimming(ScalarSet(charactersIn: "[]")) }
-            let host = redirectHost.flatMap { EndpointPolicy.isLoopback(host: $0) ? $0 : nil } ?? receiverHost
-            // The path is base64url: nothing in it needs escaping.
-            guard let url = URL(string: "http://\(host.contains(":") ? "[\(host)]" : host):\(receiverPort)\(startPath)") else {
-                throw AuthError.internalError("could not make the start URL of the sign-in on \(Sanitize.text(host, limit: 60))")
-            }
-            return url
+    private func startURL(_ redirect: Redirect) throws -> URL {
+        let redirectHost = redirect.redirectURI.host.map { $0.trimming(ScalarSet(charactersIn: "[]")) }
+        let host = redirectHost.flatMap { EndpointPolicy.isLoopback(host: $0) ? $0 : nil } ?? redirect.receiverHost
+        // The path is base64url: nothing in it needs escaping.
+        guard let url = URL(string: "http://\(host.contains(":") ? "[\(host)]" : host):\(redirect.receiverPort)\(startPath)") else {
+            throw AuthError.internalError("could not make the start URL of the sign-in on \(Sanitize.text(host, limit: 60))")
         }
+        return url
     }
 
-    private func waiting(now: Date) -> SignInEvent {
+    private func waiting(_ redirect: Redirect, now: Date) -> SignInEvent {
         let timeout = Self.bounded(options.timeout)
-        return .waitingForRedirect(host: receiverHost, port: receiverPort, until: now.addingTimeInterval(timeout), timeout: options.timeout)
+        return .waitingForRedirect(
+            host: redirect.receiverHost, port: redirect.receiverPort, until: now.addingTimeInterval(timeout), timeout: options.timeout)
     }
 
     /// A timeout as a span that never traps (NaN: none; ∞ or huge: a billion seconds).
@@ -370,13 +367,13 @@ public struct SignInSession: Sendable {
 
     /// The redirect's outcome: the provider's refusal, or the code to exchange (RFC 6749
     /// §4.1.3), or the ID token itself (implicit flow).
-    private mutating func redirected(_ outcome: CallbackStateMachine.Outcome) throws -> Action {
+    private mutating func redirected(_ outcome: CallbackStateMachine.Outcome, _ redirect: Redirect) throws -> Action {
         let response: AuthorizationResponse
         switch outcome {
         case .denied(let error):
             throw AuthError.invalidCredential(
                 "\(provider.id) refused the sign-in: \(error.summary). Try again, or check the app's registration at the provider",
-                details: ["oauthError": .string(Sanitize.text(error.error, limit: 64))])
+                oauthError: error.code)
         case .refused(let reason):
             throw AuthError.invalidCredential("the sign-in response was refused: \(reason). Try again")
         case .startURLReused:
@@ -386,7 +383,6 @@ public struct SignInSession: Sendable {
         case .authorized(let value):
             response = value
         }
-        guard let discovery else { throw AuthError.internalError("the sign-in lost its discovery document") }
         if implicit {
             guard let idToken = response.idToken else {
                 throw AuthError.invalidCredential("the sign-in response carried no ID token. Try again")
@@ -394,14 +390,16 @@ public struct SignInSession: Sendable {
             step = .making
             return .makeCredential(
                 CredentialMaking(
-                    source: .idToken(idToken), discovery: discovery, clientID: clientID, nonce: nonce,
+                    source: .idToken(idToken), discovery: redirect.discovery, clientID: clientID, nonce: redirect.nonce,
                     callbackFields: response.extraParameters))
         }
         guard let code = response.code else {
             throw AuthError.invalidCredential("the sign-in response carried no authorization code. Try again")
         }
-        step = .authenticatingExchange(code: code, fields: response.extraParameters)
-        return .authenticateClient
+        step = .exchanging(redirect, fields: response.extraParameters)
+        return .exchange(
+            .authorizationCode(code: code, redirectURI: redirect.redirectURI, codeVerifier: attempt.pkce.codeVerifier),
+            discovery: redirect.discovery, idToken: .init(nonce: redirect.nonce))
     }
 
     /// The device flow: the endpoint checked, then the device authorization request.
@@ -412,11 +410,7 @@ public struct SignInSession: Sendable {
             )
         }
         try EndpointPolicy.check(endpoint, what: "the device authorization endpoint")
-        step = .requestingDevice
-        return .requestDeviceAuthorization(
-            DeviceAuthorizationRequest(
-                endpoint: endpoint, clientID: clientID, scopes: askedScopes,
-                authentication: ClientCredentials.method(authentication, supported: discovery.tokenEndpointAuthMethodsSupported)
-            ).httpRequest)
+        step = .requestingDevice(discovery)
+        return .requestDeviceAuthorization(scopes: askedScopes, discovery: discovery)
     }
 }

@@ -60,7 +60,7 @@ struct ProviderMetadata: Sendable {
         if (400..<500).contains(response.status), let json = JSONValue.object(from: response.body), let error = OAuthErrorResponse(json) {
             throw AuthError.notConfigured(
                 "\(owner) refused its \(what) at \(url.host ?? "?")\(url.path): \(error.summary). \(nextStep(error) ?? "Check the provider's configuration with: \(command: .providersShow)")",
-                details: ["oauthError": .string(Sanitize.text(error.error, limit: 64))])
+                oauthError: error.code)
         }
         guard response.status == 200 else {
             throw AuthError.network(

@@ -20,47 +20,48 @@ public struct SessionCheck: Sendable {
     }
 
     let configStore: ConfigStore
+    let tokens: TokenClient
+    /// The userinfo request, which presents the access token at a resource.
     let transport: any HTTPTransport
-    let clock: any Clock
-    let metadataCache: any MetadataCache
-    let secrets: any SecretSource
 
+    public init(configStore: ConfigStore, tokens: TokenClient, transport: any HTTPTransport) {
+        self.configStore = configStore
+        self.tokens = tokens
+        self.transport = transport
+    }
+
+    /// The same, its token client made of these ports.
     public init(
         configStore: ConfigStore, transport: any HTTPTransport, clock: any Clock, metadataCache: any MetadataCache,
-        secrets: any SecretSource
+        secrets: any SecretSource, random: any RandomSource
     ) {
-        self.configStore = configStore
-        self.transport = transport
-        self.clock = clock
-        self.metadataCache = metadataCache
-        self.secrets = secrets
+        self.init(
+            configStore: configStore,
+            tokens: TokenClient(transport: transport, clock: clock, random: random, metadataCache: metadataCache, secrets: secrets),
+            transport: transport)
     }
 
     /// Asks the provider of `user`'s last sign-in (or `providerID`) about the session.
     public func run(user: User, providerID: ProviderID? = nil) async throws -> Output {
-        let (id, tokens) = try TokenRefresh.select(TokenRefresh.Input(providerID: providerID), of: user)
+        let (id, tokenSet) = try TokenRefresh.select(TokenRefresh.Input(providerID: providerID), of: user)
         let provider = try configStore.identityProvider(ProviderID(parsing: id))
-        let discovery = try await ProviderMetadata(transport: transport, clock: clock, metadataCache: metadataCache).discovery(
-            for: provider)
+        let discovery = try await tokens.discovery(for: provider)
         func output(_ method: Output.Method, _ active: Bool, _ detail: String?) -> Output {
             Output(uid: user.uid, providerID: id, method: method, active: active, detail: detail.map { Sanitize.text($0, limit: 300) })
         }
-        if let endpoint = discovery.introspectionEndpoint, let clientID = provider.clientID,
-            let token = tokens.refreshToken ?? tokens.accessToken
+        if let endpoint = discovery.introspectionEndpoint, provider.clientID != nil,
+            let token = tokenSet.refreshToken ?? tokenSet.accessToken
         {
-            let form = try ClientCredentials.tokenHintForm(
-                token, isRefreshToken: tokens.refreshToken != nil, provider: provider, clientID: clientID, discovery: discovery,
-                secrets: secrets, now: clock.now())
-            let response = try await transport.send(.form(endpoint, form.parameters, headers: form.headers))
-            let json = JSONValue.object(from: response.body)
-            if let json, let error = OAuthErrorResponse(json) {
+            let answer = try await tokens.tokenHint(
+                token, isRefreshToken: tokenSet.refreshToken != nil, at: endpoint, provider: provider, discovery: discovery)
+            if let error = answer.error {
                 throw AuthError.invalidCredential(
-                    "\(id) refused to answer the introspection request (HTTP \(response.status), \(Sanitize.text(error.summary, limit: 300))). \(error.nextStep)"
+                    "\(id) refused to answer the introspection request (HTTP \(answer.status), \(Sanitize.text(error.summary, limit: 300))). \(error.nextStep)"
                 )
             }
-            guard response.status == 200, let active = json?["active"]?.boolValue else {
+            guard answer.status == 200, let active = answer.json?["active"]?.boolValue else {
                 throw AuthError.network(
-                    "\(id) answered the introspection request at \(endpoint.host ?? "?")\(endpoint.path) with HTTP \(response.status) and no RFC 7662 answer. Try again later, or ask \(id)'s administrators"
+                    "\(id) answered the introspection request at \(endpoint.host ?? "?")\(endpoint.path) with HTTP \(answer.status) and no RFC 7662 answer. Try again later, or ask \(id)'s administrators"
                 )
             }
             return output(.introspection, active, active ? nil : "active: false")
@@ -70,7 +71,7 @@ public struct SessionCheck: Sendable {
                 "\(id)'s discovery document offers neither an introspection_endpoint nor a userinfo_endpoint, so \(id) cannot be asked about the session. What authctl knows: \(command: .status)"
             )
         }
-        guard let accessToken = tokens.accessToken else {
+        guard let accessToken = tokenSet.accessToken else {
             throw AuthError.invalidCredential(
                 "the \(id) session holds no access token to ask \(id)'s userinfo endpoint with. Sign in again: \(command: .login, "\(id)")")
         }

@@ -60,27 +60,25 @@ public struct TokenRefresh: Sendable {
 
     let keystore: any Keystore
     let configStore: ConfigStore
+    /// Refreshes and workload grants go through it.
+    let tokens: TokenClient
+    /// A Firebase user's session is refreshed at Google's secure token service (SPEC §9).
     let transport: any HTTPTransport
     let clock: any Clock
-    let metadataCache: any MetadataCache
-    let secrets: any SecretSource
-    /// A workload's `private_key_jwt` draws its `jti` here.
-    let random: any RandomSource
     /// `FIREBASE_AUTH_EMULATOR_HOST` as the environment gave it, for a Firebase user's
     /// refresh (SPEC §9); checked when used.
     public var firebaseEmulatorHost: String?
 
+    /// - Parameter random: a workload's `private_key_jwt` draws its `jti` here.
     public init(
         keystore: any Keystore, configStore: ConfigStore, transport: any HTTPTransport, clock: any Clock,
         metadataCache: any MetadataCache, secrets: any SecretSource, random: any RandomSource = SystemRandomSource()
     ) {
-        self.random = random
         self.keystore = keystore
         self.configStore = configStore
         self.transport = transport
         self.clock = clock
-        self.metadataCache = metadataCache
-        self.secrets = secrets
+        tokens = TokenClient(transport: transport, clock: clock, random: random, metadataCache: metadataCache, secrets: secrets)
     }
 
     /// The hot path alone, synchronous: the cached token that answers `input`, read from
@@ -314,42 +312,35 @@ public struct TokenRefresh: Sendable {
     /// With `scopes`, the grant asks for them (RFC 6749 §6 `scope`; Microsoft: another
     /// resource) and the access token it yields goes to `additionalTokens`, the session's
     /// own access token staying as it was.
-    func refresh(_ identity: LinkedIdentity, tokens: TokenSet, provider: any IdentityProvider, scopes: [String] = []) async throws
-        -> TokenSet
+    func refresh(_ identity: LinkedIdentity, tokens current: TokenSet, provider: any IdentityProvider, scopes: [String] = [])
+        async throws -> TokenSet
     {
-        guard let refreshToken = tokens.refreshToken, let clientID = provider.clientID else {
+        guard let refreshToken = current.refreshToken, provider.clientID != nil else {
             throw AuthError.invalidCredential(
                 "the \(identity.providerID) token cannot be refreshed. Sign in again: \(command: .login, "\(identity.providerID)")")
         }
-        let metadata = ProviderMetadata(transport: transport, clock: clock, metadataCache: metadataCache)
-        let discovery = try await metadata.discovery(for: provider)
-        let request = TokenRequest(
-            tokenEndpoint: discovery.tokenEndpoint, clientID: clientID,
-            grant: .refreshToken(refreshToken, scopes: provider.refreshScopes(session: tokens, asked: scopes)),
-            authentication: ClientCredentials.method(
-                try ClientCredentials.resolve(provider, secrets: secrets, now: clock.now()),
-                supported: discovery.tokenEndpointAuthMethodsSupported))
-        let response: TokenResponse
+        let discovery = try await tokens.discovery(for: provider)
+        let issued: TokenClient.Issued
         do {
-            response = try TokenResponse.parse(
-                try await transport.send(request.httpRequest), host: "\(identity.providerID) (\(discovery.tokenEndpoint.host ?? "?"))",
-                nextStep: provider.nextStep(for:))
-        } catch let error as AuthError where error.details["oauthError"] == "invalid_grant" && scopes.isEmpty {
+            issued = try await tokens.requestTokens(
+                .refreshToken(refreshToken, scopes: provider.refreshScopes(session: current, asked: scopes)), provider: provider,
+                discovery: discovery, idToken: .init(nonce: nil))
+        } catch let error as AuthError where error.oauthError == .invalidGrant && scopes.isEmpty {
             throw AuthError.invalidCredential(
                 "\(identity.providerID) no longer accepts the refresh token (invalid_grant): the session has ended. Sign in again: \(command: .login, "\(identity.providerID)")",
-                details: error.details)
-        } catch let error as AuthError where error.details["oauthError"] == "invalid_scope" && scopes.isEmpty {
+                oauthError: .invalidGrant, details: error.details)
+        } catch let error as AuthError where error.oauthError == .invalidScope && scopes.isEmpty {
             // The session's refresh named the session's scopes (`refreshScopes`): the provider
             // narrowed the refresh token it rotated on a `token --scope` refresh.
             throw AuthError.invalidCredential(
-                "\(identity.providerID) no longer grants the session's scopes (\(Sanitize.text(tokens.scopes.joined(separator: " "), limit: 200))) with its refresh token (invalid_scope): it narrowed the refresh token when a token for other scopes was asked. Sign in again: \(command: .login, "\(identity.providerID)")",
-                details: error.details)
+                "\(identity.providerID) no longer grants the session's scopes (\(Sanitize.text(current.scopes.joined(separator: " "), limit: 200))) with its refresh token (invalid_scope): it narrowed the refresh token when a token for other scopes was asked. Sign in again: \(command: .login, "\(identity.providerID)")",
+                oauthError: .invalidScope, details: error.details)
         }
-        var idToken = tokens.idToken
-        if let newIDToken = response.idToken {
-            let claims = try await IDTokenVerification(clock: clock, metadata: metadata)
-                .validate(newIDToken, provider: provider, discovery: discovery, clientID: clientID, nonce: nil)
-            let previous = tokens.idToken.flatMap(IDTokenClaims.unverifiedParts(of:)).map { IDTokenClaims(raw: $0.payload) }
+        let response = issued.response
+        var idToken = current.idToken
+        if let newIDToken = response.idToken, let claims = issued.idTokenClaims {
+            // OpenID Connect Core 12.2: the same issuer, subject and audience as the session's.
+            let previous = current.idToken.flatMap(IDTokenClaims.unverifiedParts(of:)).map { IDTokenClaims(raw: $0.payload) }
             guard claims.issuer == identity.issuer,
                 try provider.federatedID(from: claims) == identity.federatedID,
                 previous.map({ $0.subject == claims.subject && Set($0.audiences) == Set(claims.audiences) }) ?? true
@@ -361,23 +352,13 @@ public struct TokenRefresh: Sendable {
             idToken = newIDToken
         }
         let now = clock.now()
-        let expiresAt = response.expiresIn.map { now.addingTimeInterval($0) }
-        var refreshed = tokens
+        var refreshed = current
         refreshed.refreshToken = response.refreshToken ?? refreshToken
         refreshed.idToken = idToken
         refreshed.needsSignInSince = nil
-        if scopes.isEmpty {
-            refreshed.accessToken = response.accessToken
-            refreshed.tokenType = response.tokenType
-            refreshed.expiresAt = expiresAt
-            refreshed.scopes = response.scopes ?? tokens.scopes
-        } else {
-            refreshed.additionalTokens = (tokens.additionalTokens ?? [:]).merging([
-                TokenSet.scopeKey(scopes): ScopedAccessToken(
-                    accessToken: response.accessToken, tokenType: response.tokenType, expiresAt: expiresAt,
-                    scopes: response.scopes ?? scopes)
-            ]) { $1 }
-        }
+        refreshed.store(
+            accessToken: response.accessToken, tokenType: response.tokenType, expiresAt: response.expiresIn.map { now.addingTimeInterval($0) },
+            granted: response.scopes, for: scopes)
         return refreshed
     }
 }

@@ -12,22 +12,13 @@ extension TokenRefresh {
             )
         }
         let provider = try WorkloadGrant.provider(try configStore.workloadProvider(ProviderID(parsing: providerID)), for: client)
-        let grant = WorkloadGrant(transport: transport, clock: clock, metadataCache: metadataCache, secrets: secrets, random: random)
+        let grant = WorkloadGrant(tokens: tokens, clock: clock)
         return { identity, current in
             let result = try await grant.run(client, provider: provider, scopes: input.scopes, issuer: identity.issuer)
             var renewed = current
-            if input.scopes.isEmpty {
-                renewed.accessToken = result.tokens.accessToken
-                renewed.tokenType = result.tokens.tokenType
-                renewed.expiresAt = result.tokens.expiresAt
-                renewed.scopes = result.tokens.scopes
-            } else if let accessToken = result.tokens.accessToken {
-                renewed.additionalTokens = (current.additionalTokens ?? [:]).merging([
-                    TokenSet.scopeKey(input.scopes): ScopedAccessToken(
-                        accessToken: accessToken, tokenType: result.tokens.tokenType, expiresAt: result.tokens.expiresAt,
-                        scopes: result.tokens.scopes)
-                ]) { $1 }
-            }
+            renewed.store(
+                accessToken: result.tokens.accessToken ?? "", tokenType: result.tokens.tokenType, expiresAt: result.tokens.expiresAt,
+                granted: result.tokens.scopes, for: input.scopes)
             return renewed
         }
     }

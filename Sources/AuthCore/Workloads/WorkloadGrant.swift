@@ -3,21 +3,22 @@
 /// read afresh from where the workload's record points, and gets an access token. No
 /// refresh token is kept: the grant runs again when the token is needed.
 public struct WorkloadGrant: Sendable {
-    let transport: any HTTPTransport
+    let tokens: TokenClient
     let clock: any Clock
-    let metadata: ProviderMetadata
-    let secrets: any SecretSource
-    let random: any RandomSource
 
+    public init(tokens: TokenClient, clock: any Clock) {
+        self.tokens = tokens
+        self.clock = clock
+    }
+
+    /// The same, its token client made of these ports.
     public init(
         transport: any HTTPTransport, clock: any Clock, metadataCache: any MetadataCache, secrets: any SecretSource,
         random: any RandomSource
     ) {
-        self.transport = transport
-        self.clock = clock
-        self.metadata = ProviderMetadata(transport: transport, clock: clock, metadataCache: metadataCache)
-        self.secrets = secrets
-        self.random = random
+        self.init(
+            tokens: TokenClient(transport: transport, clock: clock, random: random, metadataCache: metadataCache, secrets: secrets),
+            clock: clock)
     }
 
     /// What one grant yields: the issuer of the provider (the identity's) and the token.
@@ -45,19 +46,15 @@ public struct WorkloadGrant: Sendable {
         -> Result
     {
         let asked = !scopes.isEmpty ? scopes : !client.scopes.isEmpty ? client.scopes : provider.defaultWorkloadScopes
-        let discovery = try await metadata.discovery(for: provider)
+        let discovery = try await tokens.discovery(for: provider)
         if let issuer, discovery.issuer != issuer {
             throw AuthError.notConfigured(
                 "the workload signed in at \(Sanitize.text(issuer, limit: 200)), and the configuration of \(provider.id) now leads to \(Sanitize.text(discovery.issuer, limit: 200)); its credential is sent only where it signed in. Sign the workload in again: \(command: .login, "\(provider.id)", .input(.clientCredentials, nil))"
             )
         }
-        let authentication = try await self.authentication(client, provider: provider, discovery: discovery)
-        let request = TokenRequest(
-            tokenEndpoint: discovery.tokenEndpoint, clientID: client.clientID, grant: .clientCredentials(scopes: asked),
-            authentication: authentication)
-        let response = try TokenResponse.parse(
-            try await transport.send(request.httpRequest), host: "\(provider.id) (\(discovery.tokenEndpoint.host ?? "?"))",
-            nextStep: provider.workloadNextStep(for:))
+        let response = try await tokens.requestTokens(
+            .clientCredentials(scopes: asked), provider: provider, client: .workload(client), discovery: discovery
+        ).response
         let now = clock.now()
         // A refresh token, had the provider sent one (RFC 6749 §4.4.3 says it should not), is
         // not kept: the workload's credentials are what renews its token.
@@ -67,37 +64,4 @@ public struct WorkloadGrant: Sendable {
             refreshToken: nil, idToken: nil, scopes: response.scopes ?? asked)
         return Result(issuer: discovery.issuer, tokens: tokens)
     }
-
-    /// How the client authenticates, read now from where the record points.
-    func authentication(_ client: WorkloadClient, provider: any IdentityProvider, discovery: DiscoveryDocument) async throws
-        -> ClientAuthentication
-    {
-        switch client.authentication {
-        case .secretEnvironment(let name):
-            guard let value = secrets.environmentValue(name), !value.isEmpty else {
-                throw AuthError.notConfigured(
-                    "the client secret of the workload \(client.clientID) comes from the environment variable \(name), which is not set or empty. Set it, or sign in again with another \(input: .clientSecretEnv)"
-                )
-            }
-            return ClientCredentials.method(.basic(secret: value), supported: discovery.tokenEndpointAuthMethodsSupported)
-        case .secretFile(let path):
-            let value = try secrets.fileContents(path)
-            guard !value.isEmpty else {
-                throw AuthError.notConfigured(
-                    "the client secret file \(path) is empty. Put the secret in it, or change \(input: .clientSecretFile)")
-            }
-            return ClientCredentials.method(.basic(secret: value), supported: discovery.tokenEndpointAuthMethodsSupported)
-        case .certificateFile(let path):
-            return .assertion(
-                try ClientAssertion.signed(
-                    pem: try secrets.certificateFile(path), path: path, clientID: client.clientID, audience: discovery.tokenEndpoint,
-                    jti: random.base64URL(bytes: 18), now: clock.now(), certificateThumbprint: provider.wantsCertificateThumbprint,
-                    algorithm: client.assertionAlgorithm))
-        case .federatedTokenFile, .federatedTokenEnvironment, .federatedTokenService:
-            let assertion = FederatedAssertion(transport: transport, secrets: secrets)
-            return .assertion(
-                try await assertion.token(client.authentication, audience: client.federatedAudience ?? provider.defaultFederatedAudience))
-        }
-    }
 }
-

@@ -47,7 +47,7 @@ struct Status: AuthctlCommand {
         let env = wiring.authEnvironment()
         let result = try await SessionCheck(
             configStore: env.configStore, transport: env.transport, clock: env.clock, metadataCache: env.metadataCache,
-            secrets: env.secrets
+            secrets: env.secrets, random: env.random
         ).run(user: user)
         let how = result.method == .introspection ? "token introspection" : "userinfo"
         if global.json {

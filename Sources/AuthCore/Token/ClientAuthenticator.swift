@@ -1,0 +1,92 @@
+/// How a client proves itself at a provider's token, device-authorization, revocation and
+/// introspection endpoints (RFC 6749 §2.3; OpenID Connect Core 9): the one place where a
+/// client authentication method is chosen and made. A new method (a certificate-bound
+/// client, FAPI's audience rule) is added here and nowhere else.
+///
+/// A person's sign-ins use the provider's configured client: the provider's own
+/// authentication first (Apple: a fresh client-secret JWT), else the configured secret (an
+/// environment variable or a file), else none (a public client). A workload uses its own
+/// client: a secret, `private_key_jwt` or a federated assertion, each read afresh from
+/// where its record points. Secrets are read for one request and kept nowhere.
+struct ClientAuthenticator: Sendable {
+    let clock: any Clock
+    /// A `private_key_jwt` draws its `jti` here.
+    let random: any RandomSource
+    let secrets: any SecretSource
+    /// A federated assertion may come from a token service (GitHub Actions).
+    let transport: any HTTPTransport
+
+    /// The authentication of `client` at `provider`, by the method `discovery` allows (nil:
+    /// before discovery, when the sign-in only checks that it can be made).
+    func authentication(for client: TokenClient.Client, provider: any IdentityProvider, discovery: DiscoveryDocument?)
+        async throws -> ClientAuthentication
+    {
+        let supported = discovery?.tokenEndpointAuthMethodsSupported
+        switch client {
+        case .configured:
+            return Self.method(try configured(provider), supported: supported)
+        case .workload(let workload):
+            return try await self.workload(workload, provider: provider, discovery: discovery)
+        }
+    }
+
+    /// The provider's own client authentication, else the configured secret, else `.none`.
+    func configured(_ provider: any IdentityProvider) throws -> ClientAuthentication {
+        if let own = try provider.clientAuthentication(secrets: secrets, now: clock.now()) { return own }
+        let config = provider.config
+        if let name = config.clientSecretEnv {
+            guard let value = secrets.environmentValue(name), !value.isEmpty else {
+                throw AuthError.notConfigured(
+                    "the client secret of \(config.id) comes from the environment variable \(name), which is not set. Set it, or change \(input: .clientSecretEnv)"
+                )
+            }
+            return .basic(secret: value)
+        }
+        if let path = config.clientSecretFile {
+            return .basic(secret: try secrets.fileContents(path))
+        }
+        return .none
+    }
+
+    /// A workload's authentication, read now from where its record points.
+    private func workload(_ client: WorkloadClient, provider: any IdentityProvider, discovery: DiscoveryDocument?) async throws
+        -> ClientAuthentication
+    {
+        let supported = discovery?.tokenEndpointAuthMethodsSupported
+        switch client.authentication {
+        case .secretEnvironment(let name):
+            guard let value = secrets.environmentValue(name), !value.isEmpty else {
+                throw AuthError.notConfigured(
+                    "the client secret of the workload \(client.clientID) comes from the environment variable \(name), which is not set or empty. Set it, or sign in again with another \(input: .clientSecretEnv)"
+                )
+            }
+            return Self.method(.basic(secret: value), supported: supported)
+        case .secretFile(let path):
+            let value = try secrets.fileContents(path)
+            guard !value.isEmpty else {
+                throw AuthError.notConfigured(
+                    "the client secret file \(path) is empty. Put the secret in it, or change \(input: .clientSecretFile)")
+            }
+            return Self.method(.basic(secret: value), supported: supported)
+        case .certificateFile(let path):
+            guard let discovery else { throw AuthError.internalError("a client assertion needs the provider's token endpoint") }
+            return .assertion(
+                try ClientAssertion.signed(
+                    pem: try secrets.certificateFile(path), path: path, clientID: client.clientID, audience: discovery.tokenEndpoint,
+                    jti: random.base64URL(bytes: 18), now: clock.now(), certificateThumbprint: provider.wantsCertificateThumbprint,
+                    algorithm: client.assertionAlgorithm))
+        case .federatedTokenFile, .federatedTokenEnvironment, .federatedTokenService:
+            let assertion = FederatedAssertion(transport: transport, secrets: secrets)
+            return .assertion(
+                try await assertion.token(client.authentication, audience: client.federatedAudience ?? provider.defaultFederatedAudience))
+        }
+    }
+
+    /// `client_secret_basic` unless the provider only advertises `client_secret_post`
+    /// (OpenID Connect Discovery: basic is the default when the list is absent).
+    static func method(_ authentication: ClientAuthentication, supported: [String]?) -> ClientAuthentication {
+        guard case .basic(let secret) = authentication, let supported else { return authentication }
+        if !supported.contains("client_secret_basic"), supported.contains("client_secret_post") { return .post(secret: secret) }
+        return authentication
+    }
+}
