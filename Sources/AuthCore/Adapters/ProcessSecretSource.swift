@@ -25,3 +25,11 @@ public struct ProcessSecretSource: SecretSource {
             .trimming(.whitespacesAndNewlines)
     }
 }
+
+/// Every secret source reads a private key file the same way, refusing an unsafe one.
+extension SecretSource {
+    public func privateKey(_ path: String) throws -> String {
+        try SafeFile.readSecretText(
+            path, what: "the private key file", check: "\(input: .privateKeyFile) (the AuthKey_KEYID.p8 from Apple)")
+    }
+}
