@@ -8,8 +8,8 @@
 enum ClientCredentials {
     /// The provider's own client authentication (Apple: a fresh client-secret JWT), else
     /// the configured secret, else `.none`.
-    static func resolve(_ provider: any IdentityProvider, secrets: any SecretSource, now: Date) throws -> ClientAuthentication {
-        if let own = try provider.clientAuthentication(secrets: secrets, now: now) { return own }
+    static func resolve(_ provider: any IdentityProvider, secrets: any SecretSource, now: Date) async throws -> ClientAuthentication {
+        if let own = try await provider.clientAuthentication(secrets: secrets, now: now) { return own }
         return try resolve(provider.config, secrets: secrets)
     }
 
@@ -43,10 +43,10 @@ enum ClientCredentials {
     static func tokenHintForm(
         _ token: String, isRefreshToken: Bool, provider: any IdentityProvider, clientID: String, discovery: DiscoveryDocument,
         secrets: any SecretSource, now: Date
-    ) throws -> (parameters: [(String, String)], headers: [String: String]) {
+    ) async throws -> (parameters: [(String, String)], headers: [String: String]) {
         var parameters = [("token", token), ("token_type_hint", isRefreshToken ? "refresh_token" : "access_token")]
         var headers: [String: String] = [:]
-        method(try resolve(provider, secrets: secrets, now: now), supported: discovery.tokenEndpointAuthMethodsSupported)
+        method(try await resolve(provider, secrets: secrets, now: now), supported: discovery.tokenEndpointAuthMethodsSupported)
             .apply(clientID: clientID, to: &parameters, headers: &headers)
         return (parameters, headers)
     }

@@ -54,7 +54,7 @@ public struct SessionCheck: Sendable {
         if let endpoint = discovery.introspectionEndpoint, let clientID = provider.clientID,
             let token = tokens.refreshToken ?? tokens.accessToken
         {
-            let form = try ClientCredentials.tokenHintForm(
+            let form = try await ClientCredentials.tokenHintForm(
                 token, isRefreshToken: tokens.refreshToken != nil, provider: provider, clientID: clientID, discovery: discovery,
                 secrets: secrets, now: clock.now())
             let response = try await transport.send(.form(endpoint, form.parameters, headers: form.headers))

@@ -56,7 +56,7 @@ struct SignInDriver: Sendable {
                 case .finish:
                     throw AuthError.internalError("the sign-in finished twice")
                 case .authenticateClient:
-                    input = .clientAuthentication(try ClientCredentials.resolve(provider, secrets: secrets, now: clock.now()))
+                    input = .clientAuthentication(try await ClientCredentials.resolve(provider, secrets: secrets, now: clock.now()))
                 case .fetchDiscovery:
                     input = .discovery(try await metadata.discovery(for: provider))
                 case .openReceiver(let pasted, let address, let access):

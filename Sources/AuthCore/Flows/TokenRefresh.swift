@@ -333,7 +333,7 @@ public struct TokenRefresh: Sendable {
             tokenEndpoint: discovery.tokenEndpoint, clientID: clientID,
             grant: .refreshToken(refreshToken, scopes: provider.refreshScopes(session: tokens, asked: scopes)),
             authentication: ClientCredentials.method(
-                try ClientCredentials.resolve(provider, secrets: secrets, now: clock.now()),
+                try await ClientCredentials.resolve(provider, secrets: secrets, now: clock.now()),
                 supported: discovery.tokenEndpointAuthMethodsSupported))
         let response: TokenResponse
         do {

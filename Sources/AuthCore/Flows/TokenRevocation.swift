@@ -61,7 +61,7 @@ public struct TokenRevocation: Sendable {
             let discovery = try await ProviderMetadata(transport: transport, clock: clock, metadataCache: metadataCache).discovery(
                 for: provider)
             guard let endpoint = discovery.revocationEndpoint else { return result(.notSupported) }
-            let form = try ClientCredentials.tokenHintForm(
+            let form = try await ClientCredentials.tokenHintForm(
                 token, isRefreshToken: isRefreshToken, provider: provider, clientID: clientID, discovery: discovery, secrets: secrets,
                 now: clock.now())
             return try await send(endpoint, form.parameters, headers: form.headers, result: result)
