@@ -95,7 +95,7 @@ public struct WorkloadGrant: Sendable {
             return ClientCredentials.method(.basic(secret: value), supported: discovery.tokenEndpointAuthMethodsSupported)
         case .certificateFile(let path):
             return .assertion(
-                try ClientAssertion.signed(
+                try await ClientAssertion.signed(
                     pem: try secrets.certificateFile(path), path: path, clientID: client.clientID, audience: discovery.tokenEndpoint,
                     jti: random.base64URL(bytes: 18), now: clock.now(), certificateThumbprint: provider.wantsCertificateThumbprint,
                     algorithm: client.assertionAlgorithm))
