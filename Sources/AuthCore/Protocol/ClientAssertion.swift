@@ -15,7 +15,7 @@ import _CryptoExtras
 /// The key comes in one PEM with its certificate, as Azure CLI's `--certificate` takes it:
 /// an RSA key signs RS256 (PS256 when asked), a P-256 key ES256. With `certificateThumbprint` (Microsoft) the
 /// header carries `x5t#S256`, the SHA-256 of the certificate's DER (RFC 7515 §4.1.8), by
-/// which Entra ID finds the registered certificate.
+/// which Entra ID finds the registered certificate. jwt-kit signs it (`SignedJWT`).
 public enum ClientAssertion {
     /// The assertion's lifetime: 5 minutes (RFC 7523 §3 asks for a short one; at most 10 here).
     public static let lifetime: TimeInterval = 300
