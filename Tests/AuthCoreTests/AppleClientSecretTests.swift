@@ -21,10 +21,10 @@ struct AppleClientSecretTests {
     }
 
     @Test("an ES256 JWT signed with the .p8 key: kid in the header; iss team, sub client, aud issuer, iat now")
-    func claims() throws {
-        let jwt = try secret.make(privateKeyPEM: key.pemRepresentation, now: now)
+    func claims() async throws {
+        let jwt = try await secret.make(privateKeyPEM: key.pemRepresentation, now: now)
         let (header, claims, signingInput, signature) = try parts(jwt)
-        #expect(header == ["alg": "ES256", "kid": "XYZ987ABCD"])
+        #expect(header == ["alg": "ES256", "kid": "XYZ987ABCD", "typ": "JWT"], "jwt-kit writes typ")
         #expect(claims["iss"] == "ABCDE12345" && claims["sub"] == "com.example.web" && claims["aud"] == "https://appleid.apple.com")
         #expect(claims["iat"] == .number(now.timeIntervalSince1970))
         let ecdsa = try P256.Signing.ECDSASignature(rawRepresentation: signature)
@@ -33,19 +33,19 @@ struct AppleClientSecretTests {
     }
 
     @Test("exp is short by default and never more than 15,777,000 s after iat")
-    func expiryBound() throws {
-        let short = try parts(try secret.make(privateKeyPEM: key.pemRepresentation, now: now)).claims
+    func expiryBound() async throws {
+        let short = try parts(try await secret.make(privateKeyPEM: key.pemRepresentation, now: now)).claims
         #expect(short["exp"] == .number(now.timeIntervalSince1970 + AppleClientSecret.lifetime))
-        let long = try parts(try secret.make(privateKeyPEM: key.pemRepresentation, now: now, lifetime: 400 * 86400)).claims
+        let long = try parts(try await secret.make(privateKeyPEM: key.pemRepresentation, now: now, lifetime: 400 * 86400)).claims
         #expect(long["exp"] == .number(now.timeIntervalSince1970 + 15_777_000))
     }
 
     @Test("a key that is not a P-256 PEM key is provider-not-configured, without echoing the key")
-    func badKey() {
+    func badKey() async {
         // Not a key: PEM armour around text (assembled here, so that no key-shaped block is committed).
         let armour = ["BEGIN", "END"].map { "-----\($0) " + "PRIVATE KEY-----" }
         let garbage = armour[0] + "\nnot-a-key-SECRETMATERIAL\n" + armour[1]
-        #expect { try self.secret.make(privateKeyPEM: garbage, now: self.now) } throws: {
+        await #expect { try await self.secret.make(privateKeyPEM: garbage, now: self.now) } throws: {
             let error = $0 as? AuthError
             return error?.code == .providerNotConfigured && error?.message.contains("SECRETMATERIAL") == false
         }

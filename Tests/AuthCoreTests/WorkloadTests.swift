@@ -89,12 +89,12 @@ struct WorkloadTests {
     }
 
     @Test("private_key_jwt: iss = sub = client id, aud = token endpoint, unique jti, exp within 10 minutes, x5t#S256 when asked")
-    func assertion() throws {
+    func assertion() async throws {
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let certificate = Data([0x30, 0x03, 0x02, 0x01, 0x01])
         let pem = key.pemRepresentation + "\n-----BEGIN CERTIFICATE-----\n\(certificate.base64EncodedString())\n-----END CERTIFICATE-----\n"
         let endpoint = try #require(URL(string: "https://idp.example/tenant/token"))
-        let jwt = try ClientAssertion.signed(
+        let jwt = try await ClientAssertion.signed(
             pem: pem, path: "app.pem", clientID: "app-1", audience: endpoint, jti: "jti-1", now: now, certificateThumbprint: true)
         let (header, claims) = try #require(IDTokenClaims.unverifiedParts(of: jwt))
         #expect(header["alg"] == .string("RS256"))
@@ -110,7 +110,7 @@ struct WorkloadTests {
                 _RSA.Signing.RSASignature(rawRepresentation: signature), for: SHA256.hash(data: Data("\(parts[0]).\(parts[1])".utf8)),
                 padding: .insecurePKCS1v1_5))
 
-        let pss = try ClientAssertion.signed(
+        let pss = try await ClientAssertion.signed(
             pem: pem, path: "app.pem", clientID: "app-1", audience: endpoint, jti: "jti-3", now: now, certificateThumbprint: false,
             algorithm: "PS256")
         let pssParts = pss.split(separator: ".")
@@ -121,17 +121,17 @@ struct WorkloadTests {
                 for: SHA256.hash(data: Data("\(pssParts[0]).\(pssParts[1])".utf8)), padding: .PSS))
 
         let ec = P256.Signing.PrivateKey()
-        let es = try ClientAssertion.signed(
+        let es = try await ClientAssertion.signed(
             pem: ec.pemRepresentation, path: "ec.pem", clientID: "app-1", audience: endpoint, jti: "jti-2", now: now,
             certificateThumbprint: false)
         #expect(IDTokenClaims.unverifiedParts(of: es)?.header["alg"] == .string("ES256"))
-        #expect(throws: AuthError.self) {
-            try ClientAssertion.signed(
+        await #expect(throws: AuthError.self) {
+            try await ClientAssertion.signed(
                 pem: ec.pemRepresentation, path: "ec.pem", clientID: "a", audience: endpoint, jti: "j", now: now,
                 certificateThumbprint: true)
         }
-        #expect(throws: AuthError.self) {
-            try ClientAssertion.signed(
+        await #expect(throws: AuthError.self) {
+            try await ClientAssertion.signed(
                 pem: "not a pem", path: "x.pem", clientID: "a", audience: endpoint, jti: "j", now: now, certificateThumbprint: false)
         }
     }

@@ -95,7 +95,8 @@ public struct IDTokenValidator: Sendable {
             throw AuthError.idToken("no key of the provider matches its key id and algorithm")
         }
         var verified = false
-        for key in candidates where await Self.verifySignature(token, with: key) {
+        // jwt-kit checks the signature with each candidate key, parsed once per key set.
+        for key in candidates where await key.verifier.verifies(token, algorithm: algorithm) {
             verified = true
             break
         }
@@ -137,29 +138,4 @@ public struct IDTokenValidator: Sendable {
         // so neither is checked.
         return IDTokenClaims(raw: claims)
     }
-
-    /// Verifies the JWS signature with one key, through jwt-kit.
-    static func verifySignature(_ token: String, with key: JSONWebKey) async -> Bool {
-        var json = key.json
-        json["kid"] = .string("authctl-selected")
-        guard let data = try? JSONEncoder().encode(JSONValue.object(json)),
-            let jwk = try? JSONDecoder().decode(JWK.self, from: data)
-        else { return false }
-        let collection = JWTKeyCollection()
-        do {
-            try await collection.add(jwk: jwk, isDefault: true)
-            _ = try await collection.verify(token, as: SignatureOnly.self)
-            return true
-        } catch {
-            return false
-        }
-    }
-}
-
-/// A payload that only lets jwt-kit check the signature: the claims are checked by
-/// `IDTokenValidator`, with the injected clock.
-private struct SignatureOnly: JWTPayload {
-    init(from decoder: any Decoder) throws {}
-    func encode(to encoder: any Encoder) throws {}
-    func verify(using algorithm: some JWTAlgorithm) async throws {}
 }

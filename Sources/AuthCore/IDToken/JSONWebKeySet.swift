@@ -2,15 +2,32 @@
 /// can build the verifier from exactly what the provider published.
 public struct JSONWebKey: Sendable, Equatable {
     /// `kid`.
-    public var keyID: String?
+    public let keyID: String?
     /// `kty`: `RSA`, `EC` or `OKP`.
-    public var keyType: String
+    public let keyType: String
     /// `alg`, when the provider pins one.
-    public var algorithm: String?
+    public let algorithm: String?
     /// `use`: `sig` or `enc`.
-    public var use: String?
+    public let use: String?
     /// The whole JWK as published.
-    public var json: [String: JSONValue]
+    public let json: [String: JSONValue]
+    /// Verifies signatures with this key: it parses the key once, for every token the set checks.
+    let verifier: JSONWebKeyVerifier
+
+    init(keyID: String?, keyType: String, algorithm: String?, use: String?, json: [String: JSONValue]) {
+        self.keyID = keyID
+        self.keyType = keyType
+        self.algorithm = algorithm
+        self.use = use
+        self.json = json
+        verifier = JSONWebKeyVerifier(json: json)
+    }
+
+    /// Two keys are equal when they were published the same (the verifier follows from that).
+    public static func == (lhs: JSONWebKey, rhs: JSONWebKey) -> Bool {
+        lhs.keyID == rhs.keyID && lhs.keyType == rhs.keyType && lhs.algorithm == rhs.algorithm && lhs.use == rhs.use
+            && lhs.json == rhs.json
+    }
 
     /// Whether this key may verify a signature made with `algorithm` (JWA, RFC 7518 §3.1):
     /// the key type must fit the algorithm family, and a key that pins `alg` only serves that.
@@ -27,7 +44,8 @@ public struct JSONWebKey: Sendable, Equatable {
 }
 
 /// A JWK Set (RFC 7517 §5). Keys that cannot be used (unknown type, private parts,
-/// missing members) are skipped, never fatal (SECURITY.md).
+/// missing members) are skipped, never fatal (SECURITY.md). Each key is parsed once per set,
+/// on the first token that needs it, and kept for the tokens after it.
 public struct JSONWebKeySet: Sendable, Equatable {
     public var keys: [JSONWebKey]
 

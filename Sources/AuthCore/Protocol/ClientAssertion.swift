@@ -1,4 +1,5 @@
 import Crypto
+import JWTKit
 import _CryptoExtras
 
 /// A `private_key_jwt` client assertion (RFC 7523 §2.2 and §3; OpenID Connect Core 9):
@@ -8,7 +9,7 @@ import _CryptoExtras
 /// The key comes in one PEM with its certificate, as Azure CLI's `--certificate` takes it:
 /// an RSA key signs RS256 (PS256 when asked), a P-256 key ES256. With `certificateThumbprint` (Microsoft) the
 /// header carries `x5t#S256`, the SHA-256 of the certificate's DER (RFC 7515 §4.1.8), by
-/// which Entra ID finds the registered certificate.
+/// which Entra ID finds the registered certificate. jwt-kit signs it (`SignedJWT`).
 public enum ClientAssertion {
     /// The assertion's lifetime: 5 minutes (RFC 7523 §3 asks for a short one; at most 10 here).
     public static let lifetime: TimeInterval = 300
@@ -19,37 +20,38 @@ public enum ClientAssertion {
     public static func signed(
         pem: String, path: String, clientID: String, audience: URL, jti: String, now: Date, certificateThumbprint: Bool,
         algorithm asked: String? = nil
-    ) throws -> String {
+    ) async throws -> String {
         let blocks = PEMBlocks(pem)
-        let issuedAt = Double(Int(now.timeIntervalSince1970))
-        var header: [String: JSONValue] = ["typ": .string("JWT")]
+        var header = JWTHeader()
+        header.typ = "JWT"
         if certificateThumbprint {
             guard let certificate = blocks.first("CERTIFICATE") else {
                 throw AuthError.notConfigured(
                     "the certificate file \(path) holds no CERTIFICATE block; Microsoft finds the app's key by the certificate. Put the certificate and its private key in one PEM (\(input: .certificateFile))"
                 )
             }
-            header["x5t#S256"] = .string(Base64URL.encode(Data(SHA256.hash(data: certificate))))
+            header.x5tS256 = Base64URL.encode(Data(SHA256.hash(data: certificate)))
         }
-        let claims: JSONValue = .object([
-            "iss": .string(clientID), "sub": .string(clientID), "aud": .string(audience.absoluteString), "jti": .string(jti),
-            "iat": .number(issuedAt), "nbf": .number(issuedAt), "exp": .number(issuedAt + lifetime),
-        ])
+        let issuedAt = SignedJWT.wholeSeconds(now)
+        let claims = Claims(
+            iss: IssuerClaim(value: clientID), sub: SubjectClaim(value: clientID), aud: AudienceClaim(value: audience.absoluteString),
+            jti: IDClaim(value: jti), iat: IssuedAtClaim(value: issuedAt), nbf: NotBeforeClaim(value: issuedAt),
+            exp: ExpirationClaim(value: issuedAt.addingTimeInterval(lifetime)))
+        let keys = JWTKeyCollection()
         if let key = blocks.first("PRIVATE KEY") ?? blocks.first("RSA PRIVATE KEY") ?? blocks.first("EC PRIVATE KEY") {
-            if let rsa = try? _RSA.Signing.PrivateKey(derRepresentation: key) {
+            if let rsa = try? Insecure.RSA.PrivateKey(backing: _RSA.Signing.PrivateKey(derRepresentation: key)) {
                 // RFC 7518 §3.3 (RSASSA-PKCS1-v1_5) or §3.5 (RSASSA-PSS, SHA-256, MGF1, a 32-byte salt).
-                let pss = asked == "PS256"
-                guard asked == nil || asked == "RS256" || pss else { throw mismatch(path, key: "an RSA", asked: asked) }
-                header["alg"] = .string(pss ? "PS256" : "RS256")
-                let input = try signingInput(header: .object(header), claims: claims)
-                let signature = try rsa.signature(for: SHA256.hash(data: Data(input.utf8)), padding: pss ? .PSS : .insecurePKCS1v1_5)
-                return input + "." + Base64URL.encode(signature.rawRepresentation)
+                switch asked {
+                case nil, "RS256": await keys.add(rsa: rsa, digestAlgorithm: .sha256, serializer: SignedJWT.serializer())
+                case "PS256": await keys.add(pss: rsa, digestAlgorithm: .sha256, serializer: SignedJWT.serializer())
+                default: throw mismatch(path, key: "an RSA", asked: asked)
+                }
+                return try await keys.sign(claims, header: header)
             }
-            if let ec = try? P256.Signing.PrivateKey(derRepresentation: key) {
+            if let ec = try? ES256PrivateKey(backing: P256.Signing.PrivateKey(derRepresentation: key)) {
                 guard asked == nil || asked == "ES256" else { throw mismatch(path, key: "a P-256", asked: asked) }
-                header["alg"] = "ES256"
-                let input = try signingInput(header: .object(header), claims: claims)
-                return input + "." + Base64URL.encode(try ec.signature(for: Data(input.utf8)).rawRepresentation)
+                await keys.add(ecdsa: ec, serializer: SignedJWT.serializer())
+                return try await keys.sign(claims, header: header)
             }
         }
         throw AuthError.notConfigured(
@@ -57,20 +59,30 @@ public enum ClientAssertion {
         )
     }
 
+    /// The claims of RFC 7523 §3.
+    private struct Claims: JWTPayload {
+        var iss: IssuerClaim
+        var sub: SubjectClaim
+        var aud: AudienceClaim
+        var jti: IDClaim
+        var iat: IssuedAtClaim
+        var nbf: NotBeforeClaim
+        var exp: ExpirationClaim
+
+        func verify(using algorithm: some JWTAlgorithm) async throws {}
+    }
+
     static func mismatch(_ path: String, key: String, asked: String?) -> AuthError {
         AuthError.invalidArgument(
             "the certificate file \(path) holds \(key) key, which cannot sign \(asked ?? "?"). Ask RS256 or PS256 for an RSA key, ES256 for a P-256 key"
         )
     }
-
-    static func signingInput(header: JSONValue, claims: JSONValue) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Base64URL.encode(try encoder.encode(header)) + "." + Base64URL.encode(try encoder.encode(claims))
-    }
 }
 
-/// The blocks of a PEM file (RFC 7468): label and DER, in order.
+/// The blocks of a PEM file (RFC 7468): label and DER, in order. It reads the lax form of
+/// RFC 7468 §3 (lines of any length, spaces around them, text between blocks), which files
+/// written by `base64 -w0` or a secret store's one-line export take; swift-asn1's
+/// `PEMDocument` reads only the strict form (64-character lines) and would refuse them.
 struct PEMBlocks {
     var blocks: [(label: String, der: Data)] = []
 

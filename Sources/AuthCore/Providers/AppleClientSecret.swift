@@ -1,7 +1,7 @@
-import Crypto
+import JWTKit
 
 /// Sign in with Apple's client secret: an ES256 JWT signed with the app's `.p8` key
-/// (Apple: "Creating a client secret"). Header `alg` ES256 and `kid` = key id; claims
+/// (Apple: "Creating a client secret"). Header `alg` ES256 and `kid` = key id (and `typ` JWT); claims
 /// `iss` = team id, `sub` = client id (the Services ID), `aud` = the issuer
 /// (`https://appleid.apple.com`), `iat`, and `exp` at most 15,777,000 s (about six months)
 /// later.
@@ -26,27 +26,35 @@ public struct AppleClientSecret: Sendable, Equatable {
         self.audience = audience
     }
 
-    /// The signed JWT, valid from `now` for `lifetime`.
-    public func make(privateKeyPEM: String, now: Date, lifetime: TimeInterval = Self.lifetime) throws -> String {
-        let key: P256.Signing.PrivateKey
+    /// The signed JWT, valid from `now` for `lifetime`; jwt-kit signs it.
+    public func make(privateKeyPEM: String, now: Date, lifetime: TimeInterval = Self.lifetime) async throws -> String {
+        let key: ES256PrivateKey
         do {
-            key = try P256.Signing.PrivateKey(pemRepresentation: privateKeyPEM)
+            key = try ES256PrivateKey(pem: privateKeyPEM)
         } catch {
             throw AuthError.notConfigured(
                 "the Apple private key is not a P-256 key in PEM (PKCS#8) form. Use the AuthKey_\(keyID).p8 file downloaded from the Apple developer site"
             )
         }
-        let issuedAt = Int(now.timeIntervalSince1970)
-        let header: JSONValue = .object(["alg": "ES256", "kid": .string(keyID)])
-        let claims: JSONValue = .object([
-            "iss": .string(teamID), "sub": .string(clientID), "aud": .string(audience),
-            "iat": .number(Double(issuedAt)),
-            "exp": .number(Double(issuedAt + Int(min(lifetime, Self.maximumLifetime)))),
-        ])
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let signingInput = Base64URL.encode(try encoder.encode(header)) + "." + Base64URL.encode(try encoder.encode(claims))
-        let signature = try key.signature(for: Data(signingInput.utf8))
-        return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
+        let issuedAt = SignedJWT.wholeSeconds(now)
+        let claims = Claims(
+            iss: IssuerClaim(value: teamID), sub: SubjectClaim(value: clientID), aud: AudienceClaim(value: audience),
+            iat: IssuedAtClaim(value: issuedAt),
+            exp: ExpirationClaim(value: issuedAt.addingTimeInterval(min(lifetime, Self.maximumLifetime).rounded(.towardZero))))
+        let keys = JWTKeyCollection()
+        await keys.add(ecdsa: key, serializer: SignedJWT.serializer())
+        // Header: `alg` ES256 (the key's), `kid` the key id, and `typ` "JWT", which jwt-kit always writes.
+        return try await keys.sign(claims, kid: JWKIdentifier(string: keyID))
+    }
+
+    /// The claims Apple reads (its "Creating a client secret").
+    private struct Claims: JWTPayload {
+        var iss: IssuerClaim
+        var sub: SubjectClaim
+        var aud: AudienceClaim
+        var iat: IssuedAtClaim
+        var exp: ExpirationClaim
+
+        func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
 }

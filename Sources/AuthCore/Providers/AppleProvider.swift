@@ -45,7 +45,7 @@ public struct AppleProvider: IdentityProvider {
         Hex.lowercase(SHA256.hash(data: Data(rawNonce.utf8)))
     }
 
-    public func clientAuthentication(secrets: any SecretSource, now: Date) throws -> ClientAuthentication? {
+    public func clientAuthentication(secrets: any SecretSource, now: Date) async throws -> ClientAuthentication? {
         guard let clientID = config.clientID, let teamID = config.teamID, let keyID = config.keyID, let keyFile = config.privateKeyFile
         else {
             let missing: [Message.Input] = [
@@ -57,7 +57,7 @@ public struct AppleProvider: IdentityProvider {
             )
         }
         let secret = AppleClientSecret(teamID: teamID, keyID: keyID, clientID: clientID, audience: issuer)
-        return .post(secret: try secret.make(privateKeyPEM: try secrets.privateKey(keyFile), now: now))
+        return .post(secret: try await secret.make(privateKeyPEM: try secrets.privateKey(keyFile), now: now))
     }
 
     public func federatedID(from claims: IDTokenClaims) throws -> String {

@@ -66,7 +66,7 @@ public protocol IdentityProvider: Sendable {
     /// How the client authenticates at the token and revocation endpoints, when the
     /// provider makes its own secret. Default: nil (the configured secret, if any). Apple:
     /// a fresh ES256 client-secret JWT from the `.p8` key.
-    func clientAuthentication(secrets: any SecretSource, now: Date) throws -> ClientAuthentication?
+    func clientAuthentication(secrets: any SecretSource, now: Date) async throws -> ClientAuthentication?
     /// The profile of a sign-in, from the validated claims and the other (unsigned) fields
     /// of the authorization response. Default: `profile(from:)`; the fields are ignored.
     /// Apple: the name of the first-time `user` field.

@@ -48,7 +48,7 @@ struct SignInDriver: Sendable {
                 case .finish:
                     throw AuthError.internalError("the sign-in finished twice")
                 case .checkClientAuthentication:
-                    try tokens.checkClientAuthentication(provider)
+                    try await tokens.checkClientAuthentication(provider)
                     input = .done
                 case .fetchDiscovery:
                     input = .discovery(try await tokens.discovery(for: provider))

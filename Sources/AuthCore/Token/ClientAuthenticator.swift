@@ -24,15 +24,15 @@ struct ClientAuthenticator: Sendable {
         let supported = discovery?.tokenEndpointAuthMethodsSupported
         switch client {
         case .configured:
-            return Self.method(try configured(provider), supported: supported)
+            return Self.method(try await configured(provider), supported: supported)
         case .workload(let workload):
             return try await self.workload(workload, provider: provider, discovery: discovery)
         }
     }
 
     /// The provider's own client authentication, else the configured secret, else `.none`.
-    func configured(_ provider: any IdentityProvider) throws -> ClientAuthentication {
-        if let own = try provider.clientAuthentication(secrets: secrets, now: clock.now()) { return own }
+    func configured(_ provider: any IdentityProvider) async throws -> ClientAuthentication {
+        if let own = try await provider.clientAuthentication(secrets: secrets, now: clock.now()) { return own }
         let config = provider.config
         if let name = config.clientSecretEnv {
             guard let value = secrets.environmentValue(name), !value.isEmpty else {
@@ -71,7 +71,7 @@ struct ClientAuthenticator: Sendable {
         case .certificateFile(let path):
             guard let discovery else { throw AuthError.internalError("a client assertion needs the provider's token endpoint") }
             return .assertion(
-                try ClientAssertion.signed(
+                try await ClientAssertion.signed(
                     pem: try secrets.certificateFile(path), path: path, clientID: client.clientID, audience: discovery.tokenEndpoint,
                     jti: random.base64URL(bytes: 18), now: clock.now(), certificateThumbprint: provider.wantsCertificateThumbprint,
                     algorithm: client.assertionAlgorithm))

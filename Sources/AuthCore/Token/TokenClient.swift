@@ -75,8 +75,8 @@ public struct TokenClient: Sendable {
 
     /// Makes the provider's client authentication once, without sending it, so that one that
     /// cannot be made (Apple: the key file missing or unsafe) fails before a browser opens.
-    func checkClientAuthentication(_ provider: any IdentityProvider) throws {
-        _ = try authenticator.configured(provider)
+    func checkClientAuthentication(_ provider: any IdentityProvider) async throws {
+        _ = try await authenticator.configured(provider)
     }
 
     /// One grant at the token endpoint (RFC 6749 §4.1.3, §4.4, §6).

@@ -145,7 +145,7 @@ struct ProvidersCommand: ParsableCommand {
             let parsed = try Dictionary(parameters.map(FlowArguments.parseParameter), uniquingKeysWith: { $1 })
             // A key file that could not be used fails now, not at the first sign-in.
             if let privateKeyFile, case .apple = id.kind {
-                _ = try AppleClientSecret(teamID: "-", keyID: keyID ?? "KEYID", clientID: "-", audience: "-")
+                _ = try await AppleClientSecret(teamID: "-", keyID: keyID ?? "KEYID", clientID: "-", audience: "-")
                     .make(privateKeyPEM: try secrets.privateKey(privateKeyFile), now: wiring.io.clock.now())
             }
             let config = try await Providers(configStore: wiring.configStore()).add(
