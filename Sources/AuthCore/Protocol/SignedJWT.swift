@@ -1,11 +1,5 @@
 import JWTKit
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The JWTs authctl signs itself — Apple's client secret and `private_key_jwt` client
 /// assertions (RFC 7523) — are signed by jwt-kit: a key collection holds the one key, added
 /// with `serializer`, and `sign` writes the header (`alg` from the key, `typ` "JWT") and the
