@@ -11,7 +11,9 @@ filling a form this browser does what that application does:
      no session (or no consent for those scopes);
   2. POST /api/auth/ {"username", "password"} (E2E_USERNAME / E2E_PASSWORD): the
      answer sets the session cookie;
-  3. PUT /api/auth/grant/CLIENT_ID {"scope": "…"}: the user's consent;
+  3. PUT /api/auth/grant/CLIENT_ID {"scope": "…"}: the user's consent; for a rich
+     authorization request the login URL also names `authorization_details=TYPE,…` and
+     `plugin=NAME`: PUT /api/NAME/rar/CLIENT_ID/TYPE/1 consents to each type;
   4. GET callback_url again with `g_continue` added (what the login page's "Continue"
      button does; without it Glewlwyd sends every request to the login page, even with
      a valid session): 302 to the redirect URI with the code (and `iss`, RFC 9207);
@@ -94,6 +96,11 @@ def authorize(url, username, password, browser=None):
                                      {"scope": query.get("scope", "")})
             if status != 200:
                 return None
+            for kind in filter(None, query.get("authorization_details", "").split(",")):
+                status, _ = browser.send("PUT", api + "/".join(urllib.parse.quote(part, safe="") for part in
+                                                               (query.get("plugin", ""), "rar", query.get("client_id", ""), kind, "1")))
+                if status != 200:
+                    return None
             logged_in = True
             url = query.get("callback_url") or url
             url += ("&" if "?" in url else "?") + "g_continue"

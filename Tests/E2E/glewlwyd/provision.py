@@ -23,6 +23,8 @@ PLUGIN = "oidc"
 USERNAME = "ada"
 PUBLIC_CLIENT = "authctl-public"
 JWT_CLIENT = "authctl-pkjwt"
+INTROSPECTOR = "e2e-introspector"
+INTROSPECT_SCOPE = "e2e_introspect"
 RAR_TYPE = "account_information"
 
 
@@ -68,6 +70,12 @@ def main():
         "password": user_password, "scope": ["openid", "g_profile"],
     }), "user creation")
 
+    # Introspection of any client's token: a bearer token with this scope (Glewlwyd's
+    # "introspection-revocation-auth-scope"); a client can only introspect its own tokens.
+    check(admin.post(f"{api}/scope/", json={"name": INTROSPECT_SCOPE, "display_name": "introspect any token",
+                                            "description": "the tests' introspection", "password_required": False,
+                                            "scheme": {}}), "introspection scope creation")
+
     signing_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     _, signing_private = rsa_jwk(signing_key, "glewlwyd-rs256")
     parameters = {
@@ -79,7 +87,7 @@ def main():
         "refresh-token-rolling": True,
         "refresh-token-one-use": "always",
         "client-refresh-token-one-use-parameter": "refresh-token-one-use",
-        "allow-non-oidc": False,
+        "allow-non-oidc": True,  # the client-credentials grant needs it
         "auth-type-code-enabled": True, "auth-type-code-revoke-replayed": True,
         "auth-type-token-enabled": False, "auth-type-id-token-enabled": True, "auth-type-none-enabled": False,
         "auth-type-password-enabled": False, "auth-type-client-enabled": True,
@@ -90,7 +98,7 @@ def main():
         "scope-claim": "no", "scope-claim-scope": [],
         "address-claim": {"type": "no", "formatted": "", "street_address": "", "locality": "", "region": "",
                           "postal_code": "", "country": "", "mandatory": False},
-        "allowed-scope": ["openid", "g_profile"],
+        "allowed-scope": ["openid", "g_profile", INTROSPECT_SCOPE],
         "secret-type": "pairwise",
         "service-documentation": "", "op-policy-uri": "", "op-tos-uri": "",
         "request-parameter-allow": True, "request-uri-allow-https-non-secure": False,
@@ -101,7 +109,7 @@ def main():
         "encrypt-out-token-allow": False,
         "pkce-allowed": True, "pkce-method-plain-allowed": False, "pkce-required": True,
         "pkce-required-public-client": True, "pkce-scopes": [],
-        "introspection-revocation-allowed": True, "introspection-revocation-auth-scope": [],
+        "introspection-revocation-allowed": True, "introspection-revocation-auth-scope": [INTROSPECT_SCOPE],
         "introspection-revocation-allow-target-client": True,
         "register-client-allowed": False,
         "session-management-allowed": False,
@@ -147,6 +155,13 @@ def main():
         token_endpoint_auth_method=["private_key_jwt"], token_endpoint_signing_alg="ES256",
         jwks=json.dumps({"keys": [client_jwk]}))), "private_key_jwt client creation")
 
+    introspector_secret = secrets.token_urlsafe(32)
+    check(admin.post(f"{api}/client/", json={
+        "client_id": INTROSPECTOR, "name": "the tests' introspection", "enabled": True, "confidential": True,
+        "client_secret": introspector_secret, "token_endpoint_auth_method": ["client_secret_basic"],
+        "authorization_type": ["client_credentials"], "scope": [INTROSPECT_SCOPE], "redirect_uri": []}),
+        "introspector client creation")
+
     # The admin session is ended; the admin password is not written anywhere.
     admin.delete(f"{api}/auth/")
     config = {
@@ -155,6 +170,8 @@ def main():
         "public_client_id": PUBLIC_CLIENT,
         "pkjwt_client_id": JWT_CLIENT, "pkjwt_key_file": key_path, "pkjwt_kid": client_jwk["kid"],
         "rar_type": RAR_TYPE,
+        "introspector_client_id": INTROSPECTOR, "introspector_secret": introspector_secret,
+        "introspect_scope": INTROSPECT_SCOPE,
         "dpop_nonce_mandatory": parameters["oauth-dpop-nonce-mandatory"],
     }
     path = os.path.join(state, "glewlwyd.json")
