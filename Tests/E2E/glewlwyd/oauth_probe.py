@@ -151,13 +151,16 @@ class DPoPClient:
     def origin(url):
         return "/".join(url.split("/")[:3])
 
-    def send(self, method, url, key, access_token=None, scheme="DPoP", retry=True, **kwargs):
+    def send(self, method, url, key, access_token=None, scheme="DPoP", retry=True, data=None, **kwargs):
+        """`data` may be a function: it is called for each attempt, so that a retry carries a
+        fresh client assertion (a replayed assertion jti is refused)."""
         headers = dict(kwargs.pop("headers", {}))
         if access_token is not None:
             headers["Authorization"] = f"{scheme} {access_token}"
         for attempt in (1, 2):
             headers["DPoP"] = key.proof(method, url, access_token, nonce=self.nonces.get(self.origin(url)))
-            response = self.session.request(method, url, headers=headers, timeout=20, **kwargs)
+            body = data() if callable(data) else data
+            response = self.session.request(method, url, headers=headers, data=body, timeout=20, **kwargs)
             if "DPoP-Nonce" in response.headers:
                 self.nonces[self.origin(url)] = response.headers["DPoP-Nonce"]
             if attempt == 1 and retry and needs_nonce(response):

@@ -153,7 +153,7 @@ def main():
         client_id=JWT_CLIENT, name="authctl (private_key_jwt)", confidential=True,
         authorization_type=common["authorization_type"] + ["client_credentials"],
         token_endpoint_auth_method=["private_key_jwt"], token_endpoint_signing_alg="ES256",
-        jwks=json.dumps({"keys": [client_jwk]}))), "private_key_jwt client creation")
+        jwks={"keys": [client_jwk]})), "private_key_jwt client creation")
 
     introspector_secret = secrets.token_urlsafe(32)
     check(admin.post(f"{api}/client/", json={
