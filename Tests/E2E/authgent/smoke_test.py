@@ -6,6 +6,7 @@ was measured; `note` lines record what differs from the RFCs (README.md collects
 import concurrent.futures
 import os
 import sys
+import traceback
 import urllib.parse
 
 import requests
@@ -16,6 +17,17 @@ from oauth_probe import Checks, DPoPClient, DPoPKey, describe, jwt_claims, oauth
 issuer, client_id, redirect_uri = os.environ["AUTHGENT_ISSUER"], os.environ["AUTHGENT_CLIENT_ID"], os.environ["AUTHGENT_REDIRECT_URI"]
 nonce_mode = os.environ.get("AUTHGENT_REQUIRE_DPOP") == "true"
 t = Checks()
+
+
+def crashed(kind, value, trace):
+    """An unexpected answer that breaks the script still ends in a counted failure."""
+    traceback.print_exception(kind, value, trace)
+    t.check("the smoke test ran to its end", False, repr(value))
+    t.summary()
+    sys.exit(1)
+
+
+sys.excepthook = crashed
 http = requests.Session()
 meta = http.get(issuer + "/.well-known/oauth-authorization-server", timeout=20).json()
 token_endpoint = meta["token_endpoint"]

@@ -11,6 +11,7 @@ import concurrent.futures
 import json
 import os
 import sys
+import traceback
 import urllib.parse
 
 import requests
@@ -23,6 +24,17 @@ from oauth_probe import (Checks, DPoPClient, DPoPKey, client_assertion, describe
 settings = json.load(open(os.environ["GLEWLWYD_SETTINGS"]))
 nonce_mode = settings["dpop_nonce_mandatory"]
 t = Checks()
+
+
+def crashed(kind, value, trace):
+    """An unexpected answer that breaks the script still ends in a counted failure."""
+    traceback.print_exception(kind, value, trace)
+    t.check("the smoke test ran to its end", False, repr(value))
+    t.summary()
+    sys.exit(1)
+
+
+sys.excepthook = crashed
 http = requests.Session()
 meta = http.get(settings["issuer"] + "/.well-known/openid-configuration", timeout=20).json()
 token_endpoint, userinfo = meta.get("token_endpoint"), meta.get("userinfo_endpoint")
