@@ -126,7 +126,7 @@ def main():
                                  "locations": ["https://api.example.com/accounts"],
                                  "actions": ["read", "list"], "datatypes": ["balances", "transactions"],
                                  "enriched": []}},
-        "oauth-par-allowed": True, "oauth-par-required": False,
+        "oauth-par-allowed": True, "oauth-par-required": os.environ.get("GLEWLWYD_PAR_REQUIRED", "0") == "1",
         "oauth-par-request_uri-prefix": "urn:ietf:params:oauth:request_uri:", "oauth-par-duration": 90,
         "oauth-as-iss-id": True,
         "oauth-ciba-allowed": False,
@@ -173,6 +173,7 @@ def main():
         "introspector_client_id": INTROSPECTOR, "introspector_secret": introspector_secret,
         "introspect_scope": INTROSPECT_SCOPE,
         "dpop_nonce_mandatory": parameters["oauth-dpop-nonce-mandatory"],
+        "par_required": parameters["oauth-par-required"],
     }
     path = os.path.join(state, "glewlwyd.json")
     with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as handle:

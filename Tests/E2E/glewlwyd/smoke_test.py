@@ -109,7 +109,24 @@ def refresh(dpop, key, refresh_token, retry=True):
     return dpop.send("POST", token_endpoint, key, retry=retry, data=data)
 
 
-print(f"# Glewlwyd at {settings['issuer']} (DPoP nonces {'mandatory' if nonce_mode else 'off'})")
+print(f"# Glewlwyd at {settings['issuer']} (DPoP nonces {'mandatory' if nonce_mode else 'off'}"
+      f"{', PAR required' if settings.get('par_required') else ''})")
+
+if settings.get("par_required"):
+    # GLEWLWYD_PAR_REQUIRED=1: only what changes when pushed requests are mandatory.
+    t.check("discovery says require_pushed_authorization_requests: true", meta.get("require_pushed_authorization_requests") is True)
+    verifier, challenge = pkce_pair()
+    plain = meta["authorization_endpoint"] + "?" + urllib.parse.urlencode(dict(authorization_params(challenge, "s", "n"), client_id=client_id))
+    status, location = glewlwyd_browser.Browser().send("GET", plain)
+    t.check("a plain authorization request is refused", status >= 400 and not location, f"HTTP {status} {location}")
+    t.note(f"PAR required, a plain authorization request: HTTP {status}, {'a redirect' if location else 'no redirect'} "
+           "(a bare error page: the client gets no error on its redirect URI)")
+    key = DPoPKey()
+    query, verifier, pushed = sign_in(key)
+    answer = exchange(DPoPClient(http), key, query["code"], verifier) if query else None
+    t.check("a pushed request still signs in and gives DPoP tokens", answer is not None and answer.status_code == 200
+            and answer.json().get("token_type") == "DPoP", answer is not None and describe(answer))
+    sys.exit(0 if t.summary() else 1)
 
 # --- Discovery ---------------------------------------------------------------------------
 t.check("discovery lists pushed_authorization_request_endpoint", meta.get("pushed_authorization_request_endpoint"))

@@ -18,7 +18,8 @@
 # `--redirect-uri "$GLEWLWYD_REDIRECT_URI"`, which fixes its listening port),
 # GLEWLWYD_PYTHON (a Python with requests and cryptography), E2E_USERNAME, E2E_PASSWORD
 # (for glewlwyd_browser.py), GLEWLWYD_LOG (the server's log).
-# GLEWLWYD_DPOP_NONCE=1 turns on Glewlwyd's mandatory DPoP nonces (off by default).
+# GLEWLWYD_DPOP_NONCE=1 turns on Glewlwyd's mandatory DPoP nonces (off by default);
+# GLEWLWYD_PAR_REQUIRED=1 makes pushed authorization requests mandatory.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 started="$EPOCHREALTIME"
