@@ -279,6 +279,49 @@ else:
 no_pkce = push({"response_type": "code", "redirect_uri": redirect_uri, "scope": "openid", "state": "s", "nonce": "n"})
 t.check("PAR without PKCE is refused (PKCE required)", no_pkce.status_code >= 400, describe(no_pkce))
 
+# --- Device authorization (RFC 8628) with DPoP ------------------------------------------------
+device_endpoint = meta.get("device_authorization_endpoint")
+
+
+def device_flow(extra):
+    """Device authorization (with a proof by key1 and EXTRA), the user enters the code;
+    returns the device_code or None."""
+    answer = dpop.send("POST", device_endpoint, key1, data=dict({"client_id": client_id, "scope": "openid"}, **extra))
+    if answer.status_code != 200 or not answer.json().get("device_code"):
+        t.check("device authorization answers device_code and user_code", False, describe(answer))
+        return None
+    grant = answer.json()
+    user = requests.Session()
+    api = settings["base_url"] + "/api/"
+    user.post(api + "auth/", json={"username": settings["username"], "password": settings["password"]}, timeout=20)
+    user.put(api + "auth/grant/" + client_id, json={"scope": "openid"}, timeout=20)
+    verified = user.get(device_endpoint.replace("/device_authorization", "/device"), params={"code": grant["user_code"], "g_continue": ""},
+                        allow_redirects=False, timeout=20)
+    t.check("the user enters the code (GET …/device?code=USER_CODE&g_continue with the session): 302 prompt=deviceComplete",
+            verified.status_code == 302 and "deviceComplete" in verified.headers.get("Location", ""), describe(verified))
+    return grant["device_code"]
+
+
+def poll(key, device_code):
+    return dpop.send("POST", token_endpoint, key, data={"grant_type": "urn:ietf:params:oauth:grant-type:device_code",
+                                                        "device_code": device_code, "client_id": client_id})
+
+
+device_code = device_flow({"dpop_jkt": key1.thumbprint})
+if device_code:
+    by_key2 = poll(key2, device_code)
+    t.check("device flow with dpop_jkt: a poll with a proof by another key is refused", by_key2.status_code in (400, 401, 403), describe(by_key2))
+    t.note(f"device poll with another key than dpop_jkt: {describe(by_key2)}")
+    polled = poll(key1, device_code)
+    t.check("... and the poll with the dpop_jkt key gives DPoP tokens bound to it", polled.status_code == 200 and polled.json().get("token_type") == "DPoP"
+            and (jwt_claims(polled.json().get("access_token", "")) or {}).get("cnf", {}).get("jkt") == key1.thumbprint, describe(polled))
+device_code = device_flow({})
+if device_code:
+    polled = poll(key2, device_code)
+    t.note("device authorization sent with a DPoP header (key A) but no dpop_jkt, polled with key B: "
+           f"{describe(polled)}" + (", tokens bound to key B: the header at device_authorization is ignored, only dpop_jkt binds"
+                                     if polled.status_code == 200 and (jwt_claims(polled.json().get("access_token", "")) or {}).get("cnf", {}).get("jkt") == key2.thumbprint else ""))
+
 # --- private_key_jwt (RFC 7523) --------------------------------------------------------------
 pk = lambda aud, jti=None: {"client_id": settings["pkjwt_client_id"],  # noqa: E731
                             "client_assertion_type": "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
