@@ -41,8 +41,9 @@ final class KeystorePassphraseRuleTests: KeystoreDirectoryFixture {
     @Test("a keystore sealed before the rule with a short passphrase still opens with it")
     func oldShortPassphraseOpens() async throws {
         try await keystore().update { $0 = KeystoreFormatTests.expected }
-        // Sealed as an earlier build would: the short passphrase derived with the standard parameters.
-        let kdf = KeystoreSealing.Scrypt.standard(salt: Data(repeating: 7, count: 16))
+        // Sealed as an earlier build would: the short passphrase derived with scrypt (the
+        // lowest cost a file may hold, to spare the CPU: the file's parameters are read with it).
+        let kdf = KeystoreSealing.Scrypt.standard(salt: Data(repeating: 7, count: 16), cost: 10)
         let wrapping = try KeystoreKeys.derive(passphrase: "pw", salt: try #require(kdf.checkedSalt), kdf: kdf)
         let key = DataKey.random()
         let sealing = try KeystoreSealing(dataKey: key, wrappingKey: wrapping, keySource: .passphrase, kdf: kdf)
@@ -50,8 +51,8 @@ final class KeystorePassphraseRuleTests: KeystoreDirectoryFixture {
         try file.encodedForWriting(path: path).write(to: URL(fileURLWithPath: path))
         #expect(try keystore(KeystoreKeys(passphrase: "pw")).read() == KeystoreFormatTests.expected)
         // Rekeyed to a strong one: fine; to another weak one: refused.
-        await #expect(throws: AuthError.self) { try await self.keystore(KeystoreKeys(passphrase: "pw")).reseal(.passphrase("pw2")) }
-        try await keystore(KeystoreKeys(passphrase: "pw")).reseal(.passphrase("a much better one"))
+        await #expect(throws: AuthError.self) { try await self.keystore(KeystoreKeys(passphrase: "pw")).reseal(.passphrase("pw2", cost: 10)) }
+        try await keystore(KeystoreKeys(passphrase: "pw")).reseal(.passphrase("a much better one", cost: 10))
         #expect(try keystore(KeystoreKeys(passphrase: "a much better one")).read() == KeystoreFormatTests.expected)
     }
 }

@@ -165,7 +165,7 @@ final class KeystoreSealingTests: KeystoreDirectoryFixture {
     @Test("a passphrase: sealed with scrypt, opened with the same passphrase, refused with another")
     func passphrase() async throws {
         try await write(state)
-        try await keystore().reseal(.passphrase("correct horse"))
+        try await keystore().reseal(.passphrase("correct horse", cost: 10))
         #expect(fileText.contains("\"algorithm\" : \"scrypt\""))
         #expect(try keystore(KeystoreKeys(passphrase: "correct horse")).read() == state)
         #expect { try self.keystore(KeystoreKeys(passphrase: "wrong")).read() } throws: { self.isKeystoreError($0, saying: "not the key") }
@@ -182,7 +182,7 @@ final class KeystoreSealingTests: KeystoreDirectoryFixture {
         ])
     func kdfBounds(parameters: (Int, Int, Int)) async throws {
         try await write(state)
-        try await keystore().reseal(.passphrase("a passphrase 1"))
+        try await keystore().reseal(.passphrase("a passphrase 1", cost: 10))
         var json = try #require(try JSONSerialization.jsonObject(with: Data(fileText.utf8)) as? [String: Any])
         var sealing = try #require(json["sealing"] as? [String: Any])
         var kdf = try #require(sealing["kdf"] as? [String: Any])
@@ -200,6 +200,8 @@ final class KeystoreSealingTests: KeystoreDirectoryFixture {
     @Test("the standard scrypt parameters are within bounds, and a short salt is not")
     func standardParameters() {
         #expect(KeystoreSealing.Scrypt.standard(salt: Data(count: 16)).checkedSalt != nil)
+        #expect(KeystoreSealing.Scrypt.standard(salt: Data(count: 16)).n == 1 << 15, "what keystore seal writes: 32 MiB")
+        #expect(KeystoreSealing.Scrypt.standard(salt: Data(count: 16), cost: 9).n == 1 << 10, "never below what a file may hold")
         #expect(KeystoreSealing.Scrypt.standard(salt: Data(count: 4)).checkedSalt == nil)
         var other = KeystoreSealing.Scrypt.standard(salt: Data(count: 16))
         other.algorithm = "argon2"

@@ -195,7 +195,9 @@ public protocol KeystoreKeyCache: Sendable {
 /// How to seal a keystore (`keystore seal`, `keystore rekey`).
 public enum KeystoreSealTarget: Sendable {
     case keyFile(path: String)
-    case passphrase(String)
+    /// `cost`: scrypt's N is 2^cost, 15 by default (32 MiB); a file may hold 10 … 20, and
+    /// reads with what it holds. Only tests ask for less, to spare the CPU.
+    case passphrase(String, cost: Int = 15)
     case keyring(any KeystoreKeyring)
 
     /// A sealing of `dataKey` this way: the key file read, the passphrase derived with new
@@ -205,9 +207,9 @@ public enum KeystoreSealTarget: Sendable {
         case .keyFile(let path):
             return try KeystoreSealing(
                 dataKey: dataKey, wrappingKey: KeystoreKeyFile.read(path), keySource: .keyFile, kdf: nil, keyFile: Path.absolute(path))
-        case .passphrase(let passphrase):
+        case .passphrase(let passphrase, let cost):
             try KeystorePassphraseRule.check(passphrase)
-            let kdf = KeystoreSealing.Scrypt.standard(salt: Data(random.bytes(count: 16)))
+            let kdf = KeystoreSealing.Scrypt.standard(salt: Data(random.bytes(count: 16)), cost: cost)
             guard let salt = kdf.checkedSalt else { throw AuthError.internalError("the standard scrypt parameters are out of bounds") }
             let key = try KeystoreKeys.derive(passphrase: passphrase, salt: salt, kdf: kdf)
             return try KeystoreSealing(dataKey: dataKey, wrappingKey: key, keySource: .passphrase, kdf: kdf)

@@ -40,8 +40,11 @@ struct KeystoreSealing: Codable, Equatable, Sendable {
         var p: Int
 
         /// What this build writes: 2^15 × 8 × 128 bytes = 32 MiB, a fraction of a second.
-        static func standard(salt: Data) -> Scrypt {
-            Scrypt(algorithm: "scrypt", salt: salt.base64EncodedString(), n: 1 << 15, r: 8, p: 1)
+        static let standardCost = 15
+
+        /// scrypt with N = 2^`cost` (the standard one unless a caller asks otherwise), r = 8, p = 1.
+        static func standard(salt: Data, cost: Int = standardCost) -> Scrypt {
+            Scrypt(algorithm: "scrypt", salt: salt.base64EncodedString(), n: 1 << min(max(cost, 10), 20), r: 8, p: 1)
         }
 
         /// The most a file may ask for: 256 MiB of memory (128·N·r) and 2^24 block mixes (N·r·p).
