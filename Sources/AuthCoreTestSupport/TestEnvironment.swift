@@ -2,8 +2,8 @@ import AuthCore
 import Foundation
 
 /// An `AuthEnvironment` wired to fakes the way the executable wires the real things:
-/// the real transport against the in-process provider, an in-memory keystore, a
-/// configuration file in a fresh temporary directory.
+/// the real transport against the in-process provider, an in-memory keystore, the
+/// configuration in memory, a fresh temporary directory for the files a test writes.
 public struct TestEnvironment: Sendable {
     public let environment: AuthEnvironment
     public let keystore: InMemoryKeystore
@@ -66,9 +66,10 @@ public struct TestEnvironment: Sendable {
     ) async throws {
         directory = NSTemporaryDirectory() + "authctl-test-\(UUID().uuidString)"
         cleanup = TemporaryFiles(directory)
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         self.keystore = keystore
         self.terminal = terminal
-        let configStore = ConfigStore(path: directory + "/config.json", random: SystemRandomSource())
+        let configStore = ConfigStore(storage: InMemoryConfigStorage(path: directory + "/config.json"))
         try await configStore.update { file in file.providers[config.id] = config }
         environment = AuthEnvironment(
             transport: InMemoryNetwork(), clock: clock, random: SystemRandomSource(), browser: browser,

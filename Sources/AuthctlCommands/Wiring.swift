@@ -19,9 +19,13 @@ struct Wiring {
     var keyMemory: KeystoreKeyMemory?
     var environment: [String: String] { io.environment }
 
+    /// config.json, read once for the whole command (`ConfigStore`).
+    let config: ConfigStore
+
     init(settings: Settings, io: AuthctlIO) {
         options = settings
         self.io = io
+        config = ConfigStore(storage: io.configStorage(Self.configPath(settings, environment: io.environment)))
     }
 
     /// Results on stdout, messages on stderr.
@@ -31,8 +35,11 @@ struct Wiring {
         options.keystore ?? environment["AUTHCTL_KEYSTORE"] ?? "\(xdg("XDG_DATA_HOME", ".local/share"))/authctl/keystore.json"
     }
 
-    var configPath: String {
-        options.config ?? environment["AUTHCTL_CONFIG"] ?? "\(xdg("XDG_CONFIG_HOME", ".config"))/authctl/config.json"
+    var configPath: String { config.path }
+
+    static func configPath(_ options: Settings, environment: [String: String]) -> String {
+        options.config ?? environment["AUTHCTL_CONFIG"]
+            ?? "\(xdg("XDG_CONFIG_HOME", ".config", environment: environment))/authctl/config.json"
     }
 
     var cacheDirectory: String { "\(xdg("XDG_CACHE_HOME", ".cache"))/authctl" }
@@ -46,7 +53,9 @@ struct Wiring {
         return Path.temporaryDirectory(environment: environment)
     }
 
-    private func xdg(_ variable: String, _ fallback: String) -> String {
+    private func xdg(_ variable: String, _ fallback: String) -> String { Self.xdg(variable, fallback, environment: environment) }
+
+    private static func xdg(_ variable: String, _ fallback: String, environment: [String: String]) -> String {
         if let value = environment[variable], value.hasPrefix("/") { return value }
         return "\(environment["HOME"] ?? Path.homeDirectory())/\(fallback)"
     }
@@ -126,7 +135,7 @@ struct Wiring {
         if !answer { throw Interrupted(reason: "not confirmed; nothing was changed") }
     }
 
-    func configStore() -> ConfigStore { ConfigStore(path: configPath, random: SystemRandomSource()) }
+    func configStore() -> ConfigStore { config }
 
     /// The one provider of config.json, to name in "sign in first" when nothing else says
     /// which; nil with none, several, or a configuration that does not load.

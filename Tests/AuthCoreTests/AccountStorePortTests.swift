@@ -12,7 +12,7 @@ struct AccountStorePortTests {
     /// `oidc.a` and `oidc.b` configured; every request to a provider fails (a revocation is
     /// reported as failed, never thrown).
     func configStore() async throws -> ConfigStore {
-        let store = ConfigStore(path: directory + "/config.json", random: SystemRandomSource())
+        let store = ConfigStore(storage: InMemoryConfigStorage(path: directory + "/config.json"))
         try await store.update { file in
             for id in ["oidc.a", "oidc.b"] {
                 file.providers[id] = ProviderConfig(id: id, clientID: "client-\(id)", issuer: "https://\(id).example")
