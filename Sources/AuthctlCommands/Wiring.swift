@@ -147,29 +147,42 @@ struct Wiring {
     /// The `User-Agent` of every request to a provider.
     static let userAgent = "authctl/\(AuthctlVersion.string)"
 
-    /// Everything, for the commands that may talk to a provider.
-    func authEnvironment(browser: any BrowserLauncher = NoBrowserLauncher()) -> AuthEnvironment {
+    /// The real implementations for the commands that may talk to a provider, and the use
+    /// cases built from them.
+    func useCases(browser: any BrowserLauncher = NoBrowserLauncher()) -> UseCases {
         let terminal = self.terminal
         let clock = io.clock
         let random = SystemRandomSource()
-        var built = AuthEnvironment(
-            transport: LoggingTransport(
-                LazyTransport { [environment] in CurlTransport(userAgent: Self.userAgent, environment: environment) }, terminal: terminal,
-                clock: clock),
-            clock: clock, random: random, browser: browser, terminal: terminal,
-            keystore: keystore(), configStore: configStore(),
-            metadataCache: FileMetadataCache(directory: cacheDirectory, random: random),
-            secrets: ProcessSecretSource(environment: environment), signInEvents: SignInEventText(terminal: terminal))
-        built.firebaseEmulatorHost = environment["FIREBASE_AUTH_EMULATOR_HOST"].flatMap { $0.isEmpty ? nil : $0 }
-        // The 403 page of another local user's connection names the way out (SPEC §3 step 3).
-        built.redirectReceivers = SystemRedirectReceivers(
-            clock: clock, random: random,
-            otherUserPage: SignInPage.otherUser(
-                allowedBy: "\(MessageSpelling.option(.allowAnyLocalUser)) (or AUTHCTL_ALLOW_ANY_LOCAL_USER=1)")
-        ) {
-            await terminal.readInput(prompt: PastedRedirectReceiver.prompt)
-        }
-        return built
+        let transport = LoggingTransport(
+            LazyTransport { [environment] in CurlTransport(userAgent: Self.userAgent, environment: environment) }, terminal: terminal,
+            clock: clock)
+        let config = self.config
+        let emulator = environment["FIREBASE_AUTH_EMULATOR_HOST"].flatMap { $0.isEmpty ? nil : $0 }
+        return UseCases(
+            transport: transport, clock: clock, random: random, browser: browser, terminal: terminal, keystore: keystore(),
+            configStore: config, metadataCache: FileMetadataCache(directory: cacheDirectory, random: random),
+            secrets: ProcessSecretSource(environment: environment), signInEvents: SignInEventText(terminal: terminal),
+            // The 403 page of another local user's connection names the way out (SPEC §3 step 3).
+            redirectReceivers: SystemRedirectReceivers(
+                clock: clock, random: random,
+                otherUserPage: SignInPage.otherUser(
+                    allowedBy: "\(MessageSpelling.option(.allowAnyLocalUser)) (or AUTHCTL_ALLOW_ANY_LOCAL_USER=1)")
+            ) {
+                await terminal.readInput(prompt: PastedRedirectReceiver.prompt)
+            },
+            firebaseEmulatorHost: emulator,
+            firebase: {
+                // SPEC §9: the project of config.json's backend, at the emulator when one is set.
+                guard let project = try config.firebaseBackend() else { return nil }
+                return try FirebaseAuthClient(
+                    config: project, emulator: try Self.firebaseEmulator(emulator), transport: transport, clock: clock)
+            })
+    }
+
+    /// `FIREBASE_AUTH_EMULATOR_HOST` (as Firebase's own tools read it), loopback only; it
+    /// overrides `--emulator`. Empty means unset.
+    static func firebaseEmulator(_ value: String?) throws -> FirebaseEmulatorHost? {
+        try value.map { try FirebaseEmulatorHost(parsing: $0, from: .environment) }
     }
 
     /// `--no-browser`, `--browser-command CMD` (env AUTHCTL_BROWSER), or the desktop's browser.

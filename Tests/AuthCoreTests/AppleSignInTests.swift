@@ -130,7 +130,7 @@ struct AppleConsentTests {
     func environment(terminal: RecordingTerminal, first: String) async throws -> TestEnvironment {
         let test = try await TestEnvironment(apple: apple, terminal: terminal)
         let oidc = self.oidc
-        try await test.environment.configStore.update { file in
+        try await test.configStore.update { file in
             file.providers["oidc.work"] = ProviderConfig(id: "oidc.work", clientID: oidc.clientID, issuer: oidc.issuer)
         }
         _ = try await test.signIn().run(

@@ -223,7 +223,7 @@ public struct FirebaseSignIn: Sendable {
     /// `--id-token -` (SPEC §9): an ID token obtained elsewhere, sent as `postBody`
     /// (`id_token=…&providerId=…[&nonce=RAW]`) with `requestUri` `http://localhost`; Firebase
     /// verifies it. Not for Microsoft, which Firebase takes only through its own code exchange.
-    public func runIDToken(_ operation: Operation, providerID: ProviderID, idToken token: String, rawNonce: String?) async throws
+    public func runIDToken(_ operation: Operation, providerID: ProviderID, idToken input: IDTokenInput, rawNonce: String?) async throws
         -> SignIn.Output
     {
         guard providerID.rawValue != "microsoft.com" else {
@@ -231,7 +231,8 @@ public struct FirebaseSignIn: Sendable {
                 "Firebase accepts a Microsoft sign-in only through its own code exchange, not an ID token obtained elsewhere. Sign in through the browser: \(command: .login, "microsoft.com")"
             )
         }
-        let trimmed = token.trimming(.whitespacesAndNewlines)
+        // Read only now: a Microsoft sign-in is refused before anyone is asked for a token.
+        let trimmed = try input.token().trimming(.whitespacesAndNewlines)
         guard !trimmed.isEmpty else {
             throw AuthError.invalidArgument(
                 "no ID token arrived on stdin. Pipe it in: \(command: .login, "\(providerID)", .input(.idToken, "-"), "< token.jwt")")

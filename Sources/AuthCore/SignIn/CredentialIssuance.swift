@@ -31,8 +31,8 @@ public struct CredentialIssuance: Sendable {
         switch source {
         case .interactive(let options):
             return try await driver.run(provider: provider, options: options, then: apply)
-        case .idToken(let token, let rawNonce):
-            return try await apply(try await idTokenCredential(token, rawNonce: rawNonce, provider: provider))
+        case .idToken(let input, let rawNonce):
+            return try await apply(try await idTokenCredential(try input.token(), rawNonce: rawNonce, provider: provider))
         case .pending:
             throw AuthError.internalError("a pending credential is applied, not issued")
         }
