@@ -81,13 +81,15 @@ public final class StubTransport: HTTPTransport, @unchecked Sendable {
 /// A terminal that remembers every line, to check what a person would see; also the
 /// events port of a sign-in, remembering each event (and its description among the lines,
 /// so that a check that no secret is shown covers them too).
-public final class RecordingTerminal: Terminal, SignInEvents, @unchecked Sendable {
+public final class RecordingTerminal: Terminal, AuthEventSink, @unchecked Sendable {
     private let lock = NSLock()
     private var recorded: [String] = []
     private var reported: [SignInEvent] = []
 
-    public func report(_ event: SignInEvent) {
+    /// A sign-in's event is kept (`events`) and shown as its value; any other as its value.
+    public func report(_ event: AuthEvent) {
         lock.withLock {
+            guard case .signIn(let event) = event else { return recorded.append(String(describing: event)) }
             reported.append(event)
             recorded.append(String(describing: event))
         }

@@ -92,7 +92,7 @@ public struct TestEnvironment: Sendable {
         let terminal = self.terminal
         return CredentialIssuance(
             transport: transport, clock: clock, random: random, browser: browser,
-            receivers: SystemRedirectReceivers(clock: clock, random: random) {
+            receivers: SystemRedirectReceivers(clock: clock, random: random, peers: ProcNetTCPPeerLookup()) {
                 await terminal.readInput(prompt: PastedRedirectReceiver.prompt)
             },
             metadataCache: metadataCache, secrets: secrets, events: terminal)

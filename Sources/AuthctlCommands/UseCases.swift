@@ -13,8 +13,8 @@ struct UseCases {
     let configStore: ConfigStore
     let metadataCache: any MetadataCache
     let secrets: any SecretSource
-    /// Where a sign-in reports its progress: its words on stderr.
-    let signInEvents: any SignInEvents
+    /// Where the use cases and the sign-ins report their events: their words on stderr.
+    let events: any AuthEventSink
     /// The loopback listener, or the terminal for `--manual`.
     let redirectReceivers: any RedirectReceivers
     /// `FIREBASE_AUTH_EMULATOR_HOST` as the environment gave it (parsed where a Firebase
@@ -33,13 +33,11 @@ struct UseCases {
             firebase: { try firebase().map { FirebaseAccountStore(client: $0, keystore: keystore, clock: clock) } })
     }
 
-    var events: any AuthEventSink { TerminalEvents(terminal: terminal) }
-
     /// The sign-in flows (browser, manual, device code, ID token).
     var credentialIssuer: any CredentialIssuing {
         CredentialIssuance(
             transport: transport, clock: clock, random: random, browser: browser, receivers: redirectReceivers,
-            metadataCache: metadataCache, secrets: secrets, events: signInEvents)
+            metadataCache: metadataCache, secrets: secrets, events: events)
     }
 
     /// Where `login`, `link` and `reauth` run, chosen once from config.json (SPEC §9): the
@@ -50,7 +48,7 @@ struct UseCases {
                 accounts: accountStore, configStore: configStore, issuer: credentialIssuer, events: events,
                 prompt: TerminalConsentPrompt(terminal))
         }
-        let flow = BrokeredSignIn(clock: clock, random: random, browser: browser, receivers: redirectReceivers, events: signInEvents)
+        let flow = BrokeredSignIn(clock: clock, random: random, browser: browser, receivers: redirectReceivers, events: events)
         return FirebaseAccountBackend(FirebaseSignIn(client: client, keystore: keystore, flow: flow, clock: clock))
     }
 

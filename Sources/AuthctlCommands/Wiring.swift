@@ -161,12 +161,13 @@ struct Wiring {
         return UseCases(
             transport: transport, clock: clock, random: random, browser: browser, terminal: terminal, keystore: keystore(),
             configStore: config, metadataCache: FileMetadataCache(directory: cacheDirectory, random: random),
-            secrets: ProcessSecretSource(environment: environment), signInEvents: SignInEventText(terminal: terminal),
+            secrets: ProcessSecretSource(environment: environment), events: EventText(terminal: terminal),
             // The 403 page of another local user's connection names the way out (SPEC §3 step 3).
             redirectReceivers: SystemRedirectReceivers(
                 clock: clock, random: random,
                 otherUserPage: SignInPage.otherUser(
-                    allowedBy: "\(MessageSpelling.option(.allowAnyLocalUser)) (or AUTHCTL_ALLOW_ANY_LOCAL_USER=1)")
+                    allowedBy: "\(MessageSpelling.option(.allowAnyLocalUser)) (or AUTHCTL_ALLOW_ANY_LOCAL_USER=1)"),
+                peers: ProcNetTCPPeerLookup()
             ) {
                 await terminal.readInput(prompt: PastedRedirectReceiver.prompt)
             },

@@ -91,7 +91,7 @@ struct AppleSignInTests {
     @Test("an https redirect page that forwards the POST to the listener (fixed port), and its refusals")
     func forwardingPage() async throws {
         // A port that was free a moment ago (a random one may be another socket's).
-        let probe = try RedirectListener(host: "127.0.0.1", port: 0)
+        let probe = try RedirectListener(host: "127.0.0.1", port: 0, peers: ProcNetTCPPeerLookup())
         let port = probe.port
         probe.close()
         let page = "https://forwarder.example/authctl/callback"

@@ -31,7 +31,7 @@ public struct CurlTransport: HTTPTransport {
     ///   - userAgent: the `User-Agent` of every request (`authctl/0.1.0`).
     ///   - environment: where the proxy variables are read (`http_proxy`, `NO_PROXY`, …).
     public init(
-        timeout: TimeInterval = 30, userAgent: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+        timeout: TimeInterval = 30, userAgent: String? = nil, environment: [String: String]
     ) {
         self.timeout = timeout
         self.userAgent = userAgent

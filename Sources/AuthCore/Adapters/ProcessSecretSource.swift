@@ -14,7 +14,7 @@ extension SafeFile {
 public struct ProcessSecretSource: SecretSource {
     let environment: [String: String]
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(environment: [String: String]) {
         self.environment = environment
     }
 

@@ -37,7 +37,7 @@ public final class PastedRedirectReceiver: RedirectReceiver {
         self.read = read
     }
 
-    public func start(_ machine: CallbackStateMachine, redirectURI: URL, until deadline: Date, events: any SignInEvents) {
+    public func start(_ machine: CallbackStateMachine, redirectURI: URL, until deadline: Date, events: any AuthEventSink) {
         pending.withLock { $0 = (machine, redirectURI) }
     }
 

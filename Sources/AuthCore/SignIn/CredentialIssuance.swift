@@ -12,7 +12,7 @@ public struct CredentialIssuance: Sendable {
     ///   - events: where a sign-in reports its progress (the executable words it on stderr).
     public init(
         transport: any HTTPTransport, clock: any Clock, random: any RandomSource, browser: any BrowserLauncher,
-        receivers: any RedirectReceivers, metadataCache: any MetadataCache, secrets: any SecretSource, events: any SignInEvents
+        receivers: any RedirectReceivers, metadataCache: any MetadataCache, secrets: any SecretSource, events: any AuthEventSink
     ) {
         metadata = ProviderMetadata(transport: transport, clock: clock, metadataCache: metadataCache)
         credentials = CredentialAssembly(transport: transport, clock: clock, metadata: metadata)
