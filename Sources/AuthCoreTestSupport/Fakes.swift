@@ -78,10 +78,15 @@ public final class StubTransport: HTTPTransport, @unchecked Sendable {
     }
 }
 
-/// A terminal that remembers every line, to check what a person would see; also the
-/// events port of a sign-in, remembering each event (and its description among the lines,
-/// so that a check that no secret is shown covers them too).
-public final class RecordingTerminal: Terminal, AuthEventSink, @unchecked Sendable {
+/// The person at a terminal, as the core's ports see them: the events port of a sign-in,
+/// remembering each event (and its description among the lines, so that a check that no
+/// secret is shown covers them too), the consent prompt (each question among the lines, as
+/// `? QUESTION`, in the command layer's words), and what they paste for `--manual`.
+public final class RecordingTerminal: AuthEventSink, ConsentPrompt, @unchecked Sendable {
+    /// What the command layer shows before it reads a pasted address (`StderrTerminal`).
+    public static let pastePrompt =
+        "Then paste the address the browser ended on (its page may fail to load: that is expected), or the form body it posted, and press Enter:"
+
     private let lock = NSLock()
     private var recorded: [String] = []
     private var reported: [SignInEvent] = []
@@ -122,6 +127,14 @@ public final class RecordingTerminal: Terminal, AuthEventSink, @unchecked Sendab
     }
 
     public var lines: [String] { lock.withLock { recorded } }
+
+    public var canAsk: Bool { isInteractive }
+
+    /// The question as the command layer asks it (`TerminalConsentPrompt`).
+    public func agreesToLink(_ providerID: String, to user: User, reason: String) -> Bool {
+        confirm("Link \(providerID) to \(user.email ?? user.uid)? Note: \(reason).")
+    }
+
     public func confirm(_ question: String) -> Bool {
         lock.withLock {
             recorded.append("? " + question)

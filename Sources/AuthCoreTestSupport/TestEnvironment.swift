@@ -93,7 +93,7 @@ public struct TestEnvironment: Sendable {
         return CredentialIssuance(
             transport: transport, clock: clock, random: random, browser: browser,
             receivers: SystemRedirectReceivers(clock: clock, random: random, peers: ProcNetTCPPeerLookup()) {
-                await terminal.readInput(prompt: PastedRedirectReceiver.prompt)
+                await terminal.readInput(prompt: RecordingTerminal.pastePrompt)
             },
             metadataCache: metadataCache, secrets: secrets, events: terminal)
     }

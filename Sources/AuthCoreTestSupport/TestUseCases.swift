@@ -24,7 +24,7 @@ extension TestEnvironment {
     public func accountBackend(keystore: (any Keystore)? = nil) -> LocalAccountBackend {
         LocalAccountBackend(
             accounts: accountStore(keystore: keystore), configStore: configStore, issuer: credentialIssuer, events: events,
-            prompt: TerminalConsentPrompt(terminal))
+            prompt: terminal)
     }
 
     public func signIn(keystore: (any Keystore)? = nil) -> SignIn { SignIn(backend: accountBackend(keystore: keystore)) }

@@ -26,7 +26,7 @@ struct AccountStorePortTests {
         _ store: FakeAccountStore, _ configStore: ConfigStore, _ issuer: StaticCredentialIssuer, events: RecordingEvents = RecordingEvents()
     ) -> LocalAccountBackend {
         LocalAccountBackend(
-            accounts: store, configStore: configStore, issuer: issuer, events: events, prompt: TerminalConsentPrompt(RecordingTerminal()))
+            accounts: store, configStore: configStore, issuer: issuer, events: events, prompt: RecordingTerminal())
     }
 
     func credential(_ provider: String, subject: String = "sub-1", warnings: [ProfileWarning] = []) -> Credential {

@@ -44,5 +44,6 @@ final class DeviceCodeAndManualCommandsTests {
         }
         #expect(pasted.status == 0, "\(pasted.stderr)")
         #expect(pasted.json?["isNewUser"] == .bool(true))
+        #expect(pasted.stderr.contains("paste the address the browser ended on"), "the person is told what to paste")
     }
 }

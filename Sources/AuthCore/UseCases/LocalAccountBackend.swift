@@ -54,7 +54,7 @@ public struct LocalAccountBackend: AccountBackend {
             let reason = AccountRules.consentReason(linking: credential.profile, to: user),
             prompt.canAsk
         else { return false }
-        return prompt.confirm("Link \(credential.providerID) to \(user.email ?? user.uid)? Note: \(reason).")
+        return prompt.agreesToLink(credential.providerID, to: user, reason: reason)
     }
 
     /// A fresh sign-in (`Reauthenticate` refuses a pending credential before it gets here).
