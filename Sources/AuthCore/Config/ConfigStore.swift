@@ -76,7 +76,7 @@ public struct ConfigStore: Sendable {
 
     private func corrupt(_ what: String) -> AuthError {
         AuthError.notConfigured(
-            "the configuration file \(path) is damaged: \(what). Fix or move it away (mv '\(path)' '\(path).bad') and add the providers again"
+            "the configuration file \(path) is damaged: \(what). Fix or move it away (\(moveAside: path)) and add the providers again"
         )
     }
 
