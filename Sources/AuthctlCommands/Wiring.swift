@@ -157,7 +157,7 @@ struct Wiring {
             LazyTransport { [environment] in CurlTransport(userAgent: Self.userAgent, environment: environment) }, terminal: terminal,
             clock: clock)
         let config = self.config
-        let emulator = environment["FIREBASE_AUTH_EMULATOR_HOST"].flatMap { $0.isEmpty ? nil : $0 }
+        let emulator = firebaseEmulatorHost
         return UseCases(
             transport: transport, clock: clock, random: random, browser: browser, terminal: terminal, keystore: keystore(),
             configStore: config, metadataCache: FileMetadataCache(directory: cacheDirectory, random: random),
@@ -180,8 +180,11 @@ struct Wiring {
             })
     }
 
-    /// `FIREBASE_AUTH_EMULATOR_HOST` (as Firebase's own tools read it), loopback only; it
-    /// overrides `--emulator`. Empty means unset.
+    /// `FIREBASE_AUTH_EMULATOR_HOST` as the environment gives it (as Firebase's own tools
+    /// read it; it overrides `--emulator`); empty means unset.
+    var firebaseEmulatorHost: String? { environment["FIREBASE_AUTH_EMULATOR_HOST"].flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// `FIREBASE_AUTH_EMULATOR_HOST` parsed, loopback only.
     static func firebaseEmulator(_ value: String?) throws -> FirebaseEmulatorHost? {
         try value.map { try FirebaseEmulatorHost(parsing: $0, from: .environment) }
     }

@@ -107,7 +107,6 @@ final class LibCurl: @unchecked Sendable {
         var route: ProxyRoute
     }
 
-    static let writeError: Int32 = 23  // CURLE_WRITE_ERROR: the body callback refused bytes
     static let fileSizeExceeded: Int32 = 63  // CURLE_FILESIZE_EXCEEDED: Content-Length over the limit
     static let responseCode: Int32 = 0x20_0000 + 2  // CURLINFO_LONG + 2
     static let protocolHTTP = 1, protocolHTTPS = 2  // CURLPROTO_HTTP, CURLPROTO_HTTPS
