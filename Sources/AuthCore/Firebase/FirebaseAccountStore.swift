@@ -66,7 +66,7 @@ public struct FirebaseAccountStore: AccountStore {
         }
         try await client.deleteAccount(idToken: idToken)
         return try await keystore.update { state in
-            guard let index = state.userIndex(uid: uid) else { throw TokenRefresh.removed(uid) }
+            guard let index = state.userIndex(uid: uid) else { throw AuthError.userRemoved(uid) }
             let removed = state.users.remove(at: index)
             if state.currentUID == uid { state.currentUID = nil }
             state.pendingCredentials.removeAll { $0.conflictingUID == uid }

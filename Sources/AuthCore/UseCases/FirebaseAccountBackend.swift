@@ -7,7 +7,8 @@ public struct FirebaseAccountBackend: AccountBackend {
     public init(_ firebase: FirebaseSignIn) { self.firebase = firebase }
 
     public func signIn(_ input: SignIn.Input) async throws -> SignIn.Output {
-        try await run(.signIn, providerID: input.providerID, source: input.source)
+        let output = try await run(.signIn, providerID: input.providerID, source: input.source)
+        return SignIn.Output(user: output.user, providerID: output.providerID, isNewUser: output.isNewUser)
     }
 
     public func link(_ input: Link.Input) async throws -> Link.Output {
@@ -20,7 +21,9 @@ public struct FirebaseAccountBackend: AccountBackend {
         try await run(.reauthenticate, providerID: input.providerID, source: input.source).user
     }
 
-    func run(_ operation: FirebaseSignIn.Operation, providerID: ProviderID?, source: CredentialSource) async throws -> SignIn.Output {
+    func run(_ operation: FirebaseSignIn.Operation, providerID: ProviderID?, source: CredentialSource) async throws
+        -> FirebaseSignIn.Output
+    {
         if case .pending(let handle) = source {
             return try await firebase.runPending(operation, handle: handle)
         }
