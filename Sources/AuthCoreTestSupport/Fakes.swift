@@ -227,4 +227,6 @@ public struct StaticSecrets: SecretSource {
     public init(_ environment: [String: String] = [:]) { self.environment = environment }
     public func environmentValue(_ name: String) -> String? { environment[name] }
     public func fileContents(_ path: String) throws -> String { throw AuthError.notConfigured("no files in tests") }
+    /// The key file itself, under the executable's rules (the user's own, mode 0600).
+    public func privateKey(_ path: String) throws -> String { try ProcessSecretSource(environment: [:]).privateKey(path) }
 }

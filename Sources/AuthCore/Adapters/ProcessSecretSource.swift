@@ -24,4 +24,9 @@ public struct ProcessSecretSource: SecretSource {
         try SafeFile.readSecretText(path, what: "the client secret file", check: "\(input: .clientSecretFile)")
             .trimming(.whitespacesAndNewlines)
     }
+
+    public func privateKey(_ path: String) throws -> String {
+        try SafeFile.readSecretText(
+            path, what: "the private key file", check: "\(input: .privateKeyFile) (the AuthKey_KEYID.p8 from Apple)")
+    }
 }

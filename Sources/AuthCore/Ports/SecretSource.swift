@@ -6,11 +6,3 @@ public protocol SecretSource: Sendable {
     /// A private key file (Apple's `.p8`): refused unless only its owner can read it.
     func privateKey(_ path: String) throws -> String
 }
-
-extension SecretSource {
-    public func privateKey(_ path: String) throws -> String {
-        try SafeFile.readSecretText(
-            path, what: "the private key file", check: "\(input: .privateKeyFile) (the AuthKey_KEYID.p8 from Apple)")
-    }
-}
-
