@@ -4,7 +4,7 @@ import Foundation
 /// An account store in memory that records each operation a use case asks of it, in order,
 /// and can refuse one as a remote backend would (the same `AuthError`). The rules are the
 /// local ones, on an in-memory keystore with a fixed clock and seeded random draws.
-public final class FakeAccountStore: AccountStore, @unchecked Sendable {
+public final class FakeAccountStore: CredentialAccountStore, @unchecked Sendable {
     public enum Operation: Sendable, Equatable {
         case signIn(providerID: String, pendingHandle: String?)
         case link(providerID: String, uid: String?, consent: Bool)

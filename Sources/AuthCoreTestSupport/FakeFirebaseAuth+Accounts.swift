@@ -362,7 +362,7 @@ extension FakeFirebaseAuth {
         let box = ResponseBox()
         let done = DispatchSemaphore(value: 0)
         Task.detached {
-            box.set(try? await CurlTransport(timeout: 10).send(request))
+            box.set(try? await CurlTransport(timeout: 10, environment: [:]).send(request))
             done.signal()
         }
         done.wait()

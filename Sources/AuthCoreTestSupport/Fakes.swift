@@ -78,16 +78,23 @@ public final class StubTransport: HTTPTransport, @unchecked Sendable {
     }
 }
 
-/// A terminal that remembers every line, to check what a person would see; also the
-/// events port of a sign-in, remembering each event (and its description among the lines,
-/// so that a check that no secret is shown covers them too).
-public final class RecordingTerminal: Terminal, SignInEvents, @unchecked Sendable {
+/// The person at a terminal, as the core's ports see them: the events port of a sign-in,
+/// remembering each event (and its description among the lines, so that a check that no
+/// secret is shown covers them too), the consent prompt (each question among the lines, as
+/// `? QUESTION`, in the command layer's words), and what they paste for `--manual`.
+public final class RecordingTerminal: AuthEventSink, ConsentPrompt, @unchecked Sendable {
+    /// What the command layer shows before it reads a pasted address (`StderrTerminal`).
+    public static let pastePrompt =
+        "Then paste the address the browser ended on (its page may fail to load: that is expected), or the form body it posted, and press Enter:"
+
     private let lock = NSLock()
     private var recorded: [String] = []
     private var reported: [SignInEvent] = []
 
-    public func report(_ event: SignInEvent) {
+    /// A sign-in's event is kept (`events`) and shown as its value; any other as its value.
+    public func report(_ event: AuthEvent) {
         lock.withLock {
+            guard case .signIn(let event) = event else { return recorded.append(String(describing: event)) }
             reported.append(event)
             recorded.append(String(describing: event))
         }
@@ -120,6 +127,14 @@ public final class RecordingTerminal: Terminal, SignInEvents, @unchecked Sendabl
     }
 
     public var lines: [String] { lock.withLock { recorded } }
+
+    public var canAsk: Bool { isInteractive }
+
+    /// The question as the command layer asks it (`TerminalConsentPrompt`).
+    public func agreesToLink(_ providerID: String, to user: User, reason: String) -> Bool {
+        confirm("Link \(providerID) to \(user.email ?? user.uid)? Note: \(reason).")
+    }
+
     public func confirm(_ question: String) -> Bool {
         lock.withLock {
             recorded.append("? " + question)
@@ -212,4 +227,6 @@ public struct StaticSecrets: SecretSource {
     public init(_ environment: [String: String] = [:]) { self.environment = environment }
     public func environmentValue(_ name: String) -> String? { environment[name] }
     public func fileContents(_ path: String) throws -> String { throw AuthError.notConfigured("no files in tests") }
+    /// The key file itself, under the executable's rules (the user's own, mode 0600).
+    public func privateKey(_ path: String) throws -> String { try ProcessSecretSource(environment: [:]).privateKey(path) }
 }

@@ -12,7 +12,7 @@ import Foundation
 public struct InMemoryNetwork: HTTPTransport {
     let fallback: any HTTPTransport
 
-    public init(fallback: any HTTPTransport = CurlTransport(timeout: 10)) { self.fallback = fallback }
+    public init(fallback: any HTTPTransport = CurlTransport(timeout: 10, environment: [:])) { self.fallback = fallback }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard request.url.scheme == "http", request.url.host == "127.0.0.1", let port = request.url.port,

@@ -1,11 +1,17 @@
 import AuthCore
 import Foundation
 
-/// An `AuthEnvironment` wired to fakes the way the executable wires the real things:
-/// the real transport against the in-process provider, an in-memory keystore, a
-/// configuration file in a fresh temporary directory.
+/// The ports wired to fakes the way the executable wires the real things: the real
+/// transport against the in-process provider, an in-memory keystore, the configuration in
+/// memory, a fresh temporary directory for the files a test writes beside it.
 public struct TestEnvironment: Sendable {
-    public let environment: AuthEnvironment
+    public let transport: any HTTPTransport
+    public let clock: any Clock
+    public let random: any RandomSource
+    public let browser: any BrowserLauncher
+    public let configStore: ConfigStore
+    public let metadataCache: any MetadataCache
+    public let secrets: any SecretSource
     public let keystore: InMemoryKeystore
     public let terminal: RecordingTerminal
     /// What the use cases built by `signIn()`, `link()`… report.
@@ -66,14 +72,30 @@ public struct TestEnvironment: Sendable {
     ) async throws {
         directory = NSTemporaryDirectory() + "authctl-test-\(UUID().uuidString)"
         cleanup = TemporaryFiles(directory)
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         self.keystore = keystore
         self.terminal = terminal
-        let configStore = ConfigStore(path: directory + "/config.json", random: SystemRandomSource())
+        let configStore = ConfigStore(storage: InMemoryConfigStorage(path: directory + "/config.json"))
         try await configStore.update { file in file.providers[config.id] = config }
-        environment = AuthEnvironment(
-            transport: InMemoryNetwork(), clock: clock, random: SystemRandomSource(), browser: browser,
-            terminal: terminal, keystore: keystore, configStore: configStore, metadataCache: NoMetadataCache(),
-            secrets: StaticSecrets(secrets), signInEvents: terminal)
+        self.configStore = configStore
+        transport = InMemoryNetwork()
+        self.clock = clock
+        random = SystemRandomSource()
+        self.browser = browser
+        metadataCache = NoMetadataCache()
+        self.secrets = StaticSecrets(secrets)
+    }
+
+    /// The sign-in flows (browser, manual, device code, ID token) on these fakes: the
+    /// loopback listener, or the recording terminal for `--manual`; events to the terminal.
+    public var credentialIssuer: any CredentialIssuing {
+        let terminal = self.terminal
+        return CredentialIssuance(
+            transport: transport, clock: clock, random: random, browser: browser,
+            receivers: SystemRedirectReceivers(clock: clock, random: random, peers: ProcNetTCPPeerLookup()) {
+                await terminal.readInput(prompt: RecordingTerminal.pastePrompt)
+            },
+            metadataCache: metadataCache, secrets: secrets, events: terminal)
     }
 }
 

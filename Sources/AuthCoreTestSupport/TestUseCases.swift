@@ -4,38 +4,35 @@ import Foundation
 /// The use cases wired to a test environment's fakes, each given the ports it declares.
 /// `keystore` replaces the environment's in-memory keystore (one that interferes, say).
 extension TestEnvironment {
-    public func accountStore(keystore: (any Keystore)? = nil) -> any AccountStore {
-        KeystoreAccountStore(keystore: keystore ?? self.keystore, clock: environment.clock, random: environment.random)
+    public func accountStore(keystore: (any Keystore)? = nil) -> any CredentialAccountStore {
+        KeystoreAccountStore(keystore: keystore ?? self.keystore, clock: clock, random: random)
     }
 
     public func tokenRefresh(keystore: (any Keystore)? = nil) -> TokenRefresh {
         TokenRefresh(
-            keystore: keystore ?? self.keystore, configStore: environment.configStore, transport: environment.transport,
-            clock: environment.clock, metadataCache: environment.metadataCache, secrets: environment.secrets)
+            keystore: keystore ?? self.keystore, configStore: configStore, transport: transport,
+            clock: clock, metadataCache: metadataCache, secrets: secrets)
     }
 
     public var tokenRevocation: TokenRevocation {
         TokenRevocation(
-            configStore: environment.configStore, transport: environment.transport, clock: environment.clock,
-            metadataCache: environment.metadataCache, secrets: environment.secrets)
+            configStore: configStore, transport: transport, clock: clock,
+            metadataCache: metadataCache, secrets: secrets)
     }
 
-    public func signIn(keystore: (any Keystore)? = nil) -> SignIn {
-        SignIn(
-            accounts: accountStore(keystore: keystore), configStore: environment.configStore, issuer: environment.credentialIssuer,
-            events: events)
+    /// The local backend (SPEC §5) on the fakes: the sign-in flows, the rules on the keystore.
+    public func accountBackend(keystore: (any Keystore)? = nil) -> LocalAccountBackend {
+        LocalAccountBackend(
+            accounts: accountStore(keystore: keystore), configStore: configStore, issuer: credentialIssuer, events: events,
+            prompt: terminal)
     }
 
-    public func link(keystore: (any Keystore)? = nil) -> Link {
-        Link(
-            accounts: accountStore(keystore: keystore), configStore: environment.configStore, issuer: environment.credentialIssuer,
-            events: events, prompt: TerminalConsentPrompt(terminal))
-    }
+    public func signIn(keystore: (any Keystore)? = nil) -> SignIn { SignIn(backend: accountBackend(keystore: keystore)) }
+
+    public func link(keystore: (any Keystore)? = nil) -> Link { Link(backend: accountBackend(keystore: keystore)) }
 
     public func reauthenticate(keystore: (any Keystore)? = nil) -> Reauthenticate {
-        Reauthenticate(
-            accounts: accountStore(keystore: keystore), configStore: environment.configStore, issuer: environment.credentialIssuer,
-            events: events)
+        Reauthenticate(backend: accountBackend(keystore: keystore))
     }
 
     public func unlink(keystore: (any Keystore)? = nil) -> Unlink {
@@ -51,7 +48,7 @@ extension TestEnvironment {
     }
 
     public func userPhoto() -> UserPhoto {
-        UserPhoto(keystore: keystore, configStore: environment.configStore, transport: environment.transport, tokens: tokenRefresh())
+        UserPhoto(keystore: keystore, configStore: configStore, transport: transport, tokens: tokenRefresh())
     }
 
     public func gitCredential() -> GitCredential { GitCredential(keystore: keystore, tokens: tokenRefresh()) }

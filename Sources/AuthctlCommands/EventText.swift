@@ -1,15 +1,24 @@
 import AuthCore
 
-/// The words of the core's events, on stderr: a warning is a notice (shown even with `--quiet`).
-struct TerminalEvents: AuthEventSink {
+/// The core's events as the lines a person reads on stderr: warnings and what must be acted
+/// on are notices (shown with `--quiet` too), a sign-in's progress is progress lines.
+struct EventText: AuthEventSink {
     let terminal: any Terminal
 
     func report(_ event: AuthEvent) {
-        terminal.notice(Self.text(of: event))
+        guard case .signIn(let event) = event else { return terminal.notice(Self.text(of: event)) }
+        switch Self.line(event, interactive: terminal.isInteractive) {
+        case .notice(let text): terminal.notice(text)
+        case .progress(let text): terminal.progress(text)
+        }
     }
 
     static func text(of event: AuthEvent) -> String {
         switch event {
+        case .signIn(let event):
+            switch line(event, interactive: false) {
+            case .notice(let text), .progress(let text): return text
+            }
         case .profileIncomplete(let warning):
             return "authctl: \(text(of: warning)); the ID token's name and email are kept"
         case .runningCommandRefreshFailed(let error):
@@ -27,5 +36,54 @@ struct TerminalEvents: AuthEventSink {
         case .graphUnreachable(let endpoint):
             return "could not read the Microsoft Graph profile at \(endpoint)"
         }
+    }
+
+    enum Line: Equatable {
+        case notice(String)
+        case progress(String)
+    }
+
+    static func line(_ event: SignInEvent, interactive: Bool) -> Line {
+        let cancel = interactive ? "; press Ctrl-C to cancel" : ""
+        switch event {
+        case .implicitFlow(let provider):
+            return .notice(
+                "authctl: warning: \(provider) uses the implicit flow (--flow implicit): the ID token travels through the browser, and no access or refresh token comes with it. The code flow with PKCE is safer: use it if the provider offers it"
+            )
+        case .browserOpened(let provider, let startURL):
+            // A notice, shown with --quiet too: when the browser shows nothing, this line is
+            // the only way in (the URL is one-time and served only to this user's processes).
+            return .notice(
+                "Opened the browser to sign in to \(provider). If no browser window appeared, open this URL (it works once):\n  \(startURL.absoluteString)"
+            )
+        case .openURL(let url, let provider):
+            return .notice("Open this URL in a browser to sign in to \(provider):\n  \(url.absoluteString)")
+        case .waitingForRedirect(let host, let port, _, let timeout):
+            return .progress("Waiting for the sign-in on \(host):\(port) (timeout \(seconds(timeout)) s)\(cancel)…")
+        case .refusedPeer(let owner):
+            guard case .user(let uid) = owner else {
+                return .notice(
+                    "authctl: refused a request to the sign-in listener from a connection whose owner the system does not name (another network namespace, or a client gone meanwhile). If the sign-in does not finish, finish it with --manual (paste the redirect) or --device-code; only for a browser that reaches this machine through another user's process (WSL, some containers), --allow-any-local-user lets any local user in"
+                )
+            }
+            return .notice(
+                "authctl: refused a request to the sign-in listener from another local user (uid \(uid)): they cannot take over your sign-in. Only if your own browser reaches this machine through another user's process (WSL, some containers), sign in with --allow-any-local-user"
+            )
+        case .deviceCode(let provider, let verificationURI, let complete, let userCode):
+            if let complete {
+                return .notice(
+                    "To sign in to \(provider), open \(complete.absoluteString)\n  (or open \(verificationURI.absoluteString) and enter the code \(userCode))"
+                )
+            }
+            return .notice("To sign in to \(provider), open \(verificationURI.absoluteString) and enter the code \(userCode)")
+        case .waitingForApproval(let until, let seconds):
+            // The time of day in the local time zone: the person compares it with their clock.
+            return .progress("Waiting for the sign-in to be approved (until \(LocalClockTime.string(until)), \(seconds) s)\(cancel)…")
+        }
+    }
+
+    /// Whole seconds that never trap (NaN: 0; huge: clamped).
+    static func seconds(_ value: TimeInterval) -> Int {
+        value.isNaN ? 0 : Int(min(max(value, -1e15), 1e15))
     }
 }

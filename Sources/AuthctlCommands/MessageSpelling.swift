@@ -6,8 +6,16 @@ import AuthCore
 /// spelling to the commands and options the binary has.
 enum MessageSpelling {
     static func words(_ message: Message) -> String {
-        message.spelled(command: command, input: option)
+        message.spelled(command: command, input: option, moveAside: moveAside)
     }
+
+    /// The shell command that moves a damaged file to `PATH.bad`, each path quoted for a
+    /// POSIX shell (a `'` in it written `'\''`).
+    static func moveAside(_ path: String) -> String {
+        "mv \(shellQuoted(path)) \(shellQuoted(path + ".bad"))"
+    }
+
+    static func shellQuoted(_ text: String) -> String { "'" + text.replacingEvery("'", with: #"'\''"#) + "'" }
 
     static func command(_ verb: Message.Verb, _ arguments: [Message.Argument]) -> String {
         (["authctl", subcommand(verb)] + arguments.map(argument)).joined(separator: " ")

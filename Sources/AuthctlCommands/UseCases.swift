@@ -1,16 +1,60 @@
 import AuthCore
 
-/// The use cases, each given the ports it declares, from the real implementations that
-/// `Wiring.authEnvironment` chose.
-extension AuthEnvironment {
+/// The real implementations `Wiring.useCases` chose for one command, and the use cases built
+/// from them, each given the ports it declares. It lives in the command layer: the core has
+/// no bag of ports, every use case takes its own.
+struct UseCases {
+    let transport: any HTTPTransport
+    let clock: any Clock
+    let random: any RandomSource
+    let browser: any BrowserLauncher
+    let terminal: StderrTerminal
+    let keystore: any Keystore
+    let configStore: ConfigStore
+    let metadataCache: any MetadataCache
+    let secrets: any SecretSource
+    /// Where the use cases and the sign-ins report their events: their words on stderr.
+    let events: any AuthEventSink
+    /// The loopback listener, or the terminal for `--manual`.
+    let redirectReceivers: any RedirectReceivers
+    /// `FIREBASE_AUTH_EMULATOR_HOST` as the environment gave it (parsed where a Firebase
+    /// client is made, `Wiring.firebaseEmulator`).
+    let firebaseEmulatorHost: String?
+    /// The Firebase project's client when config.json's backend is Firebase; nil: local.
+    let firebase: @Sendable () throws -> FirebaseAuthClient?
+
     /// Each user's own backend (SPEC §9): the keystore's rules, or its Firebase project.
-    var accountStore: any AccountStore {
-        let environment = self
+    var accountStore: BackendAccountStore {
+        let firebase = self.firebase
+        let keystore = self.keystore
+        let clock = self.clock
         return BackendAccountStore(
             local: KeystoreAccountStore(keystore: keystore, clock: clock, random: random), keystore: keystore,
-            firebase: { try environment.firebaseAccountStore() })
+            firebase: { try firebase().map { FirebaseAccountStore(client: $0, keystore: keystore, clock: clock) } })
     }
-    var events: any AuthEventSink { TerminalEvents(terminal: terminal) }
+
+    /// The sign-in flows (browser, manual, device code, ID token).
+    var credentialIssuer: any CredentialIssuing {
+        CredentialIssuance(
+            transport: transport, clock: clock, random: random, browser: browser, receivers: redirectReceivers,
+            metadataCache: metadataCache, secrets: secrets, events: events)
+    }
+
+    /// Where `login`, `link` and `reauth` run, chosen once from config.json (SPEC §9): the
+    /// Firebase project brokers them, or the keystore applies the rules here.
+    func accountBackend() throws -> any AccountBackend {
+        guard let client = try firebase() else {
+            return LocalAccountBackend(
+                accounts: accountStore, configStore: configStore, issuer: credentialIssuer, events: events,
+                prompt: TerminalConsentPrompt(terminal))
+        }
+        let flow = BrokeredSignIn(clock: clock, random: random, browser: browser, receivers: redirectReceivers, events: events)
+        return FirebaseAccountBackend(FirebaseSignIn(client: client, keystore: keystore, flow: flow, clock: clock))
+    }
+
+    func signIn() throws -> SignIn { SignIn(backend: try accountBackend()) }
+    func link() throws -> Link { Link(backend: try accountBackend()) }
+    func reauthenticate() throws -> Reauthenticate { Reauthenticate(backend: try accountBackend()) }
 
     var tokenRefresh: TokenRefresh {
         var refresh = TokenRefresh(
@@ -30,18 +74,6 @@ extension AuthEnvironment {
             keystore: keystore, configStore: configStore,
             grant: WorkloadGrant(transport: transport, clock: clock, metadataCache: metadataCache, secrets: secrets, random: random),
             clock: clock, random: random)
-    }
-
-    var signIn: SignIn { SignIn(accounts: accountStore, configStore: configStore, issuer: credentialIssuer, events: events) }
-
-    var link: Link {
-        Link(
-            accounts: accountStore, configStore: configStore, issuer: credentialIssuer, events: events,
-            prompt: TerminalConsentPrompt(terminal))
-    }
-
-    var reauthenticate: Reauthenticate {
-        Reauthenticate(accounts: accountStore, configStore: configStore, issuer: credentialIssuer, events: events)
     }
 
     var unlink: Unlink { Unlink(accounts: accountStore, revocation: tokenRevocation) }

@@ -19,9 +19,13 @@ struct Wiring {
     var keyMemory: KeystoreKeyMemory?
     var environment: [String: String] { io.environment }
 
+    /// config.json, read once for the whole command (`ConfigStore`).
+    let config: ConfigStore
+
     init(settings: Settings, io: AuthctlIO) {
         options = settings
         self.io = io
+        config = ConfigStore(storage: io.configStorage(Self.configPath(settings, environment: io.environment)))
     }
 
     /// Results on stdout, messages on stderr.
@@ -31,8 +35,11 @@ struct Wiring {
         options.keystore ?? environment["AUTHCTL_KEYSTORE"] ?? "\(xdg("XDG_DATA_HOME", ".local/share"))/authctl/keystore.json"
     }
 
-    var configPath: String {
-        options.config ?? environment["AUTHCTL_CONFIG"] ?? "\(xdg("XDG_CONFIG_HOME", ".config"))/authctl/config.json"
+    var configPath: String { config.path }
+
+    static func configPath(_ options: Settings, environment: [String: String]) -> String {
+        options.config ?? environment["AUTHCTL_CONFIG"]
+            ?? "\(xdg("XDG_CONFIG_HOME", ".config", environment: environment))/authctl/config.json"
     }
 
     var cacheDirectory: String { "\(xdg("XDG_CACHE_HOME", ".cache"))/authctl" }
@@ -46,7 +53,9 @@ struct Wiring {
         return Path.temporaryDirectory(environment: environment)
     }
 
-    private func xdg(_ variable: String, _ fallback: String) -> String {
+    private func xdg(_ variable: String, _ fallback: String) -> String { Self.xdg(variable, fallback, environment: environment) }
+
+    private static func xdg(_ variable: String, _ fallback: String, environment: [String: String]) -> String {
         if let value = environment[variable], value.hasPrefix("/") { return value }
         return "\(environment["HOME"] ?? Path.homeDirectory())/\(fallback)"
     }
@@ -126,7 +135,7 @@ struct Wiring {
         if !answer { throw Interrupted(reason: "not confirmed; nothing was changed") }
     }
 
-    func configStore() -> ConfigStore { ConfigStore(path: configPath, random: SystemRandomSource()) }
+    func configStore() -> ConfigStore { config }
 
     /// The one provider of config.json, to name in "sign in first" when nothing else says
     /// which; nil with none, several, or a configuration that does not load.
@@ -138,29 +147,46 @@ struct Wiring {
     /// The `User-Agent` of every request to a provider.
     static let userAgent = "authctl/\(AuthctlVersion.string)"
 
-    /// Everything, for the commands that may talk to a provider.
-    func authEnvironment(browser: any BrowserLauncher = NoBrowserLauncher()) -> AuthEnvironment {
+    /// The real implementations for the commands that may talk to a provider, and the use
+    /// cases built from them.
+    func useCases(browser: any BrowserLauncher = NoBrowserLauncher()) -> UseCases {
         let terminal = self.terminal
         let clock = io.clock
         let random = SystemRandomSource()
-        var built = AuthEnvironment(
-            transport: LoggingTransport(
-                LazyTransport { [environment] in CurlTransport(userAgent: Self.userAgent, environment: environment) }, terminal: terminal,
-                clock: clock),
-            clock: clock, random: random, browser: browser, terminal: terminal,
-            keystore: keystore(), configStore: configStore(),
-            metadataCache: FileMetadataCache(directory: cacheDirectory, random: random),
-            secrets: ProcessSecretSource(environment: environment), signInEvents: SignInEventText(terminal: terminal))
-        built.firebaseEmulatorHost = environment["FIREBASE_AUTH_EMULATOR_HOST"].flatMap { $0.isEmpty ? nil : $0 }
-        // The 403 page of another local user's connection names the way out (SPEC §3 step 3).
-        built.redirectReceivers = SystemRedirectReceivers(
-            clock: clock, random: random,
-            otherUserPage: SignInPage.otherUser(
-                allowedBy: "\(MessageSpelling.option(.allowAnyLocalUser)) (or AUTHCTL_ALLOW_ANY_LOCAL_USER=1)")
-        ) {
-            await terminal.readInput(prompt: PastedRedirectReceiver.prompt)
-        }
-        return built
+        let transport = LoggingTransport(
+            LazyTransport { [environment] in CurlTransport(userAgent: Self.userAgent, environment: environment) }, terminal: terminal,
+            clock: clock)
+        let config = self.config
+        let emulator = firebaseEmulatorHost
+        return UseCases(
+            transport: transport, clock: clock, random: random, browser: browser, terminal: terminal, keystore: keystore(),
+            configStore: config, metadataCache: FileMetadataCache(directory: cacheDirectory, random: random),
+            secrets: ProcessSecretSource(environment: environment), events: EventText(terminal: terminal),
+            // The 403 page of another local user's connection names the way out (SPEC §3 step 3).
+            redirectReceivers: SystemRedirectReceivers(
+                clock: clock, random: random,
+                otherUserPage: SignInPage.otherUser(
+                    allowedBy: "\(MessageSpelling.option(.allowAnyLocalUser)) (or AUTHCTL_ALLOW_ANY_LOCAL_USER=1)"),
+                peers: ProcNetTCPPeerLookup()
+            ) {
+                await terminal.readInput(prompt: StderrTerminal.pastePrompt)
+            },
+            firebaseEmulatorHost: emulator,
+            firebase: {
+                // SPEC §9: the project of config.json's backend, at the emulator when one is set.
+                guard let project = try config.firebaseBackend() else { return nil }
+                return try FirebaseAuthClient(
+                    config: project, emulator: try Self.firebaseEmulator(emulator), transport: transport, clock: clock)
+            })
+    }
+
+    /// `FIREBASE_AUTH_EMULATOR_HOST` as the environment gives it (as Firebase's own tools
+    /// read it; it overrides `--emulator`); empty means unset.
+    var firebaseEmulatorHost: String? { environment["FIREBASE_AUTH_EMULATOR_HOST"].flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// `FIREBASE_AUTH_EMULATOR_HOST` parsed, loopback only.
+    static func firebaseEmulator(_ value: String?) throws -> FirebaseEmulatorHost? {
+        try value.map { try FirebaseEmulatorHost(parsing: $0, from: .environment) }
     }
 
     /// `--no-browser`, `--browser-command CMD` (env AUTHCTL_BROWSER), or the desktop's browser.
@@ -194,64 +220,5 @@ extension Wiring {
     /// has none (`TERM=dumb`, as Emacs's shell sets it); only ever on a terminal.
     static func colorsAllowed(_ environment: [String: String]) -> Bool {
         (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
-    }
-}
-
-/// Progress on stderr; colours only on a terminal and never with NO_COLOR (SPEC §8).
-struct StderrTerminal: Terminal {
-    let verbose: Bool
-    let quiet: Bool
-    let isInteractive: Bool
-    let useColor: Bool
-    let stdin: any InputChannel
-    let stderr: any OutputChannel
-
-    init(verbose: Bool, quiet: Bool, colors: Bool, stdin: any InputChannel, stderr: any OutputChannel) {
-        self.verbose = verbose
-        self.quiet = quiet
-        self.isInteractive = stdin.isTerminal && stderr.isTerminal
-        self.useColor = colors && stderr.isTerminal
-        self.stdin = stdin
-        self.stderr = stderr
-    }
-
-    func progress(_ line: String) { if !quiet { write(styled(line, "2")) } }
-    func notice(_ line: String) { write(styled(line, "1")) }
-    func debug(_ line: String) { if verbose { write(styled(line, "2")) } }
-
-    /// The longest line a person may paste (a redirect URL or a posted form body).
-    static let lineLimit = 64 * 1024
-
-    /// No (false) unless a person answers yes; Ctrl-C ends the wait (the task is cancelled,
-    /// which the caller checks).
-    func confirm(_ question: String) -> Bool {
-        guard isInteractive else { return false }
-        stderr.print(Sanitize.visible("\(question) [y/N] "))
-        guard let answer = try? stdin.readLine(limit: Self.lineLimit) else { return false }
-        return ["y", "yes"].contains(answer.trimming(.whitespaces).lowercased())
-    }
-
-    /// nil at the end of input, on Ctrl-C (the task is cancelled) and for a line over 64 KiB.
-    func readInput(prompt: String) async -> String? {
-        write(styled(prompt, "1"))
-        do {
-            return try await stdin.readLineOffPool(limit: Self.lineLimit)
-        } catch is InputTooLarge {
-            notice("The pasted line is longer than 64 KiB, which no redirect URL is.")
-            return nil
-        } catch {
-            return nil
-        }
-    }
-
-    /// `text` visible-safe (what a provider sent, such as a device code, is in it), then in
-    /// the colour authctl chose.
-    func styled(_ text: String, _ code: String) -> String {
-        let shown = Sanitize.visible(text, keepingLines: true)
-        return useColor ? "\u{1B}[\(code)m\(shown)\u{1B}[0m" : shown
-    }
-
-    func write(_ line: String) {
-        stderr.print(line + "\n")
     }
 }

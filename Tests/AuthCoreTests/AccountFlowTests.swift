@@ -22,7 +22,7 @@ struct AccountFlowTests {
     func environment() async throws -> TestEnvironment {
         let test = try await TestEnvironment(provider: work, providerID: "oidc.work", clock: clock)
         let home = self.home
-        try await test.environment.configStore.update { file in
+        try await test.configStore.update { file in
             file.providers["oidc.home"] = ProviderConfig(id: "oidc.home", clientID: home.clientID, issuer: home.issuer)
         }
         return test
@@ -172,7 +172,7 @@ struct AccountFlowTests {
         let test = try await environment()
         let behaviour = work.behaviour
         let good = work.idToken(behaviour, nonce: "raw-nonce-1", subject: "id-token-user")
-        let output = try await login(test, "oidc.work", source: .idToken(good + "\n", rawNonce: "raw-nonce-1"))
+        let output = try await login(test, "oidc.work", source: .idToken(IDTokenInput(good + "\n"), rawNonce: "raw-nonce-1"))
         #expect(output.isNewUser && output.user.providerData[0].federatedID == "id-token-user")
         let tokens = try #require(output.user.providerData[0].tokens)
         #expect(tokens.accessToken == nil && tokens.refreshToken == nil && tokens.idToken == good)
@@ -181,22 +181,27 @@ struct AccountFlowTests {
         await expectRefusal(.invalidArgument, test) { _ = try await test.tokenRefresh().run(.init()) }
 
         await expectRefusal(.invalidCredential, test) {
-            _ = try await login(test, "oidc.work", source: .idToken(good, rawNonce: "another-nonce"))
+            _ = try await login(test, "oidc.work", source: .idToken(IDTokenInput(good), rawNonce: "another-nonce"))
         }
         var foreign = behaviour
         foreign.idTokenAudience = "someone-elses-client"
         await expectRefusal(.invalidCredential, test) {
-            _ = try await login(test, "oidc.work", source: .idToken(work.idToken(foreign, nonce: nil, subject: "x"), rawNonce: nil))
+            _ = try await login(
+                test, "oidc.work", source: .idToken(IDTokenInput(work.idToken(foreign, nonce: nil, subject: "x")), rawNonce: nil))
         }
         var unpublished = behaviour
         unpublished.signWithUnpublishedKey = true
         await expectRefusal(.invalidCredential, test) {
-            _ = try await login(test, "oidc.work", source: .idToken(work.idToken(unpublished, nonce: nil, subject: "x"), rawNonce: nil))
+            _ = try await login(
+                test, "oidc.work", source: .idToken(IDTokenInput(work.idToken(unpublished, nonce: nil, subject: "x")), rawNonce: nil))
         }
         // A token of the other provider, presented as oidc.work's: wrong issuer.
         await expectRefusal(.invalidCredential, test) {
-            _ = try await login(test, "oidc.work", source: .idToken(home.idToken(home.behaviour, nonce: nil, subject: "x"), rawNonce: nil))
+            _ = try await login(
+                test, "oidc.work", source: .idToken(IDTokenInput(home.idToken(home.behaviour, nonce: nil, subject: "x")), rawNonce: nil))
         }
-        await expectRefusal(.invalidArgument, test) { _ = try await login(test, "oidc.work", source: .idToken("  \n", rawNonce: nil)) }
+        await expectRefusal(.invalidArgument, test) {
+            _ = try await login(test, "oidc.work", source: .idToken(IDTokenInput("  \n"), rawNonce: nil))
+        }
     }
 }

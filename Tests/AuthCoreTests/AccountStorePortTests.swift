@@ -12,13 +12,21 @@ struct AccountStorePortTests {
     /// `oidc.a` and `oidc.b` configured; every request to a provider fails (a revocation is
     /// reported as failed, never thrown).
     func configStore() async throws -> ConfigStore {
-        let store = ConfigStore(path: directory + "/config.json", random: SystemRandomSource())
+        let store = ConfigStore(storage: InMemoryConfigStorage(path: directory + "/config.json"))
         try await store.update { file in
             for id in ["oidc.a", "oidc.b"] {
                 file.providers[id] = ProviderConfig(id: id, clientID: "client-\(id)", issuer: "https://\(id).example")
             }
         }
         return store
+    }
+
+    /// The local backend on `store`: credentials from `issuer`, nobody to ask for consent.
+    func backend(
+        _ store: FakeAccountStore, _ configStore: ConfigStore, _ issuer: StaticCredentialIssuer, events: RecordingEvents = RecordingEvents()
+    ) -> LocalAccountBackend {
+        LocalAccountBackend(
+            accounts: store, configStore: configStore, issuer: issuer, events: events, prompt: RecordingTerminal())
     }
 
     func credential(_ provider: String, subject: String = "sub-1", warnings: [ProfileWarning] = []) -> Credential {
@@ -37,7 +45,7 @@ struct AccountStorePortTests {
             metadataCache: NoMetadataCache(), secrets: StaticSecrets())
     }
 
-    func source() -> CredentialSource { .idToken("id-token", rawNonce: nil) }
+    func source() -> CredentialSource { .idToken(IDTokenInput("id-token"), rawNonce: nil) }
 
     @Test("login reports the profile warnings as events, then applies the credential; a pending credential keeps no warning")
     func signInReportsWarnings() async throws {
@@ -47,7 +55,7 @@ struct AccountStorePortTests {
         let events = RecordingEvents()
         let warning = ProfileWarning.graphRefused(endpoint: "graph.example/v1.0/me", status: 403, errorCode: "Forbidden")
         let issuer = StaticCredentialIssuer([credential("oidc.a", warnings: [warning]), credential("oidc.b", warnings: [warning])])
-        let signIn = SignIn(accounts: store, configStore: configStore, issuer: issuer, events: events)
+        let signIn = SignIn(backend: backend(store, configStore, issuer, events: events))
 
         let output = try await signIn.run(.init(providerID: try ProviderID(parsing: "oidc.a"), source: source()))
         #expect(output.isNewUser && output.providerID == "oidc.a")
@@ -70,9 +78,7 @@ struct AccountStorePortTests {
         let store = FakeAccountStore()
         let refusal = AuthError.invalidCredential("the identity provider's answer was refused")
         store.refuse { operation in if case .signIn = operation { refusal } else { nil } }
-        let signIn = SignIn(
-            accounts: store, configStore: try await configStore(), issuer: StaticCredentialIssuer([credential("oidc.a")]),
-            events: RecordingEvents())
+        let signIn = SignIn(backend: backend(store, try await configStore(), StaticCredentialIssuer([credential("oidc.a")])))
         await #expect(throws: refusal) { try await signIn.run(.init(providerID: try ProviderID(parsing: "oidc.a"), source: source())) }
         #expect(store.keystore.state.users.isEmpty)
     }
@@ -83,13 +89,11 @@ struct AccountStorePortTests {
         let configStore = try await configStore()
         let store = FakeAccountStore()
         let issuer = StaticCredentialIssuer([credential("oidc.a"), credential("oidc.b", subject: "sub-b")])
-        let user = try await SignIn(accounts: store, configStore: configStore, issuer: issuer, events: RecordingEvents()).run(
+        let user = try await SignIn(backend: backend(store, configStore, issuer)).run(
             .init(providerID: try ProviderID(parsing: "oidc.a"), source: source())
         ).user
-        _ = try await Link(
-            accounts: store, configStore: configStore, issuer: issuer, events: RecordingEvents(),
-            prompt: TerminalConsentPrompt(RecordingTerminal())
-        ).run(.init(providerID: try ProviderID(parsing: "oidc.b"), source: source()))
+        _ = try await Link(backend: backend(store, configStore, issuer)).run(
+            .init(providerID: try ProviderID(parsing: "oidc.b"), source: source()))
 
         let output = try await Unlink(accounts: store, revocation: revocation(configStore, clock: store.clock)).run(
             providerID: try ProviderID(parsing: "oidc.b"))
@@ -107,9 +111,8 @@ struct AccountStorePortTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let configStore = try await configStore()
         let store = FakeAccountStore()
-        _ = try await SignIn(
-            accounts: store, configStore: configStore, issuer: StaticCredentialIssuer([credential("oidc.a")]), events: RecordingEvents()
-        ).run(.init(providerID: try ProviderID(parsing: "oidc.a"), source: source()))
+        _ = try await SignIn(backend: backend(store, configStore, StaticCredentialIssuer([credential("oidc.a")]))).run(
+            .init(providerID: try ProviderID(parsing: "oidc.a"), source: source()))
         store.clock.advance(by: 301)
         await #expect {
             try await DeleteUser(accounts: store, revocation: revocation(configStore, clock: store.clock)).run(uid: nil)

@@ -91,7 +91,7 @@ struct AppleSignInTests {
     @Test("an https redirect page that forwards the POST to the listener (fixed port), and its refusals")
     func forwardingPage() async throws {
         // A port that was free a moment ago (a random one may be another socket's).
-        let probe = try RedirectListener(host: "127.0.0.1", port: 0)
+        let probe = try RedirectListener(host: "127.0.0.1", port: 0, peers: ProcNetTCPPeerLookup())
         let port = probe.port
         probe.close()
         let page = "https://forwarder.example/authctl/callback"
@@ -130,7 +130,7 @@ struct AppleConsentTests {
     func environment(terminal: RecordingTerminal, first: String) async throws -> TestEnvironment {
         let test = try await TestEnvironment(apple: apple, terminal: terminal)
         let oidc = self.oidc
-        try await test.environment.configStore.update { file in
+        try await test.configStore.update { file in
             file.providers["oidc.work"] = ProviderConfig(id: "oidc.work", clientID: oidc.clientID, issuer: oidc.issuer)
         }
         _ = try await test.signIn().run(

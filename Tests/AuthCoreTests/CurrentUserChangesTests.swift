@@ -120,7 +120,7 @@ struct CurrentUserChangesTests {
         var behaviour = home.behaviour
         behaviour.subject = "home-subject-1"
         home.behaviour = behaviour
-        try await test.environment.configStore.update { file in
+        try await test.configStore.update { file in
             file.providers["oidc.home"] = ProviderConfig(id: "oidc.home", clientID: home.clientID, issuer: home.issuer)
         }
         let interfering = keystore(test) { $0.currentUID = second }

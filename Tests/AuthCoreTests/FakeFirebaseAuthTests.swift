@@ -9,7 +9,7 @@ import Testing
 struct FakeFirebaseAuthTests {
     let firebase: FakeFirebaseAuth
     let provider: FakeIdentityProvider
-    let transport = CurlTransport(timeout: 10)
+    let transport = CurlTransport(timeout: 10, environment: [:])
 
     init() throws {
         firebase = try FakeFirebaseAuth()

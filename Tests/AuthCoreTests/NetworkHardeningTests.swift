@@ -46,10 +46,10 @@ struct NetworkHardeningTests {
             #expect(throws: AuthError.self) { try ListenAddress(parsing: text) }
         }
         for host in ["127.0.0.1", "::1", "[::1]", "localhost", "0:0:0:0:0:0:0:1"] {
-            let listener = try RedirectListener(host: host)
+            let listener = try RedirectListener(host: host, peers: ProcNetTCPPeerLookup())
             listener.close()
         }
-        #expect(throws: AuthError.self) { try RedirectListener(host: "127.attacker.example") }
+        #expect(throws: AuthError.self) { try RedirectListener(host: "127.attacker.example", peers: ProcNetTCPPeerLookup()) }
         let implied = SignInSession.listenAddress(impliedBy: URL(string: "http://[::1]:8401/callback"))
         #expect(implied == ListenAddress(host: "::1", port: 8401))
         #expect(SignInSession.listenAddress(impliedBy: URL(string: "http://127.attacker.example:8401/cb")).port == 0)
@@ -198,15 +198,17 @@ struct NetworkHardeningTests {
         let server = try LoopbackHTTPServer { request in
             HTTPResponse(status: 200, body: request.path == "/exact" ? Data(repeating: 0x61, count: 1 << 20) : big)
         }
-        #expect(try await CurlTransport(timeout: 10).send(HTTPRequest(url: URL(string: server.baseURL + "/exact")!)).body.count == 1 << 20)
+        #expect(
+            try await CurlTransport(timeout: 10, environment: [:]).send(HTTPRequest(url: URL(string: server.baseURL + "/exact")!)).body
+                .count == 1 << 20)
         defer { server.stop() }
         let url = URL(string: server.baseURL + "/token")!
-        await #expect { _ = try await CurlTransport(timeout: 10).send(HTTPRequest(url: url)) } throws: { error in
+        await #expect { _ = try await CurlTransport(timeout: 10, environment: [:]).send(HTTPRequest(url: url)) } throws: { error in
             guard let error = error as? AuthError else { return false }
             return error.code == .networkRequestFailed && error.message.contains("too large") && error.message.contains("127.0.0.1/token")
                 && !error.message.contains("could not reach")
         }
-        let taken = try await CurlTransport(timeout: 10).send(HTTPRequest(url: url, responseLimit: 4 << 20))
+        let taken = try await CurlTransport(timeout: 10, environment: [:]).send(HTTPRequest(url: url, responseLimit: 4 << 20))
         #expect(taken.body.count == big.count)
         // The stub transport of the unit tests keeps the same rule.
         let stub = StubTransport { _ in HTTPResponse(status: 200, body: big) }
@@ -222,7 +224,7 @@ struct NetworkHardeningTests {
         }
         defer { server.stop() }
         await #expect {
-            _ = try await CurlTransport(timeout: 10).send(HTTPRequest(url: URL(string: server.baseURL + "/jwks")!))
+            _ = try await CurlTransport(timeout: 10, environment: [:]).send(HTTPRequest(url: URL(string: server.baseURL + "/jwks")!))
         } throws: { ($0 as? AuthError)?.message.contains("too large") == true }
     }
 
@@ -310,14 +312,14 @@ struct NetworkHardeningTests {
         defer { server.stop() }
         let url = URL(string: server.baseURL + "/token")!
         // libcurl refuses any string option longer than CURL_MAX_INPUT_LENGTH (8,000,000).
-        let refusing = CurlTransport(timeout: 5, userAgent: String(repeating: "a", count: 8_000_001))
+        let refusing = CurlTransport(timeout: 5, userAgent: String(repeating: "a", count: 8_000_001), environment: [:])
         await #expect { _ = try await refusing.send(HTTPRequest(url: url)) } throws: { error in
             guard let error = error as? AuthError else { return false }
             return error.code == .networkRequestFailed && error.message.contains("CURLOPT_USERAGENT")
                 && error.message.contains("did not send")
         }
         #expect(seen.count == 0, "a request went out although an option was refused")
-        _ = try await CurlTransport(timeout: 5, userAgent: "authctl/test").send(HTTPRequest(url: url))
+        _ = try await CurlTransport(timeout: 5, userAgent: "authctl/test", environment: [:]).send(HTTPRequest(url: url))
         #expect(seen.count == 1)
     }
 
@@ -337,13 +339,15 @@ struct NetworkHardeningTests {
             ["Authorization": "Bearer at-1\rX"], ["Authorization": "Bearer at-1\u{0}X"], ["X-Bad\r\nX-Injected": "1"],
             ["X-Bad: 1\r\nX-Injected": "1"],
         ] {
-            await #expect { _ = try await CurlTransport(timeout: 5).send(HTTPRequest(url: url, headers: headers)) } throws: { error in
+            await #expect {
+                _ = try await CurlTransport(timeout: 5, environment: [:]).send(HTTPRequest(url: url, headers: headers))
+            } throws: { error in
                 guard let error = error as? AuthError else { return false }
                 return error.code == .invalidCredential && !error.message.contains("at-1")
             }
         }
         #expect(seen.count == 0, "the request was sent")
-        _ = try await CurlTransport(timeout: 5).send(HTTPRequest(url: url, headers: ["Authorization": "Bearer at-1"]))
+        _ = try await CurlTransport(timeout: 5, environment: [:]).send(HTTPRequest(url: url, headers: ["Authorization": "Bearer at-1"]))
         #expect(seen.count == 1)
     }
 

@@ -15,7 +15,7 @@ struct RedirectListenerTests {
 
     @Test("binds an ephemeral port on 127.0.0.1 and on ::1, and takes the matching redirect", arguments: ["127.0.0.1", "::1"])
     func bothFamilies(host: String) async throws {
-        let listener = try RedirectListener(host: host, port: 0)
+        let listener = try RedirectListener(host: host, port: 0, peers: ProcNetTCPPeerLookup())
         #expect(listener.port > 0)
         let literal = host.contains(":") ? "[\(host)]" : host
         deliver("http://\(literal):\(listener.port)/callback?code=c&state=s")
@@ -42,7 +42,7 @@ struct RedirectListenerTests {
 
     @Test("a client that does not send its whole request within 5 s of the listener's clock is cut off; the redirect still comes in")
     func requestDeadline() async throws {
-        let listener = try RedirectListener(host: "127.0.0.1", port: 0)
+        let listener = try RedirectListener(host: "127.0.0.1", port: 0, peers: ProcNetTCPPeerLookup())
         let clock = ManualClock()
         let waiting = Task {
             try await listener.waitForRedirect(
@@ -70,20 +70,22 @@ struct RedirectListenerTests {
 
     @Test("a port in use is a clear invalid-argument naming --listen-address")
     func portInUse() throws {
-        let first = try RedirectListener(host: "127.0.0.1", port: 0)
-        #expect { try RedirectListener(host: "127.0.0.1", port: first.port) } throws: {
+        let first = try RedirectListener(host: "127.0.0.1", port: 0, peers: ProcNetTCPPeerLookup())
+        #expect { try RedirectListener(host: "127.0.0.1", port: first.port, peers: ProcNetTCPPeerLookup()) } throws: {
             ($0 as? AuthError)?.code == .invalidArgument && ($0 as? AuthError)?.message.names(input: .listenAddress) == true
         }
     }
 
     @Test("a non-loopback address is refused", arguments: ["0.0.0.0", "192.168.1.10", "example.com"])
     func notLoopback(host: String) {
-        #expect { try RedirectListener(host: host, port: 0) } throws: { ($0 as? AuthError)?.code == .invalidArgument }
+        #expect { try RedirectListener(host: host, port: 0, peers: ProcNetTCPPeerLookup()) } throws: {
+            ($0 as? AuthError)?.code == .invalidArgument
+        }
     }
 
     @Test("the listener is closed after the timeout: the port no longer accepts connections")
     func closedAfterTimeout() async throws {
-        let listener = try RedirectListener(host: "127.0.0.1", port: 0)
+        let listener = try RedirectListener(host: "127.0.0.1", port: 0, peers: ProcNetTCPPeerLookup())
         let port = listener.port
         let clock = ManualClock()
         let deadline = clock.now().addingTimeInterval(300)

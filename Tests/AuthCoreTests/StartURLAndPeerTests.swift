@@ -241,7 +241,7 @@ final class EventLog: @unchecked Sendable {
 struct ListenerAddressTests {
     @Test("localhost in any case binds 127.0.0.1 (it is loopback by name, RFC 6761)", arguments: ["localhost", "LOCALHOST", "LocalHost"])
     func localhostAnyCase(host: String) throws {
-        let listener = try RedirectListener(host: host, port: 0)
+        let listener = try RedirectListener(host: host, port: 0, peers: ProcNetTCPPeerLookup())
         #expect(listener.port > 0)
     }
 }

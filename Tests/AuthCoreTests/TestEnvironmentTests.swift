@@ -25,7 +25,7 @@ struct TestEnvironmentTests {
         var keyFile = ""
         do {
             let test = try await TestEnvironment(apple: apple)
-            keyFile = try #require(try test.environment.configStore.load().providers["apple.com"]?.privateKeyFile)
+            keyFile = try #require(try test.configStore.load().providers["apple.com"]?.privateKeyFile)
             #expect(FileManager.default.fileExists(atPath: keyFile))
         }
         #expect(!FileManager.default.fileExists(atPath: keyFile))

@@ -1,4 +1,5 @@
 import AuthCore
+import AuthCoreTestSupport
 import Crypto
 import Foundation
 import Testing
@@ -146,11 +147,7 @@ struct WorkloadTests {
 
     @Test("microsoft.com needs no providers add for a workload (the tenant and client id are given); oidc.* needs its issuer")
     func microsoftDefaults() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authctl-wl-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = ConfigStore(path: directory + "/config.json", random: SystemRandomSource())
+        let store = ConfigStore(storage: InMemoryConfigStorage())
         let config = try store.workloadProvider(ProviderID(parsing: "microsoft"))
         #expect(config.id == "microsoft.com" && config.clientID == nil)
         #expect(throws: AuthError.self) { try store.workloadProvider(ProviderID(parsing: "oidc.corp")) }

@@ -112,7 +112,7 @@ final class PageKeepingBrowser: BrowserLauncher, @unchecked Sendable {
 
     func open(_ url: URL) async -> Bool {
         let task = Task.detached { () -> String in
-            let transport = CurlTransport(timeout: 15)
+            let transport = CurlTransport(timeout: 15, environment: [:])
             var next = url
             // The start URL, then the provider's authorization URL: each answers with a 302.
             for _ in 0..<3 {

@@ -40,9 +40,10 @@ final class DeviceCodeAndManualCommandsTests {
 
         // A person: open the URL elsewhere, paste where the browser ended.
         let pasted = try await authctl.runManual(["login", "oidc.fake", "--manual", "--json"]) { url in
-            try await CurlTransport(timeout: 10).send(HTTPRequest(url: url)).header("Location") ?? ""
+            try await CurlTransport(timeout: 10, environment: [:]).send(HTTPRequest(url: url)).header("Location") ?? ""
         }
         #expect(pasted.status == 0, "\(pasted.stderr)")
         #expect(pasted.json?["isNewUser"] == .bool(true))
+        #expect(pasted.stderr.contains("paste the address the browser ended on"), "the person is told what to paste")
     }
 }

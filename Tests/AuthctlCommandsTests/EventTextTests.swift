@@ -10,19 +10,19 @@ struct EventTextTests {
     @Test("Microsoft Graph's two warnings, and a failed refresh under exec, word for word")
     func words() {
         #expect(
-            TerminalEvents.text(
+            EventText.text(
                 of: .profileIncomplete(.graphRefused(endpoint: "graph.microsoft.com/v1.0/me", status: 403, errorCode: "Forbidden")))
                 == "authctl: could not read the Microsoft Graph profile at graph.microsoft.com/v1.0/me (HTTP 403, Forbidden); the ID token's name and email are kept"
         )
         #expect(
-            TerminalEvents.text(of: .profileIncomplete(.graphRefused(endpoint: "graph.microsoft.com/v1.0/me", status: 500, errorCode: nil)))
+            EventText.text(of: .profileIncomplete(.graphRefused(endpoint: "graph.microsoft.com/v1.0/me", status: 500, errorCode: nil)))
                 == "authctl: could not read the Microsoft Graph profile at graph.microsoft.com/v1.0/me (HTTP 500); the ID token's name and email are kept"
         )
         #expect(
-            TerminalEvents.text(of: .profileIncomplete(.graphUnreachable(endpoint: "127.0.0.1/v1.0/me")))
+            EventText.text(of: .profileIncomplete(.graphUnreachable(endpoint: "127.0.0.1/v1.0/me")))
                 == "authctl: could not read the Microsoft Graph profile at 127.0.0.1/v1.0/me; the ID token's name and email are kept")
         #expect(
-            TerminalEvents.text(of: .runningCommandRefreshFailed(.network("could not reach idp.example")))
+            EventText.text(of: .runningCommandRefreshFailed(.network("could not reach idp.example")))
                 == "authctl: could not refresh the token for the running command: could not reach idp.example")
     }
 

@@ -274,7 +274,7 @@ struct FirebaseCommandsTests {
     func forwardingPage() async throws {
         let apple = try FakeIdentityProvider()
         firebase.enable("apple.com", provider: apple, formPost: true)
-        let probe = try RedirectListener(host: "127.0.0.1", port: 0)
+        let probe = try RedirectListener(host: "127.0.0.1", port: 0, peers: ProcNetTCPPeerLookup())
         let port = probe.port
         probe.close()
         let page = "https://forwarder.example/authctl/callback"

@@ -40,6 +40,8 @@ struct InProcessAuthctl {
     var configPath: String { home + "/config/authctl/config.json" }
     let clock: any AdvanceableClock
     var browser: any BrowserLauncher
+    /// config.json on disk, as for the process; a test may count what is read.
+    var configStorage: @Sendable (String) -> any ConfigStorage = { FileConfigStorage(path: $0, random: SystemRandomSource()) }
 
     /// The wall clock by default (the listener's and the browser page's deadlines pass in real
     /// time, as real sockets and the browser need); a test that prints lifetimes gives a
@@ -64,7 +66,7 @@ struct InProcessAuthctl {
     func io(stdin: any InputChannel, stdout: CapturedOutput, stderr: CapturedOutput, environment extra: [String: String]) -> AuthctlIO {
         AuthctlIO(
             stdin: stdin, stdout: stdout, stderr: stderr, environment: environment.merging(extra) { $1 }, clock: clock, browser: browser,
-            childProcesses: SystemChildProcessRunner())
+            childProcesses: SystemChildProcessRunner(), configStorage: configStorage)
     }
 
     /// Runs one command line. (It throws nothing: `throws` lets tests moved from

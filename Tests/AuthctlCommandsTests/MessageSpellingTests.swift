@@ -27,6 +27,17 @@ struct MessageSpellingTests {
         try? FileManager.default.removeItem(atPath: authctl.home)
     }
 
+    @Test("a damaged file's way out is a shell command that survives a quote in the path")
+    func moveAside() {
+        let plain: Message = "Fix or move it away (\(moveAside: "/home/ada/.config/authctl/config.json"))"
+        #expect(
+            MessageSpelling.words(plain)
+                == "Fix or move it away (mv '/home/ada/.config/authctl/config.json' '/home/ada/.config/authctl/config.json.bad')")
+        let quoted: Message = "\(moveAside: "/tmp/o'neil/keystore.json")"
+        #expect(MessageSpelling.words(quoted) == #"mv '/tmp/o'\''neil/keystore.json' '/tmp/o'\''neil/keystore.json.bad'"#)
+        #expect(!quoted.description.contains("mv "), "the core's own spelling holds no shell command")
+    }
+
     @Test("a message is spelled with the binary's words: commands with their arguments, inputs as options")
     func spelled() {
         let handle = "pc_handle0000000000001"

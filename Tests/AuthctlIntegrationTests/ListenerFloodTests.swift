@@ -13,7 +13,7 @@ import Testing
 struct ListenerFloodTests {
     @Test("64 idle connections that keep coming back do not keep the browser's redirect out")
     func starvation() async throws {
-        let listener = try RedirectListener(host: "127.0.0.1", port: 0)
+        let listener = try RedirectListener(host: "127.0.0.1", port: 0, peers: ProcNetTCPPeerLookup())
         let port = listener.port
         let stop = StopFlag()
         // An attacker (or a confused program) of the same user: 64 connections that send

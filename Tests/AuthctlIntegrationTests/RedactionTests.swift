@@ -65,7 +65,7 @@ final class RedactionTests {
         try await run(["reauth", "oidc.work"], browser: true)
         let manual = try await authctl.runManual(["reauth", "oidc.work", "--manual", "-v"], environment: ["WORK_SECRET": clientSecret]) {
             url in
-            try await CurlTransport(timeout: 10).send(HTTPRequest(url: url)).header("Location") ?? ""
+            try await CurlTransport(timeout: 10, environment: [:]).send(HTTPRequest(url: url)).header("Location") ?? ""
         }
         #expect(manual.status == 0, "\(manual.stderr)")
         // --manual must show the authorization URL (its state and nonce are for the provider to

@@ -1,8 +1,8 @@
-/// The user database: where a credential is applied (sign in, link, reauthenticate) and
-/// where identities and users are removed (unlink, delete, sign out), under the account
-/// rules of SPEC §5. Firebase calls it the backend: today the keystore holds the users and
-/// `AccountRules` enforces the rules locally (`KeystoreAccountStore`); with SPEC §9's
-/// Firebase backend the project holds them and enforces the same rules remotely.
+/// The user database: where identities and users are removed (unlink, delete, sign out),
+/// under the account rules of SPEC §5 — the keystore with `AccountRules` enforced locally
+/// (`KeystoreAccountStore`), or with SPEC §9's Firebase backend the project, which enforces
+/// the same rules remotely (`FirebaseAccountStore`). Where a credential of authctl's own
+/// flows is applied, the store is also a `CredentialAccountStore`.
 ///
 /// Values in, values out, and the same `AuthError` codes from either: a flow never knows
 /// which one runs. Every operation names its user by uid, resolved once by the caller when
@@ -14,16 +14,6 @@ public protocol AccountStore: Sendable {
     func accounts() throws -> AccountState
     /// The pending credential saved under `handle` by an earlier conflict, unexpired (SPEC §5).
     func pendingCredential(_ handle: String) throws -> PendingCredential
-
-    /// `login`: the identity's user signs in, or a new user is created; a refusal
-    /// (`account-exists-with-different-credential`) has saved the credential as pending.
-    /// `pendingHandle`: the pending credential being applied, removed on success.
-    func signIn(with credential: Credential, pendingHandle: String?) async throws -> AccountRules.SignInResult
-    /// `link`: the identity joins the user `uid`; a refusal (`credential-already-in-use`)
-    /// has saved the credential as pending. `consent`: a private-relay link was agreed to.
-    func link(_ credential: Credential, toUser uid: String?, pendingHandle: String?, consent: Bool) async throws -> User
-    /// `reauth`: fresh tokens and `lastAuthAt` for an identity the user `uid` already has.
-    func reauthenticate(user uid: String, with credential: Credential) async throws -> User
 
     /// What `unlink` would remove from the user `uid`, checked by the rules without changing
     /// anything, so that its token can be revoked before the identity goes.

@@ -15,7 +15,9 @@ public struct CommandBrowserLauncher: BrowserLauncher {
     }
 
     public func open(_ url: URL) async -> Bool {
-        guard let program = arguments.first, let executable = Self.resolve(program) else { return false }
+        guard let program = arguments.first, let executable = Self.resolve(program, path: environment.variables["PATH"]) else {
+            return false
+        }
         var rest = Array(arguments.dropFirst())
         if let placeholder = rest.firstIndex(of: "%s") { rest[placeholder] = url.absoluteString } else { rest.append(url.absoluteString) }
         guard let exit = DetachedProcess.launch(executable: executable, arguments: rest, environment: environment) else { return false }
@@ -23,12 +25,13 @@ public struct CommandBrowserLauncher: BrowserLauncher {
         return status == nil || status == 0
     }
 
-    /// Finds `program` on `PATH` the way a shell would (a name with a `/` is taken as a path).
-    static func resolve(_ program: String) -> String? {
+    /// Finds `program` on `path` (the `PATH` the browser gets) the way a shell would (a name
+    /// with a `/` is taken as a path).
+    static func resolve(_ program: String, path: String?) -> String? {
         if program.contains("/") {
             return FileManager.default.isExecutableFile(atPath: program) ? program : nil
         }
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        let path = path ?? "/usr/local/bin:/usr/bin:/bin"
         for directory in path.split(separator: ":") {
             let candidate = "\(directory)/\(program)"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }

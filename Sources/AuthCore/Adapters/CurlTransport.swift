@@ -31,7 +31,7 @@ public struct CurlTransport: HTTPTransport {
     ///   - userAgent: the `User-Agent` of every request (`authctl/0.1.0`).
     ///   - environment: where the proxy variables are read (`http_proxy`, `NO_PROXY`, …).
     public init(
-        timeout: TimeInterval = 30, userAgent: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+        timeout: TimeInterval = 30, userAgent: String? = nil, environment: [String: String]
     ) {
         self.timeout = timeout
         self.userAgent = userAgent
@@ -107,7 +107,6 @@ final class LibCurl: @unchecked Sendable {
         var route: ProxyRoute
     }
 
-    static let writeError: Int32 = 23  // CURLE_WRITE_ERROR: the body callback refused bytes
     static let fileSizeExceeded: Int32 = 63  // CURLE_FILESIZE_EXCEEDED: Content-Length over the limit
     static let responseCode: Int32 = 0x20_0000 + 2  // CURLINFO_LONG + 2
     static let protocolHTTP = 1, protocolHTTPS = 2  // CURLPROTO_HTTP, CURLPROTO_HTTPS

@@ -14,7 +14,7 @@ extension SafeFile {
 public struct ProcessSecretSource: SecretSource {
     let environment: [String: String]
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(environment: [String: String]) {
         self.environment = environment
     }
 
@@ -23,6 +23,11 @@ public struct ProcessSecretSource: SecretSource {
     public func fileContents(_ path: String) throws -> String {
         try SafeFile.readSecretText(path, what: "the client secret file", check: "\(input: .clientSecretFile)")
             .trimming(.whitespacesAndNewlines)
+    }
+
+    public func privateKey(_ path: String) throws -> String {
+        try SafeFile.readSecretText(
+            path, what: "the private key file", check: "\(input: .privateKeyFile) (the AuthKey_KEYID.p8 from Apple)")
     }
 }
 

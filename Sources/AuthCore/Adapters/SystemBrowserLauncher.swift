@@ -7,7 +7,7 @@ public struct SystemBrowserLauncher: BrowserLauncher {
     /// The variables the configuration reads secrets from, kept from the browser.
     let configuredSecrets: Set<String>
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment, configuredSecrets: Set<String> = []) {
+    public init(environment: [String: String], configuredSecrets: Set<String> = []) {
         self.environment = environment
         self.configuredSecrets = configuredSecrets
     }

@@ -21,7 +21,7 @@ public struct FirebaseSessionRefresh: Sendable {
     {
         let started = clock.now()
         let outcome: Result<(TokenSet, Bool), AuthError> = try await keystore.update { state in
-            guard let index = state.userIndex(uid: uid) else { throw TokenRefresh.removed(uid) }
+            guard let index = state.userIndex(uid: uid) else { throw AuthError.userRemoved(uid) }
             let user = state.users[index]
             guard let backend = user.backend else { throw AuthError.internalError("the user \(uid) is not a Firebase user") }
             try FirebaseSignIn.checkServed(user, by: client)

@@ -11,6 +11,14 @@ public struct FirebaseSignIn: Sendable {
         case reauthenticate
     }
 
+    /// The user after the operation, the provider it went through, and whether Firebase
+    /// created the user.
+    public struct Output: Sendable, Equatable {
+        public var user: User
+        public var providerID: String
+        public var isNewUser: Bool
+    }
+
     let client: FirebaseAuthClient
     let keystore: any Keystore
     let flow: BrokeredSignIn
@@ -25,7 +33,7 @@ public struct FirebaseSignIn: Sendable {
         sessions = FirebaseSessionRefresh(client: client, keystore: keystore, clock: clock)
     }
 
-    public func run(_ operation: Operation, providerID: ProviderID, options: FlowOptions) async throws -> SignIn.Output {
+    public func run(_ operation: Operation, providerID: ProviderID, options: FlowOptions) async throws -> Output {
         // Checked before the browser opens: the keystore, the user, the parameters.
         let state = try keystore.read()
         var idToken: String?
@@ -80,7 +88,7 @@ public struct FirebaseSignIn: Sendable {
     func apply(
         _ request: FirebaseRequests.SignInWithIdP, operation: FirebaseErrorMapping.Operation, expectedUID: String?,
         pendingHandle: String? = nil
-    ) async throws -> SignIn.Output {
+    ) async throws -> Output {
         let json: [String: JSONValue]
         switch try await client.signInWithIdP(request) {
         case .refused(let failure, let fields):
@@ -151,7 +159,7 @@ public struct FirebaseSignIn: Sendable {
             if let pendingHandle { state.pendingCredentials.removeAll { $0.handle == pendingHandle } }
             return user
         }
-        return SignIn.Output(user: user, providerID: result.providerID, isNewUser: result.isNewUser)
+        return Output(user: user, providerID: result.providerID, isNewUser: result.isNewUser)
     }
 
     /// A refusal of `signInWithIdp` as SPEC §5's error. A conflict's credential — Firebase's
@@ -223,15 +231,16 @@ public struct FirebaseSignIn: Sendable {
     /// `--id-token -` (SPEC §9): an ID token obtained elsewhere, sent as `postBody`
     /// (`id_token=…&providerId=…[&nonce=RAW]`) with `requestUri` `http://localhost`; Firebase
     /// verifies it. Not for Microsoft, which Firebase takes only through its own code exchange.
-    public func runIDToken(_ operation: Operation, providerID: ProviderID, idToken token: String, rawNonce: String?) async throws
-        -> SignIn.Output
+    public func runIDToken(_ operation: Operation, providerID: ProviderID, idToken input: IDTokenInput, rawNonce: String?) async throws
+        -> Output
     {
         guard providerID.rawValue != "microsoft.com" else {
             throw AuthError.invalidArgument(
                 "Firebase accepts a Microsoft sign-in only through its own code exchange, not an ID token obtained elsewhere. Sign in through the browser: \(command: .login, "microsoft.com")"
             )
         }
-        let trimmed = token.trimming(.whitespacesAndNewlines)
+        // Read only now: a Microsoft sign-in is refused before anyone is asked for a token.
+        let trimmed = try input.token().trimming(.whitespacesAndNewlines)
         guard !trimmed.isEmpty else {
             throw AuthError.invalidArgument(
                 "no ID token arrived on stdin. Pipe it in: \(command: .login, "\(providerID)", .input(.idToken, "-"), "< token.jwt")")
@@ -261,7 +270,7 @@ public struct FirebaseSignIn: Sendable {
 
     /// `link --pending HANDLE` (the current user links it) or `login --credential HANDLE` (sign
     /// in as the user it belongs to): `signInWithIdp` with the saved `pendingToken`.
-    public func runPending(_ operation: Operation, handle: String) async throws -> SignIn.Output {
+    public func runPending(_ operation: Operation, handle: String) async throws -> Output {
         let state = try keystore.read()
         let pending = try AccountRules.pendingCredential(handle, in: state, now: clock.now())
         guard let brokered = pending.credential.brokered, brokered.projectID == client.project, !brokered.pendingToken.isEmpty else {

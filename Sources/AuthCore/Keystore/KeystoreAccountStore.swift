@@ -2,7 +2,7 @@
 /// decides, each change under the keystore lock after a re-read. The time, the uid of a new
 /// user and the handle of a pending credential are drawn from the injected clock and random
 /// source.
-public struct KeystoreAccountStore: AccountStore {
+public struct KeystoreAccountStore: CredentialAccountStore {
     let keystore: any Keystore
     let clock: any Clock
     let random: any RandomSource

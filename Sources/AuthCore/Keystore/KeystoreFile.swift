@@ -207,19 +207,19 @@ struct KeystoreFile: Codable, Equatable {
             )
         } catch UIDCheck.invalid {
             throw AuthError.keystore(
-                "the keystore \(path) is corrupt (it holds a uid with characters or a length authctl never writes: damage, or shell syntax or a terminal escape someone put in the file). authctl will not change it: restore a backup, or move it away (mv '\(path)' '\(path).bad') and sign in again"
+                "the keystore \(path) is corrupt (it holds a uid with characters or a length authctl never writes: damage, or shell syntax or a terminal escape someone put in the file). authctl will not change it: restore a backup, or move it away (\(moveAside: path)) and sign in again"
             )
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
             throw AuthError.keystore(
-                "the keystore \(path) is corrupt (not a JSON object). authctl will not change it: move it away (mv '\(path)' '\(path).bad') and sign in again, or restore a backup"
+                "the keystore \(path) is corrupt (not a JSON object). authctl will not change it: move it away (\(moveAside: path)) and sign in again, or restore a backup"
             )
         } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
             throw AuthError.keystore(
-                "the keystore \(path) is corrupt (not a JSON object). authctl will not change it: move it away (mv '\(path)' '\(path).bad') and sign in again, or restore a backup"
+                "the keystore \(path) is corrupt (not a JSON object). authctl will not change it: move it away (\(moveAside: path)) and sign in again, or restore a backup"
             )
         } catch {
             throw AuthError.keystore(
-                "the keystore \(path) is corrupt (its content does not match format version \(currentVersion)). authctl will not change it: move it away (mv '\(path)' '\(path).bad') and sign in again"
+                "the keystore \(path) is corrupt (its content does not match format version \(currentVersion)). authctl will not change it: move it away (\(moveAside: path)) and sign in again"
             )
         }
     }

@@ -167,31 +167,6 @@ public struct KeystoreKeys: Sendable {
     }
 }
 
-/// The Secret Service (GNOME Keyring, KWallet, KeePassXC) as a sealed keystore uses it: one
-/// item per sealing, named by a random id the keystore records, holding the key that wraps
-/// its data key. A new sealing stores a new item before the file is written, so a failed
-/// write leaves the old item, and the old file, as they were.
-public protocol KeystoreKeyring: Sendable {
-    /// The key of `item`; a keystore error when there is none or the keyring is locked.
-    func wrappingKey(item: String) throws -> SymmetricKey
-    /// Stores `key` as `item`.
-    func store(_ key: SymmetricKey, item: String, label: String) throws
-    /// Removes `item` (a sealing that was replaced); failures are ignored.
-    func remove(item: String)
-}
-
-/// Where an unlocked keystore's data key is kept for a while (`unlock`, `lock`): the kernel
-/// keyring (`KernelKeyring`). Keyed by the keystore's path; the key is checked against the
-/// keystore's check value before it is used, so a stale or planted one opens nothing.
-public protocol KeystoreKeyCache: Sendable {
-    /// The key kept for the keystore at `path`; nil when there is none (or it timed out).
-    func key(keystore path: String) -> Data?
-    /// Keeps `key` for the keystore at `path` for `seconds`.
-    func store(_ key: Data, keystore path: String, seconds: Int) throws
-    /// Forgets the key of the keystore at `path`; whether there was one.
-    @discardableResult func remove(keystore path: String) -> Bool
-}
-
 /// How to seal a keystore (`keystore seal`, `keystore rekey`).
 public enum KeystoreSealTarget: Sendable {
     case keyFile(path: String)

@@ -16,7 +16,7 @@ public final class LoopbackRedirectReceiver: RedirectReceiver {
     public var port: UInt16 { listener.port }
     public var servesStartURL: Bool { true }
 
-    public func start(_ machine: CallbackStateMachine, redirectURI: URL, until deadline: Date, events: any SignInEvents) {
+    public func start(_ machine: CallbackStateMachine, redirectURI: URL, until deadline: Date, events: any AuthEventSink) {
         let listener = self.listener, clock = self.clock
         let task = Task {
             try await listener.waitForRedirect(machine, until: deadline, clock: clock) { event in
@@ -32,7 +32,11 @@ public final class LoopbackRedirectReceiver: RedirectReceiver {
         guard let task = waiting.withLock({ $0 }) else {
             throw AuthError.internalError("the sign-in listener was asked for a redirect before it started")
         }
-        let redirect = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+        let redirect = try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            task.cancel()
+        }
         return ReceivedRedirect(outcome: redirect.outcome, browser: redirect.browser)
     }
 

@@ -19,10 +19,6 @@ public final class PastedRedirectReceiver: RedirectReceiver {
     private let read: @Sendable () async -> String?
     private let pending = Mutex<(machine: CallbackStateMachine, redirectURI: URL)?>(nil)
 
-    /// What the terminal shows before it reads the pasted address.
-    public static let prompt =
-        "Then paste the address the browser ended on (its page may fail to load: that is expected), or the form body it posted, and press Enter:"
-
     static let dynamicPorts: ClosedRange<UInt16> = 49152...65535
 
     public init(address: ListenAddress, random: any RandomSource, read: @escaping @Sendable () async -> String?) {
@@ -37,7 +33,7 @@ public final class PastedRedirectReceiver: RedirectReceiver {
         self.read = read
     }
 
-    public func start(_ machine: CallbackStateMachine, redirectURI: URL, until deadline: Date, events: any SignInEvents) {
+    public func start(_ machine: CallbackStateMachine, redirectURI: URL, until deadline: Date, events: any AuthEventSink) {
         pending.withLock { $0 = (machine, redirectURI) }
     }
 

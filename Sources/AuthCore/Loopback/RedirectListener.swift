@@ -44,7 +44,7 @@ public final class RedirectListener: @unchecked Sendable {
     /// Binds `host` (a loopback IPv4 or IPv6 literal, or `localhost`) and `port` (0: ephemeral).
     public init(
         host: String = "127.0.0.1", port: UInt16 = 0, access: LoopbackAccess = .currentUser,
-        otherUserPage: String = SignInPage.otherUser(allowedBy: nil), peers: any LoopbackPeerLookup = ProcNetTCPPeerLookup()
+        otherUserPage: String = SignInPage.otherUser(allowedBy: nil), peers: any LoopbackPeerLookup
     ) throws {
         let literal = host.lowercased() == "localhost" ? "127.0.0.1" : host.trimming(ScalarSet(charactersIn: "[]"))
         guard EndpointPolicy.isLoopback(host: literal) else {

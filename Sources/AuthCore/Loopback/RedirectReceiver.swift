@@ -13,7 +13,7 @@ public protocol RedirectReceiver: AnyObject, Sendable {
     /// the browser can be given it; false when the authorization URL is shown to a person.
     var servesStartURL: Bool { get }
     /// Starts waiting (a listener serves from now on, also while the browser starts).
-    func start(_ machine: CallbackStateMachine, redirectURI: URL, until deadline: Date, events: any SignInEvents)
+    func start(_ machine: CallbackStateMachine, redirectURI: URL, until deadline: Date, events: any AuthEventSink)
     /// The outcome once it has arrived; `web-context-cancelled` past the deadline or on Ctrl-C.
     func redirect() async throws -> ReceivedRedirect
     /// Stops waiting and frees what the receiver holds. Safe to call more than once.
@@ -47,26 +47,30 @@ public struct SystemRedirectReceivers: RedirectReceivers {
     let clock: any Clock
     let random: any RandomSource
     let otherUserPage: String
+    let peers: any LoopbackPeerLookup
     let readPasted: @Sendable () async -> String?
 
     /// - Parameters:
     ///   - otherUserPage: the 403 page of another local user's connection
     ///     (`SignInPage.otherUser(allowedBy:)`, with the command line's words).
+    ///   - peers: who owns a connection to the listener (`ProcNetTCPPeerLookup` on Linux).
     ///   - readPasted: one line a person pastes (stdin), nil at the end of input.
     public init(
         clock: any Clock, random: any RandomSource, otherUserPage: String = SignInPage.otherUser(allowedBy: nil),
-        readPasted: @escaping @Sendable () async -> String?
+        peers: any LoopbackPeerLookup, readPasted: @escaping @Sendable () async -> String?
     ) {
         self.clock = clock
         self.random = random
         self.otherUserPage = otherUserPage
+        self.peers = peers
         self.readPasted = readPasted
     }
 
     public func open(pasted: Bool, address: ListenAddress, access: LoopbackAccess) throws -> any RedirectReceiver {
         if pasted { return PastedRedirectReceiver(address: address, random: random, read: readPasted) }
         return LoopbackRedirectReceiver(
-            listener: try RedirectListener(host: address.host, port: address.port, access: access, otherUserPage: otherUserPage),
+            listener: try RedirectListener(
+                host: address.host, port: address.port, access: access, otherUserPage: otherUserPage, peers: peers),
             clock: clock)
     }
 }

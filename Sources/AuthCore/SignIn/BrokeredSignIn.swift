@@ -12,11 +12,11 @@ public struct BrokeredSignIn: Sendable {
     let random: any RandomSource
     let browser: any BrowserLauncher
     let receivers: any RedirectReceivers
-    let events: any SignInEvents
+    let events: any AuthEventSink
 
     public init(
         clock: any Clock, random: any RandomSource, browser: any BrowserLauncher, receivers: any RedirectReceivers,
-        events: any SignInEvents
+        events: any AuthEventSink
     ) {
         self.clock = clock
         self.random = random

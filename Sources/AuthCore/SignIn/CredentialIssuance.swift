@@ -25,7 +25,7 @@ public struct CredentialIssuance: Sendable {
     /// The same, its token client made of these ports.
     public init(
         transport: any HTTPTransport, clock: any Clock, random: any RandomSource, browser: any BrowserLauncher,
-        receivers: any RedirectReceivers, metadataCache: any MetadataCache, secrets: any SecretSource, events: any SignInEvents
+        receivers: any RedirectReceivers, metadataCache: any MetadataCache, secrets: any SecretSource, events: any AuthEventSink
     ) {
         self.init(
             tokens: TokenClient(transport: transport, clock: clock, random: random, metadataCache: metadataCache, secrets: secrets),
@@ -42,8 +42,8 @@ public struct CredentialIssuance: Sendable {
         switch source {
         case .interactive(let options):
             return try await driver.run(provider: provider, options: options, then: apply)
-        case .idToken(let token, let rawNonce):
-            return try await apply(try await idTokenCredential(token, rawNonce: rawNonce, provider: provider))
+        case .idToken(let input, let rawNonce):
+            return try await apply(try await idTokenCredential(try input.token(), rawNonce: rawNonce, provider: provider))
         case .pending:
             throw AuthError.internalError("a pending credential is applied, not issued")
         }

@@ -24,17 +24,3 @@ extension CredentialIssuing {
 }
 
 extension CredentialIssuance: CredentialIssuing {}
-
-extension AuthEnvironment {
-    /// The sign-in flows (browser, manual, device code, ID token) wired to this environment.
-    public var credentialIssuer: any CredentialIssuing {
-        let environment = self
-        return CredentialIssuance(
-            transport: transport, clock: clock, random: random, browser: browser,
-            receivers: redirectReceivers
-                ?? SystemRedirectReceivers(clock: clock, random: random) {
-                    await environment.terminal.readInput(prompt: PastedRedirectReceiver.prompt)
-                },
-            metadataCache: metadataCache, secrets: secrets, events: signInEvents)
-    }
-}

@@ -15,6 +15,9 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case command(Verb, [Argument])
         /// An input the person gives, named alone (`--tenant`).
         case input(Input)
+        /// Moving a damaged file out of the way (to `PATH.bad`): the front end spells it,
+        /// a shell command in the executable (`mv 'PATH' 'PATH.bad'`).
+        case moveAside(path: String)
     }
 
     /// What a command does; the executable spells it as its subcommand (`.usersList` →
@@ -97,6 +100,8 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
 
         public mutating func appendInterpolation(input: Input) { parts.append(.input(input)) }
 
+        public mutating func appendInterpolation(moveAside path: String) { parts.append(.moveAside(path: path)) }
+
         /// Inputs named one after the other: `--client-id, --team-id`.
         public mutating func appendInterpolation(inputs: [Input], separator: String) {
             for (index, input) in inputs.enumerated() {
@@ -106,13 +111,16 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         }
     }
 
-    /// The message as words, each command and input spelled by the front end.
-    public func spelled(command: (Verb, [Argument]) -> String, input: (Input) -> String) -> String {
+    /// The message as words, each command, input and file move spelled by the front end.
+    public func spelled(
+        command: (Verb, [Argument]) -> String, input: (Input) -> String, moveAside: (String) -> String = { "‹move \($0) aside›" }
+    ) -> String {
         parts.map { part in
             switch part {
             case .text(let text): text
             case .command(let verb, let arguments): command(verb, arguments)
             case .input(let name): input(name)
+            case .moveAside(let path): moveAside(path)
             }
         }.joined()
     }

@@ -1,6 +1,6 @@
 /// What `login`, `link` and `reauth` share: finding the provider and obtaining the credential.
 struct AccountOperation: Sendable {
-    let accounts: any AccountStore
+    let accounts: any CredentialAccountStore
     let configStore: ConfigStore
     let issuer: any CredentialIssuing
     let events: any AuthEventSink

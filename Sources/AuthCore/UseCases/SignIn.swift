@@ -1,5 +1,5 @@
 /// `authctl login`: a credential (browser sign-in, ID token, or pending credential), then
-/// the account rules of SPEC §5.
+/// the account rules of SPEC §5, in the backend the wiring chose (`AccountBackend`).
 public struct SignIn: Sendable {
     public struct Input: Sendable {
         /// Required, except with a pending credential (which names its own provider).
@@ -22,16 +22,9 @@ public struct SignIn: Sendable {
         public var isNewUser: Bool
     }
 
-    let operation: AccountOperation
+    let backend: any AccountBackend
 
-    public init(accounts: any AccountStore, configStore: ConfigStore, issuer: any CredentialIssuing, events: any AuthEventSink) {
-        operation = AccountOperation(accounts: accounts, configStore: configStore, issuer: issuer, events: events)
-    }
+    public init(backend: any AccountBackend) { self.backend = backend }
 
-    public func run(_ input: Input) async throws -> Output {
-        try await operation.apply(for: input.providerID, source: input.source, command: .login) { credential, handle in
-            let result = try await operation.accounts.signIn(with: credential, pendingHandle: handle)
-            return Output(user: result.user, providerID: credential.providerID, isNewUser: result.isNewUser)
-        }
-    }
+    public func run(_ input: Input) async throws -> Output { try await backend.signIn(input) }
 }

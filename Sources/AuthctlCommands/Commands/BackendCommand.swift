@@ -68,7 +68,7 @@ struct BackendCommand: ParsableCommand {
 
     /// The setting, never the API key (only whether one is set).
     static func print(_ setting: Backends.Setting, wiring: Wiring, json: Bool) {
-        let emulator = wiring.environment["FIREBASE_AUTH_EMULATOR_HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? setting.firebase?.emulator
+        let emulator = wiring.firebaseEmulatorHost ?? setting.firebase?.emulator
         if json {
             var fields: [String: JSONValue] = ["backend": .string(setting.name)]
             if let firebase = setting.firebase {

@@ -22,10 +22,12 @@ struct CredentialArguments: ParsableArguments {
         if rawNonce != nil, idToken == nil { throw ValidationError("--raw-nonce goes with --id-token -") }
     }
 
-    /// The source of the credential: the ID token from stdin, or the browser flow.
+    /// The source of the credential: the ID token from stdin (read when the sign-in gets to
+    /// it), or the browser flow.
     func source(flow: FlowArguments, wiring: Wiring) throws -> CredentialSource {
         guard idToken != nil else { return .interactive(try flow.flowOptions(environment: wiring.environment)) }
-        return .idToken(try Self.readStandardInput(wiring), rawNonce: rawNonce)
+        let io = wiring.io
+        return .idToken(IDTokenInput { try Self.readStandardInput(io) }, rawNonce: rawNonce)
     }
 
     /// The most an ID token read from stdin may have: 1 MiB (a real one is a few KiB; the
@@ -33,13 +35,13 @@ struct CredentialArguments: ParsableArguments {
     static let idTokenLimit = 1 << 20
 
     /// Reads stdin to its end (at most `idTokenLimit`); Ctrl-C ends the wait (exit 5).
-    static func readStandardInput(_ wiring: Wiring) throws -> String {
-        if wiring.io.stdin.isTerminal {
-            wiring.output.error("authctl: paste the ID token, then press Ctrl-D (Ctrl-C to cancel)\n")
+    static func readStandardInput(_ io: AuthctlIO) throws -> String {
+        if io.stdin.isTerminal {
+            Output(stdout: io.stdout, stderr: io.stderr).error("authctl: paste the ID token, then press Ctrl-D (Ctrl-C to cancel)\n")
         }
         let data: Data
         do {
-            data = try wiring.io.stdin.readToEnd(limit: idTokenLimit)
+            data = try io.stdin.readToEnd(limit: idTokenLimit)
         } catch is InputTooLarge {
             throw AuthError.invalidArgument(
                 "stdin holds more than 1 MiB, which is no ID token. Pipe the token alone: --id-token - < token.jwt")

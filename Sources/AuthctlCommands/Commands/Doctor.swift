@@ -50,7 +50,7 @@ struct DoctorCommand: AuthctlCommand {
             config = providers.count == 1 ? providers.first : nil
         }
         if let config {
-            let environment = wiring.authEnvironment()
+            let environment = wiring.useCases()
             let checked = try ProviderRegistry.provider(for: config)
             checks += await Doctor(transport: environment.transport, clock: wiring.io.clock, random: environment.random)
                 .check(checked, environment: wiring.environment)

@@ -35,7 +35,7 @@ struct ExecCommand: AuthctlCommand {
         var wiring = wiring
         let keys = KeystoreKeyMemory()
         wiring.keyMemory = keys
-        let status = try await wiring.authEnvironment().exec(runner: wiring.io.childProcesses).run(
+        let status = try await wiring.useCases().exec(runner: wiring.io.childProcesses).run(
             .init(
                 providerID: try provider.map(ProviderID.init(parsing:)), scopes: scopes, command: command,
                 environment: wiring.childEnvironment, runtimeDirectory: wiring.runtimeDirectory, keystoreKeys: keys))

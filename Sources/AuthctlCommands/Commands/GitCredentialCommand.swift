@@ -43,7 +43,7 @@ struct GitCredentialCommand: AuthctlCommand {
         let description = try Self.readDescription(wiring.io.stdin)
         switch operation {
         case "get":
-            let answer = try await wiring.authEnvironment().gitCredential.get(
+            let answer = try await wiring.useCases().gitCredential.get(
                 .init(providerID: providerID, scopes: scopes, description: description))
             try Self.emit(to: wiring, answer.encoded())
         default:

@@ -32,20 +32,9 @@ struct LinkCommand: AuthctlCommand {
     }
 
     func run(_ wiring: Wiring) async throws {
-        let environment = wiring.authEnvironment(browser: wiring.browser(command: flow.browserCommand, disabled: flow.opensNoBrowser))
-        if let output = try await wiring.firebaseAccountOperation(
-            .link, provider: provider, flow: flow, credential: credential, pending: pendingHandle, environment: environment)
-        {
-            // SPEC §9: linked in the Firebase project.
-            wiring.output.accountResult(
-                user: output.user, providerID: output.providerID, isNewUser: false, json: global.json,
-                text:
-                    "Linked \(output.providerID) to \(Output.name(of: output.user)) (\(output.user.providerData.map(\.providerID).joined(separator: ", ")))."
-            )
-            return
-        }
+        let link = try wiring.useCases(browser: wiring.browser(command: flow.browserCommand, disabled: flow.opensNoBrowser)).link()
         let source = try pendingHandle.map { CredentialSource.pending(handle: $0) } ?? credential.source(flow: flow, wiring: wiring)
-        let output = try await environment.link.run(
+        let output = try await link.run(
             .init(providerID: try provider.map(ProviderID.init(parsing:)), source: source, consent: consent))
         wiring.output.accountResult(
             user: output.user, providerID: output.providerID, isNewUser: false, json: global.json,

@@ -53,16 +53,9 @@ struct Login: AuthctlCommand {
         // Without a provider (and no pending credential, which names its own): the only one configured.
         let provider = try pendingHandle == nil ? self.provider ?? Self.onlyProvider(wiring) : self.provider
         if workload.clientCredentials, let provider { return try await signInWorkload(provider, wiring: wiring) }
-        let environment = wiring.authEnvironment(browser: wiring.browser(command: flow.browserCommand, disabled: flow.opensNoBrowser))
-        let output: SignIn.Output
-        if let firebase = try await wiring.firebaseAccountOperation(
-            .signIn, provider: provider, flow: flow, credential: credential, pending: pendingHandle, environment: environment)
-        {
-            output = firebase  // SPEC §9: the Firebase project holds the users
-        } else {
-            let source = try pendingHandle.map { CredentialSource.pending(handle: $0) } ?? credential.source(flow: flow, wiring: wiring)
-            output = try await environment.signIn.run(.init(providerID: try provider.map(ProviderID.init(parsing:)), source: source))
-        }
+        let signIn = try wiring.useCases(browser: wiring.browser(command: flow.browserCommand, disabled: flow.opensNoBrowser)).signIn()
+        let source = try pendingHandle.map { CredentialSource.pending(handle: $0) } ?? credential.source(flow: flow, wiring: wiring)
+        let output = try await signIn.run(.init(providerID: try provider.map(ProviderID.init(parsing:)), source: source))
         wiring.output.accountResult(
             user: output.user, providerID: output.providerID, isNewUser: output.isNewUser, json: global.json,
             text:
@@ -89,12 +82,12 @@ struct Login: AuthctlCommand {
     /// `--client-credentials`: the workload's grant, then its account (docs/ci.md).
     func signInWorkload(_ provider: String, wiring: Wiring) async throws {
         let id = try ProviderID(parsing: provider)
-        let environment = wiring.authEnvironment()
-        let configured = try environment.configStore.workloadProvider(id)
+        let useCases = wiring.useCases()
+        let configured = try useCases.configStore.workloadProvider(id)
         guard let client = try workload.client(flow: flow, configured: configured) else {
             throw AuthError.internalError("--client-credentials without a client")
         }
-        let output = try await environment.workloadSignIn.run(.init(providerID: id, client: client))
+        let output = try await useCases.workloadSignIn.run(.init(providerID: id, client: client))
         wiring.output.accountResult(
             user: output.user, providerID: output.providerID, isNewUser: output.isNewUser, json: global.json,
             text:

@@ -177,7 +177,7 @@ struct ProvidersCommand: ParsableCommand {
                     // first sign-in. Its content is read and dropped: never printed, never copied.
                     if let clientSecretFile { _ = try secrets.fileContents(clientSecretFile) }
                 },
-                discovery: noCheck ? nil : DiscoveryCheck(transport: wiring.authEnvironment().transport, clock: wiring.io.clock))
+                discovery: noCheck ? nil : DiscoveryCheck(transport: wiring.useCases().transport, clock: wiring.io.clock))
             if global.json {
                 wiring.output.json(ProvidersCommand.json(config))
             } else {

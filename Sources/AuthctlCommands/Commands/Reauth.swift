@@ -14,18 +14,10 @@ struct ReauthCommand: AuthctlCommand {
     @OptionGroup var global: GlobalOptions
 
     func run(_ wiring: Wiring) async throws {
-        let environment = wiring.authEnvironment(browser: wiring.browser(command: flow.browserCommand, disabled: flow.opensNoBrowser))
         let providerID = try ProviderID(parsing: provider)
-        if let output = try await wiring.firebaseAccountOperation(
-            .reauthenticate, provider: provider, flow: flow, credential: credential, pending: nil, environment: environment)
-        {
-            // SPEC §9: `autoCreate: false`, and the uid checked.
-            wiring.output.accountResult(
-                user: output.user, providerID: providerID.rawValue, isNewUser: false, json: global.json,
-                text: "Reauthenticated \(Output.name(of: output.user)) with \(providerID).")
-            return
-        }
-        let user = try await environment.reauthenticate.run(
+        let reauthenticate = try wiring.useCases(browser: wiring.browser(command: flow.browserCommand, disabled: flow.opensNoBrowser))
+            .reauthenticate()
+        let user = try await reauthenticate.run(
             .init(providerID: providerID, source: credential.source(flow: flow, wiring: wiring)))
         wiring.output.accountResult(
             user: user, providerID: providerID.rawValue, isNewUser: false, json: global.json,

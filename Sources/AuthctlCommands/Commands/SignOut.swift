@@ -21,7 +21,7 @@ struct SignOutCommand: AuthctlCommand {
     @OptionGroup var global: GlobalOptions
 
     func run(_ wiring: Wiring) async throws {
-        let output = try await wiring.authEnvironment().signOut.run(.init(all: all, revoke: revoke))
+        let output = try await wiring.useCases().signOut.run(.init(all: all, revoke: revoke))
         // Who still has a session (the current user signed out, another did not): how to switch to them.
         let others = all ? [] : ((try? wiring.keystore().readProfiles().usersByCreation.filter(Output.hasSession)) ?? [])
         if global.json {

@@ -44,7 +44,7 @@ struct Status: AuthctlCommand {
             }
             return
         }
-        let env = wiring.authEnvironment()
+        let env = wiring.useCases()
         let result = try await SessionCheck(
             configStore: env.configStore, transport: env.transport, clock: env.clock, metadataCache: env.metadataCache,
             secrets: env.secrets, random: env.random

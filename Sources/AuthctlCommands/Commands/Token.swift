@@ -169,7 +169,7 @@ struct TokenRequest: Equatable, WiredCommand {
 
     func run(_ wiring: Wiring) async throws {
         let output: TokenRefresh.Output
-        let environment = wiring.authEnvironment()
+        let environment = wiring.useCases()
         do {
             output = try await environment.tokenRefresh.run(input)
         } catch let error as AuthError where error.code == .noCurrentUser && provider == nil {

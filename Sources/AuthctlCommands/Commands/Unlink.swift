@@ -12,7 +12,7 @@ struct UnlinkCommand: AuthctlCommand {
     @OptionGroup var global: GlobalOptions
 
     func run(_ wiring: Wiring) async throws {
-        let output = try await wiring.authEnvironment().unlink.run(providerID: try ProviderID(parsing: provider))
+        let output = try await wiring.useCases().unlink.run(providerID: try ProviderID(parsing: provider))
         let revocations = output.revocation.map { [$0] } ?? []
         if global.json {
             wiring.output.json(

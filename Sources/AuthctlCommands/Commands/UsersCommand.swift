@@ -105,7 +105,7 @@ struct UsersCommand: ParsableCommand {
                 try wiring.confirm(
                     "Delete the user \(Output.name(of: user)) (\(user.uid)) from the keystore, revoking its tokens?", yes: yes)
             }
-            let output = try await wiring.authEnvironment().deleteUser.run(uid: uid)
+            let output = try await wiring.useCases().deleteUser.run(uid: uid)
             if global.json {
                 wiring.output.json(.object(["deleted": .string(output.user.uid), "revocations": Output.revocations(output.revocations)]))
                 return
@@ -218,7 +218,7 @@ struct UsersCommand: ParsableCommand {
                 throw AuthError.invalidArgument(
                     "the photo is binary and stdout is a terminal. Write it to a file: authctl users photo --output photo.jpg")
             }
-            let photo = try await wiring.authEnvironment().userPhoto.run()
+            let photo = try await wiring.useCases().userPhoto.run()
             guard let output else {
                 wiring.output.write(photo.data)
                 return

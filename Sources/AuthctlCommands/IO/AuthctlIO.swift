@@ -25,10 +25,13 @@ public struct AuthctlIO: Sendable {
     public var browser: any BrowserLauncher
     /// Runs `exec`'s command (it inherits the process's own standard streams).
     public var childProcesses: any ChildProcessRunner
+    /// Where the configuration at a path is kept: the file itself for the process.
+    public var configStorage: @Sendable (_ path: String) -> any ConfigStorage
 
     public init(
         stdin: any InputChannel, stdout: any OutputChannel, stderr: any OutputChannel, environment: [String: String],
-        clock: any Clock, browser: any BrowserLauncher, childProcesses: any ChildProcessRunner
+        clock: any Clock, browser: any BrowserLauncher, childProcesses: any ChildProcessRunner,
+        configStorage: @escaping @Sendable (_ path: String) -> any ConfigStorage
     ) {
         self.stdin = stdin
         self.stdout = stdout
@@ -37,16 +40,18 @@ public struct AuthctlIO: Sendable {
         self.clock = clock
         self.browser = browser
         self.childProcesses = childProcesses
+        self.configStorage = configStorage
     }
 
     /// The process's own: file descriptors 0, 1 and 2, its environment, the wall clock,
-    /// `$BROWSER` or the desktop's default browser, child processes. Cheap to build: nothing
+    /// `$BROWSER` or the desktop's default browser, child processes, config.json on disk. Cheap to build: nothing
     /// is opened or asked (isatty) until a command needs it.
     public static func process() -> AuthctlIO {
         let environment = ProcessInfo.processInfo.environment
         return AuthctlIO(
             stdin: FileDescriptorInput(descriptor: STDIN_FILENO), stdout: FileDescriptorOutput(descriptor: STDOUT_FILENO),
             stderr: FileDescriptorOutput(descriptor: STDERR_FILENO), environment: environment, clock: SystemClock(),
-            browser: SystemBrowserLauncher(environment: environment), childProcesses: SystemChildProcessRunner())
+            browser: SystemBrowserLauncher(environment: environment), childProcesses: SystemChildProcessRunner(),
+            configStorage: { FileConfigStorage(path: $0, random: SystemRandomSource()) })
     }
 }

@@ -1,6 +1,7 @@
-/// Where a use case reports progress for a person (stderr in the executable). Results are
-/// returned, never printed, by the core.
-public protocol Terminal: Sendable {
+/// Where the command layer shows a person progress, notices and `-v` lines, and asks its
+/// questions (stderr and stdin in the executable, `StderrTerminal`). The core prints nothing:
+/// it reports events (`EventText` words them here) and returns results.
+protocol Terminal: Sendable {
     /// True when a person is at a terminal (stdin and stderr are TTYs).
     var isInteractive: Bool { get }
     /// One progress line (stderr). Suppressed by `--quiet`.
@@ -19,6 +20,6 @@ public protocol Terminal: Sendable {
 }
 
 extension Terminal {
-    public func confirm(_ question: String) -> Bool { false }
-    public func readInput(prompt: String) async -> String? { nil }
+    func confirm(_ question: String) -> Bool { false }
+    func readInput(prompt: String) async -> String? { nil }
 }

@@ -1,19 +1,19 @@
-import Synchronization
+import AuthCore
 
-/// Logs one line per exchange at `--verbose`: method, host and path, status, duration.
+/// Logs one line per exchange at `--verbose` (`-v`): method, host and path, status, duration.
 /// Query strings, headers and bodies are never logged, so no secret can reach the log.
-public struct LoggingTransport: HTTPTransport {
+struct LoggingTransport: HTTPTransport {
     let base: any HTTPTransport
     let terminal: any Terminal
     let clock: any Clock
 
-    public init(_ base: any HTTPTransport, terminal: any Terminal, clock: any Clock) {
+    init(_ base: any HTTPTransport, terminal: any Terminal, clock: any Clock) {
         self.base = base
         self.terminal = terminal
         self.clock = clock
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let start = clock.now()
         let target =
             "\(request.method) \(request.url.scheme ?? "")://\(request.url.host ?? "")\(request.url.port.map { ":\($0)" } ?? "")\(request.url.path)"

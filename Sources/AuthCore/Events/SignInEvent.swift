@@ -1,6 +1,6 @@
-/// What a sign-in tells the person signing in while it runs, as values: the executable
-/// turns each into its line (`SignInEventText`); the core never writes words for a
-/// terminal, command names or flags here.
+/// What a sign-in tells the person signing in while it runs, as values, reported as
+/// `AuthEvent.signIn` through the one event port: the executable turns each into its line
+/// (`EventText`); the core never writes words for a terminal, command names or flags here.
 public enum SignInEvent: Sendable, Equatable {
     /// The provider uses the implicit flow (OpenID Connect Core 3.2): the ID token travels
     /// through the browser and no access or refresh token comes.
@@ -23,15 +23,4 @@ public enum SignInEvent: Sendable, Equatable {
     /// The device flow polls until `until` (the code's lifetime or the timeout, whichever
     /// comes first), `seconds` from now.
     case waitingForApproval(until: Date, seconds: Int)
-}
-
-/// Where a sign-in reports its events (the executable: stderr).
-public protocol SignInEvents: Sendable {
-    func report(_ event: SignInEvent)
-}
-
-/// Drops every event (library use).
-public struct DiscardedSignInEvents: SignInEvents {
-    public init() {}
-    public func report(_ event: SignInEvent) {}
 }

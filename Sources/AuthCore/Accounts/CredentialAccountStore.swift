@@ -1,0 +1,15 @@
+/// An account store where a credential of authctl's own flows is applied under the account
+/// rules of SPEC §5 (`login`, `link`, `reauth` with the local backend, `LocalAccountBackend`):
+/// the keystore (`KeystoreAccountStore`). A Firebase project is not one: it brokers its
+/// sign-ins itself (`FirebaseAccountBackend`), so no credential exists here to apply.
+public protocol CredentialAccountStore: AccountStore {
+    /// `login`: the identity's user signs in, or a new user is created; a refusal
+    /// (`account-exists-with-different-credential`) has saved the credential as pending.
+    /// `pendingHandle`: the pending credential being applied, removed on success.
+    func signIn(with credential: Credential, pendingHandle: String?) async throws -> AccountRules.SignInResult
+    /// `link`: the identity joins the user `uid`; a refusal (`credential-already-in-use`)
+    /// has saved the credential as pending. `consent`: a private-relay link was agreed to.
+    func link(_ credential: Credential, toUser uid: String?, pendingHandle: String?, consent: Bool) async throws -> User
+    /// `reauth`: fresh tokens and `lastAuthAt` for an identity the user `uid` already has.
+    func reauthenticate(user uid: String, with credential: Credential) async throws -> User
+}

@@ -1,0 +1,11 @@
+/// Where config.json's bytes are kept: the file (`FileConfigStorage`) in the executable, memory
+/// in tests. `ConfigStore` decodes and validates them; the storage only keeps them.
+public protocol ConfigStorage: Sendable {
+    /// Where the configuration lives, as messages name it (the file's path).
+    var path: String { get }
+    /// The bytes as they are; nil when there is no configuration yet.
+    func read() throws -> Data?
+    /// Under the storage's lock: the bytes as they are (nil: none yet) given to `change`,
+    /// and what it returns kept in their place.
+    func update(_ change: (Data?) throws -> Data) async throws
+}
