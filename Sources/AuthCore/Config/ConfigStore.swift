@@ -14,8 +14,6 @@ public struct ConfigStore: Sendable {
     /// Where the configuration lives, as messages name it.
     public var path: String { storage.path }
 
-    /// Set in a decoder's `userInfo` to read a damaged file leniently (see `update`).
-    static let lenientKey = CodingUserInfoKey(rawValue: "authctl.config.lenient")
 
     /// Reads the file and holds every entry to the rules of `providers add`: a file edited by
     /// hand fails here (`provider-not-configured`, naming the file, the provider and the
@@ -53,7 +51,7 @@ public struct ConfigStore: Sendable {
 
     func decode(_ data: Data, lenient: Bool) throws -> ConfigFile {
         let decoder = JSONDecoder()
-        if lenient, let key = Self.lenientKey { decoder.userInfo[key] = true }
+        if lenient, let key = ProviderConfig.lenientKey { decoder.userInfo[key] = true }
         let file: ConfigFile
         do {
             file = try decoder.decode(ConfigFile.self, from: data)

@@ -63,10 +63,13 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
 
     /// Reads one entry of config.json. A key authctl does not know is refused (a typo would
     /// silently lose a setting; a `clientSecret` written by hand would be ignored), unless
+    /// Set in a decoder's `userInfo` to read a damaged file leniently (`ConfigStore.update`).
+    static let lenientKey = CodingUserInfoKey(rawValue: "authctl.config.lenient")
+
     /// `ConfigStore` reads leniently to repair the file (`providers add|remove`): then unknown
     /// keys and values of the wrong type are dropped.
     public init(from decoder: any Decoder) throws {
-        let lenient = ConfigStore.lenientKey.map { decoder.userInfo[$0] as? Bool == true } ?? false
+        let lenient = Self.lenientKey.map { decoder.userInfo[$0] as? Bool == true } ?? false
         let entry = decoder.codingPath.last?.stringValue
         if !lenient {
             for key in try decoder.container(keyedBy: AnyCodingKey.self).allKeys where CodingKeys(rawValue: key.stringValue) == nil {
