@@ -91,11 +91,16 @@ public struct TestEnvironment: Sendable {
     public var credentialIssuer: any CredentialIssuing {
         let terminal = self.terminal
         return CredentialIssuance(
-            transport: transport, clock: clock, random: random, browser: browser,
+            tokens: tokens, transport: transport, clock: clock, random: random, browser: browser,
             receivers: SystemRedirectReceivers(clock: clock, random: random, peers: ProcNetTCPPeerLookup()) {
                 await terminal.readInput(prompt: RecordingTerminal.pastePrompt)
             },
-            metadataCache: metadataCache, secrets: secrets, events: terminal)
+            events: terminal)
+    }
+
+    /// The token client on these fakes.
+    public var tokens: TokenClient {
+        TokenClient(transport: transport, clock: clock, random: random, metadataCache: metadataCache, secrets: secrets)
     }
 }
 

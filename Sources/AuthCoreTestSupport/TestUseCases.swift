@@ -9,15 +9,11 @@ extension TestEnvironment {
     }
 
     public func tokenRefresh(keystore: (any Keystore)? = nil) -> TokenRefresh {
-        TokenRefresh(
-            keystore: keystore ?? self.keystore, configStore: configStore, transport: transport,
-            clock: clock, metadataCache: metadataCache, secrets: secrets)
+        TokenRefresh(keystore: keystore ?? self.keystore, configStore: configStore, tokens: tokens, transport: transport, clock: clock)
     }
 
     public var tokenRevocation: TokenRevocation {
-        TokenRevocation(
-            configStore: configStore, transport: transport, clock: clock,
-            metadataCache: metadataCache, secrets: secrets)
+        TokenRevocation(configStore: configStore, tokens: tokens)
     }
 
     /// The local backend (SPEC §5) on the fakes: the sign-in flows, the rules on the keystore.

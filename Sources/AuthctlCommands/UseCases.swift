@@ -33,11 +33,17 @@ struct UseCases {
             firebase: { try firebase().map { FirebaseAccountStore(client: $0, keystore: keystore, clock: clock) } })
     }
 
+    /// The one client of the providers' token endpoints: every grant, revocation and
+    /// introspection of this command goes through it.
+    var tokens: TokenClient {
+        TokenClient(transport: transport, clock: clock, random: random, metadataCache: metadataCache, secrets: secrets)
+    }
+
     /// The sign-in flows (browser, manual, device code, ID token).
     var credentialIssuer: any CredentialIssuing {
         CredentialIssuance(
-            transport: transport, clock: clock, random: random, browser: browser, receivers: redirectReceivers,
-            metadataCache: metadataCache, secrets: secrets, events: events)
+            tokens: tokens, transport: transport, clock: clock, random: random, browser: browser, receivers: redirectReceivers,
+            events: events)
     }
 
     /// Where `login`, `link` and `reauth` run, chosen once from config.json (SPEC §9): the
@@ -57,22 +63,19 @@ struct UseCases {
     func reauthenticate() throws -> Reauthenticate { Reauthenticate(backend: try accountBackend()) }
 
     var tokenRefresh: TokenRefresh {
-        var refresh = TokenRefresh(
-            keystore: keystore, configStore: configStore, transport: transport, clock: clock, metadataCache: metadataCache,
-            secrets: secrets, random: random)
+        var refresh = TokenRefresh(keystore: keystore, configStore: configStore, tokens: tokens, transport: transport, clock: clock)
         refresh.firebaseEmulatorHost = firebaseEmulatorHost
         return refresh
     }
 
     var tokenRevocation: TokenRevocation {
-        TokenRevocation(
-            configStore: configStore, transport: transport, clock: clock, metadataCache: metadataCache, secrets: secrets, random: random)
+        TokenRevocation(configStore: configStore, tokens: tokens)
     }
 
     var workloadSignIn: WorkloadSignIn {
         WorkloadSignIn(
             keystore: keystore, configStore: configStore,
-            grant: WorkloadGrant(transport: transport, clock: clock, metadataCache: metadataCache, secrets: secrets, random: random),
+            grant: WorkloadGrant(tokens: tokens, clock: clock),
             clock: clock, random: random)
     }
 
@@ -81,6 +84,7 @@ struct UseCases {
     var signOut: SignOut { SignOut(accounts: accountStore, revocation: tokenRevocation) }
     var userPhoto: UserPhoto { UserPhoto(keystore: keystore, configStore: configStore, transport: transport, tokens: tokenRefresh) }
     var gitCredential: GitCredential { GitCredential(keystore: keystore, tokens: tokenRefresh) }
+    var sessionCheck: SessionCheck { SessionCheck(configStore: configStore, tokens: tokens, transport: transport) }
 
     func exec(runner: any ChildProcessRunner) -> Exec {
         Exec(tokens: tokenRefresh, clock: clock, random: random, events: events, runner: runner)

@@ -41,8 +41,10 @@ struct AccountStorePortTests {
 
     func revocation(_ configStore: ConfigStore, clock: FixedClock) -> TokenRevocation {
         TokenRevocation(
-            configStore: configStore, transport: StubTransport { _ in throw AuthError.network("offline") }, clock: clock,
-            metadataCache: NoMetadataCache(), secrets: StaticSecrets())
+            configStore: configStore,
+            tokens: TokenClient(
+                transport: StubTransport { _ in throw AuthError.network("offline") }, clock: clock, random: SeededRandom(),
+                metadataCache: NoMetadataCache(), secrets: StaticSecrets()))
     }
 
     func source() -> CredentialSource { .idToken(IDTokenInput("id-token"), rawNonce: nil) }

@@ -191,12 +191,12 @@ struct PastedRedirectReceiverTests {
         let machine = CallbackStateMachine(expectation: .init(path: "/callback", state: "s", issuer: "https://idp.example"))
         let redirectURI = URL(string: "http://127.0.0.1:50000/callback")!
         let none = PastedRedirectReceiver(address: ListenAddress(host: "127.0.0.1", port: 0), random: SeededRandom()) { nil }
-        none.start(machine, redirectURI: redirectURI, until: .distantFuture, events: DiscardedSignInEvents())
+        none.start(machine, redirectURI: redirectURI, until: .distantFuture, events: DiscardedEvents())
         await #expect { _ = try await none.redirect() } throws: { ($0 as? AuthError)?.code == .webContextCancelled }
         let pasted = PastedRedirectReceiver(address: ListenAddress(host: "127.0.0.1", port: 0), random: SeededRandom()) {
             "http://127.0.0.1:50000/callback?code=c&state=s"
         }
-        pasted.start(machine, redirectURI: redirectURI, until: .distantFuture, events: DiscardedSignInEvents())
+        pasted.start(machine, redirectURI: redirectURI, until: .distantFuture, events: DiscardedEvents())
         let received = try await pasted.redirect()
         #expect(received.outcome == .authorized(AuthorizationResponse(code: "c")) && received.browser == nil)
     }

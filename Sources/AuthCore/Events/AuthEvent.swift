@@ -24,12 +24,6 @@ extension AuthEventSink {
     public func report(_ event: SignInEvent) { report(.signIn(event)) }
 }
 
-/// The port and its null object under the names the sign-in driver and its tests know them
-/// by (`SignInDriver`, `SignInSessionTests`, being rewritten beside this change), until they
-/// say `AuthEventSink` and `DiscardedEvents` too.
-public typealias SignInEvents = AuthEventSink
-public typealias DiscardedSignInEvents = DiscardedEvents
-
 /// Drops every event (library use that does not listen).
 public struct DiscardedEvents: AuthEventSink {
     public init() {}

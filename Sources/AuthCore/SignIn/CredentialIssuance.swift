@@ -13,23 +13,13 @@ public struct CredentialIssuance: Sendable {
     ///   - events: where a sign-in reports its progress (the executable words it on stderr).
     public init(
         tokens: TokenClient, transport: any HTTPTransport, clock: any Clock, random: any RandomSource, browser: any BrowserLauncher,
-        receivers: any RedirectReceivers, events: any SignInEvents
+        receivers: any RedirectReceivers, events: any AuthEventSink
     ) {
         self.tokens = tokens
         credentials = CredentialAssembly(transport: transport, clock: clock, metadata: tokens.metadata)
         driver = SignInDriver(
             tokens: tokens, clock: clock, random: random, browser: browser, receivers: receivers, events: events,
             credentials: credentials)
-    }
-
-    /// The same, its token client made of these ports.
-    public init(
-        transport: any HTTPTransport, clock: any Clock, random: any RandomSource, browser: any BrowserLauncher,
-        receivers: any RedirectReceivers, metadataCache: any MetadataCache, secrets: any SecretSource, events: any AuthEventSink
-    ) {
-        self.init(
-            tokens: TokenClient(transport: transport, clock: clock, random: random, metadataCache: metadataCache, secrets: secrets),
-            transport: transport, clock: clock, random: random, browser: browser, receivers: receivers, events: events)
     }
 
     public func credential(from source: CredentialSource, provider: any IdentityProvider) async throws -> Credential {

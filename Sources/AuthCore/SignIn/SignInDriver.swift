@@ -7,7 +7,7 @@ struct SignInDriver: Sendable {
     let random: any RandomSource
     let browser: any BrowserLauncher
     let receivers: any RedirectReceivers
-    let events: any SignInEvents
+    let events: any AuthEventSink
     /// The ID-token checks and the profile (`CredentialAssembly`).
     let credentials: CredentialAssembly
 

@@ -30,17 +30,6 @@ public struct SessionCheck: Sendable {
         self.transport = transport
     }
 
-    /// The same, its token client made of these ports.
-    public init(
-        configStore: ConfigStore, transport: any HTTPTransport, clock: any Clock, metadataCache: any MetadataCache,
-        secrets: any SecretSource, random: any RandomSource
-    ) {
-        self.init(
-            configStore: configStore,
-            tokens: TokenClient(transport: transport, clock: clock, random: random, metadataCache: metadataCache, secrets: secrets),
-            transport: transport)
-    }
-
     /// Asks the provider of `user`'s last sign-in (or `providerID`) about the session.
     public func run(user: User, providerID: ProviderID? = nil) async throws -> Output {
         let (id, tokenSet) = try TokenRefresh.select(TokenRefresh.Input(providerID: providerID), of: user)

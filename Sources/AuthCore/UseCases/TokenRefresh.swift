@@ -69,16 +69,17 @@ public struct TokenRefresh: Sendable {
     /// refresh (SPEC §9); checked when used.
     public var firebaseEmulatorHost: String?
 
-    /// - Parameter random: a workload's `private_key_jwt` draws its `jti` here.
+    /// - Parameters:
+    ///   - tokens: refreshes and workload grants go through it.
+    ///   - transport: a Firebase user's session is refreshed at Google's secure token service.
     public init(
-        keystore: any Keystore, configStore: ConfigStore, transport: any HTTPTransport, clock: any Clock,
-        metadataCache: any MetadataCache, secrets: any SecretSource, random: any RandomSource = SystemRandomSource()
+        keystore: any Keystore, configStore: ConfigStore, tokens: TokenClient, transport: any HTTPTransport, clock: any Clock
     ) {
         self.keystore = keystore
         self.configStore = configStore
+        self.tokens = tokens
         self.transport = transport
         self.clock = clock
-        tokens = TokenClient(transport: transport, clock: clock, random: random, metadataCache: metadataCache, secrets: secrets)
     }
 
     /// The hot path alone, synchronous: the cached token that answers `input`, read from

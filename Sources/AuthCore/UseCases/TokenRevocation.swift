@@ -28,17 +28,6 @@ public struct TokenRevocation: Sendable {
         self.tokens = tokens
     }
 
-    /// The same, its token client made of these ports.
-    /// - Parameter random: a workload's `private_key_jwt` draws its `jti` here.
-    public init(
-        configStore: ConfigStore, transport: any HTTPTransport, clock: any Clock, metadataCache: any MetadataCache,
-        secrets: any SecretSource, random: any RandomSource = SystemRandomSource()
-    ) {
-        self.init(
-            configStore: configStore,
-            tokens: TokenClient(transport: transport, clock: clock, random: random, metadataCache: metadataCache, secrets: secrets))
-    }
-
     /// Revokes the identity's refresh token (or its access token when it has none); nil
     /// when the identity holds no token.
     func revoke(_ identity: LinkedIdentity, uid: String) async -> Result? {

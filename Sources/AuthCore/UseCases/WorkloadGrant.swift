@@ -11,16 +11,6 @@ public struct WorkloadGrant: Sendable {
         self.clock = clock
     }
 
-    /// The same, its token client made of these ports.
-    public init(
-        transport: any HTTPTransport, clock: any Clock, metadataCache: any MetadataCache, secrets: any SecretSource,
-        random: any RandomSource
-    ) {
-        self.init(
-            tokens: TokenClient(transport: transport, clock: clock, random: random, metadataCache: metadataCache, secrets: secrets),
-            clock: clock)
-    }
-
     /// What one grant yields: the issuer of the provider (the identity's) and the token.
     public struct Result: Sendable {
         public var issuer: String

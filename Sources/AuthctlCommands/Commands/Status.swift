@@ -44,11 +44,7 @@ struct Status: AuthctlCommand {
             }
             return
         }
-        let env = wiring.useCases()
-        let result = try await SessionCheck(
-            configStore: env.configStore, transport: env.transport, clock: env.clock, metadataCache: env.metadataCache,
-            secrets: env.secrets, random: env.random
-        ).run(user: user)
+        let result = try await wiring.useCases().sessionCheck.run(user: user)
         let how = result.method == .introspection ? "token introspection" : "userinfo"
         if global.json {
             wiring.output.json(
