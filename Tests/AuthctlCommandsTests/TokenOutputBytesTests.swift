@@ -108,4 +108,12 @@ struct ProcessEnvironmentTests {
         given.environment = ["HOME": "/given"]
         #expect(given.variable("HOME") == "/given" && given.variable("PATH") == nil && given.environment == ["HOME": "/given"])
     }
+
+    @Test("the process's browser gets the whole environment, read when it is started (hiding the configured secrets)")
+    func browserEnvironment() throws {
+        let io = AuthctlIO.process()
+        let hidden = try #require(io.browser.hiding(["AUTHCTL_NO_SUCH_SECRET"]) as? SystemBrowserLauncher)
+        #expect(hidden.environment == ProcessInfo.processInfo.environment)
+        #expect(hidden.configuredSecrets == ["AUTHCTL_NO_SUCH_SECRET"])
+    }
 }
