@@ -25,7 +25,8 @@ struct IDTokenExpiryReaderTests {
         #"{"exp" : 1790000000 , "nested" : {"a":[1,2.5,-3,true,false,null,"\u00e9\n"],"b":{}} , "name":"Zoë ✓ \"q\""}"#,
         #"{"exp":1790000000,"big":123456789012345678901234567890}"#, #"{"exp":1790000000,"e":1E+2}"#,
         #"{"exp":1790000000,"bad":"\x"}"#, #"{"exp":1790000000,"s":"\ud83d"}"#, #"{"e\u0078p":1790000000}"#,
-        #"{"exp":999999999999999}"#, #"{"exp":9999999999999999}"#, #"{"exp":1790000000,"deep":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}"#,
+        #"{"exp":999999999999999}"#, #"{"exp":9999999999999999}"#,
+        #"{"exp":1790000000,"deep":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}"#,
         "{\"exp\":1790000000,\"raw\":\"tab\there\"}", "{\"exp\":1790000000}\n", " {\"exp\":1790000000} ",
     ]
 
@@ -52,7 +53,8 @@ struct IDTokenExpiryReaderTests {
     func oddTokens() {
         let good = Self.jwt(Self.payloads[0])
         var tokens = [
-            "", ".", "..", "a.b", "a.b.c.d", "ey.ey.ey", "not a token", good + ".", "." + good, good.replacingOccurrences(of: ".", with: ".."),
+            "", ".", "..", "a.b", "a.b.c.d", "ey.ey.ey", "not a token", good + ".", "." + good,
+            good.replacingOccurrences(of: ".", with: ".."),
             Self.part(#"{"alg":"RS256"}"#) + "=." + Self.part(#"{"exp":1}"#) + ".s", "A." + Self.part(#"{"exp":1}"#) + ".s",
             Self.part(#"{"alg":"RS256"}"#) + ".eyJleHAiOjF9A.s", "ey" + String(repeating: "x", count: 900),
         ]
@@ -63,7 +65,9 @@ struct IDTokenExpiryReaderTests {
         for _ in 0..<400 {
             var copy = bytes
             let at = Int.random(in: 0..<copy.count, using: &generator)
-            copy[at] = [UInt8(ascii: "A"), UInt8(ascii: "."), UInt8(ascii: "="), UInt8(ascii: "-"), UInt8(ascii: "_"), 0x20, 0xC3].randomElement(using: &generator) ?? 0
+            copy[at] =
+                [UInt8(ascii: "A"), UInt8(ascii: "."), UInt8(ascii: "="), UInt8(ascii: "-"), UInt8(ascii: "_"), 0x20, 0xC3].randomElement(
+                    using: &generator) ?? 0
             tokens.append(String(decoding: copy, as: UTF8.self))
         }
         for token in tokens {

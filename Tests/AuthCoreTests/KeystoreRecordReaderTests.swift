@@ -83,9 +83,28 @@ struct KeystoreRecordReaderTests {
         var all = plain.map { Keystore(name: $0.0, data: $0.1, key: nil) }
         all.append(Keystore(name: "sealed format 2 fixture", data: try fixture("sealed-keystore-v2.json"), key: fixtureKey))
         let sealings: [(String, (DataKey) throws -> KeystoreSealing)] = [
-            ("key file", { try KeystoreSealing(dataKey: $0, wrappingKey: DataKey.random().symmetricKey, keySource: .keyFile, kdf: nil, keyFile: "/home/ada/k") }),
-            ("passphrase", { try KeystoreSealing(dataKey: $0, wrappingKey: DataKey.random().symmetricKey, keySource: .passphrase, kdf: .standard(salt: Data(count: 16))) }),
-            ("keyring", { try KeystoreSealing(dataKey: $0, wrappingKey: DataKey.random().symmetricKey, keySource: .keyring, kdf: nil, keyringItem: "item-1") }),
+            (
+                "key file",
+                {
+                    try KeystoreSealing(
+                        dataKey: $0, wrappingKey: DataKey.random().symmetricKey, keySource: .keyFile, kdf: nil, keyFile: "/home/ada/k")
+                }
+            ),
+            (
+                "passphrase",
+                {
+                    try KeystoreSealing(
+                        dataKey: $0, wrappingKey: DataKey.random().symmetricKey, keySource: .passphrase,
+                        kdf: .standard(salt: Data(count: 16)))
+                }
+            ),
+            (
+                "keyring",
+                {
+                    try KeystoreSealing(
+                        dataKey: $0, wrappingKey: DataKey.random().symmetricKey, keySource: .keyring, kdf: nil, keyringItem: "item-1")
+                }
+            ),
         ]
         for (name, state) in [("golden", KeystoreFormatTests.expected), ("tricky", tricky)] {
             for (how, sealing) in sealings {
@@ -143,12 +162,20 @@ struct KeystoreRecordReaderTests {
             for user in file.users {
                 var sealed: [(String, SealedPlace)] = user.providerData.compactMap { identity in
                     identity.tokens?.sealed.map {
-                        ($0, file.version >= 3 ? .identityTokens(uid: user.uid, identity: identity)
-                            : .Version2.identityTokens(uid: user.uid, providerID: identity.providerId))
+                        (
+                            $0,
+                            file.version >= 3
+                                ? .identityTokens(uid: user.uid, identity: identity)
+                                : .Version2.identityTokens(uid: user.uid, providerID: identity.providerId)
+                        )
                     }
                 }
                 if let backend = user.backend, let value = backend.session?.sealed {
-                    sealed.append((value, file.version >= 3 ? .backendSession(uid: user.uid, backend: backend) : .Version2.backendSession(uid: user.uid)))
+                    sealed.append(
+                        (
+                            value,
+                            file.version >= 3 ? .backendSession(uid: user.uid, backend: backend) : .Version2.backendSession(uid: user.uid)
+                        ))
                 }
                 for (value, place) in sealed {
                     let plaintext = try #require(key.open(value, place: place), "\(keystore.name)")
@@ -178,7 +205,10 @@ struct KeystoreRecordReaderTests {
         }
         // Doubled members and a `null`.
         let text = String(decoding: bytes, as: UTF8.self)
-        copies.append(Data(text.replacingOccurrences(of: "\"emailVerified\" : false", with: "\"emailVerified\" : false, \"emailVerified\" : true").utf8))
+        copies.append(
+            Data(
+                text.replacingOccurrences(of: "\"emailVerified\" : false", with: "\"emailVerified\" : false, \"emailVerified\" : true").utf8
+            ))
         copies.append(Data(text.replacingOccurrences(of: "\"email\" : ", with: "\"email\" : null, \"x\" : ").utf8))
         return copies
     }
@@ -218,7 +248,8 @@ struct KeystoreRecordReaderTests {
             let user = try #require(file.users.first)
             let identity = try #require(user.providerData.first { $0.tokens?.sealed != nil })
             let place: SealedPlace =
-                file.version >= 3 ? .identityTokens(uid: user.uid, identity: identity)
+                file.version >= 3
+                ? .identityTokens(uid: user.uid, identity: identity)
                 : .Version2.identityTokens(uid: user.uid, providerID: identity.providerId)
             let sealedValue = try #require(identity.tokens?.sealed)
             let plaintext = try #require(key.open(sealedValue, place: place))
@@ -258,7 +289,8 @@ struct KeystoreRecordReaderTests {
     func stringsAgree() throws {
         let cases = [
             #""plain""#, #""a\"b\\c\/d\be\ff\ng\rh\ti""#, #""\u0041\u00e9\u20ac\ud83d\ude00\u0000""#, "\"é✓😀\"", #""\uD83D\uDE00""#,
-            #""\ud83d""#, #""\ude00""#, #""\ud83d\u0041""#, #""\x""#, #""\u12""#, #""\u12G4""#, "\"a\u{1}b\"", "\"tab\there\"", "\"\u{7f}\"",
+            #""\ud83d""#, #""\ude00""#, #""\ud83d\u0041""#, #""\x""#, #""\u12""#, #""\u12G4""#, "\"a\u{1}b\"", "\"tab\there\"",
+            "\"\u{7f}\"",
             "\"\u{FF}\"", "\"\u{C3}\"", "\"\u{ED}\u{A0}\u{80}\"", "\"open", "\"\\", "\"\\\"", #""""#,
         ]
         for text in cases {

@@ -1,7 +1,7 @@
-@testable import AuthCore
 import Foundation
 import Testing
 
+@testable import AuthCore
 @testable import AuthctlCommands
 
 /// The token hot path's output bytes (`TokenOutputBytes`, issue 24) are exactly what the
@@ -79,7 +79,8 @@ struct TokenOutputBytesTests {
     func plainFormatsAgree() {
         for token in Self.tokens {
             let output = TokenRefresh.Output(
-                uid: "u", providerID: "oidc.a", tokenType: "Bearer", token: token, isIDToken: false, expiresAt: nil, scopes: [], refreshed: false)
+                uid: "u", providerID: "oidc.a", tokenType: "Bearer", token: token, isIDToken: false, expiresAt: nil, scopes: [],
+                refreshed: false)
             for (format, expected) in [
                 (Token.Format.raw, "\(token)\n"), (.header, "Authorization: Bearer \(token)\n"),
                 (.env, "AUTHCTL_TOKEN=\(TokenRequest.shellWord(token))\n"),

@@ -51,8 +51,10 @@ enum IDTokenExpiryReader {
                         return true
                     }
                     let start = reader.position
-                    guard reader.anyValue(depth: 1), let first = reader.bytes[start...].first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }),
-                        first == UInt8(ascii: "\"") || first == UInt8(ascii: "t") || first == UInt8(ascii: "f") || first == UInt8(ascii: "n")
+                    guard reader.anyValue(depth: 1),
+                        let first = reader.bytes[start...].first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }),
+                        first == UInt8(ascii: "\"") || first == UInt8(ascii: "t") || first == UInt8(ascii: "f")
+                            || first == UInt8(ascii: "n")
                     else { return false }
                     return true
                 }

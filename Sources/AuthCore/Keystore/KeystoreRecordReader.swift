@@ -81,8 +81,9 @@ struct KeystoreRecordReader {
         let end = position + count
         if end < bytes.count {
             let after = bytes[end]
-            guard after == Self.comma || after == Self.closeBrace || after == Self.closeBracket || after == 0x20 || after == 0x0A
-                || after == 0x0D || after == 0x09
+            guard
+                after == Self.comma || after == Self.closeBrace || after == Self.closeBracket || after == 0x20 || after == 0x0A
+                    || after == 0x0D || after == 0x09
             else { return false }
         }
         position = end
