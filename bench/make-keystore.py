@@ -2,10 +2,18 @@
 """Writes a keystore of N users (docs/keystore.md, version 1) whose tokens are valid for a
 year, with realistic token sizes, the last user created current — its record first in
 `users`, as authctl writes it (KeystoreFile). Usage: make-keystore.py N PATH"""
-import json, os, random, string, sys, datetime
+import base64, json, os, random, string, sys, datetime
 
 def token(n):
     return "".join(random.choices(string.ascii_letters + string.digits + "-_", k=n))
+
+def id_token(subject, expires):
+    """A JWT's shape (about 900 bytes, as the access token's 1.2 KB): header, a payload with
+    `exp` (what `token --id-token` and `--format kubectl-exec` read), a signature."""
+    part = lambda value: base64.urlsafe_b64encode(json.dumps(value, separators=(",", ":")).encode()).rstrip(b"=").decode()
+    claims = {"iss": "https://auth.example.com", "sub": subject, "aud": "bench", "exp": int(expires.timestamp()),
+              "iat": int(expires.timestamp()) - 31536000, "name": "Bench User", "groups": ["a", "b"], "pad": token(300)}
+    return part({"alg": "RS256", "kid": "bench", "typ": "JWT"}) + "." + part(claims) + "." + token(342)
 
 n, path = int(sys.argv[1]), sys.argv[2]
 random.seed(n)
@@ -23,7 +31,7 @@ for i in range(n):
             "tokens": {
                 "accessToken": "at-" + token(1200), "tokenType": "Bearer",
                 "expiresAt": stamp(now + datetime.timedelta(days=365)),
-                "refreshToken": "rt-" + token(400), "idToken": "ey" + token(900), "scopes": ["openid", "profile", "email"],
+                "refreshToken": "rt-" + token(400), "idToken": id_token(uid, now + datetime.timedelta(days=365)), "scopes": ["openid", "profile", "email"],
             },
         }],
     })

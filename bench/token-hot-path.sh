@@ -15,16 +15,32 @@
 #   - median wall time over RUNS runs and peak RSS of each, the binary's size, and the
 #     targets of issue 14: stripped ≤ 25 MB and no ICU; authctl / floor-ess at 1 user ≤ 1.2;
 #     authctl 1,000 / 1 users ≤ 1.5; peak RSS ≤ 15 MiB.
-# Usage: [BEFORE=BINARY] bench/token-hot-path.sh [RUNS]   (default 200). Not part of CI: it builds in release.
+# Then issue 24's table (bench/README.md): paired runs (one of each in turn, RUNS rounds) of
+# authctl's commands that answer from the keystore beside oidc-token and the C floor
+# (bench/c-floor.c, static and dynamic), their instruction counts (callgrind, when valgrind
+# is installed), peak RSS, and issue 24's targets: token ≤ 0.6× oidc-token at 1 and 1,000
+# users, ≤ 2.0 M instructions, sealed ≤ 1.15× plaintext, ≤ 8 MiB, ≤ 25 MB, 1→1,000 users
+# ≤ 1.1×, a PIE.
+# Usage: [BEFORE=BINARY] [AUTHCTL_UNSTRIPPED=BINARY] bench/token-hot-path.sh [RUNS]   (default 300).
+# Not part of CI: it builds in release (authctl too, unless AUTHCTL_UNSTRIPPED names a release
+# build of scripts/build-release.sh's flags).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs="${1:-200}"
+runs="${1:-300}"
 before="${BEFORE:-}"
 # The flags of scripts/build-release.sh, for authctl and the floors alike.
-flags=(-c release --static-swift-stdlib --disable-local-rpath -Xlinker --no-export-dynamic -Xswiftc -Osize)
-echo "building authctl (release, static Swift standard library)…" >&2
-swift build "${flags[@]}" --product authctl --scratch-path .build-bench >/dev/null
-authctl_unstripped="$(swift build "${flags[@]}" --scratch-path .build-bench --show-bin-path)/authctl"
+static_cxx="$(scripts/static-cxx-dir.sh)"
+flags=(-c release --static-swift-stdlib --disable-local-rpath -Xlinker --no-export-dynamic -Xswiftc -Osize
+    -Xswiftc -L"$static_cxx" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
+    -Xswiftc -use-ld=lld -Xlinker --symbol-ordering-file="$PWD/scripts/authctl-hot-path.order" -Xlinker --no-warn-symbol-ordering)
+if [[ -n "${AUTHCTL_UNSTRIPPED:-}" ]]; then
+    # A release binary built already (scripts/build-release.sh's .build/…/release/authctl, unstripped).
+    authctl_unstripped="$AUTHCTL_UNSTRIPPED"
+else
+    echo "building authctl (release, static Swift standard library)…" >&2
+    swift build "${flags[@]}" --product authctl --scratch-path .build-bench >/dev/null
+    authctl_unstripped="$(swift build "${flags[@]}" --scratch-path .build-bench --show-bin-path)/authctl"
+fi
 echo "building the floors (release, static Swift standard library)…" >&2
 swift build "${flags[@]}" --package-path bench/floor --scratch-path .build-bench-floor >/dev/null
 floor_bin="$(swift build "${flags[@]}" --package-path bench/floor --scratch-path .build-bench-floor --show-bin-path)"
@@ -143,4 +159,97 @@ if o1:
     print(f"{'(authctl / oidc-token)':40s} {a1 / o1:8.2f}   oidc-token asks oidc-agent, which holds the token in memory")
 if b1:
     print(f"{'(before / authctl at 1 user)':40s} {b1 / a1:8.2f}")
+PY
+
+# Issue 24: paired runs beside oidc-token and the C floor, instruction counts, memory.
+echo
+echo "issue 24: paired runs ($runs rounds), instructions (callgrind), peak RSS"
+cc -O2 -static -o "$work/c-floor-static" bench/c-floor.c
+cc -O2 -fPIE -pie -o "$work/c-floor-dynamic" bench/c-floor.c
+k1="$work/keystore-1.json"
+k1000="$work/keystore-1000.json"
+printf 'protocol=https\nhost=git.example.com\n\n' >"$work/git-input"
+mkdir -p "$work/xdg"
+# name → command (JSON list for measure-paired.py: VAR=VALUE and <STDIN words first).
+declare -A commands=(
+    [token]="[\"HOME=$work\", \"$authctl\", \"token\", \"--keystore\", \"$k1\", \"--config\", \"$work/none.json\"]"
+    [token-1000]="[\"HOME=$work\", \"$authctl\", \"token\", \"--keystore\", \"$k1000\", \"--config\", \"$work/none.json\"]"
+    [sealed]="[\"HOME=$work\", \"AUTHCTL_KEYSTORE_KEY_FILE=$work/keystore.key\", \"$authctl\", \"token\", \"--keystore\", \"$work/keystore-1-sealed.json\", \"--config\", \"$work/none.json\"]"
+    [sealed-1000]="[\"HOME=$work\", \"AUTHCTL_KEYSTORE_KEY_FILE=$work/keystore.key\", \"$authctl\", \"token\", \"--keystore\", \"$work/keystore-1000-sealed.json\", \"--config\", \"$work/none.json\"]"
+    [kubectl-exec]="[\"HOME=$work\", \"$authctl\", \"token\", \"--format\", \"kubectl-exec\", \"--keystore\", \"$k1\", \"--config\", \"$work/none.json\"]"
+    [status]="[\"HOME=$work\", \"$authctl\", \"status\", \"--keystore\", \"$k1\", \"--config\", \"$work/none.json\"]"
+    [git-credential]="[\"HOME=$work\", \"<$work/git-input\", \"$authctl\", \"git-credential\", \"oidc.bench\", \"--keystore\", \"$k1\", \"--config\", \"$work/none.json\", \"get\"]"
+    [c-floor-static]="[\"$work/c-floor-static\", \"$k1\"]"
+    [c-floor-dynamic]="[\"$work/c-floor-dynamic\", \"$k1\"]"
+)
+names=(token token-1000 sealed sealed-1000 kubectl-exec status git-credential c-floor-static c-floor-dynamic)
+[[ -n "$oidc_token" ]] && { commands[oidc-token]="[\"HOME=$work\", \"OIDC_SOCK=$OIDC_SOCK\", \"$oidc_token\", \"bench\"]"; names=(oidc-token "${names[@]}"); }
+[[ -n "$before" ]] && { commands[before]="[\"HOME=$work\", \"$before\", \"token\", \"--keystore\", \"$k1\", \"--config\", \"$work/none.json\"]"; names+=(before); }
+specs=()
+for name in "${names[@]}"; do specs+=("$name=${commands[$name]}"); done
+paired="$(python3 bench/measure-paired.py "$runs" "${specs[@]}")"
+
+# Instructions of one run of each (valgrind --tool=callgrind); 0 when valgrind is missing.
+declare -A instructions
+for name in "${names[@]}"; do
+    instructions[$name]=0
+    command -v valgrind >/dev/null || continue
+    instructions[$name]="$(python3 - "${commands[$name]}" "$work/callgrind.out" <<'PY'
+import json, os, re, subprocess, sys
+argv, out = json.loads(sys.argv[1]), sys.argv[2]
+environment, stdin = dict(os.environ), None
+while argv and ("=" in argv[0] and not argv[0].startswith("/") or argv[0].startswith("<")):
+    word = argv.pop(0)
+    if word.startswith("<"):
+        stdin = word[1:]
+    else:
+        key, value = word.split("=", 1)
+        environment[key] = value
+with open(stdin or os.devnull, "rb") as source:
+    result = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] + argv, stdin=source,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=environment)
+match = re.search(r"Collected : (\d+)", result.stderr)
+print(match.group(1) if match else 0)
+PY
+)"
+done
+# Peak RSS (GNU time) of token at 1 and 1,000 users, as an installed binary that has run before
+# shows it: a binary just written has all its pages in the page cache, and the kernel maps up to
+# 64 KiB of cached pages around each page fault (1–2 MiB more). So the binary's pages are first
+# dropped from the page cache (posix_fadvise DONTNEED, this file only) and it runs once.
+python3 -c 'import os, sys; fd = os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$authctl"
+HOME="$work" "$authctl" token --keystore "$k1" --config "$work/none.json" >/dev/null
+rss_of() { HOME="$work" /usr/bin/time -f %M "$authctl" token --keystore "$1" --config "$work/none.json" 2>&1 >/dev/null | tail -1; }
+pie="$(readelf -h "$authctl" | awk '/Type:/ { print $2 }')"
+interp="$(readelf -l "$authctl" | grep -c 'Requesting program interpreter' || true)"
+python3 - "$paired" "$(declare -p instructions | sed 's/^declare -A instructions=//')" "$(rss_of "$k1")" "$(rss_of "$k1000")" \
+    "$(stat -c %s "$authctl")" "$pie" "$interp" <<'PY'
+import json, re, sys
+paired = json.loads(sys.argv[1])
+instructions = {k: int(v) for k, v in re.findall(r'\[([^\]]+)\]="(\d+)"', sys.argv[2])}
+rss1, rss1000, size, pie, interp = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), sys.argv[6], sys.argv[7]
+oidc = paired.get("oidc-token", {}).get("median_ms")
+print()
+print(f"{'program':18s} {'instructions':>14s} {'median ms':>10s} {'p10':>7s} {'p90':>7s} {'vs oidc-token':>14s}")
+for name, r in paired.items():
+    count = instructions.get(name, 0)
+    versus = f"{r['median_ms'] / oidc:.2f}×" if oidc else "—"
+    print(f"{name:18s} {count / 1e6:13.2f}M {r['median_ms']:10.2f} {r['p10_ms']:7.2f} {r['p90_ms']:7.2f} {versus:>14s}")
+print()
+t, t1000, s, s1000 = (paired[n]["median_ms"] for n in ("token", "token-1000", "sealed", "sealed-1000"))
+checks = [
+    ("token / oidc-token, 1 user", t / oidc if oidc else float("nan"), 0.6),
+    ("token / oidc-token, 1,000 users", t1000 / oidc if oidc else float("nan"), 0.6),
+    ("token instructions (M), 1 user", instructions.get("token", 0) / 1e6, 2.0),
+    ("token instructions (M), 1,000 users", instructions.get("token-1000", 0) / 1e6, 2.0),
+    ("sealed / plaintext, 1 user (wall)", s / t, 1.15),
+    ("sealed / plaintext, 1,000 users (wall)", s1000 / t1000, 1.15),
+    ("sealed / plaintext (instructions)", instructions.get("sealed", 0) / max(1, instructions.get("token", 0)), 1.15),
+    ("1,000 users / 1 user (wall)", t1000 / t, 1.1),
+    ("peak RSS of token (MiB)", max(rss1, rss1000) / 1024, 8.0),
+    ("stripped binary (MB)", size / 1e6, 25.0),
+]
+for name, value, target in checks:
+    print(f"{name:40s} {value:8.2f}   target ≤ {target:<5} {'ok' if value <= target else 'MISSED'}")
+print(f"{'position-independent (ASLR)':40s} {pie + (', dynamic' if interp != '0' else ', static'):>8s}   target DYN     {'ok' if pie == 'DYN' else 'MISSED'}")
 PY

@@ -28,8 +28,10 @@ public struct AuthctlInvocation: Sendable {
 
     public init(arguments: [String], io: AuthctlIO) {
         // `--version --json` (either order) is `version --json`: ArgumentParser's --version knows no JSON.
+        // (Two arguments, both there: no `Set`, whose first use costs the token path a search
+        // of the protocol conformances, issue 24.)
         let arguments =
-            Set(arguments) == ["--version", "--json"] && arguments.count == 2
+            arguments.count == 2 && arguments.contains("--version") && arguments.contains("--json")
             ? ["version", "--json"] : GlobalOptions.hoistingLeadingGlobals(arguments)
         self.arguments = arguments
         self.io = io

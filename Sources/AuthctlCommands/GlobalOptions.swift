@@ -30,9 +30,11 @@ struct GlobalOptions: ParsableArguments {
         }
     }
 
-    /// The global options that take a value.
-    static let valued: Set<String> = ["--keystore", "--config"]
-    static let flags: Set<String> = ["--json", "-v", "--verbose", "-q", "--quiet"]
+    /// The global options that take a value. (Arrays, not sets: every command line goes
+    /// through `hoistingLeadingGlobals`, and a `Set`'s first use costs the token hot path a
+    /// search of the protocol conformances, issue 24.)
+    static let valued = ["--keystore", "--config"]
+    static let flags = ["--json", "-v", "--verbose", "-q", "--quiet"]
 
     /// `authctl --json status` → `authctl status --json`: global options given before the
     /// subcommand are moved after it (before any `--`), where every subcommand accepts them.

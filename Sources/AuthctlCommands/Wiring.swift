@@ -25,21 +25,20 @@ struct Wiring {
     init(settings: Settings, io: AuthctlIO) {
         options = settings
         self.io = io
-        config = ConfigStore(storage: io.configStorage(Self.configPath(settings, environment: io.environment)))
+        config = ConfigStore(storage: io.configStorage(Self.configPath(settings, io: io)))
     }
 
     /// Results on stdout, messages on stderr.
     var output: Output { Output(stdout: io.stdout, stderr: io.stderr) }
 
     var keystorePath: String {
-        options.keystore ?? environment["AUTHCTL_KEYSTORE"] ?? "\(xdg("XDG_DATA_HOME", ".local/share"))/authctl/keystore.json"
+        options.keystore ?? io.variable("AUTHCTL_KEYSTORE") ?? "\(xdg("XDG_DATA_HOME", ".local/share"))/authctl/keystore.json"
     }
 
     var configPath: String { config.path }
 
-    static func configPath(_ options: Settings, environment: [String: String]) -> String {
-        options.config ?? environment["AUTHCTL_CONFIG"]
-            ?? "\(xdg("XDG_CONFIG_HOME", ".config", environment: environment))/authctl/config.json"
+    static func configPath(_ options: Settings, io: AuthctlIO) -> String {
+        options.config ?? io.variable("AUTHCTL_CONFIG") ?? "\(xdg("XDG_CONFIG_HOME", ".config", io: io))/authctl/config.json"
     }
 
     var cacheDirectory: String { "\(xdg("XDG_CACHE_HOME", ".cache"))/authctl" }
@@ -53,11 +52,11 @@ struct Wiring {
         return Path.temporaryDirectory(environment: environment)
     }
 
-    private func xdg(_ variable: String, _ fallback: String) -> String { Self.xdg(variable, fallback, environment: environment) }
+    private func xdg(_ variable: String, _ fallback: String) -> String { Self.xdg(variable, fallback, io: io) }
 
-    private static func xdg(_ variable: String, _ fallback: String, environment: [String: String]) -> String {
-        if let value = environment[variable], value.hasPrefix("/") { return value }
-        return "\(environment["HOME"] ?? Path.homeDirectory())/\(fallback)"
+    private static func xdg(_ variable: String, _ fallback: String, io: AuthctlIO) -> String {
+        if let value = io.variable(variable), value.hasPrefix("/") { return value }
+        return "\(io.variable("HOME") ?? Path.homeDirectory())/\(fallback)"
     }
 
     var terminal: StderrTerminal {
@@ -87,8 +86,8 @@ struct Wiring {
     /// else a prompt for the passphrase when a person is at a terminal (never without one).
     /// The variables (and `AUTHCTL_KEYSTORE_KEYRING`) also say the keystore must be sealed.
     var keystoreKeys: KeystoreKeys {
-        let keyFile = environment["AUTHCTL_KEYSTORE_KEY_FILE"].flatMap { $0.isEmpty ? nil : $0 }
-        let passphrase = environment["AUTHCTL_KEYSTORE_PASSPHRASE"].flatMap { $0.isEmpty ? nil : $0 }
+        let keyFile = io.variable("AUTHCTL_KEYSTORE_KEY_FILE").flatMap { $0.isEmpty ? nil : $0 }
+        let passphrase = io.variable("AUTHCTL_KEYSTORE_PASSPHRASE").flatMap { $0.isEmpty ? nil : $0 }
         let io = self.io
         let ask: (@Sendable (Int) throws -> String?)? =
             io.stdin.isTerminal && io.stderr.isTerminal
@@ -99,7 +98,7 @@ struct Wiring {
         // The keyring is asked only for a keystore sealed with it (libsecret is loaded then).
         // AUTHCTL_KEYSTORE_KEYRING (any value but empty or 0): the keystore is sealed with the
         // keyring, so a plaintext one is refused (the keyring being reachable says nothing).
-        let keyringExpected = environment["AUTHCTL_KEYSTORE_KEYRING"].map { !$0.isEmpty && $0 != "0" } ?? false
+        let keyringExpected = io.variable("AUTHCTL_KEYSTORE_KEYRING").map { !$0.isEmpty && $0 != "0" } ?? false
         return KeystoreKeys(
             keyFile: keyFile, passphrase: passphrase, askPassphrase: ask, keyring: SecretServiceKeyring(),
             keyringExpected: keyringExpected, memory: keyMemory, unlocked: KernelKeyring())

@@ -63,6 +63,65 @@ check "the binary holds no ICU (data, code, FoundationInternationalization) and 
     ! strings -n 6 '$work/root/usr/bin/authctl' | grep -Eq 'icudt[0-9]+[lb]|_ZN6icu|ucol_|icu_[0-9]+::|FoundationInternationalization' &&
     ! ldd '$work/root/usr/bin/authctl' | grep -qi 'libicu\|libFoundation\.so\|libFoundationInternationalization'"
 
+# Issue 24: the shipped binary links libstdc++ statically and keeps glibc shared; what it
+# loads at run time with dlopen — libcurl (TLS) and libsecret (the keyring) — must work from it.
+bin="$work/root/usr/bin/authctl"
+check "the .deb's binary is a position-independent executable (ASLR) linking glibc only (no libstdc++, no libgcc_s)" sh -c "
+    readelf -h '$bin' | grep -q 'Type: *DYN' && ! ldd '$bin' | grep -Eq 'libstdc\+\+|libgcc_s' && ldd '$bin' | grep -q 'libc.so.6'"
+python3 bench/make-keystore.py 1 "$work/hot.json" >"$work/hot.expected"
+cp "$work/hot.json" "$work/hot-sealed.json"
+(umask 077; "$bin" keystore new-key >"$work/hot.key")
+"$bin" keystore seal --keystore "$work/hot-sealed.json" --key-file "$work/hot.key" -q
+check "the .deb's binary prints a cached token from a plaintext keystore and from one sealed with a key file" sh -c "
+    [ \"\$('$bin' token --keystore '$work/hot.json' --config '$work/none.json')\" = \"\$(cat '$work/hot.expected')\" ] &&
+    [ \"\$(AUTHCTL_KEYSTORE_KEY_FILE='$work/hot.key' '$bin' token --keystore '$work/hot-sealed.json' --config '$work/none.json')\" = \"\$(cat '$work/hot.expected')\" ]"
+
+# libcurl over https, to a provider on 127.0.0.1 whose certificate the test's own CA signed:
+# the CA is made the system's trust store (/etc/ssl/certs, which libcurl reads) in a private
+# mount namespace, so the machine's own is never touched. Needs root (unshare --mount).
+if [ "$(id -u)" = 0 ] && command -v openssl >/dev/null && unshare --mount true 2>/dev/null; then
+    tls="$work/tls"
+    mkdir -p "$tls/certs"
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout "$tls/ca.key" -out "$tls/ca.pem" -days 1 -subj "/CN=authctl packaging test CA" 2>/dev/null
+    openssl req -newkey rsa:2048 -nodes -keyout "$tls/server.key" -out "$tls/server.csr" -subj "/CN=127.0.0.1" 2>/dev/null
+    printf 'subjectAltName=IP:127.0.0.1\n' >"$tls/ext"
+    openssl x509 -req -in "$tls/server.csr" -CA "$tls/ca.pem" -CAkey "$tls/ca.key" -CAcreateserial -out "$tls/server.pem" -days 1 \
+        -extfile "$tls/ext" 2>/dev/null
+    cp "$tls/ca.pem" "$tls/certs/ca-certificates.crt"
+    cp "$tls/ca.pem" "$tls/certs/$(openssl x509 -hash -noout -in "$tls/ca.pem").0"
+    start_provider "$tls/issuer.log" python3 "$here/tls-issuer.py" at-over-tls "$tls/server.pem" "$tls/server.key"
+    for _ in $(seq 100); do grep -q '^https://' "$tls/issuer.log" 2>/dev/null && break; sleep 0.1; done
+    issuer="$(head -1 "$tls/issuer.log")"
+    check "over https with a custom CA, the .deb's binary (libcurl, loaded with dlopen) reads the provider's discovery and adds it" \
+        unshare --mount sh -c "mount --bind '$tls/certs' /etc/ssl/certs &&
+            '$bin' providers add oidc.tls --issuer '$issuer' --client-id packaging --config '$work/tls.json' >/dev/null"
+    check "without that CA in the trust store, the same provider is refused (the certificate is checked)" sh -c "
+        ! '$bin' providers add oidc.tls --issuer '$issuer' --client-id packaging --config '$work/tls-untrusted.json' >/dev/null 2>&1"
+else
+    echo "SKIPPED: https with a custom CA needs root and unshare --mount (a private trust store), and openssl"
+fi
+
+# The system keyring: gnome-keyring, unlocked, on a private session bus (dbus-run-session).
+if command -v dbus-run-session >/dev/null && command -v gnome-keyring-daemon >/dev/null && command -v dbus-send >/dev/null; then
+    python3 bench/make-keystore.py 1 "$work/keyring.json" >"$work/keyring.expected"
+    mkdir -p "$HOME"  # gnome-keyring-daemon does not start without it
+    check "sealed with the system keyring (gnome-keyring), the .deb's binary (libsecret, loaded with dlopen) seals, and prints the token" \
+        env -u DBUS_SESSION_BUS_ADDRESS dbus-run-session -- sh -c "
+            printf test | gnome-keyring-daemon --foreground --unlock --components=secrets >/dev/null 2>&1 &
+            keyring=\$!
+            trap 'kill \$keyring 2>/dev/null; wait \$keyring 2>/dev/null' EXIT
+            tries=0
+            until dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+                org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q true; do
+                tries=\$((tries + 1)); [ \$tries -gt 200 ] && exit 97; sleep 0.05
+            done
+            '$bin' keystore seal --keystore '$work/keyring.json' --keyring -q &&
+            '$bin' keystore status --keystore '$work/keyring.json' 2>&1 | grep -qi keyring &&
+            [ \"\$(AUTHCTL_KEYSTORE_KEYRING=1 '$bin' token --keystore '$work/keyring.json' --config '$work/none.json')\" = \"\$(cat '$work/keyring.expected')\" ]"
+else
+    echo "SKIPPED: the keyring needs dbus-run-session, gnome-keyring-daemon and dbus-send (scripts/setup.sh installs them)"
+fi
+
 mkdir -p "$work/tar"
 tar -C "$work/tar" -xzf "$tarball"
 check "the tarball's binary runs" sh -c "'$work/tar'/authctl-*/bin/authctl --version | grep -q '(commit $commit)'"

@@ -80,7 +80,7 @@ public struct FileKeystore: Keystore {
             return try KeystoreFile.decodeCurrentUser(data, path: path)
         }
         guard let record else { return AccountState() }
-        if record.sealing != nil { Self.foundSealed.withLock { _ = $0.insert(path) } }
+        if record.sealing != nil { Self.noteFoundSealed(path) }
         guard var user = record.user else { return AccountState(currentUID: record.currentUID, users: []) }
         if opening, record.sealing == nil { try refuseDowngrade(AccountState(currentUID: record.currentUID, users: [user.domain])) }
         if opening, let sealing = record.sealing {
@@ -146,10 +146,16 @@ public struct FileKeystore: Keystore {
 
     /// The keystores (by path) this process found sealed: one is written in plaintext only
     /// by `keystore unseal` (`reseal(nil)`), never by a write that finds it swapped.
-    private static let foundSealed = Mutex<Set<String>>([])
+    /// (An array, not a `Set`: a process knows one or two keystores, and a `Set`'s first use
+    /// costs a sealed `token` a search of the protocol conformances, issue 24.)
+    private static let foundSealed = Mutex<[String]>([])
+
+    private static func noteFoundSealed(_ path: String) {
+        foundSealed.withLock { if !$0.contains(path) { $0.append(path) } }
+    }
 
     private func noteSealed(_ file: KeystoreFile?) {
-        if file?.sealing != nil { Self.foundSealed.withLock { _ = $0.insert(path) } }
+        if file?.sealing != nil { Self.noteFoundSealed(path) }
     }
 
     /// With a key configured, a plaintext keystore holding a token (or about to) is refused:
@@ -174,7 +180,7 @@ public struct FileKeystore: Keystore {
         guard let target else {
             guard let sealing = original?.sealing else { return }
             try write(plaintext)
-            Self.foundSealed.withLock { _ = $0.remove(path) }
+            Self.foundSealed.withLock { $0.removeAll { $0 == path } }
             if let item = sealing.keyringItem { keys.keyring?.remove(item: item) }
             return
         }
@@ -182,7 +188,7 @@ public struct FileKeystore: Keystore {
         let sealing = try target.sealing(of: key, keystorePath: path, random: random)
         do {
             try write(plaintext.sealed(with: key, sealing: sealing))
-            Self.foundSealed.withLock { _ = $0.insert(path) }
+            Self.noteFoundSealed(path)
         } catch {
             if let item = sealing.keyringItem, case .keyring(let keyring) = target { keyring.remove(item: item) }
             throw error

@@ -82,12 +82,12 @@ struct KeystoreFile: Codable, Equatable {
         // The current user's record found by a scan that skips the others, then decoded;
         // a file the scan does not understand goes through the decoder, which explains.
         if let found = KeystoreScan.currentUser(in: data), (1...currentVersion).contains(found.version), UIDCheck.holds(found.currentUID) {
-            let sealing = found.sealing.flatMap { try? decoder.decode(KeystoreSealing.self, from: data.slice($0)) }
+            let sealing = found.sealing.flatMap { readSealing(data.slice($0)) }
             if (sealing != nil) == isSealed(version: found.version) {
                 guard let range = found.user else {
                     return CurrentUserRecord(version: found.version, currentUID: found.currentUID, sealing: sealing)
                 }
-                if let user = try? decoder.decode(KeystoreRecord.User.self, from: data.slice(range)),
+                if let user = readUser(data.slice(range)),
                     user.isShaped(sealed: sealing != nil)
                 {
                     return CurrentUserRecord(version: found.version, currentUID: found.currentUID, user: user, sealing: sealing)
@@ -108,7 +108,7 @@ struct KeystoreFile: Codable, Equatable {
         guard let found = KeystoreScan.currentUser(inFile: fd), (1...currentVersion).contains(found.version) else { return nil }
         var sealing: KeystoreSealing?
         if let range = found.sealing {
-            guard let slice = SafeFile.read(fd, range: range), let decoded = try? decoder.decode(KeystoreSealing.self, from: slice)
+            guard let slice = SafeFile.read(fd, range: range), let decoded = readSealing(slice)
             else { return nil }
             sealing = decoded
         }
@@ -118,10 +118,22 @@ struct KeystoreFile: Codable, Equatable {
         }
         // The record must still be the current user's (a file changed in place under us is
         // not), its tokens where the file's kind keeps them (else the full read explains).
-        guard let slice = SafeFile.read(fd, range: range), let user = try? decoder.decode(KeystoreRecord.User.self, from: slice),
+        guard let slice = SafeFile.read(fd, range: range), let user = readUser(slice),
             user.uid == found.currentUID, user.isShaped(sealed: sealing != nil)
         else { return nil }
         return CurrentUserRecord(version: found.version, currentUID: found.currentUID, user: user, sealing: sealing)
+    }
+
+    /// The current user's record from the bytes the scan found: by `KeystoreRecordReader`
+    /// (no `Codable`, issue 24), and by `JSONDecoder` when the reader does not take them —
+    /// which then gives the same record, or refuses. Nil when neither reads it.
+    static func readUser(_ bytes: Data) -> KeystoreRecord.User? {
+        KeystoreRecord.User.fastDecoded(bytes) ?? (try? decoder.decode(KeystoreRecord.User.self, from: bytes))
+    }
+
+    /// The top-level `sealing` object, read the same way.
+    static func readSealing(_ bytes: Data) -> KeystoreSealing? {
+        KeystoreSealing.fastDecoded(bytes) ?? (try? decoder.decode(KeystoreSealing.self, from: bytes))
     }
 
     /// The version check both reads share: a file without `version` is not a keystore; a

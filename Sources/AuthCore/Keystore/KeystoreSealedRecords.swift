@@ -68,7 +68,7 @@ extension KeystoreRecord.Tokens {
     func openedSecrets(with key: DataKey, at place: SealedPlace, version: Int) throws -> SealedSecrets? {
         guard let sealed else { return nil }
         guard let plaintext = key.open(sealed, place: place),
-            let secrets = try? KeystoreFile.decoder.decode(SealedSecrets.self, from: plaintext)
+            let secrets = SealedSecrets.fastDecoded(plaintext) ?? (try? KeystoreFile.decoder.decode(SealedSecrets.self, from: plaintext))
         else { throw SealedValueRefused() }
         if version >= KeystoreFile.sealedVersion, secrets.bound == nil { throw SealedValueRefused() }
         return secrets

@@ -91,7 +91,7 @@ struct KeystoreSealing: Codable, Equatable, Sendable {
     }
 
     /// The associated data of the wrapped key: the key source it was wrapped for.
-    static func wrappingContext(_ source: KeySource) -> Data { Data("authctl keystore data key\u{0}\(source.rawValue)".utf8) }
+    static func wrappingContext(_ source: KeySource) -> Data { Data(utf8: "authctl keystore data key\u{0}" + source.rawValue) }
 }
 
 /// The one random 256-bit key every secret of a sealed keystore is sealed under.
@@ -107,8 +107,13 @@ struct DataKey: Sendable, Equatable {
 
     var symmetricKey: SymmetricKey { SymmetricKey(data: bytes) }
 
+    /// The first 16 bytes of HMAC-SHA256(data key, "authctl keystore key check"). Computed by
+    /// `KeyCheckHMAC`, not swift-crypto's generic `HMAC<SHA256>`, whose first use costs the
+    /// token hot path more than the rest of a sealed read (issue 24); the bytes are the same.
     var checkValue: Data {
-        Data(HMAC<SHA256>.authenticationCode(for: Data("authctl keystore key check".utf8), using: symmetricKey).prefix(16))
+        let key = bytes.withUnsafeBytes { [UInt8]($0) }
+        let code = KeyCheckHMAC.sha256(key: key, message: Array("authctl keystore key check".utf8))
+        return code.prefix(16).withUnsafeBufferPointer { Data(buffer: $0) }
     }
 
     /// Seals `plaintext` bound to `place` (associated data): a ciphertext moved to another
@@ -182,9 +187,9 @@ struct SealedPlace: Equatable, Sendable {
     /// Each part length-prefixed (4 bytes, big-endian), after a label of the format: no two
     /// places share their bytes, whatever their uids hold.
     var associatedData: Data {
-        var data = Data(label.utf8)
+        var data = Data(utf8: label)
         for part in parts {
-            let bytes = Data(part.utf8)
+            let bytes = Data(utf8: part)
             let count = UInt32(clamping: bytes.count)
             data.append(contentsOf: [UInt8(count >> 24 & 0xFF), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)])
             data.append(bytes)

@@ -296,7 +296,7 @@ public struct TokenRefresh: Sendable {
         }
         if input.idToken {
             guard let idToken = tokens.idToken else { return nil }
-            let expiresAt = IDTokenClaims.unverifiedParts(of: idToken).flatMap { IDTokenClaims(raw: $0.payload).expiresAt }
+            let expiresAt = IDTokenClaims.unverifiedExpiry(of: idToken)
             if let expiresAt, expiresAt.timeIntervalSince(now) <= ttl { return nil }
             return Output(
                 uid: uid, providerID: providerID, tokenType: "Bearer", token: idToken, isIDToken: true, expiresAt: expiresAt,

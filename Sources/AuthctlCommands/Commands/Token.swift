@@ -197,11 +197,11 @@ struct TokenRequest: Equatable, WiredCommand {
     func printed(_ output: TokenRefresh.Output) -> Data {
         switch settings.json ? .json : format {
         case .raw:
-            return Data("\(output.token)\n".utf8)
+            return TokenOutputBytes.data(output.token + "\n")
         case .header:
-            return Data("Authorization: Bearer \(output.token)\n".utf8)
+            return TokenOutputBytes.data("Authorization: Bearer " + output.token + "\n")
         case .env:
-            return Data("AUTHCTL_TOKEN=\(Self.shellWord(output.token))\n".utf8)
+            return TokenOutputBytes.data("AUTHCTL_TOKEN=" + Self.shellWord(output.token) + "\n")
         case .json:
             return Output.jsonDocument(
                 .object([
@@ -212,6 +212,7 @@ struct TokenRequest: Equatable, WiredCommand {
                     "scopes": .array(output.scopes.map(JSONValue.string)),
                 ]))
         case .kubectlExec:
+            if let bytes = TokenOutputBytes.kubectlExecCredential(token: output.token, expiresAt: output.expiresAt) { return bytes }
             var status: [String: JSONValue] = ["token": .string(output.token)]
             if let expiresAt = output.expiresAt { status["expirationTimestamp"] = .string(Output.rfc3339(expiresAt)) }
             return Output.jsonDocument(

@@ -18,7 +18,12 @@ public struct AuthctlIO: Sendable {
     /// The environment variables (`AUTHCTL_*`, `XDG_*`, `HOME`, `NO_COLOR`, `TERM`, proxies,
     /// client secrets named by `--client-secret-env`; `exec`'s child and the browser get them
     /// without those that hold or unlock a secret, `ChildEnvironment`).
-    public var environment: [String: String]
+    public var environment: [String: String] {
+        get { variables.all }
+        set { variables = .given(newValue) }
+    }
+    /// Where `environment` comes from (the process's is read lazily: `EnvironmentVariables`).
+    var variables: EnvironmentVariables
     public var clock: any Clock
     /// The desktop's browser: what opens the sign-in page when neither `--browser-command`,
     /// `AUTHCTL_BROWSER` nor `--no-browser` (`--manual`, `--device-code`) decides otherwise.
@@ -36,7 +41,7 @@ public struct AuthctlIO: Sendable {
         self.stdin = stdin
         self.stdout = stdout
         self.stderr = stderr
-        self.environment = environment
+        variables = .given(environment)
         self.clock = clock
         self.browser = browser
         self.childProcesses = childProcesses
@@ -44,14 +49,22 @@ public struct AuthctlIO: Sendable {
     }
 
     /// The process's own: file descriptors 0, 1 and 2, its environment, the wall clock,
-    /// `$BROWSER` or the desktop's default browser, child processes, config.json on disk. Cheap to build: nothing
-    /// is opened or asked (isatty) until a command needs it.
+    /// `$BROWSER` or the desktop's default browser, child processes, config.json on disk.
+    /// Cheap to build: nothing is opened or asked (isatty) until a command needs it, and the
+    /// environment is made into a dictionary only when a command asks for all of it
+    /// (`variable` reads one).
     public static func process() -> AuthctlIO {
-        let environment = ProcessInfo.processInfo.environment
-        return AuthctlIO(
+        let environment = ProcessEnvironment()
+        var io = AuthctlIO(
             stdin: FileDescriptorInput(descriptor: STDIN_FILENO), stdout: FileDescriptorOutput(descriptor: STDOUT_FILENO),
-            stderr: FileDescriptorOutput(descriptor: STDERR_FILENO), environment: environment, clock: SystemClock(),
-            browser: SystemBrowserLauncher(environment: environment), childProcesses: SystemChildProcessRunner(),
+            stderr: FileDescriptorOutput(descriptor: STDERR_FILENO), environment: [:], clock: SystemClock(),
+            browser: ProcessBrowserLauncher(environment: environment), childProcesses: SystemChildProcessRunner(),
             configStorage: { FileConfigStorage(path: $0, random: SystemRandomSource()) })
+        io.variables = .process(environment)
+        return io
     }
+
+    /// One environment variable: what `environment[name]` gives, without building the whole
+    /// dictionary of the process's environment.
+    func variable(_ name: String) -> String? { variables.value(name) }
 }

@@ -1,0 +1,642 @@
+/// The token hot path's decoder (issue 24): reads the records it needs — the current user
+/// (`KeystoreRecord.User`), a sealed file's `sealing` and a sealed token's secrets — straight
+/// from the bytes `KeystoreScan` found, with no `Codable`, no `JSONDecoder`, no dynamic cast
+/// and no generic metadata instantiated at run time (which cost the token path about 60 % of
+/// its instructions: bench/README.md).
+///
+/// It is strict: it takes the JSON authctl writes and nothing else. Whatever it does not
+/// expect — an unknown or repeated key, `null`, an escape JSON does not have, a number with a
+/// sign, a fraction or more than 15 digits, a date not of the form `YYYY-MM-DDTHH:MM:SSZ`,
+/// invalid UTF-8, bytes after the value, a string or array longer than the bounds below —
+/// gives nil, and the caller decodes the same bytes with `JSONDecoder` (which then accepts or
+/// explains). So a value read here is the value `JSONDecoder` would give
+/// (KeystoreRecordReaderTests holds it to that on every keystore the tests know, and on
+/// damaged copies of them), and what `JSONDecoder` refuses is never accepted here.
+///
+/// Every read is bounded by the buffer; nothing traps on hostile input (no force unwrap, no
+/// trapping conversion: every integer is checked before it is used).
+struct KeystoreRecordReader {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position = 0
+
+    /// The most a string may hold (a token is a few KB; a keystore record is read whole).
+    static let maximumString = 1 << 20
+    /// The most elements an array or members a map may hold.
+    static let maximumCount = 4096
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// `read` over the bytes of `data`; nil unless it reads one whole value and nothing follows.
+    static func read<T>(_ data: Data, _ read: (inout KeystoreRecordReader) -> T?) -> T? {
+        data.withUnsafeBytes { raw in
+            var reader = KeystoreRecordReader(raw.bindMemory(to: UInt8.self))
+            guard let value = read(&reader), reader.atEnd() else { return nil }
+            return value
+        }
+    }
+
+    // MARK: - Bytes
+
+    static let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), colon = UInt8(ascii: ":")
+    static let comma = UInt8(ascii: ","), openBrace = UInt8(ascii: "{"), closeBrace = UInt8(ascii: "}")
+    static let openBracket = UInt8(ascii: "["), closeBracket = UInt8(ascii: "]")
+
+    mutating func skipSpace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            default: return
+            }
+        }
+    }
+
+    /// After whitespace, whether the next byte is `byte` (then consumed).
+    mutating func take(_ byte: UInt8) -> Bool {
+        skipSpace()
+        guard position < bytes.count, bytes[position] == byte else { return false }
+        position += 1
+        return true
+    }
+
+    mutating func atEnd() -> Bool {
+        skipSpace()
+        return position == bytes.count
+    }
+
+    /// The literal `word` (`true`, `false`), which must not run on into other letters.
+    mutating func takeWord(_ word: StaticString) -> Bool {
+        skipSpace()
+        let count = word.utf8CodeUnitCount
+        guard bytes.count - position >= count else { return false }
+        let start = word.utf8Start
+        for index in 0..<count where bytes[position + index] != start[index] { return false }
+        let end = position + count
+        if end < bytes.count {
+            let after = bytes[end]
+            guard
+                after == Self.comma || after == Self.closeBrace || after == Self.closeBracket || after == 0x20 || after == 0x0A
+                    || after == 0x0D || after == 0x09
+            else { return false }
+        }
+        position = end
+        return true
+    }
+
+    // MARK: - Values
+
+    mutating func bool() -> Bool? {
+        if takeWord("true") { return true }
+        if takeWord("false") { return false }
+        return nil
+    }
+
+    /// A non-negative integer of at most 15 digits, without a leading zero (but `0` itself).
+    mutating func integer() -> Int? {
+        skipSpace()
+        var value = 0
+        var digits = 0
+        while position < bytes.count, bytes[position] >= 0x30, bytes[position] <= 0x39 {
+            guard digits < 15 else { return nil }
+            if digits == 1, value == 0 { return nil }  // a leading zero
+            value = value * 10 + Int(bytes[position] &- 0x30)
+            digits += 1
+            position += 1
+        }
+        guard digits > 0, position < bytes.count else { return digits > 0 ? value : nil }
+        // Not a number of this kind (a fraction, an exponent): the decoder decides.
+        switch bytes[position] {
+        case 0x2E, 0x65, 0x45: return nil
+        default: return value
+        }
+    }
+
+    /// A JSON string: escapes decoded, UTF-8 checked; nil for anything the decoder might
+    /// read differently or refuse.
+    mutating func string() -> String? {
+        guard take(Self.quote) else { return nil }
+        let start = position
+        var plain = true
+        var ascii = true
+        while true {
+            guard position < bytes.count, position - start <= Self.maximumString else { return nil }
+            let byte = bytes[position]
+            if byte == Self.quote { break }
+            if byte < 0x20 { return nil }
+            if byte == Self.backslash {
+                plain = false
+                position += 2  // the escaped byte cannot end the string
+                continue
+            }
+            if byte >= 0x80 { ascii = false }
+            position += 1
+        }
+        let end = position
+        position += 1
+        let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        guard plain else { return Self.unescaped(raw) }
+        return Self.text(raw, ascii: ascii)
+    }
+
+    /// The bytes as a String when they are valid UTF-8.
+    static func text(_ raw: UnsafeBufferPointer<UInt8>, ascii: Bool) -> String? {
+        let text = String(decoding: raw, as: UTF8.self)
+        if ascii { return text }
+        // Invalid UTF-8 was repaired (U+FFFD): the bytes differ, and the decoder refuses them.
+        var utf8 = text.utf8.makeIterator()
+        for byte in raw {
+            guard utf8.next() == byte else { return nil }
+        }
+        return utf8.next() == nil ? text : nil
+    }
+
+    /// A string with escapes: `\" \\ \/ \b \f \n \r \t \uXXXX` (a surrogate pair as one).
+    static func unescaped(_ raw: UnsafeBufferPointer<UInt8>) -> String? {
+        var out: [UInt8] = []
+        out.reserveCapacity(raw.count)
+        var ascii = true
+        var index = 0
+        while index < raw.count {
+            let byte = raw[index]
+            guard byte == backslash else {
+                if byte >= 0x80 { ascii = false }
+                out.append(byte)
+                index += 1
+                continue
+            }
+            guard index + 1 < raw.count else { return nil }
+            let escaped = raw[index + 1]
+            index += 2
+            switch escaped {
+            case quote, backslash, UInt8(ascii: "/"): out.append(escaped)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                guard var scalar = hex4(raw, at: index) else { return nil }
+                index += 4
+                if scalar >= 0xD800, scalar <= 0xDBFF {
+                    // A high surrogate: a low one must follow.
+                    guard index + 6 <= raw.count, raw[index] == backslash, raw[index + 1] == UInt8(ascii: "u"),
+                        let low = hex4(raw, at: index + 2), low >= 0xDC00, low <= 0xDFFF
+                    else { return nil }
+                    index += 6
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if scalar >= 0xDC00, scalar <= 0xDFFF {
+                    return nil
+                }
+                if scalar >= 0x80 { ascii = false }
+                appendUTF8(scalar, to: &out)
+            default: return nil
+            }
+        }
+        return out.withUnsafeBufferPointer { text($0, ascii: ascii) }
+    }
+
+    /// `scalar` (not a surrogate, at most U+10FFFF) in UTF-8.
+    static func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
+        switch scalar {
+        case 0..<0x80:
+            out.append(UInt8(truncatingIfNeeded: scalar))
+        case 0x80..<0x800:
+            out.append(UInt8(truncatingIfNeeded: 0xC0 | scalar >> 6))
+            out.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+        case 0x800..<0x10000:
+            out.append(UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12))
+            out.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
+            out.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+        default:
+            out.append(UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18))
+            out.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F))
+            out.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
+            out.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+        }
+    }
+
+    static func hex4(_ raw: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt32? {
+        guard index >= 0, index + 4 <= raw.count else { return nil }
+        var value: UInt32 = 0
+        for offset in 0..<4 {
+            let byte = raw[index + offset]
+            let digit: UInt8
+            switch byte {
+            case 0x30...0x39: digit = byte - 0x30
+            case 0x61...0x66: digit = byte - 0x61 + 10
+            case 0x41...0x46: digit = byte - 0x41 + 10
+            default: return nil
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    /// A date as `JSONEncoder`'s `.iso8601` writes it: `YYYY-MM-DDTHH:MM:SSZ`, a real day
+    /// and time of the years 1900–9999 (anything else: the decoder decides).
+    mutating func date() -> Date? {
+        guard take(Self.quote), bytes.count - position >= 21 else { return nil }
+        let raw = UnsafeBufferPointer(rebasing: bytes[position..<(position + 21)])
+        func number(_ from: Int, _ count: Int) -> Int? {
+            var value = 0
+            for index in from..<(from + count) {
+                guard raw[index] >= 0x30, raw[index] <= 0x39 else { return nil }
+                value = value * 10 + Int(raw[index] &- 0x30)
+            }
+            return value
+        }
+        guard raw[4] == UInt8(ascii: "-"), raw[7] == UInt8(ascii: "-"), raw[10] == UInt8(ascii: "T"), raw[13] == Self.colon,
+            raw[16] == Self.colon, raw[19] == UInt8(ascii: "Z"), raw[20] == Self.quote,
+            let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+            let minute = number(14, 2), let second = number(17, 2),
+            (1900...9999).contains(year), (1...12).contains(month), hour < 24, minute < 60, second < 60
+        else { return nil }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard day >= 1, day <= lengths[month - 1] else { return nil }
+        position += 21
+        // Days since 1970-01-01 (Howard Hinnant's days_from_civil; the year is positive here).
+        let y = month <= 2 ? year - 1 : year
+        let era = y / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146097 + dayOfEra - 719468
+        return Date(timeIntervalSince1970: Double(days * 86400 + hour * 3600 + minute * 60 + second))
+    }
+
+    /// `[ "…", … ]`.
+    mutating func strings() -> [String]? {
+        guard take(Self.openBracket) else { return nil }
+        var values: [String] = []
+        if take(Self.closeBracket) { return values }
+        while true {
+            guard values.count < Self.maximumCount, let value = string() else { return nil }
+            values.append(value)
+            if take(Self.comma) { continue }
+            return take(Self.closeBracket) ? values : nil
+        }
+    }
+
+    /// Calls `member` for each key of the object (unescaped, as the decoder matches keys),
+    /// which must read its value; false when the object is malformed or `member` says so.
+    mutating func object(_ member: (inout KeystoreRecordReader, String) -> Bool) -> Bool {
+        guard take(Self.openBrace) else { return false }
+        if take(Self.closeBrace) { return true }
+        var count = 0
+        while true {
+            count += 1
+            guard count <= Self.maximumCount, let key = string(), take(Self.colon), member(&self, key) else { return false }
+            if take(Self.comma) { continue }
+            return take(Self.closeBrace)
+        }
+    }
+}
+
+/// The keys an object has had, to refuse a repeated one (the decoder's choice between two
+/// values is not this reader's to guess).
+struct SeenKeys {
+    private var bits: UInt64 = 0
+
+    /// Whether key `index` is new (then noted).
+    mutating func first(_ index: Int) -> Bool {
+        let bit: UInt64 = 1 << UInt64(index & 63)
+        guard bits & bit == 0 else { return false }
+        bits |= bit
+        return true
+    }
+
+    func has(_ index: Int) -> Bool { bits & (1 << UInt64(index & 63)) != 0 }
+}
+
+// MARK: - The records
+
+extension KeystoreRecord.User {
+    /// The record from its JSON object, or nil (then `JSONDecoder` decides).
+    static func read(_ reader: inout KeystoreRecordReader) -> KeystoreRecord.User? {
+        var seen = SeenKeys()
+        var uid: String?, email: String?, emailVerified: Bool?, displayName: String?, photoURL: String?
+        var createdAt: Date?, lastSignInAt: Date?, lastAuthAt: Date?, lastProviderId: String?
+        var providerData: [KeystoreRecord.Identity]?, kind: KeystoreRecord.Kind?, backend: KeystoreRecord.Backend?
+        let ok = reader.object { reader, key in
+            switch key {
+            case "uid": return seen.first(0) && reader.set(&uid, reader.string())
+            case "email": return seen.first(1) && reader.set(&email, reader.string())
+            case "emailVerified": return seen.first(2) && reader.set(&emailVerified, reader.bool())
+            case "displayName": return seen.first(3) && reader.set(&displayName, reader.string())
+            case "photoURL": return seen.first(4) && reader.set(&photoURL, reader.string())
+            case "createdAt": return seen.first(5) && reader.set(&createdAt, reader.date())
+            case "lastSignInAt": return seen.first(6) && reader.set(&lastSignInAt, reader.date())
+            case "lastAuthAt": return seen.first(7) && reader.set(&lastAuthAt, reader.date())
+            case "lastProviderId": return seen.first(8) && reader.set(&lastProviderId, reader.string())
+            case "providerData":
+                return seen.first(9) && reader.set(&providerData, reader.array(KeystoreRecord.Identity.read))
+            case "kind":
+                guard seen.first(10), let raw = reader.string() else { return false }
+                switch raw {
+                case "person": kind = .person
+                case "workload": kind = .workload
+                default: return false
+                }
+                return true
+            case "backend": return seen.first(11) && reader.set(&backend, KeystoreRecord.Backend.read(&reader))
+            default: return false
+            }
+        }
+        guard ok, let uid, let emailVerified, let createdAt, let lastSignInAt, let lastAuthAt, let providerData else { return nil }
+        return KeystoreRecord.User(
+            uid: uid, email: email, emailVerified: emailVerified, displayName: displayName, photoURL: photoURL, createdAt: createdAt,
+            lastSignInAt: lastSignInAt, lastAuthAt: lastAuthAt, lastProviderId: lastProviderId, providerData: providerData, kind: kind,
+            backend: backend)
+    }
+
+    /// The record in `data` (one JSON object, nothing after it), or nil.
+    static func fastDecoded(_ data: Data) -> KeystoreRecord.User? {
+        KeystoreRecordReader.read(data) { read(&$0) }
+    }
+}
+
+extension KeystoreRecordReader {
+    /// Stores `value` in `target`; false when there is none.
+    func set<T>(_ target: inout T?, _ value: T?) -> Bool {
+        guard let value else { return false }
+        target = value
+        return true
+    }
+
+    /// `[ element, … ]`, each read by `element`.
+    mutating func array<T>(_ element: (inout KeystoreRecordReader) -> T?) -> [T]? {
+        guard take(Self.openBracket) else { return nil }
+        var values: [T] = []
+        if take(Self.closeBracket) { return values }
+        while true {
+            guard values.count < Self.maximumCount, let value = element(&self) else { return nil }
+            values.append(value)
+            if take(Self.comma) { continue }
+            return take(Self.closeBracket) ? values : nil
+        }
+    }
+}
+
+extension KeystoreRecord.Identity {
+    static func read(_ reader: inout KeystoreRecordReader) -> KeystoreRecord.Identity? {
+        var seen = SeenKeys()
+        var providerId: String?, issuer: String?, federatedId: String?, profile: KeystoreRecord.Profile?, linkedAt: Date?
+        var tokens: KeystoreRecord.Tokens?, workload: KeystoreRecord.Workload?
+        let ok = reader.object { reader, key in
+            switch key {
+            case "providerId": return seen.first(0) && reader.set(&providerId, reader.string())
+            case "issuer": return seen.first(1) && reader.set(&issuer, reader.string())
+            case "federatedId": return seen.first(2) && reader.set(&federatedId, reader.string())
+            case "profile": return seen.first(3) && reader.set(&profile, KeystoreRecord.Profile.read(&reader))
+            case "linkedAt": return seen.first(4) && reader.set(&linkedAt, reader.date())
+            case "tokens": return seen.first(5) && reader.set(&tokens, KeystoreRecord.Tokens.read(&reader))
+            case "workload": return seen.first(6) && reader.set(&workload, KeystoreRecord.Workload.read(&reader))
+            default: return false
+            }
+        }
+        guard ok, let providerId, let issuer, let federatedId, let profile, let linkedAt else { return nil }
+        return KeystoreRecord.Identity(
+            providerId: providerId, issuer: issuer, federatedId: federatedId, profile: profile, linkedAt: linkedAt, tokens: tokens,
+            workload: workload)
+    }
+}
+
+extension KeystoreRecord.Profile {
+    static func read(_ reader: inout KeystoreRecordReader) -> KeystoreRecord.Profile? {
+        var seen = SeenKeys()
+        var email: String?, emailVerified: Bool?, displayName: String?, photoURL: String?, isPrivateEmail: Bool?
+        let ok = reader.object { reader, key in
+            switch key {
+            case "email": return seen.first(0) && reader.set(&email, reader.string())
+            case "emailVerified": return seen.first(1) && reader.set(&emailVerified, reader.bool())
+            case "displayName": return seen.first(2) && reader.set(&displayName, reader.string())
+            case "photoURL": return seen.first(3) && reader.set(&photoURL, reader.string())
+            case "isPrivateEmail": return seen.first(4) && reader.set(&isPrivateEmail, reader.bool())
+            default: return false
+            }
+        }
+        guard ok, let emailVerified else { return nil }
+        return KeystoreRecord.Profile(
+            email: email, emailVerified: emailVerified, displayName: displayName, photoURL: photoURL, isPrivateEmail: isPrivateEmail)
+    }
+}
+
+extension KeystoreRecord.Tokens {
+    static func read(_ reader: inout KeystoreRecordReader) -> KeystoreRecord.Tokens? {
+        var seen = SeenKeys()
+        var accessToken: String?, tokenType: String?, expiresAt: Date?, refreshToken: String?, idToken: String?
+        var scopes: [String]?, additionalTokens: [String: KeystoreRecord.ScopedToken]?, needsSignInSince: Date?, sealed: String?
+        let ok = reader.object { reader, key in
+            switch key {
+            case "accessToken": return seen.first(0) && reader.set(&accessToken, reader.string())
+            case "tokenType": return seen.first(1) && reader.set(&tokenType, reader.string())
+            case "expiresAt": return seen.first(2) && reader.set(&expiresAt, reader.date())
+            case "refreshToken": return seen.first(3) && reader.set(&refreshToken, reader.string())
+            case "idToken": return seen.first(4) && reader.set(&idToken, reader.string())
+            case "scopes": return seen.first(5) && reader.set(&scopes, reader.strings())
+            case "additionalTokens": return seen.first(6) && reader.set(&additionalTokens, reader.scopedTokens())
+            case "needsSignInSince": return seen.first(7) && reader.set(&needsSignInSince, reader.date())
+            case "sealed": return seen.first(8) && reader.set(&sealed, reader.string())
+            default: return false
+            }
+        }
+        guard ok, let tokenType, let scopes else { return nil }
+        return KeystoreRecord.Tokens(
+            accessToken: accessToken, tokenType: tokenType, expiresAt: expiresAt, refreshToken: refreshToken, idToken: idToken,
+            scopes: scopes, additionalTokens: additionalTokens, needsSignInSince: needsSignInSince, sealed: sealed)
+    }
+}
+
+extension KeystoreRecordReader {
+    /// `additionalTokens`: scope set → token, no key twice.
+    mutating func scopedTokens() -> [String: KeystoreRecord.ScopedToken]? {
+        var tokens: [String: KeystoreRecord.ScopedToken] = [:]
+        let ok = object { reader, key in
+            guard tokens[key] == nil, let token = KeystoreRecord.ScopedToken.read(&reader) else { return false }
+            tokens[key] = token
+            return true
+        }
+        return ok ? tokens : nil
+    }
+}
+
+extension KeystoreRecord.ScopedToken {
+    static func read(_ reader: inout KeystoreRecordReader) -> KeystoreRecord.ScopedToken? {
+        var seen = SeenKeys()
+        var accessToken: String?, tokenType: String?, expiresAt: Date?, scopes: [String]?
+        let ok = reader.object { reader, key in
+            switch key {
+            case "accessToken": return seen.first(0) && reader.set(&accessToken, reader.string())
+            case "tokenType": return seen.first(1) && reader.set(&tokenType, reader.string())
+            case "expiresAt": return seen.first(2) && reader.set(&expiresAt, reader.date())
+            case "scopes": return seen.first(3) && reader.set(&scopes, reader.strings())
+            default: return false
+            }
+        }
+        guard ok, let accessToken, let tokenType, let scopes else { return nil }
+        return KeystoreRecord.ScopedToken(accessToken: accessToken, tokenType: tokenType, expiresAt: expiresAt, scopes: scopes)
+    }
+}
+
+extension KeystoreRecord.Workload {
+    static func read(_ reader: inout KeystoreRecordReader) -> KeystoreRecord.Workload? {
+        var seen = SeenKeys()
+        var clientId: String?, tenant: String?, scopes: [String]?, clientSecretEnv: String?, clientSecretFile: String?
+        var certificateFile: String?, federatedTokenFile: String?, federatedTokenEnv: String?, federatedTokenSource: String?
+        var federatedAudience: String?, assertionAlgorithm: String?
+        let ok = reader.object { reader, key in
+            switch key {
+            case "clientId": return seen.first(0) && reader.set(&clientId, reader.string())
+            case "tenant": return seen.first(1) && reader.set(&tenant, reader.string())
+            case "scopes": return seen.first(2) && reader.set(&scopes, reader.strings())
+            case "clientSecretEnv": return seen.first(3) && reader.set(&clientSecretEnv, reader.string())
+            case "clientSecretFile": return seen.first(4) && reader.set(&clientSecretFile, reader.string())
+            case "certificateFile": return seen.first(5) && reader.set(&certificateFile, reader.string())
+            case "federatedTokenFile": return seen.first(6) && reader.set(&federatedTokenFile, reader.string())
+            case "federatedTokenEnv": return seen.first(7) && reader.set(&federatedTokenEnv, reader.string())
+            case "federatedTokenSource": return seen.first(8) && reader.set(&federatedTokenSource, reader.string())
+            case "federatedAudience": return seen.first(9) && reader.set(&federatedAudience, reader.string())
+            case "assertionAlgorithm": return seen.first(10) && reader.set(&assertionAlgorithm, reader.string())
+            default: return false
+            }
+        }
+        guard ok, let clientId, let scopes else { return nil }
+        return KeystoreRecord.Workload(
+            clientId: clientId, tenant: tenant, scopes: scopes, clientSecretEnv: clientSecretEnv, clientSecretFile: clientSecretFile,
+            certificateFile: certificateFile, federatedTokenFile: federatedTokenFile, federatedTokenEnv: federatedTokenEnv,
+            federatedTokenSource: federatedTokenSource, federatedAudience: federatedAudience, assertionAlgorithm: assertionAlgorithm)
+    }
+}
+
+extension KeystoreRecord.Backend {
+    static func read(_ reader: inout KeystoreRecordReader) -> KeystoreRecord.Backend? {
+        var seen = SeenKeys()
+        var kind: String?, projectId: String?, tenantId: String?, session: KeystoreRecord.Tokens?, emulator: String?
+        let ok = reader.object { reader, key in
+            switch key {
+            case "kind": return seen.first(0) && reader.set(&kind, reader.string())
+            case "projectId": return seen.first(1) && reader.set(&projectId, reader.string())
+            case "tenantId": return seen.first(2) && reader.set(&tenantId, reader.string())
+            case "session": return seen.first(3) && reader.set(&session, KeystoreRecord.Tokens.read(&reader))
+            case "emulator": return seen.first(4) && reader.set(&emulator, reader.string())
+            default: return false
+            }
+        }
+        guard ok, let kind, let projectId else { return nil }
+        return KeystoreRecord.Backend(kind: kind, projectId: projectId, tenantId: tenantId, session: session, emulator: emulator)
+    }
+}
+
+extension KeystoreSealing {
+    /// The top-level `sealing` object, or nil (then `JSONDecoder` decides).
+    static func fastDecoded(_ data: Data) -> KeystoreSealing? {
+        KeystoreRecordReader.read(data) { reader in
+            var seen = SeenKeys()
+            var cipher: String?, keySource: KeySource?, wrappedKey: String?, keyCheck: String?, kdf: Scrypt?
+            var keyringItem: String?, keyFile: String?
+            let ok = reader.object { reader, key in
+                switch key {
+                case "cipher": return seen.first(0) && reader.set(&cipher, reader.string())
+                case "keySource":
+                    guard seen.first(1), let raw = reader.string() else { return false }
+                    switch raw {
+                    case "keyFile": keySource = .keyFile
+                    case "passphrase": keySource = .passphrase
+                    case "keyring": keySource = .keyring
+                    default: return false
+                    }
+                    return true
+                case "wrappedKey": return seen.first(2) && reader.set(&wrappedKey, reader.string())
+                case "keyCheck": return seen.first(3) && reader.set(&keyCheck, reader.string())
+                case "kdf": return seen.first(4) && reader.set(&kdf, Scrypt.read(&reader))
+                case "keyringItem": return seen.first(5) && reader.set(&keyringItem, reader.string())
+                case "keyFile": return seen.first(6) && reader.set(&keyFile, reader.string())
+                default: return false
+                }
+            }
+            guard ok, let cipher, let keySource, let wrappedKey, let keyCheck else { return nil }
+            var sealing = KeystoreSealing(readCipher: cipher, keySource: keySource, wrappedKey: wrappedKey, keyCheck: keyCheck)
+            sealing.kdf = kdf
+            sealing.keyringItem = keyringItem
+            sealing.keyFile = keyFile
+            return sealing
+        }
+    }
+}
+
+extension KeystoreSealing {
+    /// A sealing as read from a file (the reader's; `init(dataKey:…)` makes a new one).
+    init(readCipher cipher: String, keySource: KeySource, wrappedKey: String, keyCheck: String) {
+        self.cipher = cipher
+        self.keySource = keySource
+        self.wrappedKey = wrappedKey
+        self.keyCheck = keyCheck
+        kdf = nil
+        keyringItem = nil
+        keyFile = nil
+    }
+}
+
+extension KeystoreSealing.Scrypt {
+    static func read(_ reader: inout KeystoreRecordReader) -> KeystoreSealing.Scrypt? {
+        var seen = SeenKeys()
+        var algorithm: String?, salt: String?, n: Int?, r: Int?, p: Int?
+        let ok = reader.object { reader, key in
+            switch key {
+            case "algorithm": return seen.first(0) && reader.set(&algorithm, reader.string())
+            case "salt": return seen.first(1) && reader.set(&salt, reader.string())
+            case "n": return seen.first(2) && reader.set(&n, reader.integer())
+            case "r": return seen.first(3) && reader.set(&r, reader.integer())
+            case "p": return seen.first(4) && reader.set(&p, reader.integer())
+            default: return false
+            }
+        }
+        guard ok, let algorithm, let salt, let n, let r, let p else { return nil }
+        return KeystoreSealing.Scrypt(algorithm: algorithm, salt: salt, n: n, r: r, p: p)
+    }
+}
+
+extension SealedSecrets {
+    /// A sealed value's plaintext, or nil (then `JSONDecoder` decides). A pending credential's
+    /// (`claims`, `pendingToken`, `bound.pending`) is always left to the decoder: the token
+    /// path never opens one.
+    static func fastDecoded(_ data: Data) -> SealedSecrets? {
+        KeystoreRecordReader.read(data) { reader in
+            var seen = SeenKeys()
+            var secrets = SealedSecrets()
+            let ok = reader.object { reader, key in
+                switch key {
+                case "accessToken": return seen.first(0) && reader.set(&secrets.accessToken, reader.string())
+                case "refreshToken": return seen.first(1) && reader.set(&secrets.refreshToken, reader.string())
+                case "idToken": return seen.first(2) && reader.set(&secrets.idToken, reader.string())
+                case "additionalTokens": return seen.first(3) && reader.set(&secrets.additionalTokens, reader.scopedTokens())
+                case "bound":
+                    guard seen.first(4) else { return false }
+                    var boundSeen = SeenKeys()
+                    var tokens: KeystoreRecord.Tokens?
+                    let ok = reader.object { reader, key in
+                        guard key == "tokens", boundSeen.first(0) else { return false }
+                        return reader.set(&tokens, KeystoreRecord.Tokens.read(&reader))
+                    }
+                    guard ok else { return false }
+                    secrets.bound = Bound(tokens: tokens, pending: nil)
+                    return true
+                default: return false
+                }
+            }
+            return ok ? secrets : nil
+        }
+    }
+}
+
+extension Data {
+    /// `text` as UTF-8, copied from the string's own storage: `Data(text.utf8)` goes through
+    /// `Data`'s generic initialiser, whose dynamic cast (`as? ContiguousBytes`) searches the
+    /// binary's protocol conformances on the token hot path (issue 24).
+    init(utf8 text: String) {
+        var text = text
+        self = text.withUTF8 { Data(buffer: $0) }
+    }
+}

@@ -1,0 +1,61 @@
+import AuthCore
+
+/// The bytes `authctl token` prints, made without `JSONEncoder`, date formatting or generic
+/// `Data` initialisers (each of which costs the hot path a search of the binary's protocol
+/// conformances: bench/README.md, issue 24). Each gives exactly what `TokenRequest.printed`
+/// gave before — TokenOutputBytesTests compares them — or nil when the token or the date is
+/// anything but the common case, and then the general code does it.
+enum TokenOutputBytes {
+    /// `text` as UTF-8.
+    static func data(_ text: String) -> Data {
+        var text = text
+        return text.withUTF8 { Data(buffer: $0) }
+    }
+
+    /// A token of printable ASCII that JSON writes as it is: no quote, no backslash (and so
+    /// nothing `JSONEncoder` escapes, nor `Sanitize.visibleJSON`).
+    static func isPlainJSON(_ token: String) -> Bool {
+        !token.isEmpty && token.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }
+    }
+
+    /// `--format kubectl-exec`'s ExecCredential, as `Output.jsonDocument` writes it (sorted
+    /// keys, two-space indentation, ` : `), for a plain token and a whole-second expiry of
+    /// the years 1970–9999; nil otherwise.
+    static func kubectlExecCredential(token: String, expiresAt: Date?) -> Data? {
+        guard isPlainJSON(token) else { return nil }
+        var text = "{\n  \"apiVersion\" : \"client.authentication.k8s.io/v1\",\n  \"kind\" : \"ExecCredential\",\n  \"status\" : {\n"
+        if let expiresAt {
+            guard let stamp = rfc3339(expiresAt) else { return nil }
+            text += "    \"expirationTimestamp\" : \"" + stamp + "\",\n"
+        }
+        text += "    \"token\" : \"" + token + "\"\n  }\n}\n"
+        return data(text)
+    }
+
+    /// `Output.rfc3339` (`Date.ISO8601FormatStyle()`: `YYYY-MM-DDTHH:MM:SSZ`) for a
+    /// whole second of the years 1970–9999; nil for anything else.
+    static func rfc3339(_ date: Date) -> String? {
+        let interval = date.timeIntervalSince1970
+        guard interval >= 0, interval < 253_402_300_800, interval.rounded(.down) == interval else { return nil }
+        let seconds = Int(interval)
+        let days = seconds / 86400
+        let time = seconds % 86400
+        // Howard Hinnant's civil_from_days (days since 1970-01-01, non-negative here).
+        let z = days + 719468
+        let era = z / 146097
+        let dayOfEra = z - era * 146097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func digits(_ value: Int, _ count: Int) -> String {
+            var text = String(value)
+            while text.utf8.count < count { text = "0" + text }
+            return text
+        }
+        return digits(year, 4) + "-" + digits(month, 2) + "-" + digits(day, 2) + "T" + digits(time / 3600, 2) + ":"
+            + digits(time / 60 % 60, 2) + ":" + digits(time % 60, 2) + "Z"
+    }
+}

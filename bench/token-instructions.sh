@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Instruction counts (valgrind --tool=callgrind: stable on a shared machine, where wall times
+# are not) of the commands that answer from the keystore, for one or more authctl binaries
+# side by side (bench/README.md, issue 24):
+#   token (1 and 1,000 users), token sealed with a key file (1 and 1,000 users),
+#   token --format kubectl-exec, status, git-credential get (https remote).
+# Usage: bench/token-instructions.sh BINARY [BINARY…]   (needs valgrind and python3)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[[ $# -ge 1 ]] || { echo "usage: $0 BINARY [BINARY…]" >&2; exit 2; }
+command -v valgrind >/dev/null || { echo "valgrind is needed (apt-get install valgrind)" >&2; exit 1; }
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+chmod 700 "$work"
+for users in 1 1000; do
+    python3 bench/make-keystore.py "$users" "$work/keystore-$users.json" >/dev/null
+    cp -p "$work/keystore-$users.json" "$work/sealed-$users.json"
+    [[ -s "$work/keystore.key" ]] || (umask 077; "$1" keystore new-key >"$work/keystore.key")
+    HOME="$work" "$1" keystore seal --keystore "$work/sealed-$users.json" --key-file "$work/keystore.key" -q
+done
+mkdir -p "$work/xdg"
+
+# count BINARY STDIN ARGS…: the instructions of one run (callgrind's total).
+count() {
+    local binary="$1" input="$2"
+    shift 2
+    local out="$work/callgrind.out"
+    rm -f "$out"
+    printf '%b' "$input" | HOME="$work" XDG_CONFIG_HOME="$work/xdg" AUTHCTL_KEYSTORE_KEY_FILE="${KEY_FILE:-}" \
+        valgrind --tool=callgrind --callgrind-out-file="$out" "$binary" "$@" >/dev/null 2>"$work/valgrind.log" ||
+        { echo "$binary $* failed:" >&2; cat "$work/valgrind.log" >&2; exit 1; }
+    awk '/^totals:|^summary:/ { print $2; exit }' "$out"
+}
+
+cases=(
+    "token, 1 user|||token --keystore $work/keystore-1.json --config $work/none.json"
+    "token, 1,000 users|||token --keystore $work/keystore-1000.json --config $work/none.json"
+    "token sealed (key file), 1 user||$work/keystore.key|token --keystore $work/sealed-1.json --config $work/none.json"
+    "token sealed (key file), 1,000 users||$work/keystore.key|token --keystore $work/sealed-1000.json --config $work/none.json"
+    "token --format kubectl-exec|||token --format kubectl-exec --keystore $work/keystore-1.json --config $work/none.json"
+    "status|||status --keystore $work/keystore-1.json --config $work/none.json"
+    "git-credential get|protocol=https\\nhost=git.example.com\\n\\n||git-credential oidc.bench --keystore $work/keystore-1.json --config $work/none.json get"
+)
+printf '%-40s' case
+for binary in "$@"; do printf ' %16s' "$(basename "$(dirname "$binary")")"; done
+echo
+for entry in "${cases[@]}"; do
+    IFS='|' read -r name input key args <<<"$entry"
+    printf '%-40s' "$name"
+    for binary in "$@"; do
+        # shellcheck disable=SC2086 # the arguments are words without spaces
+        KEY_FILE="$key" printf ' %16s' "$(KEY_FILE="$key" count "$binary" "$input" $args | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta')"
+    done
+    echo
+done
