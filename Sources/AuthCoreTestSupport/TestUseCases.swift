@@ -16,7 +16,7 @@ extension TestEnvironment {
         TokenRevocation(configStore: configStore, tokens: tokens)
     }
 
-    /// The local backend (SPEC §5) on the fakes: the sign-in flows, the rules on the keystore.
+    /// The local backend (docs/accounts.md) on the fakes: the sign-in flows, the rules on the keystore.
     public func accountBackend(keystore: (any Keystore)? = nil) -> LocalAccountBackend {
         LocalAccountBackend(
             accounts: accountStore(keystore: keystore), configStore: configStore, issuer: credentialIssuer, events: events,

@@ -2,12 +2,12 @@ import ArgumentParser
 import AuthCore
 
 /// The command layer's one entry point: one command line, run against the I/O it is given
-/// (`AuthctlIO`), ending in an exit status (SPEC §6). main.swift runs it with the process's
+/// (`AuthctlIO`), ending in an exit status (docs/exit-codes.md). main.swift runs it with the process's
 /// I/O; tests run it in their own process with buffers, an environment dictionary, a clock
 /// and a browser of their own (`InProcessAuthctl`), the way kubelogin's `cmd.Run` is run.
 ///
 /// Parsing happens once, here: the common forms of `authctl token` by hand
-/// (`TokenRequest.parseFast`, the hot path), everything else by ArgumentParser from the
+/// (`TokenInvocation.parseFast`, the hot path), everything else by ArgumentParser from the
 /// root, after `CommandLineCheck` has answered what ArgumentParser would answer unhelpfully.
 /// Errors of every kind become output and a status in one place (`ErrorMapping`).
 ///
@@ -22,7 +22,7 @@ public struct AuthctlInvocation: Sendable {
     let arguments: [String]
     let io: AuthctlIO
     /// `authctl token …` in a form the hand parser takes; nil for anything else.
-    let fastToken: TokenRequest?
+    let fastToken: TokenInvocation?
     /// Whether an error is also printed as a JSON document on stdout.
     let wantsJSON: Bool
 
@@ -35,7 +35,7 @@ public struct AuthctlInvocation: Sendable {
             ? ["version", "--json"] : GlobalOptions.hoistingLeadingGlobals(arguments)
         self.arguments = arguments
         self.io = io
-        fastToken = arguments.first == "token" ? TokenRequest.parseFast(Array(arguments.dropFirst())) : nil
+        fastToken = arguments.first == "token" ? TokenInvocation.parseFast(Array(arguments.dropFirst())) : nil
         // What follows `--` is the child's (`exec -- echo --json`), never authctl's own option.
         // git-credential's stdout is git's protocol alone: its errors go to stderr only.
         wantsJSON = arguments.first != "git-credential" && arguments.prefix(while: { $0 != "--" }).contains("--json")

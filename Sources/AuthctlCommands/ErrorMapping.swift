@@ -6,7 +6,7 @@ struct Interrupted: Error {
     var reason: String
 }
 
-/// How an error that ends a command becomes what the user sees (SPEC §6), in one place so
+/// How an error that ends a command becomes what the user sees (docs/exit-codes.md), in one place so
 /// that a test can hold every kind of error to its exit status.
 enum ErrorMapping {
     enum Outcome: Equatable {
@@ -17,7 +17,7 @@ enum ErrorMapping {
         /// ArgumentParser's own output: help, version, completion scripts (exit 0).
         case argumentParserOutput
         /// A person stopped a command that is no sign-in (Ctrl-C, or no to its question):
-        /// print `authctl: MESSAGE`, exit 130 (SPEC §10), nothing changed.
+        /// print `authctl: MESSAGE`, exit 130 (docs/exit-codes.md), nothing changed.
         case interrupted(String)
     }
 
@@ -28,7 +28,7 @@ enum ErrorMapping {
     static let interruptedWording = "cancelled (Ctrl-C); nothing was changed"
     static let interruptedStatus: Int32 = 130
 
-    /// `signsIn`: whether the command that ended was a sign-in, whose Ctrl-C is exit 5 (SPEC §6).
+    /// `signsIn`: whether the command that ended was a sign-in, whose Ctrl-C is exit 5 (docs/exit-codes.md).
     static func outcome(for error: any Error, signsIn: Bool = true) -> Outcome {
         switch error {
         case let error as AuthError: return .report(error)
@@ -42,7 +42,7 @@ enum ErrorMapping {
         if status == .success { return .argumentParserOutput }
         if let exit = error as? ExitCode { return .exit(exit.rawValue) }
         guard status == .validationFailure else {
-            // Not authctl's own error and not a usage error: a bug (SPEC §6, internal-error).
+            // Not authctl's own error and not a usage error: a bug (docs/exit-codes.md, internal-error).
             let what = Sanitize.text("\(type(of: error)): \(error)", limit: 160)
             return .report(
                 .internalError(

@@ -1,6 +1,6 @@
 import AuthCore
 
-/// SPEC §6: the process exit status of each error code, in one table. The library knows
+/// docs/exit-codes.md: the process exit status of each error code, in one table. The library knows
 /// only the codes; what a shell sees is the command line's business.
 enum ExitStatus {
     static let byCode: [AuthError.Code: Int32] = [
@@ -26,7 +26,7 @@ enum ExitStatus {
 }
 
 extension AuthError.Code {
-    /// The exit status of SPEC §6; a code the table lacks (none: a test holds every code to
+    /// The exit status of docs/exit-codes.md; a code the table lacks (none: a test holds every code to
     /// it) would be a bug, so `internal-error`'s 1.
     var exitStatus: Int32 { ExitStatus.byCode[self] ?? 1 }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import AuthCore
 
-/// The options every command takes (SPEC §2).
+/// The options every command takes (docs/authctl.1).
 struct GlobalOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp("The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).", valueName: "path"),

@@ -66,10 +66,10 @@ struct Output {
 
     static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
 
-    /// `local`, or `firebase:PROJECT[/TENANT]` (SPEC §9): where the user lives.
+    /// `local`, or `firebase:PROJECT[/TENANT]` (docs/firebase.md): where the user lives.
     static func backendName(of user: User) -> String { user.backend?.name ?? "local" }
 
-    /// The USER object's `backend` (SPEC §9): `{"kind": "local"}`, or the Firebase project with
+    /// The USER object's `backend` (docs/firebase.md): `{"kind": "local"}`, or the Firebase project with
     /// the Firebase session's expiry.
     static func backend(of user: User) -> JSONValue {
         guard let backend = user.backend else { return .object(["kind": "local"]) }
@@ -79,7 +79,7 @@ struct Output {
         ])
     }
 
-    /// The USER object of SPEC §6.
+    /// The USER object of docs/exit-codes.md.
     static func user(_ user: User) -> JSONValue {
         .object([
             "backend": backend(of: user),
@@ -136,7 +136,7 @@ struct Output {
         return user.email ?? user.displayName ?? user.uid
     }
 
-    /// The result of `login`, `link` and `reauth` (SPEC §6).
+    /// The result of `login`, `link` and `reauth` (docs/exit-codes.md).
     func accountResult(user: User, providerID: String, isNewUser: Bool, json: Bool, text: String) {
         if json {
             self.json(.object(["user": Output.user(user), "providerId": .string(providerID), "isNewUser": .bool(isNewUser)]))

@@ -1,6 +1,6 @@
 import AuthCore
 
-/// The person at the terminal, asked in words (SPEC §4).
+/// The person at the terminal, asked in words (docs/configuration.md).
 struct TerminalConsentPrompt: ConsentPrompt {
     let terminal: any Terminal
 

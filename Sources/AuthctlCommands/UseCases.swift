@@ -23,7 +23,7 @@ struct UseCases {
     /// The Firebase project's client when config.json's backend is Firebase; nil: local.
     let firebase: @Sendable () throws -> FirebaseAuthClient?
 
-    /// Each user's own backend (SPEC §9): the keystore's rules, or its Firebase project.
+    /// Each user's own backend (docs/firebase.md): the keystore's rules, or its Firebase project.
     var accountStore: BackendAccountStore {
         let firebase = self.firebase
         let keystore = self.keystore
@@ -46,7 +46,7 @@ struct UseCases {
             events: events)
     }
 
-    /// Where `login`, `link` and `reauth` run, chosen once from config.json (SPEC §9): the
+    /// Where `login`, `link` and `reauth` run, chosen once from config.json (docs/firebase.md): the
     /// Firebase project brokers them, or the keystore applies the rules here.
     func accountBackend() throws -> any AccountBackend {
         guard let client = try firebase() else {

@@ -161,7 +161,7 @@ struct Wiring {
             transport: transport, clock: clock, random: random, browser: browser, terminal: terminal, keystore: keystore(),
             configStore: config, metadataCache: FileMetadataCache(directory: cacheDirectory, random: random),
             secrets: ProcessSecretSource(environment: environment), events: EventText(terminal: terminal),
-            // The 403 page of another local user's connection names the way out (SPEC §3 step 3).
+            // The 403 page of another local user's connection names the way out (docs/sign-in.md step 3).
             redirectReceivers: SystemRedirectReceivers(
                 clock: clock, random: random,
                 otherUserPage: SignInPage.otherUser(
@@ -172,7 +172,7 @@ struct Wiring {
             },
             firebaseEmulatorHost: emulator,
             firebase: {
-                // SPEC §9: the project of config.json's backend, at the emulator when one is set.
+                // docs/firebase.md: the project of config.json's backend, at the emulator when one is set.
                 guard let project = try config.firebaseBackend() else { return nil }
                 return try FirebaseAuthClient(
                     config: project, emulator: try Self.firebaseEmulator(emulator), transport: transport, clock: clock)
@@ -211,7 +211,7 @@ struct Wiring {
 }
 
 /// Ctrl-C at a prompt that is not a sign-in's (the keystore's passphrase): the command ends
-/// with 130, as a shell reports an interrupted program (SPEC §10); nothing was changed.
+/// with 130, as a shell reports an interrupted program (docs/exit-codes.md); nothing was changed.
 struct PromptInterrupted: Error {}
 
 extension Wiring {

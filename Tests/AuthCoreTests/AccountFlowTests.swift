@@ -40,7 +40,7 @@ struct AccountFlowTests {
     }
 
     /// Runs `operation`, expects `code`, and proves the keystore is as it was (or, where
-    /// SPEC §5 says so, that only a pending credential was added). Returns the error.
+    /// docs/accounts.md says so, that only a pending credential was added). Returns the error.
     @discardableResult
     func expectRefusal(
         _ code: AuthError.Code, _ test: TestEnvironment, savesPending: Bool = false, _ operation: () async throws -> Void

@@ -2,8 +2,8 @@ import AuthCore
 import Foundation
 import Testing
 
-/// Every row of the table of SPEC §5, on pure values.
-@Suite("Account rules (SPEC §5)")
+/// Every row of the table of docs/accounts.md, on pure values.
+@Suite("Account rules (docs/accounts.md)")
 struct AccountRulesTests {
     let now = Date(timeIntervalSince1970: 1_790_000_000)
 
@@ -77,7 +77,8 @@ struct AccountRulesTests {
         #expect(error.details["email"] == "ada@example.com")
         #expect(error.details["providerIds"] == ["oidc.a"])
         #expect(error.details["pendingCredential"] == "pc_handle0000000000001")
-        #expect(error.message.parts.contains(.command(.link, [.input(.pending, "pc_handle0000000000001")])) && error.message.contains("oidc.a"))
+        #expect(
+            error.message.parts.contains(.command(.link, [.input(.pending, "pc_handle0000000000001")])) && error.message.contains("oidc.a"))
         #expect(state.users == before.users && state.currentUID == before.currentUID)
         let pending = try #require(state.pendingCredentials.first)
         #expect(state.pendingCredentials.count == 1)
@@ -369,7 +370,7 @@ struct AccountRulesTests {
         #expect { try AccountRules.use(&state, uid: "uid-b") } throws: { ($0 as? AuthError)?.code == .noCurrentUser }
     }
 
-    // MARK: consent (SPEC §4, Apple's private relay)
+    // MARK: consent (docs/apple.md, Apple's private relay)
 
     @Test("linking a private-relay identity, or linking anything to a user that has one, needs consent")
     func consent() throws {

@@ -113,7 +113,7 @@ struct AppleSignInTests {
     }
 }
 
-/// SPEC §4's consent rule in its three cases, through real flows: a user of an OpenID
+/// docs/apple.md's consent rule in its three cases, through real flows: a user of an OpenID
 /// Connect provider links a private-relay Apple identity, and the other way round.
 @Suite("Private-relay consent", .serialized)
 struct AppleConsentTests {

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The fake Identity Toolkit behaves as the service does: the test holds it to the REST
-/// contract (SPEC §9) over real HTTP, a browser played by following the provider's redirect.
+/// contract (docs/firebase.md) over real HTTP, a browser played by following the provider's redirect.
 @Suite("The fake Firebase Authentication service", .serialized)
 struct FakeFirebaseAuthTests {
     let firebase: FakeFirebaseAuth

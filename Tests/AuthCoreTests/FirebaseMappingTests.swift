@@ -2,7 +2,7 @@ import AuthCore
 import Foundation
 import Testing
 
-/// SPEC §9: each Firebase error as its SPEC §6 code, and each request as the REST reference
+/// docs/firebase.md: each Firebase error as its docs/exit-codes.md code, and each request as the REST reference
 /// spells it.
 @Suite("Firebase errors and requests")
 struct FirebaseMappingTests {
@@ -10,7 +10,7 @@ struct FirebaseMappingTests {
     let endpoints = try! FirebaseEndpoints(config: FirebaseConfig(projectId: "my-app", apiKey: key), emulator: nil)
 
     @Test(
-        "every error of SPEC §9 maps to its code",
+        "every error of docs/firebase.md maps to its code",
         arguments: [
             ("CREDENTIAL_TOO_OLD_LOGIN_AGAIN", AuthError.Code.requiresRecentLogin),
             ("INVALID_IDP_RESPONSE", .invalidCredential), ("INVALID_PENDING_TOKEN", .invalidCredential),

@@ -216,7 +216,7 @@ struct KeystoreFormatTests {
             ]))
         let pending = PendingCredential(
             handle: "pc_golden000000000000", reason: .accountExists, conflictingUID: user.uid, createdAt: created, credential: credential)
-        // A user of a Firebase project (SPEC §9): its backend, with the Firebase session.
+        // A user of a Firebase project (docs/firebase.md): its backend, with the Firebase session.
         var firebaseUser = User(
             uid: "firebaseLocalIdGolden0000000", email: "ada@example.com", emailVerified: true, displayName: nil, photoURL: nil,
             createdAt: created, lastSignInAt: later, lastAuthAt: later, lastProviderID: "microsoft.com",

@@ -51,7 +51,9 @@ final class KeystorePassphraseRuleTests: KeystoreDirectoryFixture {
         try file.encodedForWriting(path: path).write(to: URL(fileURLWithPath: path))
         #expect(try keystore(KeystoreKeys(passphrase: "pw")).read() == KeystoreFormatTests.expected)
         // Rekeyed to a strong one: fine; to another weak one: refused.
-        await #expect(throws: AuthError.self) { try await self.keystore(KeystoreKeys(passphrase: "pw")).reseal(.passphrase("pw2", cost: 10)) }
+        await #expect(throws: AuthError.self) {
+            try await self.keystore(KeystoreKeys(passphrase: "pw")).reseal(.passphrase("pw2", cost: 10))
+        }
         try await keystore(KeystoreKeys(passphrase: "pw")).reseal(.passphrase("a much better one", cost: 10))
         #expect(try keystore(KeystoreKeys(passphrase: "a much better one")).read() == KeystoreFormatTests.expected)
     }

@@ -238,7 +238,7 @@ final class KeystoreSealingTests: KeystoreDirectoryFixture {
         #expect(!fileText.contains("refresh-token-1") && fileText.contains("\"version\" : 3"))
         #expect(try sealed.read().users[0].displayName == "Ada")
         #expect(try sealed.read().users[0].providerData[0].tokens?.refreshToken == "refresh-token-1")
-        // A Firebase user's session (SPEC §9) is sealed the same way, and opens.
+        // A Firebase user's session (docs/firebase.md) is sealed the same way, and opens.
         #expect(!fileText.contains("firebase-refresh-token") && !fileText.contains("firebase-id-token"))
         #expect(try sealed.read().users[1].backend?.session?.refreshToken == "firebase-refresh-token")
         // And a Firebase pending credential's pendingToken.

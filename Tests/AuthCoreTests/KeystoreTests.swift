@@ -3,7 +3,7 @@ import AuthCoreTestSupport
 import Foundation
 import Testing
 
-@Suite("Keystore file (SPEC §7)")
+@Suite("Keystore file (docs/keystore.md)")
 final class KeystoreTests {
     let directory: String
 

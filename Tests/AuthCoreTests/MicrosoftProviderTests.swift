@@ -2,7 +2,7 @@ import AuthCore
 import Foundation
 import Testing
 
-/// The Microsoft rules of SPEC §4 as pure functions: tenants, issuers, federated ids.
+/// The Microsoft rules of docs/microsoft.md as pure functions: tenants, issuers, federated ids.
 @Suite("Microsoft provider rules")
 struct MicrosoftProviderTests {
     static let host = "https://login.microsoftonline.com"
@@ -51,7 +51,7 @@ struct MicrosoftProviderTests {
             graphHost: "https://graph.microsoft.us/"
         ).validate()
         try ProviderConfig(id: "microsoft.com", clientID: "c", authorityHost: "http://127.0.0.1:8080").validate()
-        // A base path (AD FS, a gateway) is kept (SPEC §2).
+        // A base path (AD FS, a gateway) is kept (docs/authctl.1).
         try ProviderConfig(id: "microsoft.com", clientID: "c", authorityHost: "https://adfs.contoso.com/adfs/").validate()
         try ProviderConfig(id: "microsoft.com", clientID: "c", graphHost: "https://gateway.contoso.com/graph").validate()
         let refused: [ProviderConfig] = [

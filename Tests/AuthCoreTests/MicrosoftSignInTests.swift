@@ -76,7 +76,7 @@ struct MicrosoftSignInTests {
         #expect(output.user.providerData.first?.issuer == microsoft.issuer(tenantID: account.tenantID))
     }
 
-    @Test("with the consumers discovery issuer as a template (SPEC §4's reading) the rules hold the same")
+    @Test("with the consumers discovery issuer as a template (docs/microsoft.md's reading) the rules hold the same")
     func consumersTemplate() async throws {
         microsoft.update {
             $0.consumersIssuerIsTemplate = true

@@ -40,7 +40,9 @@ struct TokenResponseTests {
         #expect { try parse(401, #"{"error":"invalid_client"}"#) } throws: {
             ($0 as? AuthError)?.message.contains("client id and its secret") == true
         }
-        #expect { try parse(400, #"{"error":"invalid_grant"}"#) } throws: { ($0 as? AuthError)?.message.description.hasSuffix("Sign in again") == true }
+        #expect { try parse(400, #"{"error":"invalid_grant"}"#) } throws: {
+            ($0 as? AuthError)?.message.description.hasSuffix("Sign in again") == true
+        }
     }
 
     @Test(

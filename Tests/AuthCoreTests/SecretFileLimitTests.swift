@@ -29,7 +29,7 @@ struct SecretFileLimitTests {
 }
 
 /// A federated token file another local user owns or may write could hold a JWT of theirs,
-/// which authctl would present as the workload's (SPEC §3 "Workloads").
+/// which authctl would present as the workload's (docs/ci.md).
 @Suite("Federated token files")
 struct FederatedTokenFileOwnerTests {
     @Test(

@@ -83,7 +83,8 @@ struct SignInSessionTests {
             session.next(.tokens(tokens), now: now)
                 == .makeCredential(
                     .init(
-                        source: .tokens(tokens, askedScopes: ["openid", "profile", "email"]), discovery: discovery, clientID: "client", nonce: nonce,
+                        source: .tokens(tokens, askedScopes: ["openid", "profile", "email"]), discovery: discovery, clientID: "client",
+                        nonce: nonce,
                         callbackFields: [:])))
     }
 
@@ -126,7 +127,9 @@ struct SignInSessionTests {
         var session = try session(FlowOptions(timeout: 300, mode: .deviceCode))
         _ = session.start()
         _ = session.next(.done, now: now)
-        #expect(session.next(.discovery(discovery), now: now) == .requestDeviceAuthorization(scopes: ["openid", "profile", "email"], discovery: discovery))
+        #expect(
+            session.next(.discovery(discovery), now: now)
+                == .requestDeviceAuthorization(scopes: ["openid", "profile", "email"], discovery: discovery))
         let authorization = DeviceAuthorizationResponse(
             deviceCode: "dc", userCode: "WDJB-MJHT", verificationURI: URL(string: "https://idp.example/activate")!, expiresIn: 900,
             interval: 5)
@@ -141,7 +144,8 @@ struct SignInSessionTests {
         #expect(session.next(.done, now: now) == .pollDevice(deviceCode: "dc", discovery: discovery))
         let later = now.addingTimeInterval(5)
         #expect(
-            session.next(.polled(.refused(OAuthErrorResponse(error: "slow_down"))), now: later) == .wait(until: later.addingTimeInterval(10)),
+            session.next(.polled(.refused(OAuthErrorResponse(error: "slow_down"))), now: later)
+                == .wait(until: later.addingTimeInterval(10)),
             "slow_down: five seconds more")
         #expect(session.next(.done, now: later) == .pollDevice(deviceCode: "dc", discovery: discovery))
         let tokens = TokenClient.Issued(response: TokenResponse(accessToken: "at", idToken: "it"))
@@ -149,7 +153,8 @@ struct SignInSessionTests {
             session.next(.polled(.issued(tokens)), now: later)
                 == .makeCredential(
                     .init(
-                        source: .tokens(tokens, askedScopes: ["openid", "profile", "email"]), discovery: discovery, clientID: "client", nonce: nil,
+                        source: .tokens(tokens, askedScopes: ["openid", "profile", "email"]), discovery: discovery, clientID: "client",
+                        nonce: nil,
                         callbackFields: [:])))
     }
 

@@ -1,7 +1,8 @@
-@testable import AuthCore
 import AuthCoreTestSupport
 import Foundation
 import Testing
+
+@testable import AuthCore
 
 /// An answer with this JSON body.
 private func answer(_ json: String, status: Int = 200) -> HTTPResponse {
@@ -35,7 +36,8 @@ struct TokenClientTests {
         for status in [400, 200] {
             let transport = StubTransport { _ in answer(#"{"error":"invalid_grant","error_description":"gone"}"#, status: status) }
             await #expect {
-                _ = try await client(transport).requestTokens(.refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery)
+                _ = try await client(transport).requestTokens(
+                    .refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery)
             } throws: { error in
                 let error = error as? AuthError
                 return error?.code == .invalidCredential && error?.oauthError == .invalidGrant

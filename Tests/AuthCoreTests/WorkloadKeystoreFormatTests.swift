@@ -3,7 +3,7 @@ import Testing
 
 @testable import AuthCore
 
-/// Pins the workload fields of keystore format version 1 (docs/keystore.md, SPEC §3
+/// Pins the workload fields of keystore format version 1 (docs/keystore.md, docs/sign-in.md
 /// "Workloads"): a user's optional `kind` and an identity's optional `workload`, which says
 /// where the client's authentication is read and never holds its value.
 @Suite("The keystore's workload fields, pinned")

@@ -7,7 +7,7 @@ import _CryptoExtras
 
 @testable import AuthCore
 
-/// The workload's rules and messages on pure values (SPEC §3 "Workloads"): its account is
+/// The workload's rules and messages on pure values (docs/ci.md): its account is
 /// of its own kind, the grant's request, the `private_key_jwt` assertion.
 @Suite("Workloads: account rules, grant request, client assertion")
 struct WorkloadTests {

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The account commands, each step its own invocation of the entry point (sharing nothing but
-/// the files, as processes do), against in-process providers: the conflict of SPEC §5 is
+/// the files, as processes do), against in-process providers: the conflict of docs/accounts.md is
 /// resolved across invocations.
 @Suite("authctl account commands end to end", .serialized)
 final class AccountCommandsTests {

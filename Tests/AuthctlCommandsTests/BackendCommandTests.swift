@@ -2,7 +2,7 @@ import AuthCore
 import Foundation
 import Testing
 
-/// `backend use|show` (SPEC §9): config.json holds the backend, validated like the rest; the
+/// `backend use|show` (docs/firebase.md): config.json holds the backend, validated like the rest; the
 /// API key is never printed.
 @Suite("backend use and show")
 struct BackendCommandTests {

@@ -3,7 +3,7 @@ import AuthCoreTestSupport
 import Foundation
 import Testing
 
-/// Base URLs with a path (issue 15, item 1; SPEC §2): AD FS serves under `/adfs`, a gateway
+/// Base URLs with a path (issue 15, item 1; docs/authctl.1): AD FS serves under `/adfs`, a gateway
 /// may serve each provider under its own path. The fakes answer only under their paths, so
 /// an endpoint built without the path fails.
 @Suite("providers served under a base path", .serialized)

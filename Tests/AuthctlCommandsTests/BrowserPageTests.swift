@@ -72,7 +72,7 @@ final class BrowserPageTests {
             try await authctl.run(["providers", "add", "oidc.other", "--issuer", other.issuer, "--client-id", other.clientID]).status == 0)
         let (first, firstPage) = try await signIn(["login", "oidc.fake"])
         #expect(first.status == 0 && firstPage.contains("<h1>Signed in</h1>"), "\(first.stderr)")
-        // oidc.other's verified email is the user's: the conflict of SPEC §5, exit 10.
+        // oidc.other's verified email is the user's: the conflict of docs/accounts.md, exit 10.
         let (conflict, conflictPage) = try await signIn(["login", "oidc.other"])
         #expect(conflict.status == 10, "\(conflict.stderr)")
         #expect(!conflictPage.contains("Signed in") && !conflictPage.contains("signed in"), "\(conflictPage)")

@@ -80,7 +80,7 @@ final class CommandsEndToEndTests {
     }
 
     @Test(
-        "hostile providers are refused with SPEC exit codes and a byte-identical keystore",
+        "hostile providers are refused with the exit codes of docs/exit-codes.md and a byte-identical keystore",
         arguments: [
             ("bad signature", Int32(4)), ("wrong issuer", 4), ("wrong audience", 4), ("wrong nonce", 4), ("alg none", 4),
             ("HS256 with the public key", 4), ("expired", 4), ("string exp", 4), ("access denied", 4), ("token endpoint 500", 3),

@@ -7,7 +7,7 @@ import Testing
 
 /// main.swift's catch-all, extracted (`ErrorMapping`): authctl's own errors keep their code,
 /// ArgumentParser's usage errors are invalid-argument (2), anything else is a bug (1).
-@Suite("Errors are mapped to SPEC §6 exit statuses")
+@Suite("Errors are mapped to docs/exit-codes.md exit statuses")
 struct ErrorMappingTests {
     func status(_ error: any Error) -> Int32? {
         switch ErrorMapping.outcome(for: error) {
@@ -54,9 +54,9 @@ extension Result {
 }
 
 /// The exit-status table lives in the command line (`ExitStatus`), not in the library.
-@Suite("Every error code exits with its SPEC §6 status")
+@Suite("Every error code exits with its docs/exit-codes.md status")
 struct ExitStatusTests {
-    /// SPEC §6's table, as written there.
+    /// docs/exit-codes.md's table, as written there.
     static let spec: [String: Int32] = [
         "internal-error": 1, "invalid-argument": 2, "network-request-failed": 3, "invalid-credential": 4,
         "web-context-cancelled": 5, "keystore-error": 6, "provider-not-configured": 7,
@@ -65,14 +65,14 @@ struct ExitStatusTests {
         "tenant-id-mismatch": 17, "consent-required": 18, "user-disabled": 19, "user-token-expired": 20,
     ]
 
-    @Test("each code has a row in the table, with the status SPEC §6 gives it")
+    @Test("each code has a row in the table, with the status docs/exit-codes.md gives it")
     func everyCode() {
         #expect(Set(ExitStatus.byCode.keys) == Set(AuthError.Code.allCases))
-        // SPEC §6, §9: the Firebase backend's two codes.
+        // docs/exit-codes.md, docs/firebase.md: the Firebase backend's two codes.
         #expect(AuthError.Code.userDisabled.exitStatus == 19 && AuthError.Code.userDisabled.rawValue == "user-disabled")
         #expect(AuthError.Code.userTokenExpired.exitStatus == 20 && AuthError.Code.userTokenExpired.rawValue == "user-token-expired")
         for code in AuthError.Code.allCases {
-            #expect(Self.spec[code.rawValue] != nil, "\(code) is not in SPEC §6")
+            #expect(Self.spec[code.rawValue] != nil, "\(code) is not in docs/exit-codes.md")
             #expect(ExitStatus.byCode[code] == Self.spec[code.rawValue], "\(code)")
             #expect(code.exitStatus == Self.spec[code.rawValue], "\(code)")
         }

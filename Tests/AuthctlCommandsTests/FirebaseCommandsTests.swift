@@ -5,7 +5,7 @@ import Testing
 
 @testable import AuthctlCommands
 
-/// SPEC §9 through the commands, in-process: the backend is a Firebase project (the fake
+/// docs/firebase.md through the commands, in-process: the backend is a Firebase project (the fake
 /// Identity Toolkit), which brokers the sign-in at a real local OpenID provider.
 @Suite("The Firebase backend through the commands", .serialized)
 struct FirebaseCommandsTests {

@@ -3,7 +3,7 @@ import AuthCoreTestSupport
 import Foundation
 import Testing
 
-/// `--flow implicit` (SPEC §3, issue 15 item 2): for providers that offer nothing else, an
+/// `--flow implicit` (docs/sign-in.md, issue 15 item 2): for providers that offer nothing else, an
 /// ID token by form_post with a nonce, and a warning that the code flow is safer.
 @Suite("--flow implicit", .serialized)
 final class ImplicitFlowTests {

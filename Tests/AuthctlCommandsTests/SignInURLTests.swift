@@ -7,7 +7,7 @@ import Testing
 /// The sign-in's way in is on stderr even when a browser was launched (issue 25, item 2): a
 /// browser command that starts and then shows nothing (w3m through `$BROWSER` without a
 /// terminal) must not leave the person waiting for the timeout with nothing to open. What is
-/// printed is the one-time start URL, never the authorization URL (SECURITY.md).
+/// printed is the one-time start URL, never the authorization URL (docs/security.md).
 @Suite("the sign-in URL is printed even when a browser was launched", .serialized)
 final class SignInURLTests {
     let provider: FakeIdentityProvider

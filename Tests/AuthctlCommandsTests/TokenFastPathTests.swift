@@ -16,7 +16,7 @@ struct TokenFastPathTests {
             ["oidc.x", "--format", "header"], ["--format", "kubectl-exec", "--access-token"], ["--access-token", "oidc.k8s"],
         ])
     func agrees(arguments: [String]) throws {
-        let fast = try #require(TokenRequest.parseFast(arguments), "\(arguments)")
+        let fast = try #require(TokenInvocation.parseFast(arguments), "\(arguments)")
         #expect(fast == (try Token.parse(arguments)).request, "\(arguments)")
     }
 
@@ -28,6 +28,6 @@ struct TokenFastPathTests {
             ["--id-token", "--access-token"], ["--access-token=yes"],
         ])
     func handsOver(arguments: [String]) {
-        #expect(TokenRequest.parseFast(arguments) == nil, "\(arguments)")
+        #expect(TokenInvocation.parseFast(arguments) == nil, "\(arguments)")
     }
 }

@@ -83,9 +83,9 @@ struct TokenOutputBytesTests {
                 refreshed: false)
             for (format, expected) in [
                 (Token.Format.raw, "\(token)\n"), (.header, "Authorization: Bearer \(token)\n"),
-                (.env, "AUTHCTL_TOKEN=\(TokenRequest.shellWord(token))\n"),
+                (.env, "AUTHCTL_TOKEN=\(TokenInvocation.shellWord(token))\n"),
             ] {
-                var request = TokenRequest(settings: Wiring.Settings())
+                var request = TokenInvocation(settings: Wiring.Settings())
                 request.format = format
                 #expect(request.printed(output) == Data(expected.utf8), "\(format) \(token)")
             }

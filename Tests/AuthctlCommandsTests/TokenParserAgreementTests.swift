@@ -61,7 +61,7 @@ struct TokenParserAgreementTests {
         var accepted = 0, refused = 0
         for _ in 0..<1500 {
             let arguments = Self.generate(&random)
-            let fast = TokenRequest.parseFast(arguments)
+            let fast = TokenInvocation.parseFast(arguments)
             let full = Result { try Token.parse(arguments).request }
             switch (fast, full) {
             case (let fast?, .success(let request)):

@@ -2,7 +2,7 @@ import AuthCoreTestSupport
 import Foundation
 import Testing
 
-/// A browser command that fails, and $BROWSER (issue 15, item 3; SPEC §2).
+/// A browser command that fails, and $BROWSER (issue 15, item 3; docs/authctl.1).
 @Suite("browser commands that fail, and $BROWSER", .serialized)
 final class BrowserCommandTests {
     let provider: FakeIdentityProvider

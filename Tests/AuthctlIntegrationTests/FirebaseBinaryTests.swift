@@ -3,7 +3,7 @@ import AuthCoreTestSupport
 import Foundation
 import Testing
 
-/// The real binary with the Firebase backend (SPEC §9), against the fake Identity Toolkit,
+/// The real binary with the Firebase backend (docs/firebase.md), against the fake Identity Toolkit,
 /// which brokers the sign-in at a real local OpenID provider; curl plays the browser. The
 /// whole journey, each step its own process: sign in, token, refresh, link, a conflict
 /// resumed by another process, unlink, delete too late and in time, disabled, revoked, and

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import _CryptoExtras
 
-/// A workload at Microsoft Entra ID (SPEC §3 "Workloads", docs/microsoft.md): a tenant of its
+/// A workload at Microsoft Entra ID (docs/ci.md, docs/microsoft.md): a tenant of its
 /// own, Graph's `.default` by default, the certificate's `x5t#S256`, the Actions audience
 /// `api://AzureADTokenExchange`, and the AADSTS errors of app credentials worded as fixes.
 @Suite("workloads at Microsoft Entra ID", .serialized)

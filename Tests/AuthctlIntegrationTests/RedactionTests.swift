@@ -3,7 +3,7 @@ import AuthCoreTestSupport
 import Foundation
 import Testing
 
-/// SECURITY.md's first rule, checked on the real binary: every command at full verbosity,
+/// docs/security.md's first rule, checked on the real binary: every command at full verbosity,
 /// and not one token, code, verifier, state, nonce, device code or client secret that the
 /// session used appears in what authctl prints. (The one exception by design: the token that
 /// `authctl token` prints on stdout, and the authorization URL that `--manual` must show.)

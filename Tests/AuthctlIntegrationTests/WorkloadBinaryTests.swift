@@ -3,7 +3,7 @@ import AuthCoreTestSupport
 import Foundation
 import Testing
 
-/// `login --client-credentials` with the real binary (SPEC §3 "Workloads", docs/ci.md): a
+/// `login --client-credentials` with the real binary (docs/ci.md): a
 /// CI job signs in as itself with a client secret, and `token` runs the grant again.
 @Suite("workloads: client credentials with a secret", .serialized)
 final class WorkloadBinaryTests {

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import _CryptoExtras
 
-/// A workload authenticated without a stored secret (SPEC §3 "Workloads", docs/ci.md): a
+/// A workload authenticated without a stored secret (docs/ci.md): a
 /// federated token from a second local issuer (a file, a variable, GitHub Actions' token
 /// service), and `private_key_jwt` from a certificate file.
 @Suite("workloads: federated tokens and private_key_jwt", .serialized)

@@ -1,4 +1,4 @@
-/// The account rules of a workload (SPEC §3 "Workloads"): a workload signs in as itself and
+/// The account rules of a workload (docs/ci.md): a workload signs in as itself and
 /// is an account of its own kind. Its identity is (provider id, issuer, client id); it is
 /// matched only against other workloads, so a person's user is never merged with it (nor a
 /// workload with a person's, whatever the ids), and no email rule applies: it has none.

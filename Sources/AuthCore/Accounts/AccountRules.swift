@@ -1,4 +1,4 @@
-/// The account rules of SPEC §5, as pure functions: (state, credential) → new state, or
+/// The account rules of docs/accounts.md, as pure functions: (state, credential) → new state, or
 /// an `AuthError`. No I/O; the caller applies them under the keystore lock, where a thrown
 /// error writes nothing.
 ///
@@ -129,7 +129,7 @@ public enum AccountRules {
     }
 
     /// Why linking an identity with this profile to `user` needs consent, or nil when it
-    /// does not (SPEC §4): either side has a private-relay email, so linking would tie the
+    /// does not (docs/apple.md): either side has a private-relay email, so linking would tie the
     /// hidden address to another identity.
     public static func consentReason(linking profile: Profile, to user: User) -> String? {
         if profile.isPrivateEmail == true {

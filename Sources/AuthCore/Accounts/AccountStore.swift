@@ -1,6 +1,6 @@
 /// The user database: where identities and users are removed (unlink, delete, sign out),
-/// under the account rules of SPEC §5 — the keystore with `AccountRules` enforced locally
-/// (`KeystoreAccountStore`), or with SPEC §9's Firebase backend the project, which enforces
+/// under the account rules of docs/accounts.md — the keystore with `AccountRules` enforced locally
+/// (`KeystoreAccountStore`), or with docs/firebase.md's Firebase backend the project, which enforces
 /// the same rules remotely (`FirebaseAccountStore`). Where a credential of authctl's own
 /// flows is applied, the store is also a `CredentialAccountStore`.
 ///
@@ -12,7 +12,7 @@ public protocol AccountStore: Sendable {
     /// The accounts as they stand: users, the current user, pending credentials. An unsafe
     /// or corrupt store fails here, before any sign-in starts.
     func accounts() throws -> AccountState
-    /// The pending credential saved under `handle` by an earlier conflict, unexpired (SPEC §5).
+    /// The pending credential saved under `handle` by an earlier conflict, unexpired (docs/accounts.md).
     func pendingCredential(_ handle: String) throws -> PendingCredential
 
     /// What `unlink` would remove from the user `uid`, checked by the rules without changing

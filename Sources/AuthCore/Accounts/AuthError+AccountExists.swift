@@ -1,5 +1,5 @@
 extension AuthError {
-    /// SPEC §5: a new identity whose verified email is another user's.
+    /// docs/accounts.md: a new identity whose verified email is another user's.
     ///
     /// - Parameter signedIn: that user is the one signed in already: `link --pending` alone
     ///   adds the identity, without a sign-in first.

@@ -1,4 +1,4 @@
-/// What one completed sign-in flow yields before it is applied to the keystore (SPEC §1).
+/// What one completed sign-in flow yields before it is applied to the keystore (docs/accounts.md).
 public struct Credential: Sendable, Equatable {
     public var providerID: String
     public var issuer: String
@@ -7,13 +7,13 @@ public struct Credential: Sendable, Equatable {
     public var tokens: TokenSet
     /// The validated ID-token claims.
     public var claims: IDTokenClaims
-    /// What the provider's profile API said when it could not complete `profile` (SPEC §4,
+    /// What the provider's profile API said when it could not complete `profile` (docs/configuration.md,
     /// Microsoft Graph), for the use case to report. Not stored with a pending credential.
     public var profileWarnings: [ProfileWarning] = []
     /// Set when a workload signed in as itself (client credentials): the account it makes
     /// is a workload's, never merged with a person's. Not stored with a pending credential.
     public var workload: WorkloadClient?
-    /// A credential a broker holds for authctl (SPEC §9: Firebase's `pendingToken` of a
+    /// A credential a broker holds for authctl (docs/firebase.md: Firebase's `pendingToken` of a
     /// conflict), which only that broker can apply; nil for authctl's own credentials.
     public var brokered: BrokeredCredential?
 

@@ -1,5 +1,5 @@
 /// An account store where a credential of authctl's own flows is applied under the account
-/// rules of SPEC §5 (`login`, `link`, `reauth` with the local backend, `LocalAccountBackend`):
+/// rules of docs/accounts.md (`login`, `link`, `reauth` with the local backend, `LocalAccountBackend`):
 /// the keystore (`KeystoreAccountStore`). A Firebase project is not one: it brokers its
 /// sign-ins itself (`FirebaseAccountBackend`), so no credential exists here to apply.
 public protocol CredentialAccountStore: AccountStore {

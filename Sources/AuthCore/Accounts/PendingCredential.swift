@@ -1,5 +1,5 @@
 /// A credential that could not be applied, saved under a short handle so that a later
-/// command — in another process — can finish the resolution (SPEC §1, §5).
+/// command — in another process — can finish the resolution (docs/accounts.md).
 ///
 /// Firebase keeps this credential in memory, inside the error; authctl keeps it in the
 /// keystore for one hour. It holds tokens, so it is as secret as the session: only its

@@ -1,4 +1,4 @@
-/// The tokens one linked identity holds in the session (SPEC §1 "session").
+/// The tokens one linked identity holds in the session (docs/accounts.md).
 public struct TokenSet: Sendable, Equatable {
     /// Absent after a sign-in with an ID token obtained elsewhere (`login --id-token -`).
     public var accessToken: String?
@@ -79,7 +79,7 @@ public struct Profile: Sendable, Equatable {
     public var displayName: String?
     public var photoURL: String?
     /// True when the email is a relay address that hides the real one (Apple's private
-    /// relay). Linking such an identity with another needs the user's consent (SPEC §4).
+    /// relay). Linking such an identity with another needs the user's consent (docs/apple.md).
     /// Absent (nil) means false.
     public var isPrivateEmail: Bool?
 
@@ -127,14 +127,14 @@ public struct LinkedIdentity: Sendable, Equatable {
     }
 }
 
-/// The key of an identity: provider id + issuer + federated id (SPEC §1, §5).
+/// The key of an identity: provider id + issuer + federated id (docs/accounts.md).
 public struct IdentityKey: Sendable, Hashable {
     public var providerID: String
     public var issuer: String
     public var federatedID: String
 }
 
-/// A local account (SPEC §1).
+/// A local account (docs/accounts.md).
 public struct User: Sendable, Equatable {
     /// Minted by authctl: random, URL-safe, 28 characters.
     public var uid: String
@@ -149,9 +149,9 @@ public struct User: Sendable, Equatable {
     /// The provider used for the last sign-in: `authctl token`'s default.
     public var lastProviderID: String?
     public var providerData: [LinkedIdentity]
-    /// A person, or a workload signed in with client credentials (SPEC §3 "Workloads").
+    /// A person, or a workload signed in with client credentials (docs/ci.md).
     public var kind: UserKind
-    /// Where the user lives (SPEC §9): nil for the local backend (the keystore), else the
+    /// Where the user lives (docs/firebase.md): nil for the local backend (the keystore), else the
     /// Firebase project that holds it, with its Firebase session.
     public var backend: UserBackend?
 
@@ -177,7 +177,7 @@ public struct User: Sendable, Equatable {
     }
 }
 
-/// A user held by a Firebase project (SPEC §9): the project, the tenant, and the session —
+/// A user held by a Firebase project (docs/firebase.md): the project, the tenant, and the session —
 /// the Firebase ID token (`idToken`), its refresh token and expiry — which the project issued
 /// and securetoken refreshes. The user's `uid` is Firebase's `localId`.
 public struct UserBackend: Sendable, Equatable {
@@ -245,7 +245,7 @@ public struct AccountState: Sendable, Equatable {
         return nil
     }
 
-    /// The user an email belongs to (SPEC §5, "one account per email"): the user's own
+    /// The user an email belongs to (docs/accounts.md, "one account per email"): the user's own
     /// email, or the verified email of one of its identities. Compared without case.
     public func user(claimingEmail email: String) -> User? {
         let email = email.lowercased()

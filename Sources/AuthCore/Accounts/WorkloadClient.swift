@@ -1,6 +1,6 @@
 /// What kind of account a user is: a person, who signs in through a browser, or a workload
 /// (a CI job, a service) that signs in as itself with the client-credentials grant
-/// (SPEC §3 "Workloads"). Stored as the user record's optional `kind`; absent means person,
+/// (docs/ci.md). Stored as the user record's optional `kind`; absent means person,
 /// so keystores written before workloads existed read as they were.
 public enum UserKind: String, Sendable, Equatable {
     case person
@@ -8,7 +8,7 @@ public enum UserKind: String, Sendable, Equatable {
 }
 
 /// How a workload authenticates at the token endpoint, stored as *where to read it*, never
-/// its value (SPEC §3): the grant is run again from this at every `token` that needs it.
+/// its value (docs/sign-in.md): the grant is run again from this at every `token` that needs it.
 public enum WorkloadAuthentication: Sendable, Equatable {
     /// A client secret in an environment variable (`client_secret_basic`, or
     /// `client_secret_post` when discovery lists only that).

@@ -12,7 +12,7 @@ import Synchronization
 /// 4.4 ms and 6 MiB (bench/README.md) — even `authctl token` answering from the keystore.
 /// Loaded on demand, libcurl costs only the commands that talk to a provider.
 ///
-/// Redirects are never followed (SECURITY.md: "Redirects from the token endpoint are not
+/// Redirects are never followed (docs/security.md: "Redirects from the token endpoint are not
 /// followed"); a 3xx is returned to the caller, which treats it as a protocol violation.
 /// Only `http` and `https` are allowed; TLS verification is libcurl's default (on) and is
 /// never switched off.

@@ -3,7 +3,7 @@ public struct ConfigFile: Codable, Sendable, Equatable {
     public static let currentVersion = 1
     public var version: Int
     public var providers: [String: ProviderConfig]
-    /// Where users live (SPEC §9): absent or `local` — the keystore; `firebase` — the project
+    /// Where users live (docs/firebase.md): absent or `local` — the keystore; `firebase` — the project
     /// of `firebase`.
     public var backend: String?
     /// The Firebase project of `backend use firebase`, kept when the backend goes back to local.

@@ -1,5 +1,5 @@
 extension ConfigStore {
-    /// `backend` and `firebase` of config.json held to the rules of `backend use` (SPEC §9):
+    /// `backend` and `firebase` of config.json held to the rules of `backend use` (docs/firebase.md):
     /// a file edited by hand fails on load naming the file and the field, never later.
     func checkBackend(_ file: ConfigFile) throws {
         func problem(_ field: String, _ message: Message) -> AuthError {

@@ -14,7 +14,6 @@ public struct ConfigStore: Sendable {
     /// Where the configuration lives, as messages name it.
     public var path: String { storage.path }
 
-
     /// Reads the file and holds every entry to the rules of `providers add`: a file edited by
     /// hand fails here (`provider-not-configured`, naming the file, the provider and the
     /// field), never later in a sign-in.

@@ -1,4 +1,4 @@
-/// The Firebase project that holds the users when the backend is Firebase (SPEC §9):
+/// The Firebase project that holds the users when the backend is Firebase (docs/firebase.md):
 /// `config.json`'s `firebase` object, written by `backend use firebase`.
 ///
 /// The API key is not a secret (every Firebase app embeds it) but it is never logged nor
@@ -66,7 +66,7 @@ public struct FirebaseConfig: Codable, Sendable, Equatable {
     }
 }
 
-/// `HOST:PORT` of the Firebase Auth emulator: a loopback host only (SPEC §8, §9), a port 1–65535.
+/// `HOST:PORT` of the Firebase Auth emulator: a loopback host only (docs/getting-started.md, docs/firebase.md), a port 1–65535.
 public struct FirebaseEmulatorHost: Sendable, Equatable {
     /// Where the value came from, for the message.
     public enum Source: Sendable {

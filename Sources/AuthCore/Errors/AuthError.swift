@@ -1,5 +1,5 @@
 /// The one error type of authctl, built only by the named constructors below (as jwt-kit's
-/// `JWTError`): its codes are exactly those of SPEC §6, and a code goes with the kind of
+/// `JWTError`): its codes are exactly those of docs/exit-codes.md, and a code goes with the kind of
 /// message it names. The command-line tool maps each code to its exit status in one
 /// place (`Sources/authctl/ExitStatus.swift`).
 ///
@@ -7,7 +7,7 @@
 /// authorization code, a PKCE verifier, a state, a nonce, a secret or a full callback URL:
 /// constructors take only safe context.
 public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A machine-readable code of SPEC §6. Its cases are the static members; the set is
+    /// A machine-readable code of docs/exit-codes.md. Its cases are the static members; the set is
     /// closed (a private backing enum), so that only this file decides what a code is.
     public struct Code: Sendable, Hashable, CaseIterable, CustomStringConvertible {
         private enum Base: String, Sendable, CaseIterable {
@@ -51,15 +51,15 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let noCurrentUser = Code(.noCurrentUser)
         public static let tenantIDMismatch = Code(.tenantIDMismatch)
         public static let consentRequired = Code(.consentRequired)
-        /// SPEC §9: the Firebase project disabled the account.
+        /// docs/firebase.md: the Firebase project disabled the account.
         public static let userDisabled = Code(.userDisabled)
-        /// SPEC §9: the Firebase project ended the user's session.
+        /// docs/firebase.md: the Firebase project ended the user's session.
         public static let userTokenExpired = Code(.userTokenExpired)
 
-        /// Every code, in SPEC §6's order.
+        /// Every code, in docs/exit-codes.md's order.
         public static var allCases: [Code] { Base.allCases.map(Code.init) }
 
-        /// The code as SPEC §6 spells it (`keystore-error`): `--json`'s `error.code`.
+        /// The code as docs/exit-codes.md spells it (`keystore-error`): `--json`'s `error.code`.
         public var rawValue: String { base.rawValue }
 
         public var description: String { base.rawValue }
@@ -124,19 +124,19 @@ extension AuthError {
     static func credentialAlreadyInUse(message: Message, details: [String: JSONValue]) -> AuthError {
         .init(.credentialAlreadyInUse, message, details: details)
     }
-    /// SPEC §5: the credential is not the one linked to the current user (`reauth`).
+    /// docs/accounts.md: the credential is not the one linked to the current user (`reauth`).
     static func userMismatch(_ message: Message, details: [String: JSONValue]) -> AuthError {
         .init(.userMismatch, message, details: details)
     }
-    /// SPEC §5: an operation that needs a recent sign-in (`users delete`).
+    /// docs/accounts.md: an operation that needs a recent sign-in (`users delete`).
     static func requiresRecentLogin(_ message: Message, details: [String: JSONValue]) -> AuthError {
         .init(.requiresRecentLogin, message, details: details)
     }
-    /// SPEC §9: the Firebase project disabled the account (`USER_DISABLED`).
+    /// docs/firebase.md: the Firebase project disabled the account (`USER_DISABLED`).
     static func userDisabled(_ message: Message, details: [String: JSONValue] = [:]) -> AuthError {
         .init(.userDisabled, message, details: details)
     }
-    /// SPEC §9: the Firebase project ended the session (`TOKEN_EXPIRED`, `INVALID_REFRESH_TOKEN`, …).
+    /// docs/firebase.md: the Firebase project ended the session (`TOKEN_EXPIRED`, `INVALID_REFRESH_TOKEN`, …).
     static func userTokenExpired(_ message: Message, details: [String: JSONValue] = [:]) -> AuthError {
         .init(.userTokenExpired, message, details: details)
     }
@@ -148,7 +148,7 @@ extension AuthError {
     static func providerAlreadyLinked(message: Message, details: [String: JSONValue]) -> AuthError {
         .init(.providerAlreadyLinked, message, details: details)
     }
-    /// SPEC §3: a Microsoft token from a tenant other than the one asked.
+    /// docs/sign-in.md: a Microsoft token from a tenant other than the one asked.
     static func tenantIDMismatch(_ message: Message, details: [String: JSONValue]) -> AuthError {
         .init(.tenantIDMismatch, message, details: details)
     }
@@ -185,7 +185,7 @@ extension AuthError {
             details: ["providerId": .string(providerID)])
     }
 
-    /// SPEC §5: `link` with an identity that belongs to another user.
+    /// docs/accounts.md: `link` with an identity that belongs to another user.
     static func credentialAlreadyInUse(_ providerID: String, ownerUID: String, pendingHandle: String) -> AuthError {
         .init(
             .credentialAlreadyInUse,
@@ -193,7 +193,7 @@ extension AuthError {
             details: ["providerId": .string(providerID), "uid": .string(ownerUID), "pendingCredential": .string(pendingHandle)])
     }
 
-    /// SPEC §4: linking a private-relay identity without consent.
+    /// docs/apple.md: linking a private-relay identity without consent.
     static func consentRequired(_ reason: String) -> AuthError {
         .init(
             .consentRequired,

@@ -8,14 +8,14 @@ public enum SignInEvent: Sendable, Equatable {
     /// The browser was opened at the one-time start URL, shown too: a browser command that
     /// starts and then shows nothing (w3m through `$BROWSER`) leaves the person a way in. It
     /// carries no `state`, `nonce` or challenge, is served once and only to the user's own
-    /// processes (SECURITY.md).
+    /// processes (docs/security.md).
     case browserOpened(provider: ProviderID, startURL: URL)
     /// No browser could be opened (or none is wanted): the person opens this authorization
-    /// URL. It carries `state` and `nonce`, so it is shown only when it must be (SECURITY.md).
+    /// URL. It carries `state` and `nonce`, so it is shown only when it must be (docs/security.md).
     case openURL(URL, provider: ProviderID)
     /// The listener waits for the redirect on `host:port` until `until` (`timeout` seconds).
     case waitingForRedirect(host: String, port: UInt16, until: Date, timeout: TimeInterval)
-    /// A connection from a process that is not the user's was answered 403 (SPEC §3 step 3).
+    /// A connection from a process that is not the user's was answered 403 (docs/sign-in.md step 3).
     case refusedPeer(LoopbackPeerOwner)
     /// The device flow's code to enter at `verificationURI` (RFC 8628 §3.3), or the URL
     /// that carries it (`verification_uri_complete`).

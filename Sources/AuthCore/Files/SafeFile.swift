@@ -24,7 +24,7 @@ public enum SafeFile {
     }
 
     /// The code of a refusal, by whose file it is: `keystore-error` for the keystore and
-    /// its lock, `provider-not-configured` for the configuration and secret files (SPEC §6).
+    /// its lock, `provider-not-configured` for the configuration and secret files (docs/exit-codes.md).
     public enum ErrorCode: Sendable {
         case keystoreError
         case providerNotConfigured

@@ -1,5 +1,5 @@
 /// The account store of the executable: each operation on a user goes to that user's
-/// backend (SPEC §9) — the keystore's rules for a local user, the project for a Firebase
+/// backend (docs/firebase.md) — the keystore's rules for a local user, the project for a Firebase
 /// user — so that a flow never knows which one runs.
 public struct BackendAccountStore: CredentialAccountStore {
     let local: KeystoreAccountStore

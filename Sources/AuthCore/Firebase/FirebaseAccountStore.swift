@@ -1,4 +1,4 @@
-/// The `AccountStore` of users held by a Firebase project (SPEC §9): unlink through
+/// The `AccountStore` of users held by a Firebase project (docs/firebase.md): unlink through
 /// `accounts:update` with `deleteProvider`, `users delete` through `accounts:delete` (Apple:
 /// `v2/accounts:revokeToken` first), sign-out local; the keystore keeps the session and
 /// follows what the project did. Firebase enforces the rules (the recent-login window is its
@@ -60,7 +60,7 @@ public struct FirebaseAccountStore: AccountStore {
                 FirebaseServiceError(code: "CREDENTIAL_TOO_OLD_LOGIN_AGAIN"),
                 operation: .reauthenticate(providerID: user.lastProviderID ?? "PROVIDER"), project: client.project)
         }
-        // Apple requires an app to revoke its tokens when the account goes (SPEC §4, §9).
+        // Apple requires an app to revoke its tokens when the account goes (docs/apple.md, docs/firebase.md).
         if let apple = user.identity(for: "apple.com"), let token = apple.tokens?.accessToken {
             try await client.revokeToken(providerID: "apple.com", token: token, idToken: idToken)
         }
@@ -74,7 +74,7 @@ public struct FirebaseAccountStore: AccountStore {
         }
     }
 
-    /// Local, as SPEC §9 says: the tokens and the Firebase session dropped, the record kept.
+    /// Local, as docs/firebase.md says: the tokens and the Firebase session dropped, the record kept.
     public func signOut(all: Bool, user uid: String?) async throws {
         try await keystore.update { state in try Self.signOut(&state, all: all, uid: uid) }
     }

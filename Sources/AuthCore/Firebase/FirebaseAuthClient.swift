@@ -1,4 +1,4 @@
-/// The Identity Toolkit and securetoken calls of SPEC §9 through the `HTTPTransport` port.
+/// The Identity Toolkit and securetoken calls of docs/firebase.md through the `HTTPTransport` port.
 /// Nothing from Firebase is trusted more than a provider's answer: bounded (the transport's
 /// 1 MiB), a JSON object of the expected types, finite numbers, and the Firebase ID token's
 /// `iss`, `aud`, `sub` and `exp` checked before anything is stored.
@@ -123,7 +123,7 @@ public struct FirebaseAuthClient: Sendable {
             expiresIn: json["expires_in"])
     }
 
-    /// A session from an answer: the ID token checked (SPEC §9) before it is kept.
+    /// A session from an answer: the ID token checked (docs/firebase.md) before it is kept.
     func session(localID: String, idToken: String, refreshToken: String, expiresIn: JSONValue?) throws -> Session {
         let now = clock.now()
         // Both are printed or sent in headers later: of the shape Firebase issues, or refused.
@@ -136,7 +136,7 @@ public struct FirebaseAuthClient: Sendable {
         return Session(localID: localID, idToken: idToken, refreshToken: refreshToken, expiresAt: min(expiresAt, lifetime ?? expiresAt))
     }
 
-    /// SPEC §9: `iss` `https://securetoken.google.com/PROJECT`, `aud` PROJECT, `sub` the
+    /// docs/firebase.md: `iss` `https://securetoken.google.com/PROJECT`, `aud` PROJECT, `sub` the
     /// user's `localId`, `firebase.tenant` the backend's tenant (absent without one), `exp` a
     /// number in the future (at most a day ahead). The signature
     /// is Google's over TLS from Google itself (the emulator signs none), so it is not

@@ -1,4 +1,4 @@
-/// Where each Firebase call goes (SPEC §9): `https://identitytoolkit.googleapis.com/v1/…` and
+/// Where each Firebase call goes (docs/firebase.md): `https://identitytoolkit.googleapis.com/v1/…` and
 /// `https://securetoken.googleapis.com/v1/token`, or under `http://HOST:PORT/` of a loopback
 /// emulator; every URL carries `?key=` (which `HTTPRequest.place`, what messages and `-v`
 /// name, leaves out).

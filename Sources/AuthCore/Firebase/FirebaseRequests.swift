@@ -1,15 +1,15 @@
-/// One value per Identity Toolkit and securetoken request of SPEC §9, each made into its
+/// One value per Identity Toolkit and securetoken request of docs/firebase.md, each made into its
 /// `HTTPRequest` (JSON bodies; securetoken's form). Pure: no I/O; the unit tests hold each to
 /// the REST reference's field names.
 public enum FirebaseRequests {
     /// `accounts:createAuthUri`: where the browser goes for `providerID`, with the loopback
-    /// redirect as `continueUri` (SPEC §9).
+    /// redirect as `continueUri` (docs/firebase.md).
     public struct CreateAuthURI: Sendable, Equatable {
         public var providerID: String
         public var continueURI: String
         /// Space-joined into `oauthScope`.
         public var scopes: [String]
-        /// `customParameter` (Microsoft's `tenant` among them); the reserved names of SPEC §3 refused.
+        /// `customParameter` (Microsoft's `tenant` among them); the reserved names of docs/sign-in.md refused.
         public var parameters: [(String, String)]
         public var tenantID: String?
 

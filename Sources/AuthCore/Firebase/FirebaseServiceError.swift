@@ -1,4 +1,4 @@
-/// An error answer of the Identity Toolkit or securetoken (SPEC §9): the service's code and
+/// An error answer of the Identity Toolkit or securetoken (docs/firebase.md): the service's code and
 /// detail, read from `{"error":{"message":"CODE : detail"}}`, from the `reason` of a Google
 /// API error (`API_KEY_INVALID`), or from `errorMessage` of an HTTP 200 (`returnIdpCredential`).
 public struct FirebaseServiceError: Sendable, Equatable {
@@ -39,7 +39,7 @@ public struct FirebaseServiceError: Sendable, Equatable {
     }
 }
 
-/// SPEC §9's table: each Firebase error as the `AuthError` of SPEC §6, with what to do in the
+/// docs/firebase.md's table: each Firebase error as the `AuthError` of docs/exit-codes.md, with what to do in the
 /// Firebase console or on the command line. The conflicts that keep a pending credential
 /// (`needConfirmation`, `EMAIL_EXISTS`, `FEDERATED_USER_ID_ALREADY_LINKED`) are made by the
 /// account store, which saves it first; here they get the message without a handle.

@@ -1,4 +1,4 @@
-/// The Firebase session of a user kept valid (SPEC §9): its ID token refreshed through
+/// The Firebase session of a user kept valid (docs/firebase.md): its ID token refreshed through
 /// securetoken when it expires within the asked margin — under the keystore lock, after a
 /// re-read, so that when many processes need it at once one refreshes and the others use
 /// its result (as `TokenRefresh` does for a provider's tokens). When the project has ended
@@ -50,7 +50,7 @@ public struct FirebaseSessionRefresh: Sendable {
                 state.users[index].backend?.session = tokens
                 return .success((tokens, true))
             } catch let error as AuthError where error.code == .userTokenExpired {
-                // SPEC §9: the session ended; the tokens go, the record stays.
+                // docs/firebase.md: the session ended; the tokens go, the record stays.
                 state.users[index].backend?.session = nil
                 for identity in state.users[index].providerData.indices { state.users[index].providerData[identity].tokens = nil }
                 if state.currentUID == uid { state.currentUID = nil }

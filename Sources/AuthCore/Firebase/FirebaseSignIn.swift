@@ -1,7 +1,7 @@
-/// `login`, `link` and `reauth` with the Firebase backend (SPEC §9): the brokered browser
+/// `login`, `link` and `reauth` with the Firebase backend (docs/firebase.md): the brokered browser
 /// flow (`BrokeredSignIn`) around `createAuthUri` and `signInWithIdp`, then the Firebase
 /// session and the user's identities (`accounts:lookup`) kept in the keystore. Firebase
-/// applies the account rules; its refusals come back as the errors of SPEC §5 and §6.
+/// applies the account rules; its refusals come back as the errors of docs/accounts.md and docs/exit-codes.md.
 public struct FirebaseSignIn: Sendable {
     public enum Operation: Sendable, Equatable {
         case signIn
@@ -84,7 +84,7 @@ public struct FirebaseSignIn: Sendable {
             })
     }
 
-    /// `signInWithIdp`, then the session and the identities kept (SPEC §9).
+    /// `signInWithIdp`, then the session and the identities kept (docs/firebase.md).
     func apply(
         _ request: FirebaseRequests.SignInWithIdP, operation: FirebaseErrorMapping.Operation, expectedUID: String?,
         pendingHandle: String? = nil
@@ -162,9 +162,9 @@ public struct FirebaseSignIn: Sendable {
         return Output(user: user, providerID: result.providerID, isNewUser: result.isNewUser)
     }
 
-    /// A refusal of `signInWithIdp` as SPEC §5's error. A conflict's credential — Firebase's
+    /// A refusal of `signInWithIdp` as docs/accounts.md's error. A conflict's credential — Firebase's
     /// `pendingToken` and the provider's token — is saved as a pending credential first, so
-    /// that `link --pending` or `login --credential` finishes it in another process (SPEC §9).
+    /// that `link --pending` or `login --credential` finishes it in another process (docs/firebase.md).
     func conflict(_ failure: FirebaseServiceError, fields: [String: JSONValue], operation: FirebaseErrorMapping.Operation) async throws
         -> AuthError
     {
@@ -228,7 +228,7 @@ public struct FirebaseSignIn: Sendable {
         return handle
     }
 
-    /// `--id-token -` (SPEC §9): an ID token obtained elsewhere, sent as `postBody`
+    /// `--id-token -` (docs/firebase.md): an ID token obtained elsewhere, sent as `postBody`
     /// (`id_token=…&providerId=…[&nonce=RAW]`) with `requestUri` `http://localhost`; Firebase
     /// verifies it. Not for Microsoft, which Firebase takes only through its own code exchange.
     public func runIDToken(_ operation: Operation, providerID: ProviderID, idToken input: IDTokenInput, rawNonce: String?) async throws

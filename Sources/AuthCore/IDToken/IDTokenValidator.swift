@@ -15,9 +15,9 @@ public struct IDTokenExpectations: Sendable, Equatable {
     public var trustedAudiences: Set<String> = []
     /// The current time, from the injected clock.
     public var now: Date
-    /// Tolerated clock difference (≤ 5 minutes, SPEC §3).
+    /// Tolerated clock difference (≤ 5 minutes, docs/sign-in.md).
     public var clockSkew: TimeInterval = 300
-    /// The oldest `iat` accepted (24 hours, SPEC §3).
+    /// The oldest `iat` accepted (24 hours, docs/sign-in.md).
     public var maximumAge: TimeInterval = 24 * 3600
 
     public init(issuer: String, clientID: String, nonce: String?, allowedAlgorithms: Set<String> = ["RS256"], now: Date) {

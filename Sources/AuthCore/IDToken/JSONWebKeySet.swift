@@ -44,7 +44,7 @@ public struct JSONWebKey: Sendable, Equatable {
 }
 
 /// A JWK Set (RFC 7517 §5). Keys that cannot be used (unknown type, private parts,
-/// missing members) are skipped, never fatal (SECURITY.md). Each key is parsed once per set,
+/// missing members) are skipped, never fatal (docs/security.md). Each key is parsed once per set,
 /// on the first token that needs it, and kept for the tokens after it.
 public struct JSONWebKeySet: Sendable, Equatable {
     public var keys: [JSONWebKey]

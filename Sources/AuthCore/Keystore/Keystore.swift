@@ -25,7 +25,7 @@ extension Keystore {
     }
 }
 
-/// The JSON keystore file of SPEC §7, plaintext (format 1) or sealed (format 2, opened
+/// The JSON keystore file of docs/keystore.md, plaintext (format 1) or sealed (format 2, opened
 /// with what `keys` can give).
 public struct FileKeystore: Keystore {
     public let path: String

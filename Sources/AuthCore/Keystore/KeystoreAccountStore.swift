@@ -1,4 +1,4 @@
-/// The local backend (SPEC §1–7): the keystore is the user database and `AccountRules`
+/// The local backend (docs/accounts.md–7): the keystore is the user database and `AccountRules`
 /// decides, each change under the keystore lock after a re-read. The time, the uid of a new
 /// user and the handle of a pending credential are drawn from the injected clock and random
 /// source.
@@ -89,7 +89,7 @@ public struct KeystoreAccountStore: CredentialAccountStore {
         AccountRules.Context(now: clock.now(), newUID: newUID(), newHandle: "pc_" + random.base64URL(bytes: 15))
     }
 
-    /// SPEC §1: a uid is random, URL-safe, at least 20 characters: 21 bytes → 28 characters.
+    /// docs/accounts.md: a uid is random, URL-safe, at least 20 characters: 21 bytes → 28 characters.
     /// It never begins with `-`, which a command line would read as an option (`users use
     /// UID`): such a draw (1 in 64) is drawn again; a source that keeps giving one (never the
     /// CSPRNG) gets its first character replaced.

@@ -19,7 +19,7 @@ enum KeystoreRecord {
         var lastAuthAt: Date
         var lastProviderId: String?
         var providerData: [Identity]
-        /// `"workload"` for a workload account (SPEC §3); absent for a person (every user
+        /// `"workload"` for a workload account (docs/sign-in.md); absent for a person (every user
         /// written before workloads existed).
         var kind: Kind? = nil
         /// Absent for the local backend.
@@ -32,7 +32,7 @@ enum KeystoreRecord {
         case workload
     }
 
-    /// `users[].backend`: the Firebase project that holds the user (SPEC §9).
+    /// `users[].backend`: the Firebase project that holds the user (docs/firebase.md).
     struct Backend: Codable, Equatable {
         /// `firebase`, the one kind so far.
         var kind: String
@@ -112,7 +112,7 @@ enum KeystoreRecord {
 
     /// `pendingCredentials[]`.
     struct PendingCredential: Codable, Equatable {
-        /// The reasons the file knows, spelled as SPEC §6's codes.
+        /// The reasons the file knows, spelled as docs/exit-codes.md's codes.
         enum Reason: String, Codable, Equatable {
             case accountExists = "account-exists-with-different-credential"
             case credentialAlreadyInUse = "credential-already-in-use"
@@ -136,7 +136,7 @@ enum KeystoreRecord {
         /// The validated ID-token claims, as received. Absent when sealed (they hold the
         /// nonce): then in `tokens.sealed`.
         var claims: [String: JSONValue]?
-        /// A Firebase pending credential (SPEC §9); absent for authctl's own.
+        /// A Firebase pending credential (docs/firebase.md); absent for authctl's own.
         var brokered: Brokered? = nil
     }
 

@@ -147,7 +147,7 @@ struct SealedPlace: Equatable, Sendable {
         SealedPlace(parts: ["user", uid, "identity", identity.providerId, identity.issuer, identity.federatedId, "tokens"])
     }
 
-    /// `users[uid].backend.session`, format 3: the Firebase session (SPEC §9) and where it is sent.
+    /// `users[uid].backend.session`, format 3: the Firebase session (docs/firebase.md) and where it is sent.
     static func backendSession(uid: String, backend: KeystoreRecord.Backend) -> SealedPlace {
         SealedPlace(
             parts: [

@@ -7,7 +7,7 @@ import Synchronization
 #endif
 
 /// The browser's request that ended the wait for the redirect, kept open until the outcome
-/// of the sign-in is known (SPEC §3 step 8: after the code exchange and the ID-token
+/// of the sign-in is known (docs/sign-in.md step 8: after the code exchange and the ID-token
 /// checks), so that the page the person sees tells the truth. The flow answers it once;
 /// whoever has not answered by the deadline gets the page the state machine chose, so the
 /// browser is never left waiting.

@@ -21,7 +21,7 @@ public struct AuthorizationResponse: Sendable, Equatable {
 /// The redirect handling of the loopback listener as a value-type state machine: a
 /// received request goes in, an HTTP response and a decision come out. No I/O.
 ///
-/// Rules (SECURITY.md, RFC 6749 §10.12, RFC 8252 §8.3, RFC 9207):
+/// Rules (docs/security.md, RFC 6749 §10.12, RFC 8252 §8.3, RFC 9207):
 /// - only `GET` (query) and `POST` (`form_post` body) on the redirect path count;
 ///   anything else gets a 4xx and the listener keeps waiting;
 /// - the `state` must match exactly; a wrong or missing state never ends the flow;
@@ -30,7 +30,7 @@ public struct AuthorizationResponse: Sendable, Equatable {
 /// - `iss`, when present, must equal the issuer the request went to; when the provider
 ///   advertised `authorization_response_iss_parameter_supported`, it must be present;
 /// - one use only: once finished, every further request is refused;
-/// - the one-time start URL (`/start/<random>`, SPEC §2) redirects to the authorization
+/// - the one-time start URL (`/start/<random>`, docs/authctl.1) redirects to the authorization
 ///   URL once; a second request for it ends the sign-in, since another program has it.
 public struct CallbackStateMachine: Sendable, Equatable {
     /// The one-time local start URL given to the browser instead of the authorization URL,
@@ -51,7 +51,7 @@ public struct CallbackStateMachine: Sendable, Equatable {
         public var path: String
         public var state: String
         /// The issuer the request went to; empty when a broker made the request and checks
-        /// `iss` itself (SPEC §9: the parameter is passed on to Firebase with the redirect).
+        /// `iss` itself (docs/firebase.md: the parameter is passed on to Firebase with the redirect).
         public var issuer: String
         public var issuerParameterRequired: Bool
         /// The parameter that carries the result: `code` (code flow) or `id_token` (implicit).
@@ -208,7 +208,7 @@ public struct ListenerResponse: Sendable, Equatable {
             status: 302, contentType: "text/plain; charset=utf-8", body: "Continue to the sign-in page.\n", location: url.absoluteString)
     }
 
-    /// The bytes on the wire, with the headers SECURITY.md asks for.
+    /// The bytes on the wire, with the headers docs/security.md asks for.
     public var bytes: [UInt8] {
         let reason =
             [
@@ -245,7 +245,7 @@ public enum SignInPage {
         text:
             "This sign-in link was opened twice, so another program may have it. authctl stopped the sign-in to be safe. Return to the terminal and sign in again."
     )
-    /// A connection from another local user (SPEC §3 step 3), naming how that user allows it
+    /// A connection from another local user (docs/sign-in.md step 3), naming how that user allows it
     /// (`allowedBy`: the option and variable, as the command line spells them), or sending
     /// to the terminal when nothing is given.
     public static func otherUser(allowedBy: String?) -> String {
@@ -264,7 +264,7 @@ public enum SignInPage {
     }
 
     /// The page of a sign-in whose credential is valid but which the account rules refused
-    /// (SPEC §5: an account exists for that email, the identity is another user's), with
+    /// (docs/accounts.md: an account exists for that email, the identity is another user's), with
     /// authctl's own message, escaped for HTML: the terminal says how to go on.
     public static func notFinished(because message: String?) -> String {
         let reason = message.map { ": \(escape($0))." } ?? "."

@@ -7,7 +7,7 @@ public enum PastedResponse {
         let pasted = text.trimming(.whitespacesAndNewlines)
         if pasted.contains("://"), let url = URLComponents(string: pasted) {
             let path = url.percentEncodedPath.isEmpty ? "/" : url.percentEncodedPath
-            // The query only: a code in a fragment is refused (SECURITY.md), as the listener,
+            // The query only: a code in a fragment is refused (docs/security.md), as the listener,
             // which never sees fragments, refuses it.
             let query = url.percentEncodedQuery ?? ""
             return ReceivedRequest(method: "GET", target: path + "?" + query)

@@ -9,7 +9,7 @@ import Synchronization
 /// The loopback redirect listener (RFC 8252 §7.3): a socket bound to a loopback address
 /// only, open while one sign-in waits, around `CallbackStateMachine`.
 ///
-/// Who may talk to it (SPEC §3 step 3): each accepted connection's other end is looked up
+/// Who may talk to it (docs/sign-in.md step 3): each accepted connection's other end is looked up
 /// in the kernel's socket table; a connection owned by another local user gets a static 403
 /// and never reaches the state machine, so another user can neither take the one-time start
 /// URL nor deliver a code (`LoopbackAccess`).

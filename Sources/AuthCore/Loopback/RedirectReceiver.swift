@@ -9,7 +9,7 @@ public protocol RedirectReceiver: AnyObject, Sendable {
     /// The address the redirect URI names when the provider's default one is used.
     var host: String { get }
     var port: UInt16 { get }
-    /// True when the receiver serves the one-time start URL (`/start/<random>`, SPEC §2), so
+    /// True when the receiver serves the one-time start URL (`/start/<random>`, docs/authctl.1), so
     /// the browser can be given it; false when the authorization URL is shown to a person.
     var servesStartURL: Bool { get }
     /// Starts waiting (a listener serves from now on, also while the browser starts).
@@ -24,7 +24,7 @@ public protocol RedirectReceiver: AnyObject, Sendable {
 public struct ReceivedRedirect: Sendable {
     public var outcome: CallbackStateMachine.Outcome
     /// The browser's request that brought it, waiting for the page that tells how the
-    /// sign-in ended (SPEC §3 step 8); nil when no browser waits (a pasted address).
+    /// sign-in ended (docs/sign-in.md step 8); nil when no browser waits (a pasted address).
     public var browser: BrowserAnswer?
 
     public init(outcome: CallbackStateMachine.Outcome, browser: BrowserAnswer? = nil) {

@@ -24,4 +24,3 @@ extension Clock {
         try await sleep(for: deadline.timeIntervalSince(now()))
     }
 }
-

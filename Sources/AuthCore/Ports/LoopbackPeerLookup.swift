@@ -27,7 +27,7 @@ public enum LoopbackPeerOwner: Sendable, Equatable {
     case unsupported
 }
 
-/// The seam the loopback listener asks about each connection it accepts (SPEC §3 step 3).
+/// The seam the loopback listener asks about each connection it accepts (docs/sign-in.md step 3).
 public protocol LoopbackPeerLookup: Sendable {
     func owner(ofPeer peer: SocketEndpoint, connectedTo local: SocketEndpoint) -> LoopbackPeerOwner
 }

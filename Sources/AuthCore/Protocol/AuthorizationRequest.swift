@@ -45,7 +45,7 @@ public struct AuthorizationRequest: Sendable, Equatable {
 
     public static func == (lhs: Self, rhs: Self) -> Bool { (try? lhs.url()) == (try? rhs.url()) && lhs.issuer == rhs.issuer }
 
-    /// The parameter names an application may not set with `--param` (SPEC §3).
+    /// The parameter names an application may not set with `--param` (docs/sign-in.md).
     public static let reservedParameters: Set<String> = [
         "client_id", "response_type", "redirect_uri", "state", "scope", "response_mode", "nonce",
         "code_challenge", "code_challenge_method",

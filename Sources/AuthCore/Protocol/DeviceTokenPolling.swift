@@ -62,7 +62,9 @@ public struct DeviceTokenPolling: Sendable, Equatable {
             return .fail(.cancelled("the code expired before the sign-in was approved. Run the command again for a new code"))
         }
         if next > timeoutAt {
-            return .fail(.cancelled("the sign-in was not approved within \(input: .timeout). Run the command again (with a longer \(input: .timeout))"))
+            return .fail(
+                .cancelled(
+                    "the sign-in was not approved within \(input: .timeout). Run the command again (with a longer \(input: .timeout))"))
         }
         return .wait(interval)
     }

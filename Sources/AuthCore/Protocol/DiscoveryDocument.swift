@@ -107,7 +107,7 @@ public struct DiscoveryDocument: Sendable, Equatable, Codable {
     }
 }
 
-/// SPEC §8: only `http://` on loopback hosts; every other endpoint must be `https://`.
+/// docs/getting-started.md: only `http://` on loopback hosts; every other endpoint must be `https://`.
 public enum EndpointPolicy {
     /// True for a loopback host, decided by parsing, never by comparing prefixes (a name such
     /// as `127.attacker.example` or `127.0.0.1.nip.io` is a remote host):

@@ -1,4 +1,4 @@
-/// A provider id (SPEC §1): `microsoft.com`, `apple.com`, or `oidc.<name>` with a name of
+/// A provider id (docs/accounts.md): `microsoft.com`, `apple.com`, or `oidc.<name>` with a name of
 /// lower-case letters, digits, `-` and `_`. `microsoft` and `apple` are accepted aliases.
 public struct ProviderID: Sendable, Hashable, Comparable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {

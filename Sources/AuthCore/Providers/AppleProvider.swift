@@ -1,6 +1,6 @@
 import Crypto
 
-/// Sign in with Apple (`apple.com`, SPEC §4; docs/apple.md).
+/// Sign in with Apple (`apple.com`, docs/apple.md; docs/apple.md).
 ///
 /// Apple's quirks, all here: fixed endpoints under the issuer instead of discovery; scopes
 /// `name email`, which force `response_mode=form_post`; a hashed nonce; a client secret

@@ -1,4 +1,4 @@
-/// Any OpenID Connect provider with discovery (`oidc.<name>`, SPEC §4).
+/// Any OpenID Connect provider with discovery (`oidc.<name>`, docs/configuration.md).
 public struct GenericOIDCProvider: IdentityProvider {
     public let id: ProviderID
     public let config: ProviderConfig

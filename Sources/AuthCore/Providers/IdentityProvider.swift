@@ -72,7 +72,7 @@ public protocol IdentityProvider: Sendable {
     /// Apple: the name of the first-time `user` field.
     func profile(from claims: IDTokenClaims, callbackFields: [String: String]) -> Profile
 
-    /// The provider's rules for a workload (client-credentials grant, SPEC §3 "Workloads"),
+    /// The provider's rules for a workload (client-credentials grant, docs/ci.md),
     /// checked before anything is sent. Default: none. Microsoft: a tenant of its own (the
     /// grant has no meaning under `common`, `organizations` or `consumers`).
     func checkWorkload() throws
@@ -104,11 +104,11 @@ public struct ProtectedResource: Sendable, Equatable {
 extension IdentityProvider {
     public var clientID: String? { config.clientID }
 
-    /// `--flow implicit` (SPEC §3, `oidc.*` only): the ID token by `form_post`, no code.
+    /// `--flow implicit` (docs/sign-in.md, `oidc.*` only): the ID token by `form_post`, no code.
     public var usesImplicitFlow: Bool { config.flow == "implicit" }
 
     /// The client id a flow needs, or `provider-not-configured` with the command that sets it.
-    /// SPEC §3's default: `http://<listener host>:<port>/callback` (an IPv6 host in brackets).
+    /// docs/sign-in.md's default: `http://<listener host>:<port>/callback` (an IPv6 host in brackets).
     public func defaultRedirectURI(host: String, port: UInt16) throws -> URL {
         let literal = host.contains(":") ? "[\(host)]" : host
         guard let url = URL(string: "http://\(literal):\(port)/callback") else {

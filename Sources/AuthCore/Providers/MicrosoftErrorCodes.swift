@@ -43,7 +43,8 @@ public enum MicrosoftErrorCodes {
         28003:
             "Scopes of several resources were asked at once. Ask for the scopes of one resource at a time (\(command: .token, "microsoft", .input(.scope, "RESOURCE/.default")))",
         501481: "The PKCE verifier did not match. Sign in again",
-        9002313: "Microsoft refused the request as malformed. Sign in again; if it keeps failing, check \(input: .authorityHost) and \(input: .tenant)",
+        9002313:
+            "Microsoft refused the request as malformed. Sign in again; if it keeps failing, check \(input: .authorityHost) and \(input: .tenant)",
     ]
 
     public static func nextStep(for error: OAuthErrorResponse) -> Message? {

@@ -1,8 +1,8 @@
-/// The issuer and tenant rules of Microsoft Entra ID (SPEC §4), as pure functions.
+/// The issuer and tenant rules of Microsoft Entra ID (docs/microsoft.md), as pure functions.
 ///
 /// The issuer comes from the tenant's discovery document, not from the configuration:
 /// `<authority-host>/{tenantid}/v2.0` (a template) for `common` and `organizations` —
-/// and, as SPEC §4 allows, for `consumers` — or `<authority-host>/<tenant id>/v2.0` for a
+/// and, as docs/microsoft.md allows, for `consumers` — or `<authority-host>/<tenant id>/v2.0` for a
 /// GUID or domain tenant (the real service also names the personal-account tenant's id
 /// for `consumers`). An ID token's `iss` must equal the discovery issuer with its tenant
 /// segment replaced by the token's `tid`; the tenant rules then decide whether that tenant
@@ -70,7 +70,7 @@ public struct MicrosoftIssuer: Sendable, Equatable {
         return issuer(ofTenant: tid)
     }
 
-    /// The tenant rules of SPEC §4, on a validated token's `tid`: a token from a tenant other
+    /// The tenant rules of docs/microsoft.md, on a validated token's `tid`: a token from a tenant other
     /// than the one asked, the personal-account tenant under `organizations`, and any other
     /// tenant under `consumers` are refused with `tenant-id-mismatch`.
     public func checkTenant(tid: String, discoveryIssuer: String) throws {

@@ -1,4 +1,4 @@
-/// Microsoft Entra ID, the Microsoft identity platform v2 (`microsoft.com`, SPEC §4).
+/// Microsoft Entra ID, the Microsoft identity platform v2 (`microsoft.com`, docs/microsoft.md).
 ///
 /// Endpoints come from the tenant's discovery document at
 /// `<authority-host>/<tenant>/v2.0/.well-known/openid-configuration`. The identity key is
@@ -103,7 +103,7 @@ public struct MicrosoftProvider: IdentityProvider {
         return await MicrosoftGraph(host: graphHost).profile(completing: profile, accessToken: accessToken, transport: transport)
     }
 
-    /// Graph `/v1.0/me/photo/$value` (SPEC §4: fetched on demand, no photo URL stored).
+    /// Graph `/v1.0/me/photo/$value` (docs/microsoft.md: fetched on demand, no photo URL stored).
     public var profilePhoto: ProtectedResource? {
         ProtectedResource(url: photoURL, scopes: [graphHost + "/User.Read"])
     }

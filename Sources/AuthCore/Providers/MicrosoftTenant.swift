@@ -1,4 +1,4 @@
-/// A Microsoft Entra ID tenant as `--tenant` names it (SPEC §4): the authority path
+/// A Microsoft Entra ID tenant as `--tenant` names it (docs/microsoft.md): the authority path
 /// segment of `<authority-host>/<tenant>/v2.0`, never a query parameter.
 ///
 /// `common` (work, school and personal accounts), `organizations` (work and school only),

@@ -1,4 +1,4 @@
-/// Microsoft Entra ID for workloads (SPEC §3 "Workloads"): the client-credentials grant of
+/// Microsoft Entra ID for workloads (docs/ci.md): the client-credentials grant of
 /// the identity platform, with a secret, a certificate or a federated credential.
 extension MicrosoftProvider {
     /// The grant runs in the app's own tenant: under `common`, `organizations` or

@@ -69,7 +69,7 @@ extension ProviderConfig {
                     throw AuthError.invalidArgument(error.message)
                 }
             } else if case .apple = providerID.kind, let issuer {
-                // Overridable for tests and local fakes (SPEC §2); https off loopback.
+                // Overridable for tests and local fakes (docs/authctl.1); https off loopback.
                 try Self.checkHost(issuer, option: .issuer, example: "https://appleid.apple.com")
             } else if issuer != nil {
                 throw AuthError.invalidArgument("\(input: .issuer) applies to oidc.* and apple.com providers only")
@@ -193,7 +193,7 @@ extension ProviderConfig {
         }
     }
 
-    /// A base URL option (`--authority-host`, `--graph-host`, Apple's `--issuer`, SPEC §2):
+    /// A base URL option (`--authority-host`, `--graph-host`, Apple's `--issuer`, docs/authctl.1):
     /// `scheme://host[:port][/path]`, `https://` (or `http://` on loopback, for tests), with
     /// no query, fragment or credentials. A path is kept — AD FS serves under `/adfs`, a
     /// gateway or a test server may serve each provider under its own path — and every

@@ -1,4 +1,4 @@
-/// The configuration of one provider (SPEC §2 `providers add`), as kept in the config file.
+/// The configuration of one provider (docs/authctl.1 `providers add`), as kept in the config file.
 /// A client secret is referenced (environment variable or file), never stored.
 public struct ProviderConfig: Codable, Sendable, Equatable {
     public var id: String

@@ -5,7 +5,7 @@
 ///
 /// The domain is a host name (`dev-123.okta.com`, `kc.example.com:8443`) to which `https://`
 /// is prefixed, or a base URL with its scheme: `https://…`, or `http://` on a loopback
-/// address only (a local provider, tests), as every endpoint (SPEC §8).
+/// address only (a local provider, tests), as every endpoint (docs/getting-started.md).
 public enum ProviderPreset: String, CaseIterable, Sendable {
     case google, gitlab, okta, auth0, keycloak
 

@@ -1,4 +1,4 @@
-/// The authorization URL of a brokered sign-in (SPEC §9: Firebase's `createAuthUri`): the
+/// The authorization URL of a brokered sign-in (docs/firebase.md: Firebase's `createAuthUri`): the
 /// broker made it with its own client id, `state` and `nonce`, and exchanges the code
 /// itself. authctl only sends the browser there and receives the redirect, whose `state`
 /// must be the one in this URL.

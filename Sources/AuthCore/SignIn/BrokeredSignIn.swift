@@ -1,4 +1,4 @@
-/// The browser flow when a broker holds the code exchange (SPEC §9: Firebase's
+/// The browser flow when a broker holds the code exchange (docs/firebase.md: Firebase's
 /// `createAuthUri` → browser → `signInWithIdp`). The broker makes the authorization URL with
 /// its own client, `state` and `nonce`, and exchanges the code with its own secret; authctl
 /// does what only it can do on this machine: the loopback listener, the one-time start URL,
@@ -48,7 +48,7 @@ public struct BrokeredSignIn: Sendable {
         let receiver = try receivers.open(
             pasted: false, address: address, access: options.allowAnyLocalUser ? .anyLocalUser : .currentUser)
         defer { receiver.close() }
-        // `localhost` is an authorized domain of every Firebase project (SPEC §9).
+        // `localhost` is an authorized domain of every Firebase project (docs/firebase.md).
         let redirectURI = chosen?.absoluteString ?? "http://localhost:\(receiver.port)/"
         let authorization = try await authorize(redirectURI)
         let startPath = "/start/" + random.base64URL(bytes: 32)

@@ -1,5 +1,5 @@
-/// A person asked before a change that needs consent (SPEC §4: linking a private-relay
-/// identity). SPEC §8: nobody is asked without a terminal. The command layer words the
+/// A person asked before a change that needs consent (docs/apple.md: linking a private-relay
+/// identity). docs/getting-started.md: nobody is asked without a terminal. The command layer words the
 /// question (`TerminalConsentPrompt`).
 public protocol ConsentPrompt: Sendable {
     /// True when a person can be asked (stdin and stderr are a terminal).

@@ -1,6 +1,6 @@
 /// The port through which `login`, `link` and `reauth` obtain the credential of an
 /// interactive sign-in or of an ID token obtained elsewhere: the browser flow, `--manual`,
-/// the device flow, `--id-token` (SPEC §2, §3). The use cases know nothing of browsers,
+/// the device flow, `--id-token` (docs/authctl.1, docs/sign-in.md). The use cases know nothing of browsers,
 /// listeners or terminals; a test gives them a credential directly.
 public protocol CredentialIssuing: Sendable {
     /// A validated credential for `provider` from `source` (never `.pending`, which the
@@ -8,7 +8,7 @@ public protocol CredentialIssuing: Sendable {
     func credential(from source: CredentialSource, provider: any IdentityProvider) async throws -> Credential
 
     /// The credential, handed to `apply` (the account rules) before a waiting browser gets
-    /// its page: the page says "Signed in" only once `apply` has succeeded (SPEC §3 step 8).
+    /// its page: the page says "Signed in" only once `apply` has succeeded (docs/sign-in.md step 8).
     func credential<T: Sendable>(
         from source: CredentialSource, provider: any IdentityProvider, then apply: (Credential) async throws -> T
     ) async throws -> T

@@ -1,6 +1,6 @@
-/// Where the credential of a `login`, `link` or `reauth` comes from (SPEC §2).
+/// Where the credential of a `login`, `link` or `reauth` comes from (docs/authctl.1).
 public enum CredentialSource: Sendable {
-    /// An interactive sign-in: the browser flow of SPEC §3, `--manual`, or the device flow.
+    /// An interactive sign-in: the browser flow of docs/sign-in.md, `--manual`, or the device flow.
     case interactive(FlowOptions)
     /// An ID token obtained elsewhere (`--id-token -`, read from stdin by the executable when
     /// the sign-in gets to it), with the raw nonce it was requested with, if any (`--raw-nonce`).

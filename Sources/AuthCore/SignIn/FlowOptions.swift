@@ -24,7 +24,7 @@ public struct FlowOptions: Sendable {
     public var tenant: String?
     public var mode: Mode
     /// `--allow-any-local-user`: the loopback listener serves connections of every local
-    /// user, not only the user's own (SPEC §3 step 3: WSL's forwarding, some containers).
+    /// user, not only the user's own (docs/sign-in.md step 3: WSL's forwarding, some containers).
     public var allowAnyLocalUser: Bool
 
     public init(
@@ -43,7 +43,7 @@ public struct FlowOptions: Sendable {
     }
 }
 
-/// The per-attempt secrets of an authorization request, drawn fresh each time (SPEC §3 step 2).
+/// The per-attempt secrets of an authorization request, drawn fresh each time (docs/sign-in.md step 2).
 public struct AuthorizationAttempt: Sendable, Equatable {
     public var state: String
     public var nonce: String

@@ -1,6 +1,6 @@
 /// An ID token obtained elsewhere (`--id-token -`), read only when a sign-in gets to it: the
 /// executable reads stdin, so that a refusal that needs no token (Firebase takes no Microsoft
-/// ID token, SPEC §9) comes before anyone is asked to paste one.
+/// ID token, docs/firebase.md) comes before anyone is asked to paste one.
 public struct IDTokenInput: Sendable {
     let read: @Sendable () throws -> String
 

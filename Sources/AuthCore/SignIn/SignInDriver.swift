@@ -70,7 +70,8 @@ struct SignInDriver: Sendable {
                     browserAnswer = redirect.browser
                     input = .redirect(redirect.outcome)
                 case .requestDeviceAuthorization(let scopes, let discovery):
-                    input = .deviceAuthorization(try await tokens.deviceAuthorization(scopes: scopes, provider: provider, discovery: discovery))
+                    input = .deviceAuthorization(
+                        try await tokens.deviceAuthorization(scopes: scopes, provider: provider, discovery: discovery))
                 case .wait(let deadline):
                     try await clock.sleep(until: deadline)
                     input = .done

@@ -1,4 +1,4 @@
-/// One interactive sign-in (SPEC §3) as a value-type session: like `CallbackStateMachine`
+/// One interactive sign-in (docs/sign-in.md) as a value-type session: like `CallbackStateMachine`
 /// one level up, it does no I/O. Each call returns the next `Action`; the driver
 /// (`SignInDriver`) performs it through the ports and feeds the result back as an `Input`.
 ///
@@ -12,7 +12,7 @@ public struct SignInSession: Sendable {
         /// Make the provider's client authentication once (Apple: a client-secret JWT from its
         /// key file), so that one that cannot be made fails before the browser opens. → `.done`
         case checkClientAuthentication
-        /// The discovery document (SPEC §3 step 1). → `.discovery`
+        /// The discovery document (docs/sign-in.md step 1). → `.discovery`
         case fetchDiscovery
         /// The receiver of the redirect: a listener bound at `address`, or pasted input. → `.receiverOpened`
         case openReceiver(pasted: Bool, address: ListenAddress, access: LoopbackAccess)
@@ -147,7 +147,7 @@ public struct SignInSession: Sendable {
     private var implicit: Bool { provider.usesImplicitFlow }
 
     /// - Parameters:
-    ///   - attempt: `state`, `nonce` and the PKCE verifier, drawn by the caller (SPEC §3 step 2).
+    ///   - attempt: `state`, `nonce` and the PKCE verifier, drawn by the caller (docs/sign-in.md step 2).
     ///   - startPath: the one-time start URL's path, `/start/<random>`.
     public init(provider: any IdentityProvider, options: FlowOptions, attempt: AuthorizationAttempt, startPath: String) throws {
         let config = provider.config
@@ -196,7 +196,7 @@ public struct SignInSession: Sendable {
 
     private mutating func fail(_ error: AuthError) -> Action {
         step = .finished
-        // The browser learns how the sign-in ended once it has (SPEC §3 step 8).
+        // The browser learns how the sign-in ended once it has (docs/sign-in.md step 8).
         return .finish(
             .failure(error), page: browserWaits ? .page(status: 200, SignInPage.failed(because: error.message.firstSentence)) : nil)
     }
@@ -228,7 +228,7 @@ public struct SignInSession: Sendable {
             step = .openingBrowser(redirect, authorizationURL: authorizationURL)
             return .openBrowser(url)
         case (.openingBrowser(let redirect, let authorizationURL), .browserOpened(let opened)):
-            // The URL carries state and nonce: it is shown only when it must be (SECURITY.md).
+            // The URL carries state and nonce: it is shown only when it must be (docs/security.md).
             let shown: SignInEvent =
                 opened
                 ? .browserOpened(provider: provider.id, startURL: try startURL(redirect))
@@ -288,7 +288,8 @@ public struct SignInSession: Sendable {
         switch next {
         case .listen(let redirect):
             step = .listening(redirect)
-            return .listen(redirect.machine, redirectURI: redirect.redirectURI, until: now.addingTimeInterval(Self.bounded(options.timeout)))
+            return .listen(
+                redirect.machine, redirectURI: redirect.redirectURI, until: now.addingTimeInterval(Self.bounded(options.timeout)))
         case .awaitRedirect(let redirect):
             step = .awaitingRedirect(redirect)
             return .awaitRedirect

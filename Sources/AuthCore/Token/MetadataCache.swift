@@ -4,7 +4,7 @@ import Crypto
 /// the issuer it was fetched for, and when.
 ///
 /// An entry is used only for the URL it names, as the kind of document it was stored as, for
-/// the issuer it was fetched for (SECURITY.md, caches): a document of one provider can never
+/// the issuer it was fetched for (docs/security.md, caches): a document of one provider can never
 /// stand in for another's, however their URLs look.
 public struct CachedDocument: Codable, Sendable, Equatable {
     /// What a cached document is.

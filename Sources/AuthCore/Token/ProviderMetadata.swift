@@ -1,4 +1,4 @@
-/// Fetches (and caches) a provider's discovery document and JWK Set (SPEC §3 step 1).
+/// Fetches (and caches) a provider's discovery document and JWK Set (docs/sign-in.md step 1).
 struct ProviderMetadata: Sendable {
     let transport: any HTTPTransport
     let clock: any Clock

@@ -1,4 +1,4 @@
-/// Where `login`, `link` and `reauth` run (SPEC §5, §9): the keystore, with the account rules
+/// Where `login`, `link` and `reauth` run (docs/accounts.md, docs/firebase.md): the keystore, with the account rules
 /// applied on this machine to a credential of authctl's own flows (`LocalAccountBackend`), or
 /// a Firebase project, which brokers the sign-in and applies the rules itself
 /// (`FirebaseAccountBackend`). The wiring chooses one per command from config.json; the use

@@ -1,4 +1,4 @@
-/// `backend use local|firebase`, `backend show`: where users live (SPEC §9), in config.json.
+/// `backend use local|firebase`, `backend show`: where users live (docs/firebase.md), in config.json.
 public struct Backends: Sendable {
     /// The backend as configured.
     public struct Setting: Sendable, Equatable {

@@ -1,4 +1,4 @@
-/// `authctl users delete [UID]`: a sensitive operation (SPEC §2, §5). It needs a sign-in
+/// `authctl users delete [UID]`: a sensitive operation (docs/authctl.1, docs/accounts.md). It needs a sign-in
 /// in the last five minutes, revokes every token that can be revoked, then removes the
 /// user from the keystore.
 public struct DeleteUser: Sendable {

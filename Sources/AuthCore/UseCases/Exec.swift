@@ -1,5 +1,5 @@
 /// `authctl exec [--provider P] [--scope S]… -- CMD ARGS…`: runs a command with a valid
-/// token, and keeps it valid for as long as the command runs (SPEC §2, docs/ci.md).
+/// token, and keeps it valid for as long as the command runs (docs/authctl.1, docs/ci.md).
 ///
 /// The child gets `AUTHCTL_TOKEN` (valid when it starts) and `AUTHCTL_TOKEN_FILE`, a file
 /// only this user can read that authctl rewrites with a fresh token before the old one

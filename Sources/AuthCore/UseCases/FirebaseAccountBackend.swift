@@ -1,4 +1,4 @@
-/// A Firebase project as the backend (SPEC §9): every sign-in is brokered by the project
+/// A Firebase project as the backend (docs/firebase.md): every sign-in is brokered by the project
 /// (`FirebaseSignIn`), which applies the account rules itself; a pending credential is the
 /// project's `pendingToken`.
 public struct FirebaseAccountBackend: AccountBackend {

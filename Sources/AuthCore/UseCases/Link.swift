@@ -1,10 +1,10 @@
-/// `authctl link PROVIDER` and `authctl link --pending HANDLE` (SPEC §2, §5), in the backend
+/// `authctl link PROVIDER` and `authctl link --pending HANDLE` (docs/authctl.1, docs/accounts.md), in the backend
 /// the wiring chose (`AccountBackend`).
 public struct Link: Sendable {
     public struct Input: Sendable {
         public var providerID: ProviderID?
         public var source: CredentialSource
-        /// `--consent`: agree to link a private-relay identity (SPEC §4) without being asked.
+        /// `--consent`: agree to link a private-relay identity (docs/apple.md) without being asked.
         public var consent: Bool
 
         public init(providerID: ProviderID?, source: CredentialSource, consent: Bool = false) {

@@ -1,4 +1,4 @@
-/// The keystore as the backend (SPEC §5): the credential comes from authctl's own flows
+/// The keystore as the backend (docs/accounts.md): the credential comes from authctl's own flows
 /// (`CredentialIssuing`: the browser, `--manual`, the device flow, `--id-token`) or from a
 /// pending credential, and the account rules are applied on this machine
 /// (`CredentialAccountStore`).
@@ -6,7 +6,7 @@ public struct LocalAccountBackend: AccountBackend {
     let operation: AccountOperation
     let prompt: any ConsentPrompt
 
-    /// - Parameter prompt: asks a person before a private-relay link (SPEC §4).
+    /// - Parameter prompt: asks a person before a private-relay link (docs/apple.md).
     public init(
         accounts: any CredentialAccountStore, configStore: ConfigStore, issuer: any CredentialIssuing, events: any AuthEventSink,
         prompt: any ConsentPrompt
@@ -45,7 +45,7 @@ public struct LocalAccountBackend: AccountBackend {
         }
     }
 
-    /// SPEC §4: a private-relay link needs consent — the flag, or a yes from a person at a
+    /// docs/apple.md: a private-relay link needs consent — the flag, or a yes from a person at a
     /// terminal. Without a terminal nobody is asked, and the rules refuse.
     func askConsentIfNeeded(for credential: Credential, given: Bool, uid: String?) throws -> Bool {
         guard !given else { return true }

@@ -1,5 +1,5 @@
 /// `authctl reauth PROVIDER`: proves again that the current user holds an identity it
-/// already has; fresh tokens and `lastAuthAt` (SPEC §2, §5), in the backend the wiring chose
+/// already has; fresh tokens and `lastAuthAt` (docs/authctl.1, docs/accounts.md), in the backend the wiring chose
 /// (`AccountBackend`).
 public struct Reauthenticate: Sendable {
     public struct Input: Sendable {

@@ -1,5 +1,5 @@
 /// `authctl login`: a credential (browser sign-in, ID token, or pending credential), then
-/// the account rules of SPEC §5, in the backend the wiring chose (`AccountBackend`).
+/// the account rules of docs/accounts.md, in the backend the wiring chose (`AccountBackend`).
 public struct SignIn: Sendable {
     public struct Input: Sendable {
         /// Required, except with a pending credential (which names its own provider).

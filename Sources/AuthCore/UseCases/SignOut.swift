@@ -1,4 +1,4 @@
-/// `authctl signout [--all] [--revoke]` (SPEC §2).
+/// `authctl signout [--all] [--revoke]` (docs/authctl.1).
 public struct SignOut: Sendable {
     public struct Input: Sendable {
         public var all: Bool
@@ -35,7 +35,7 @@ public struct SignOut: Sendable {
         var revocations: [Revocation] = []
         if input.revoke {
             for user in users {
-                // A Firebase user's provider sessions are the project's (SPEC §9): nothing is
+                // A Firebase user's provider sessions are the project's (docs/firebase.md): nothing is
                 // sent to a provider configured here, which may be another registration.
                 if user.backend != nil {
                     for identity in user.providerData where identity.tokens != nil {

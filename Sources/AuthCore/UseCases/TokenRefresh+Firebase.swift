@@ -1,4 +1,4 @@
-/// `authctl token` for a user of a Firebase project (SPEC §9): without a provider, the
+/// `authctl token` for a user of a Firebase project (docs/firebase.md): without a provider, the
 /// Firebase ID token of the session — from the keystore on the hot path, refreshed through
 /// securetoken (`FirebaseSessionRefresh`) when it expires within `--min-ttl`; with a
 /// provider, that provider's access token from the sign-in, as for a local user.

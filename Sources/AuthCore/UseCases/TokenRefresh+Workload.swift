@@ -1,4 +1,4 @@
-/// `authctl token` for a workload (SPEC §3 "Workloads"): no refresh token exists, so the
+/// `authctl token` for a workload (docs/ci.md): no refresh token exists, so the
 /// client-credentials grant runs again — under the keystore lock, like a refresh, so that
 /// one grant serves many concurrent `token` processes. Tokens are kept per scope: the
 /// session's own (the workload's `--scope` at login) and `additionalTokens` for others.

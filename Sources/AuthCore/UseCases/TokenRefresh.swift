@@ -62,11 +62,11 @@ public struct TokenRefresh: Sendable {
     let configStore: ConfigStore
     /// Refreshes and workload grants go through it.
     let tokens: TokenClient
-    /// A Firebase user's session is refreshed at Google's secure token service (SPEC §9).
+    /// A Firebase user's session is refreshed at Google's secure token service (docs/firebase.md).
     let transport: any HTTPTransport
     let clock: any Clock
     /// `FIREBASE_AUTH_EMULATOR_HOST` as the environment gave it, for a Firebase user's
-    /// refresh (SPEC §9); checked when used.
+    /// refresh (docs/firebase.md); checked when used.
     public var firebaseEmulatorHost: String?
 
     /// - Parameters:
@@ -358,7 +358,8 @@ public struct TokenRefresh: Sendable {
         refreshed.idToken = idToken
         refreshed.needsSignInSince = nil
         refreshed.store(
-            accessToken: response.accessToken, tokenType: response.tokenType, expiresAt: response.expiresIn.map { now.addingTimeInterval($0) },
+            accessToken: response.accessToken, tokenType: response.tokenType,
+            expiresAt: response.expiresIn.map { now.addingTimeInterval($0) },
             granted: response.scopes, for: scopes)
         return refreshed
     }

@@ -1,5 +1,5 @@
 /// `authctl unlink PROVIDER`: removes the identity (and its tokens) from the current user
-/// (SPEC §2, §5). Its refresh token is revoked first where the provider allows it.
+/// (docs/authctl.1, docs/accounts.md). Its refresh token is revoked first where the provider allows it.
 public struct Unlink: Sendable {
     public struct Output: Sendable, Equatable {
         public var user: User

@@ -1,5 +1,5 @@
 /// `authctl users photo`: the current user's photo from the first linked provider that
-/// offers one (Microsoft: Graph `/v1.0/me/photo/$value`, SPEC §4), fetched on demand with
+/// offers one (Microsoft: Graph `/v1.0/me/photo/$value`, docs/microsoft.md), fetched on demand with
 /// an access token that may read it. Nothing is stored: no photo URL, no image.
 public struct UserPhoto: Sendable {
     public struct Output: Sendable, Equatable {

@@ -1,4 +1,4 @@
-/// The client-credentials grant of a workload (RFC 6749 §4.4; SPEC §3 "Workloads"): the
+/// The client-credentials grant of a workload (RFC 6749 §4.4; docs/ci.md): the
 /// client authenticates by a secret, by `private_key_jwt` or by a federated assertion, each
 /// read afresh from where the workload's record points, and gets an access token. No
 /// refresh token is kept: the grant runs again when the token is needed.

@@ -1,4 +1,4 @@
-/// `authctl login PROVIDER --client-credentials`: a workload signs in as itself (SPEC §3
+/// `authctl login PROVIDER --client-credentials`: a workload signs in as itself (docs/sign-in.md
 /// "Workloads"). The grant runs first; only a token in hand changes the keystore, where the
 /// workload becomes (or stays) a user of kind `workload`, current.
 ///

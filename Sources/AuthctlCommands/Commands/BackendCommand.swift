@@ -1,7 +1,7 @@
 import ArgumentParser
 import AuthCore
 
-/// `authctl backend use local|firebase`, `authctl backend show` (SPEC §2, §9).
+/// `authctl backend use local|firebase`, `authctl backend show` (docs/authctl.1, docs/firebase.md).
 struct BackendCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backend",

@@ -1,7 +1,7 @@
 import ArgumentParser
 import AuthCore
 
-/// The alternatives to the browser flow on `login`, `link` and `reauth` (SPEC §2).
+/// The alternatives to the browser flow on `login`, `link` and `reauth` (docs/authctl.1).
 struct CredentialArguments: ParsableArguments {
     @Option(
         name: .customLong("id-token"),

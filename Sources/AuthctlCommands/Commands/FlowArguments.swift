@@ -1,7 +1,7 @@
 import ArgumentParser
 import AuthCore
 
-/// The options of an interactive sign-in (SPEC §2, shared by `login`, `link` and `reauth`).
+/// The options of an interactive sign-in (docs/authctl.1, shared by `login`, `link` and `reauth`).
 struct FlowArguments: ParsableArguments {
     @Option(name: .customLong("scope"), help: ArgumentHelp("A scope to ask beside the defaults (repeatable).", valueName: "scope"))
     var scopes: [String] = []

@@ -60,8 +60,8 @@ struct Token: AuthctlCommand {
     }
 
     /// The options as plain values.
-    var request: TokenRequest {
-        TokenRequest(
+    var request: TokenInvocation {
+        TokenInvocation(
             settings: settings, provider: provider, idToken: idToken, accessToken: accessToken,
             minimumTTL: minimumTTL, forceRefresh: forceRefresh, format: format, scopes: scopes)
     }
@@ -71,7 +71,7 @@ struct Token: AuthctlCommand {
 
 /// What `authctl token` was asked, as plain values: the command above fills it through
 /// ArgumentParser; the hot path fills it with `parseFast` and skips ArgumentParser entirely.
-struct TokenRequest: Equatable, WiredCommand {
+struct TokenInvocation: Equatable, WiredCommand {
     var settings: Wiring.Settings
     var provider: String?
     var idToken = false
@@ -87,8 +87,8 @@ struct TokenRequest: Equatable, WiredCommand {
     /// It applies `Token.validate`'s rules itself, so that what it accepts ArgumentParser
     /// accepts with the same values (TokenParserAgreementTests holds it to that on generated
     /// argument lists).
-    static func parseFast(_ arguments: [String]) -> TokenRequest? {
-        var request = TokenRequest(settings: Wiring.Settings())
+    static func parseFast(_ arguments: [String]) -> TokenInvocation? {
+        var request = TokenInvocation(settings: Wiring.Settings())
         var index = 0
         /// The option's value: inline (`--name=value`) or the next argument, which must not
         /// look like an option (ArgumentParser's rule).

@@ -2,7 +2,7 @@ import AuthCore
 
 /// The bytes `authctl token` prints, made without `JSONEncoder`, date formatting or generic
 /// `Data` initialisers (each of which costs the hot path a search of the binary's protocol
-/// conformances: bench/README.md, issue 24). Each gives exactly what `TokenRequest.printed`
+/// conformances: bench/README.md, issue 24). Each gives exactly what `TokenInvocation.printed`
 /// gave before — TokenOutputBytesTests compares them — or nil when the token or the date is
 /// anything but the common case, and then the general code does it.
 enum TokenOutputBytes {

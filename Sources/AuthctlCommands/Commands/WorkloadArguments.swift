@@ -1,7 +1,7 @@
 import ArgumentParser
 import AuthCore
 
-/// `login --client-credentials`: a workload signs in as itself (SPEC §3 "Workloads",
+/// `login --client-credentials`: a workload signs in as itself (docs/ci.md,
 /// docs/ci.md). What authenticates it is named by where to read it — never a value on the
 /// command line, where any local user could read it.
 struct WorkloadArguments: ParsableArguments {

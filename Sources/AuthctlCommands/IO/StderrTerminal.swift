@@ -1,6 +1,6 @@
 import AuthCore
 
-/// Progress on stderr; colours only on a terminal and never with NO_COLOR (SPEC §8).
+/// Progress on stderr; colours only on a terminal and never with NO_COLOR (docs/getting-started.md).
 struct StderrTerminal: Terminal {
     let verbose: Bool
     let quiet: Bool

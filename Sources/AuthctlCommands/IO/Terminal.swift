@@ -12,7 +12,7 @@ protocol Terminal: Sendable {
     /// A diagnostic line shown with `--verbose` only (HTTP exchanges, redacted).
     func debug(_ line: String)
     /// Asks a yes/no question and returns the answer; false (no) unless a person answers
-    /// yes. Only called when `isInteractive` (SPEC §8: never ask without a terminal).
+    /// yes. Only called when `isInteractive` (docs/getting-started.md: never ask without a terminal).
     func confirm(_ question: String) -> Bool
     /// One line a person types or pastes (stdin), after showing `prompt`; nil at the end
     /// of input. Only for input the command documents (`--manual`).
