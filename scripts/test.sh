@@ -7,6 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh
+# The habits (swift format, no folder circles, one Foundation import): seconds, before the build.
+scripts/lint.sh
 # The commit `authctl --version` names (a test checks that the binary carries it).
 AUTHCTL_COMMIT="$(scripts/commit-id.sh)"
 export AUTHCTL_COMMIT
