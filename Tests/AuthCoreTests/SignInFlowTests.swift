@@ -37,7 +37,10 @@ struct SignInFlowTests {
 
     init() throws { provider = try FakeIdentityProvider() }
 
-    func signIn(_ test: TestEnvironment, timeout: TimeInterval = 10, parameters: [(String, String)] = []) async throws -> SignIn.Output {
+    /// A sign-in expected to succeed: it ends as soon as the redirect comes, so its timeout
+    /// only bounds a failure. 60 s, not 10: the first tests of a full run share two cores with
+    /// a hundred others generating their RSA keys, and a redirect took over 10 s to come.
+    func signIn(_ test: TestEnvironment, timeout: TimeInterval = 60, parameters: [(String, String)] = []) async throws -> SignIn.Output {
         try await test.signIn().run(
             .init(
                 providerID: try ProviderID(parsing: "oidc.fake"),

@@ -3,7 +3,7 @@
 public struct JSONWebKey: Sendable, Equatable {
     /// `kid`.
     public let keyID: String?
-    /// `kty`: `RSA`, `EC` or `OKP`.
+    /// `kty`: `RSA` or `EC` (no other type verifies an algorithm authctl allows).
     public let keyType: String
     /// `alg`, when the provider pins one.
     public let algorithm: String?
@@ -37,7 +37,6 @@ public struct JSONWebKey: Sendable, Equatable {
         switch keyType {
         case "RSA": return algorithm.hasPrefix("RS") || algorithm.hasPrefix("PS")
         case "EC": return algorithm.hasPrefix("ES")
-        case "OKP": return algorithm == "EdDSA"
         default: return false
         }
     }
@@ -62,7 +61,6 @@ public struct JSONWebKeySet: Sendable, Equatable {
                 switch keyType {
                 case "RSA": ["n", "e"]
                 case "EC": ["crv", "x", "y"]
-                case "OKP": ["crv", "x"]
                 default: ["unsupported"]
                 }
             guard required.allSatisfy({ json[$0]?.stringValue != nil }) else { return nil }

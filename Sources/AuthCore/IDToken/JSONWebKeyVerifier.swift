@@ -68,7 +68,7 @@ actor JSONWebKeyVerifier {
     }
 
     /// `n` and `e` of an RSA key, `x` and `y` of an EC key (base64url, RFC 7518 §6). Other
-    /// keys (OKP: EdDSA is never an allowed algorithm) verify nothing.
+    /// keys verify nothing.
     static func parse(_ json: [String: JSONValue]) -> PublicKey? {
         switch json["kty"]?.stringValue {
         case "RSA":

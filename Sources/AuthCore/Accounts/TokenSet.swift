@@ -1,0 +1,53 @@
+/// The tokens one linked identity holds in the session (docs/accounts.md).
+public struct TokenSet: Sendable, Equatable {
+    /// Absent after a sign-in with an ID token obtained elsewhere (`login --id-token -`).
+    public var accessToken: String?
+    public var tokenType: String
+    /// When the access token expires; nil when the provider did not say.
+    public var expiresAt: Date?
+    public var refreshToken: String?
+    public var idToken: String?
+    /// The scopes granted (or asked, when the provider did not say).
+    public var scopes: [String]
+    /// Access tokens for other scopes (`authctl token --scope`; Microsoft: other resources),
+    /// obtained with the refresh token and keyed by `TokenSet.scopeKey` of the scopes asked.
+    /// Nil when there are none (absent from the keystore file).
+    public var additionalTokens: [String: ScopedAccessToken]?
+    /// True when the keystore is sealed and was read without its key (`status`, `users
+    /// list`): the tokens exist but none is here, only their type, expiry and scopes.
+    public var isSealed = false
+    /// When the provider refused the refresh token (`invalid_grant`): the session has ended
+    /// and only a new sign-in gives tokens again. Nil while the session is good, and after
+    /// every sign-in or refresh that succeeds.
+    public var needsSignInSince: Date?
+
+    public init(
+        accessToken: String?, tokenType: String = "Bearer", expiresAt: Date?, refreshToken: String?, idToken: String?, scopes: [String],
+        additionalTokens: [String: ScopedAccessToken]? = nil
+    ) {
+        self.accessToken = accessToken
+        self.tokenType = tokenType
+        self.expiresAt = expiresAt
+        self.refreshToken = refreshToken
+        self.idToken = idToken
+        self.scopes = scopes
+        self.additionalTokens = additionalTokens
+    }
+
+    /// The key of a scope set in `additionalTokens`: the distinct scopes, sorted, joined by
+    /// a space (`https://graph.microsoft.com/.default`).
+    public static func scopeKey(_ scopes: [String]) -> String {
+        Set(scopes.filter { !$0.isEmpty }).sorted().joined(separator: " ")
+    }
+
+    /// True when the access token is still valid `minimumTTL` seconds from `now`. A token
+    /// whose lifetime is unknown counts as valid (nothing better can be known offline).
+    public func isValid(at now: Date, minimumTTL: TimeInterval) -> Bool {
+        Self.isValid(expiresAt: expiresAt, at: now, minimumTTL: minimumTTL)
+    }
+
+    static func isValid(expiresAt: Date?, at now: Date, minimumTTL: TimeInterval) -> Bool {
+        guard let expiresAt else { return true }
+        return expiresAt.timeIntervalSince(now) > minimumTTL
+    }
+}
