@@ -54,7 +54,7 @@ public struct AuthctlInvocation: Sendable {
     public func finishWithoutConcurrency() -> Int32? {
         guard let fastToken,
             let printed = fastToken.printedFromCache(
-                keystore: Wiring(settings: fastToken.settings, io: io).keystore(asking: false), now: io.clock.now())
+                keystore: Wiring.keystore(fastToken.settings, io: io, keyMemory: nil, asking: false), now: io.clock.now())
         else { return nil }
         Output(stdout: io.stdout, stderr: io.stderr).write(printed)
         return 0

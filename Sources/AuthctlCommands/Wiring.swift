@@ -31,8 +31,10 @@ struct Wiring {
     /// Results on stdout, messages on stderr.
     var output: Output { Output(stdout: io.stdout, stderr: io.stderr) }
 
-    var keystorePath: String {
-        options.keystore ?? io.variable("AUTHCTL_KEYSTORE") ?? "\(xdg("XDG_DATA_HOME", ".local/share"))/authctl/keystore.json"
+    var keystorePath: String { Self.keystorePath(options, io: io) }
+
+    static func keystorePath(_ options: Settings, io: AuthctlIO) -> String {
+        options.keystore ?? io.variable("AUTHCTL_KEYSTORE") ?? "\(xdg("XDG_DATA_HOME", ".local/share", io: io))/authctl/keystore.json"
     }
 
     var configPath: String { config.path }
@@ -69,9 +71,16 @@ struct Wiring {
     /// `asking`: false for the token fast path, which runs before Ctrl-C can cancel anything
     /// (main.swift): a passphrase is asked only by the full command, where Ctrl-C ends the prompt.
     func keystore(asking: Bool = true) -> FileKeystore {
-        var keys = keystoreKeys
+        Self.keystore(options, io: io, keyMemory: keyMemory, asking: asking)
+    }
+
+    /// The same without a `Wiring`: the token fast path builds none, since a `Wiring` holds
+    /// the command's `ConfigStore`, whose making and unmaking alone cost the hot path a quarter
+    /// of a million instructions of run-time type lookups (bench/README.md).
+    static func keystore(_ options: Settings, io: AuthctlIO, keyMemory: KeystoreKeyMemory?, asking: Bool) -> FileKeystore {
+        var keys = keystoreKeys(io: io, keyMemory: keyMemory)
         if !asking { keys.askPassphrase = nil }
-        var keystore = FileKeystore(path: keystorePath, random: SystemRandomSource(), keys: keys)
+        var keystore = FileKeystore(path: keystorePath(options, io: io), random: SystemRandomSource(), keys: keys)
         // A wait for another authctl's lock is told on a terminal, never without one.
         if io.stderr.isTerminal {
             let stderr = io.stderr
@@ -85,10 +94,11 @@ struct Wiring {
     /// What opens a sealed keystore: `AUTHCTL_KEYSTORE_KEY_FILE`, `AUTHCTL_KEYSTORE_PASSPHRASE`,
     /// else a prompt for the passphrase when a person is at a terminal (never without one).
     /// The variables (and `AUTHCTL_KEYSTORE_KEYRING`) also say the keystore must be sealed.
-    var keystoreKeys: KeystoreKeys {
+    var keystoreKeys: KeystoreKeys { Self.keystoreKeys(io: io, keyMemory: keyMemory) }
+
+    static func keystoreKeys(io: AuthctlIO, keyMemory: KeystoreKeyMemory?) -> KeystoreKeys {
         let keyFile = io.variable("AUTHCTL_KEYSTORE_KEY_FILE").flatMap { $0.isEmpty ? nil : $0 }
         let passphrase = io.variable("AUTHCTL_KEYSTORE_PASSPHRASE").flatMap { $0.isEmpty ? nil : $0 }
-        let io = self.io
         let ask: (@Sendable (Int) throws -> String?)? =
             io.stdin.isTerminal && io.stderr.isTerminal
             ? { @Sendable attempt in
