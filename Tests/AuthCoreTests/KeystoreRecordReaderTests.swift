@@ -218,7 +218,7 @@ struct KeystoreRecordReaderTests {
         var refused = 0, read = 0
         for keystore in try Self.keystores() {
             guard let (_, _, record) = try Self.records(in: keystore.data).first else { continue }
-            for copy in Self.damaged(record, stride: max(1, record.count / 150)) {
+            for copy in Self.damaged(record, stride: max(1, record.count / 75)) {
                 let full = try? Self.decoder.decode(KeystoreRecord.User.self, from: copy)
                 let fast = KeystoreRecord.User.fastDecoded(copy)
                 if full == nil {
@@ -239,7 +239,7 @@ struct KeystoreRecordReaderTests {
             guard let key = keystore.key else { continue }
             let (_, found, _) = try #require(Self.records(in: keystore.data).first)
             let sealingBytes = keystore.data.subdata(in: try #require(found.sealing))
-            for copy in Self.damaged(sealingBytes, stride: 2) {
+            for copy in Self.damaged(sealingBytes, stride: 4) {
                 let full = try? Self.decoder.decode(KeystoreSealing.self, from: copy)
                 let fast = KeystoreSealing.fastDecoded(copy)
                 #expect(full == nil ? fast == nil : (fast == nil || fast == full), "\(String(decoding: copy, as: UTF8.self))")
@@ -253,7 +253,7 @@ struct KeystoreRecordReaderTests {
                 : .Version2.identityTokens(uid: user.uid, providerID: identity.providerId)
             let sealedValue = try #require(identity.tokens?.sealed)
             let plaintext = try #require(key.open(sealedValue, place: place))
-            for copy in Self.damaged(plaintext, stride: max(1, plaintext.count / 200)) {
+            for copy in Self.damaged(plaintext, stride: max(1, plaintext.count / 100)) {
                 let full = try? Self.decoder.decode(SealedSecrets.self, from: copy)
                 let fast = SealedSecrets.fastDecoded(copy)
                 #expect(full == nil ? fast == nil : (fast == nil || fast == full), "\(String(decoding: copy, as: UTF8.self))")
