@@ -1,6 +1,6 @@
 import AuthCore
 
-/// The one place where the real `System/` implementations are chosen and wired, from the
+/// The one place where the real implementations (`Adapters/`) are chosen and wired, from the
 /// I/O the entry point was given (`AuthctlIO`) and the command's global options. The entry
 /// point builds one per command and hands it to the command (`WiredCommand`).
 struct Wiring {
