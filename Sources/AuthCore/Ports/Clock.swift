@@ -1,4 +1,4 @@
-/// The source of the current time, and of waiting. Nothing in AuthCore calls `Date()`,
+/// The source of the current time, and of waiting. Nothing in AuthCore but `SystemClock` calls `Date()`,
 /// `ContinuousClock` or sleeps on its own; it asks a `Clock`, so that every deadline of a
 /// sign-in (the redirect's, the device flow's polls, the browser's page) follows the clock
 /// a test injects.
