@@ -35,9 +35,16 @@ public final class TestTokenSigner: @unchecked Sendable {
         private let lock = NSLock()
         private var keys: [Int: _RSA.Signing.PrivateKey] = [:]
         private var counter = 0
+        /// One lock per slot, held while its key is made: the tests that start together and
+        /// ask for the same slot wait for one key instead of each making their own (at the
+        /// start of a run, dozens did, which held every sign-in test for seconds).
+        private let making: [NSLock]
         let size: Int
 
-        init(size: Int) { self.size = size }
+        init(size: Int) {
+            self.size = size
+            making = (0..<size).map { _ in NSLock() }
+        }
 
         func nextIndex() -> Int {
             lock.withLock {
@@ -49,10 +56,10 @@ public final class TestTokenSigner: @unchecked Sendable {
         func key(_ index: Int) throws -> _RSA.Signing.PrivateKey {
             let slot = index % size
             if let key = lock.withLock({ keys[slot] }) { return key }
-            let made = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-            return lock.withLock {
-                if let key = keys[slot] { return key }
-                keys[slot] = made
+            return try making[slot].withLock {
+                if let key = lock.withLock({ keys[slot] }) { return key }
+                let made = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+                lock.withLock { keys[slot] = made }
                 return made
             }
         }
