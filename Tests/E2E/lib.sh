@@ -4,6 +4,8 @@
 #   free_port                       prints a free TCP port on 127.0.0.1
 #   check NAME COMMAND...           runs a check, counts it, prints ok/FAIL
 #   summary                         prints "N passed, M failed"; fails when any failed
+#   python_venv DIR IMPORTS PKG...  a virtual environment at DIR with PKG... (pip), made or
+#                                   completed unless DIR's python imports IMPORTS ("a, b") already
 
 work="$(mktemp -d)"
 server_pid=""
@@ -54,4 +56,12 @@ check() {
 summary() {
     echo "$passed passed, $failed failed"
     [ "$failed" -eq 0 ]
+}
+
+python_venv() {
+    local dir="$1" imports="$2"; shift 2
+    if [ -x "$dir/bin/python" ] && "$dir/bin/python" -c "import $imports" 2>/dev/null; then return 0; fi
+    echo "e2e: installing $* into $dir" >&2
+    python3 -m venv "$dir"
+    "$dir/bin/pip" install --quiet --disable-pip-version-check "$@"
 }

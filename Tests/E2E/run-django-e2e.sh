@@ -12,15 +12,11 @@ if [ "${1:-}" = "--demo" ]; then demo=true; shift; fi
 authctl="$(realpath "${1:?usage: run-django-e2e.sh [--demo] PATH-TO-AUTHCTL}")"
 here="$(cd "$(dirname "$0")" && pwd)"
 
-venv="${XDG_CACHE_HOME:-$HOME/.cache}/authctl-e2e/venv-dot341"
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import oauth2_provider, jsonschema' 2>/dev/null; then
-    echo "e2e: installing django-oauth-toolkit into $venv" >&2
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check "Django==5.2.19" "django-oauth-toolkit==3.4.1" "jsonschema==4.26.0"
-fi
-py="$venv/bin/python"
-
 source "$here/lib.sh"
+
+venv="${XDG_CACHE_HOME:-$HOME/.cache}/authctl-e2e/venv-dot341"
+python_venv "$venv" "oauth2_provider, jsonschema" "Django==5.2.19" "django-oauth-toolkit==3.4.1" "jsonschema==4.26.0"
+py="$venv/bin/python"
 
 # Secrets of the run, generated now, never committed.
 export E2E_STATE_DIR="$work/provider"

@@ -7,14 +7,10 @@
 set -euo pipefail
 
 authctl="$(realpath "${1:?usage: run-oidc-provider-mock-e2e.sh PATH-TO-AUTHCTL}")"
-venv="${XDG_CACHE_HOME:-$HOME/.cache}/authctl-e2e/venv-oidc-provider-mock-034"
-if [ ! -x "$venv/bin/oidc-provider-mock" ]; then
-    echo "e2e: installing oidc-provider-mock into $venv" >&2
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check "oidc-provider-mock==0.3.4"
-fi
-
 source "$(dirname "$0")/lib.sh"
+
+venv="${XDG_CACHE_HOME:-$HOME/.cache}/authctl-e2e/venv-oidc-provider-mock-034"
+python_venv "$venv" "oidc_provider_mock" "oidc-provider-mock==0.3.4"
 
 port="$(free_port)"
 PYTHONWARNINGS=ignore start_provider "$work/provider.log" "$venv/bin/oidc-provider-mock" --host 127.0.0.1 --port "$port" \

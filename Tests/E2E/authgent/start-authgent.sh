@@ -16,15 +16,11 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 started="$EPOCHREALTIME"
 
-venv="${XDG_CACHE_HOME:-$HOME/.cache}/authctl-e2e/venv-authgent-034"
-if [ ! -x "$venv/bin/authgent-server" ] || ! "$venv/bin/python" -c 'import requests, cryptography' 2>/dev/null; then
-    echo "authgent: installing authgent-server 0.3.4 (and requests for the smoke test) into $venv" >&2
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check "authgent-server==0.3.4" "requests==2.34.2"
-fi
-py="$venv/bin/python"
-
 source "$here/../lib.sh"
+
+venv="${XDG_CACHE_HOME:-$HOME/.cache}/authctl-e2e/venv-authgent-034"
+python_venv "$venv" "authgent_server, requests, cryptography" "authgent-server==0.3.4" "requests==2.34.2"
+py="$venv/bin/python"
 
 state="$work/authgent"
 mkdir -m 700 "$state"

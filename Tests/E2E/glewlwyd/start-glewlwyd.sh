@@ -41,15 +41,11 @@ fi
 version="$(glewlwyd --version 2>&1 | grep -o '[0-9][0-9.]*' | head -1)"
 case "$version" in 2.7.*) ;; *) echo "glewlwyd: version $version found, 2.7.x expected" >&2 ;; esac
 
-venv="${XDG_CACHE_HOME:-$HOME/.cache}/authctl-e2e/venv-glewlwyd"
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import requests, cryptography' 2>/dev/null; then
-    echo "glewlwyd: installing requests and cryptography into $venv" >&2
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check "requests==2.34.2" "cryptography==48.0.0"
-fi
-py="$venv/bin/python"
-
 source "$here/../lib.sh"
+
+venv="${XDG_CACHE_HOME:-$HOME/.cache}/authctl-e2e/venv-glewlwyd"
+python_venv "$venv" "requests, cryptography" "requests==2.34.2" "cryptography==48.0.0"
+py="$venv/bin/python"
 
 state="$work/glewlwyd"
 mkdir -m 700 "$state"
