@@ -227,14 +227,14 @@ public struct TokenRefresh: Sendable {
         }
         let state = try keystore.readCurrentUser()
         if let user = state.currentUser, user.uid == uid { return user }
-        guard let user = try keystore.read().users.first(where: { $0.uid == uid }) else { throw removed(uid) }
+        guard let user = try keystore.read().users.first(where: { $0.uid == uid }) else { throw AuthError.userRemoved(uid) }
         return user
     }
 
     /// Where the resolved user's tokens are in a state re-read under the lock. A user removed,
     /// unlinked or signed out meanwhile (by another process) is said so, not `no-current-user`.
     static func locate(uid: String, providerID: String, in state: AccountState) throws -> (Int, Int, TokenSet) {
-        guard let userIndex = state.userIndex(uid: uid) else { throw removed(uid) }
+        guard let userIndex = state.userIndex(uid: uid) else { throw AuthError.userRemoved(uid) }
         guard let identityIndex = state.users[userIndex].providerData.firstIndex(where: { $0.providerID == providerID }),
             let tokens = state.users[userIndex].providerData[identityIndex].tokens
         else {
@@ -243,12 +243,6 @@ public struct TokenRefresh: Sendable {
             )
         }
         return (userIndex, identityIndex, tokens)
-    }
-
-    static func removed(_ uid: String) -> AuthError {
-        AuthError.invalidCredential(
-            "the user \(uid) was removed by another command (\(command: .usersDelete)) while this one ran. Sign in again: \(command: .login, "PROVIDER")"
-        )
     }
 
     /// The token set asked for: the given provider, or the one of the last sign-in.
