@@ -77,7 +77,7 @@ struct SignInSessionTests {
             session.next(.redirect(.authorized(AuthorizationResponse(code: "c"))), now: now)
                 == .exchange(
                     .authorizationCode(code: "c", redirectURI: redirectURI, codeVerifier: attempt.pkce.codeVerifier), discovery: discovery,
-                    idToken: .init(nonce: nonce)))
+                    idToken: .init(nonce: nonce), proof: .none))
         let tokens = TokenClient.Issued(response: TokenResponse(accessToken: "at", idToken: "it"))
         #expect(
             session.next(.tokens(tokens), now: now)
@@ -129,7 +129,7 @@ struct SignInSessionTests {
         _ = session.next(.done, now: now)
         #expect(
             session.next(.discovery(discovery), now: now)
-                == .requestDeviceAuthorization(scopes: ["openid", "profile", "email"], discovery: discovery))
+                == .requestDeviceAuthorization(scopes: ["openid", "profile", "email"], discovery: discovery, proofKey: nil))
         let authorization = DeviceAuthorizationResponse(
             deviceCode: "dc", userCode: "WDJB-MJHT", verificationURI: URL(string: "https://idp.example/activate")!, expiresIn: 900,
             interval: 5)
@@ -141,13 +141,13 @@ struct SignInSessionTests {
                         userCode: "WDJB-MJHT")))
         #expect(session.next(.done, now: now) == .report(.waitingForApproval(until: now.addingTimeInterval(300), seconds: 300)))
         #expect(session.next(.done, now: now) == .wait(until: now.addingTimeInterval(5)))
-        #expect(session.next(.done, now: now) == .pollDevice(deviceCode: "dc", discovery: discovery))
+        #expect(session.next(.done, now: now) == .pollDevice(deviceCode: "dc", discovery: discovery, proof: .none))
         let later = now.addingTimeInterval(5)
         #expect(
             session.next(.polled(.refused(OAuthErrorResponse(error: "slow_down"))), now: later)
                 == .wait(until: later.addingTimeInterval(10)),
             "slow_down: five seconds more")
-        #expect(session.next(.done, now: later) == .pollDevice(deviceCode: "dc", discovery: discovery))
+        #expect(session.next(.done, now: later) == .pollDevice(deviceCode: "dc", discovery: discovery, proof: .none))
         let tokens = TokenClient.Issued(response: TokenResponse(accessToken: "at", idToken: "it"))
         #expect(
             session.next(.polled(.issued(tokens)), now: later)

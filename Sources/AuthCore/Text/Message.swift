@@ -40,6 +40,7 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case clientCredentials, certificateFile, federatedToken, federatedTokenFile, federatedTokenEnv, federatedAudience
         case project, apiKey, tenantID, emulator
         case noCheck, preset, domain, realm, authorizationServer
+        case dpop, par, profile, authorizationDetails, method, url
     }
 
     /// One argument of a command: a value as written (a provider id, a handle, a

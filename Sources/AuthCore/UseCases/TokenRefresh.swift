@@ -314,15 +314,27 @@ public struct TokenRefresh: Sendable {
             throw AuthError.invalidCredential(
                 "the \(identity.providerID) token cannot be refreshed. Sign in again: \(command: .login, "\(identity.providerID)")")
         }
+        // A DPoP-bound session refreshes with a proof of its key, and its new tokens must be
+        // bound to the same key (RFC 9449 §5): never a fall back to bearer tokens.
+        let proof: TokenClient.Proof
+        if let key = current.proofKey {
+            proof = .required(key)
+        } else if current.isDPoPBound {
+            throw AuthError.invalidCredential(
+                "the \(identity.providerID) session is bound to a DPoP key the keystore no longer holds (the file was changed or damaged); its tokens cannot be used or refreshed without it. Sign in again: \(command: .login, "\(identity.providerID)")"
+            )
+        } else {
+            proof = .none
+        }
         let discovery = try await tokens.discovery(for: provider)
         let issued: TokenClient.Issued
         do {
             issued = try await tokens.requestTokens(
                 .refreshToken(refreshToken, scopes: provider.refreshScopes(session: current, asked: scopes)), provider: provider,
-                discovery: discovery, idToken: .init(nonce: nil))
+                discovery: discovery, idToken: .init(nonce: nil), proof: proof)
         } catch let error as AuthError where error.oauthError == .invalidGrant && scopes.isEmpty {
             throw AuthError.invalidCredential(
-                "\(identity.providerID) no longer accepts the refresh token (invalid_grant): the session has ended. Sign in again: \(command: .login, "\(identity.providerID)")",
+                "\(identity.providerID) no longer accepts the refresh token (invalid_grant): the session has ended — it was revoked or expired, or, where refresh tokens are used once, it was used already (an authctl stopped after the provider answered and before it stored the new one loses it: docs/keystore.md). Sign in again: \(command: .login, "\(identity.providerID)")",
                 oauthError: .invalidGrant, details: error.details)
         } catch let error as AuthError where error.oauthError == .invalidScope && scopes.isEmpty {
             // The session's refresh named the session's scopes (`refreshScopes`): the provider
