@@ -11,7 +11,7 @@ public struct AuthorizationDetails: Sendable, Equatable {
     public let entries: [[String: JSONValue]]
 
     static let maximumEntries = 64
-    static let maximumBytes = 64 << 10
+    public static let maximumBytes = 64 << 10
 
     /// The value when it is an array of at most 64 objects with a string `type`; else nil.
     public init?(_ value: JSONValue) {
