@@ -88,6 +88,44 @@ struct SignInSessionTests {
                         callbackFields: [:])))
     }
 
+    @Test("DPoP and a pushed request: dpop_jkt and authorization_details pushed, the browser gets client_id and request_uri only, the exchange proves the key")
+    func pushedAndBound() throws {
+        var document = discovery
+        document.dpopSigningAlgValuesSupported = ["ES256"]
+        document.pushedAuthorizationRequestEndpoint = URL(string: "https://idp.example/par")!
+        var options = FlowOptions(timeout: 60)
+        options.authorizationDetails = try AuthorizationDetails.parse(#"[{"type":"payment_initiation"}]"#, source: "test")
+        var session = try session(options)
+        _ = session.start()
+        _ = session.next(.done, now: now)
+        _ = session.next(.discovery(document), now: now)
+        let pushed = session.next(.receiverOpened(host: "127.0.0.1", port: 8400, servesStartURL: true), now: now)
+        guard case .pushAuthorization(let request, let endpoint, _) = pushed else {
+            Issue.record("the request is pushed first: \(pushed)")
+            return
+        }
+        let parameters = Dictionary(request.parameters, uniquingKeysWith: { a, _ in a })
+        #expect(endpoint.path == "/par" && parameters["dpop_jkt"] == attempt.proofKey.thumbprint)
+        #expect(parameters["authorization_details"] == #"[{"type":"payment_initiation"}]"# && parameters["code_challenge"] != nil)
+        let listen = session.next(.pushed(TokenClient.Pushed(requestURI: "urn:ietf:params:oauth:request_uri:xyz", expiresIn: 60)), now: now)
+        guard case .listen(let machine, _, _) = listen else {
+            Issue.record("then the listener")
+            return
+        }
+        let url = try #require(machine.expectation.start?.authorizationURL)
+        #expect(url.absoluteString == "https://idp.example/authorize?client_id=client&request_uri=urn%3Aietf%3Aparams%3Aoauth%3Arequest_uri%3Axyz")
+        _ = session.next(.done, now: now)
+        _ = session.next(.browserOpened(true), now: now)
+        _ = session.next(.done, now: now)
+        _ = session.next(.done, now: now)
+        guard case .exchange(_, _, _, let proof) = session.next(.redirect(.authorized(AuthorizationResponse(code: "c"))), now: now)
+        else {
+            Issue.record("the exchange")
+            return
+        }
+        #expect(proof == .offered(attempt.proofKey))
+    }
+
     @Test("a refusal after the redirect finishes with the failure page for the waiting browser")
     func deniedAnswersTheBrowser() throws {
         var session = try awaitingRedirect()

@@ -62,6 +62,11 @@ public struct TokenClient: Sendable {
     public struct Pushed: Sendable, Equatable {
         public var requestURI: String
         public var expiresIn: TimeInterval
+
+        public init(requestURI: String, expiresIn: TimeInterval) {
+            self.requestURI = requestURI
+            self.expiresIn = expiresIn
+        }
     }
 
     /// A device poll's answer.
