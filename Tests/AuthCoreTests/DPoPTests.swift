@@ -240,16 +240,30 @@ struct RequestProtectionTests {
         #expect(throws: AuthError.self) { try decide({ $0.dpop = "always" }, discovery(), implicit: true) }
     }
 
-    @Test("fapi2: PAR, DPoP (required) and iss on the redirect; a provider lacking one is refused, naming each missing piece")
+    @Test("fapi2: a workload with private_key_jwt gets DPoP required; a person's sign-in, a secret or a provider lacking a piece is refused, naming it")
     func fapi2() throws {
-        let full = try decide({ $0.profile = "fapi2" }, discovery(dpop: ["ES256"], par: true, iss: true))
-        #expect(full.proof == .required(key) && full.pushEndpoint != nil && full.requiresIssuerOnRedirect)
+        var config = ProviderConfig(id: "oidc.example", clientID: "client", issuer: "https://idp.example", profile: "fapi2")
+        let provider = try ProviderRegistry.provider(for: config)
+        var full = discovery(dpop: ["ES256"], par: true, iss: true)
+        full.tokenEndpointAuthMethodsSupported = ["private_key_jwt"]
+        let keyed = WorkloadClient(clientID: "w", authentication: .certificateFile("/k.pem"))
+        let workload = try RequestProtection.decide(provider: provider, discovery: full, key: key, browser: false, workload: keyed)
+        #expect(workload.proof == .required(key) && workload.pushEndpoint == nil)
+        let secret = WorkloadClient(clientID: "w", authentication: .secretEnvironment("S"))
+        #expect(throws: AuthError.self) { try RequestProtection.decide(provider: provider, discovery: full, key: key, browser: false, workload: secret) }
         #expect {
-            try decide({ $0.profile = "fapi2" }, discovery(dpop: ["ES256"], par: true))
+            try RequestProtection.decide(provider: provider, discovery: full, key: key)
+        } throws: { error in "\((error as? AuthError)?.message ?? "")".contains("private_key_jwt") }
+        #expect {
+            try RequestProtection.decide(provider: provider, discovery: discovery(dpop: ["ES256"], par: true), key: key)
         } throws: { error in
             let text = (error as? AuthError).map { "\($0.message)" } ?? ""
             return text.contains("authorization_response_iss_parameter_supported") && !text.contains("DPoP with")
         }
+        config.profile = nil
+        #expect(try ClientAuthenticator.assertionAudience(provider: try ProviderRegistry.provider(for: config), discovery: full) == full.tokenEndpoint)
+        #expect(try ClientAuthenticator.assertionAudience(provider: provider, discovery: full).absoluteString == "https://idp.example",
+            "FAPI 2.0: the issuer identifier, not the token endpoint")
         #expect(throws: AuthError.self) { try ProviderConfig(id: "oidc.x", issuer: "https://x.example", profile: "fapi3").validate() }
         #expect(throws: AuthError.self) {
             try ProviderConfig(id: "oidc.x", issuer: "https://x.example", dpop: "never", profile: "fapi2").validate()

@@ -20,12 +20,17 @@ public struct RequestProtection: Sendable, Equatable {
     ///   - key: the attempt's DPoP key, used when tokens are to be bound.
     ///   - usesTokenEndpoint: false for the implicit flow, which has no token request to bind.
     ///   - browser: false for the device flow, which has no authorization request to push.
+    ///   - workload: a workload's client-credentials grant, which has no authorization
+    ///     request (nothing to push, no redirect) and authenticates with its own client.
     public static func decide(
-        provider: any IdentityProvider, discovery: DiscoveryDocument, key: DPoPKey, usesTokenEndpoint: Bool = true, browser: Bool = true
+        provider: any IdentityProvider, discovery: DiscoveryDocument, key: DPoPKey, usesTokenEndpoint: Bool = true, browser: Bool = true,
+        workload: WorkloadClient? = nil
     ) throws -> RequestProtection {
         let config = provider.config
         let id = provider.id
-        if config.isFAPI2 { try checkFAPI2(provider: provider, discovery: discovery, usesTokenEndpoint: usesTokenEndpoint) }
+        if config.isFAPI2 {
+            try checkFAPI2(provider: provider, discovery: discovery, usesTokenEndpoint: usesTokenEndpoint, browser: browser, workload: workload)
+        }
         var protection = RequestProtection.none
         protection.requiresIssuerOnRedirect = config.isFAPI2
 
@@ -78,17 +83,43 @@ public struct RequestProtection: Sendable, Equatable {
 
     /// FAPI 2.0 Security Profile §5.3: pushed authorization requests, sender-constrained
     /// tokens (DPoP here), `iss` on the authorization response; each missing one named.
-    static func checkFAPI2(provider: any IdentityProvider, discovery: DiscoveryDocument, usesTokenEndpoint: Bool) throws {
+    /// A workload's grant needs DPoP and `private_key_jwt` only (it has no authorization
+    /// request). A person's sign-in needs all of it, and a confidential client
+    /// authenticated by `private_key_jwt`, which authctl's person sign-in has not: it is
+    /// refused (docs/security.md).
+    static func checkFAPI2(
+        provider: any IdentityProvider, discovery: DiscoveryDocument, usesTokenEndpoint: Bool, browser: Bool, workload: WorkloadClient?
+    ) throws {
         var missing: [String] = []
-        if discovery.pushedAuthorizationRequestEndpoint == nil { missing.append("pushed authorization requests (RFC 9126)") }
         if discovery.dpopSigningAlgValuesSupported?.contains("ES256") != true { missing.append("DPoP with ES256 (RFC 9449)") }
-        if discovery.authorizationResponseIssParameterSupported != true {
-            missing.append("iss on the authorization response, announced by authorization_response_iss_parameter_supported (RFC 9207)")
+        if workload == nil, browser {
+            if discovery.pushedAuthorizationRequestEndpoint == nil { missing.append("pushed authorization requests (RFC 9126)") }
+            if discovery.authorizationResponseIssParameterSupported != true {
+                missing.append("iss on the authorization response, announced by authorization_response_iss_parameter_supported (RFC 9207)")
+            }
         }
-        if !usesTokenEndpoint { missing.append("the code flow") }
+        if discovery.tokenEndpointAuthMethodsSupported.map({ $0.contains("private_key_jwt") }) == false {
+            missing.append("private_key_jwt client authentication")
+        }
         guard missing.isEmpty else {
             throw AuthError.notConfigured(
                 "\(provider.id) is set to \(input: .profile) fapi2, and its metadata lacks \(missing.joined(separator: "; ")). authctl stopped before sending anything. Use a provider that offers them, or remove the profile with: \(command: .providersAdd, "\(provider.id)", .input(.profile, "none"))"
+            )
+        }
+        if !usesTokenEndpoint || !browser && workload == nil {
+            throw AuthError.invalidArgument(
+                "\(provider.id) is set to \(input: .profile) fapi2, which signs people in through the browser with the code flow and a pushed request: not with \(usesTokenEndpoint ? "the device flow" : "the implicit flow"). Sign in without \(input: usesTokenEndpoint ? .deviceCode : .flow)"
+            )
+        }
+        if let workload {
+            guard case .certificateFile = workload.authentication else {
+                throw AuthError.invalidArgument(
+                    "\(provider.id) is set to \(input: .profile) fapi2, which authenticates a client by private_key_jwt only: sign the workload in with \(input: .certificateFile) PEM, not a client secret or a federated token"
+                )
+            }
+        } else {
+            throw AuthError.notConfigured(
+                "\(provider.id) is set to \(input: .profile) fapi2, which needs a confidential client authenticated by private_key_jwt; authctl signs people in as a public client or with a client secret, so it stopped before sending anything. Use the profile for workloads (\(command: .login, "\(provider.id)", .input(.clientCredentials, nil), .input(.certificateFile, "PEM"))), or remove it: \(command: .providersAdd, "\(provider.id)", .input(.profile, "none"))"
             )
         }
     }

@@ -23,9 +23,7 @@ public struct DPoPKey: Sendable, Equatable, CustomStringConvertible, CustomDebug
         let point = key.publicKey.rawRepresentation  // x ‖ y, 32 bytes each
         x = Base64URL.encode(point.prefix(32))
         y = Base64URL.encode(point.suffix(32))
-        // RFC 7638 §3: the required members only, sorted, no whitespace.
-        let members = #"{"crv":"P-256","kty":"EC","x":"\#(x)","y":"\#(y)"}"#
-        thumbprint = Base64URL.encode(SHA256.hash(data: Data(utf8: members)))
+        thumbprint = JWKThumbprint.p256(key.publicKey)
     }
 
     /// A fresh key from the random source (32 bytes drawn until they make a valid scalar:

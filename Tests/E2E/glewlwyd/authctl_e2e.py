@@ -244,6 +244,36 @@ fapi = login(carol, "oidc.fapi")
 t.check("--profile fapi2 refuses a provider whose metadata lacks a FAPI 2.0 requirement (exit 7), naming it",
         fapi.returncode == 7 and "authorization_response_iss_parameter_supported" in fapi.stderr, fapi.stderr[-400:])
 
+# --- A workload: client credentials with private_key_jwt, its token DPoP-bound -----------------
+dave = home("dave")
+added = run(dave, "providers", "add", "oidc.glewpk", "--issuer", settings["issuer"], "--client-id", settings["pkjwt_client_id"])
+t.check("providers add oidc.glewpk", added.returncode == 0, added.stderr)
+workload = ["--client-credentials", "--client-id", settings["pkjwt_client_id"], "--certificate-file", settings["pkjwt_key_file"],
+            "--scope", "openid"]
+signed = run(dave, "login", "oidc.glewpk", *workload)
+stored = tokens_of(dave, "oidc.glewpk") if signed.returncode == 0 else {}
+t.check("a workload signs in with private_key_jwt and gets a DPoP-bound token", signed.returncode == 0
+        and stored.get("tokenType") == "DPoP" and "dpopKey" in stored, signed.stderr[-500:])
+if stored:
+    info = introspect(stored["accessToken"])
+    t.check("introspection: the workload's token is bound to its key", (info.get("cnf") or {}).get("jkt") == thumbprint_of(stored["dpopKey"]),
+            info.get("cnf"))
+    renewed = run(dave, "token", "--force-refresh")
+    again = tokens_of(dave, "oidc.glewpk")
+    t.check("the workload's grant runs again with a proof of the same key" + (" (after a nonce retry)" if nonce_mode else ""),
+            renewed.returncode == 0 and again["accessToken"] != stored["accessToken"] and again["dpopKey"] == stored["dpopKey"]
+            and (introspect(again["accessToken"]).get("cnf") or {}).get("jkt") == thumbprint_of(stored["dpopKey"]), renewed.stderr[-300:])
+# FAPI 2.0 for the workload: the assertion's audience is the issuer, which Glewlwyd 2.7.5 refuses (README.md, deviation 7).
+erin = home("erin")
+added = run(erin, "providers", "add", "oidc.glewfapi", "--issuer", settings["issuer"], "--client-id", settings["pkjwt_client_id"],
+            "--profile", "fapi2")
+t.check("providers add --profile fapi2", added.returncode == 0, added.stderr)
+fapi = run(erin, "login", "oidc.glewfapi", *workload)
+no_keystore = not os.path.exists(os.path.join(erin, ".local/share/authctl/keystore.json"))
+t.check("--profile fapi2 workload: the issuer as the assertion's audience, which Glewlwyd refuses; nothing is stored",
+        fapi.returncode != 0 and "HTTP 403" in fapi.stderr and (no_keystore or not keystore(erin).get("users")),
+        f"{fapi.returncode} {fapi.stderr[-300:]}")
+
 ok = t.summary()
 shutil.rmtree(workdir, ignore_errors=True)
 sys.exit(0 if ok else 1)
