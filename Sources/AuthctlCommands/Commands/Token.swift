@@ -113,7 +113,8 @@ struct TokenInvocation: Equatable, WiredCommand {
                 let scheme = parsed.scheme?.lowercased(), scheme == "https" || scheme == "http", parsed.host?.isEmpty == false,
                 parsed.fragment == nil
             else {
-                throw ValidationError("--url must be the http(s) URL of the request, with a host and no fragment: https://api.example.com/v1/me")
+                throw ValidationError(
+                    "--url must be the http(s) URL of the request, with a host and no fragment: https://api.example.com/v1/me")
             }
             self.method = upper
             self.url = parsed
