@@ -122,9 +122,11 @@ public struct TokenClient: Sendable {
     }
 
     /// One grant at the token endpoint (RFC 6749 §4.1.3, §4.4, §6).
-    /// - Parameter idToken: what an ID token in the answer must be; nil: not validated here
-    ///   (a workload's grant, which keeps none).
+    /// - Parameters:
+    ///   - idToken: what an ID token in the answer must be; nil: not validated here (a
+    ///     workload's grant, which keeps none).
     ///   - proof: the DPoP key the request proves, and whether the tokens must be bound to it.
+    ///   - additionalParameters: added to the grant's form.
     func requestTokens(
         _ grant: TokenRequest.Grant, provider: any IdentityProvider, client: Client = .configured, discovery: DiscoveryDocument,
         idToken: IDTokenExpectation? = nil, proof: Proof = .none, additionalParameters: [(String, String)] = []
