@@ -100,6 +100,9 @@ enum KeystoreRecord {
         /// `additionalTokens` (and a pending credential's `claims`) are absent and held here,
         /// AES-256-GCM under the data key, bound to the record's place (`SealedSecrets`).
         var sealed: String?
+        /// Exchanged tokens and cloud credentials made from these tokens (docs/cloud.md);
+        /// sealed like `additionalTokens`.
+        var derivedCredentials: [String: DerivedCredential]? = nil
     }
 
     /// `tokens.additionalTokens[SCOPES]`.
@@ -250,7 +253,8 @@ extension KeystoreRecord.Tokens {
             accessToken: tokens.accessToken, tokenType: tokens.tokenType, expiresAt: tokens.expiresAt, refreshToken: tokens.refreshToken,
             idToken: tokens.idToken, scopes: tokens.scopes,
             additionalTokens: tokens.additionalTokens?.mapValues(KeystoreRecord.ScopedToken.init),
-            needsSignInSince: tokens.needsSignInSince, sealed: nil)
+            needsSignInSince: tokens.needsSignInSince, sealed: nil,
+            derivedCredentials: tokens.derivedCredentials?.mapValues(KeystoreRecord.DerivedCredential.init))
     }
 
     /// The domain's tokens; from a record still sealed (read without the key, for `status`
@@ -259,6 +263,7 @@ extension KeystoreRecord.Tokens {
         var set = TokenSet(
             accessToken: accessToken, tokenType: tokenType, expiresAt: expiresAt, refreshToken: refreshToken, idToken: idToken,
             scopes: scopes, additionalTokens: additionalTokens?.mapValues(\.domain))
+        set.derivedCredentials = derivedCredentials?.compactMapValues(\.domain)
         set.isSealed = sealed != nil
         set.needsSignInSince = needsSignInSince
         return set

@@ -12,6 +12,8 @@ struct SealedSecrets: Codable, Equatable {
     /// them with the file's: a later expiry, other scopes, another pending credential's
     /// profile or expiry, written without the key, make the value refuse to open.
     var bound: Bound?
+    /// Exchanged tokens and cloud credentials (docs/cloud.md).
+    var derivedCredentials: [String: KeystoreRecord.DerivedCredential]? = nil
 
     struct Bound: Codable, Equatable {
         /// The readable tokens (`tokenType`, `expiresAt`, `scopes`).
@@ -33,6 +35,7 @@ extension KeystoreRecord.Tokens {
         tokens.refreshToken = nil
         tokens.idToken = nil
         tokens.additionalTokens = nil
+        tokens.derivedCredentials = nil
         tokens.sealed = nil
         return tokens
     }
@@ -57,7 +60,7 @@ extension KeystoreRecord.Tokens {
     ) throws -> KeystoreRecord.Tokens {
         let secrets = SealedSecrets(
             accessToken: accessToken, refreshToken: refreshToken, idToken: idToken, additionalTokens: additionalTokens, claims: claims,
-            pendingToken: pendingToken, bound: bound ?? SealedSecrets.Bound(tokens: readable))
+            pendingToken: pendingToken, bound: bound ?? SealedSecrets.Bound(tokens: readable), derivedCredentials: derivedCredentials)
         var tokens = readable
         tokens.sealed = try key.seal(try KeystoreFile.secretsEncoder.encode(secrets), place: place)
         return tokens
@@ -88,6 +91,7 @@ extension KeystoreRecord.Tokens {
         tokens.refreshToken = secrets.refreshToken
         tokens.idToken = secrets.idToken
         tokens.additionalTokens = secrets.additionalTokens
+        tokens.derivedCredentials = secrets.derivedCredentials
         return tokens
     }
 }

@@ -12,6 +12,8 @@ public struct TokenResponse: Sendable, Equatable {
     public var idToken: String?
     /// `scope` as granted, when the provider says.
     public var scopes: [String]?
+    /// `issued_token_type` of a token exchange (RFC 8693 §2.2.1), when the provider says.
+    public var issuedTokenType: String?
 
     public init(
         accessToken: String, tokenType: String = "Bearer", expiresIn: TimeInterval? = nil,
@@ -35,8 +37,10 @@ public struct TokenResponse: Sendable, Equatable {
     ///
     /// - Parameter nextStep: the provider's advice for an error it explains better than
     ///   RFC 6749 (`IdentityProvider.nextStep(for:)`).
+    /// - Parameter exchange: the answer to a token exchange (RFC 8693 §2.2.1): `token_type`
+    ///   may be `N_A` (the issued token is not an access token), and `issued_token_type` is read.
     public static func parse(
-        _ response: HTTPResponse, host: String, nextStep: (OAuthErrorResponse) -> Message? = { _ in nil }
+        _ response: HTTPResponse, host: String, nextStep: (OAuthErrorResponse) -> Message? = { _ in nil }, exchange: Bool = false
     ) throws -> TokenResponse {
         let json = JSONValue.object(from: response.body)
         if let json, let error = OAuthErrorResponse(json) {
@@ -68,17 +72,20 @@ public struct TokenResponse: Sendable, Equatable {
         guard let tokenType = json["token_type"]?.stringValue else {
             throw AuthError.network("the token response from \(host) has no token_type. Check the provider's configuration")
         }
-        guard tokenType.lowercased() == "bearer" else {
+        let notApplicable = exchange && tokenType.uppercased() == "N_A"
+        guard tokenType.lowercased() == "bearer" || notApplicable else {
             throw AuthError.network(
                 "the token response from \(host) has token_type '\(Sanitize.text(tokenType))'; authctl only uses Bearer tokens")
         }
-        return TokenResponse(
+        var parsed = TokenResponse(
             accessToken: accessToken,
-            tokenType: "Bearer",
+            tokenType: notApplicable ? "N_A" : "Bearer",
             expiresIn: lifetime(json["expires_in"]),
             refreshToken: json["refresh_token"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 },
             idToken: json["id_token"]?.stringValue,
             scopes: json["scope"]?.stringValue.map { $0.split(separator: " ").map(String.init) })
+        if exchange { parsed.issuedTokenType = json["issued_token_type"]?.stringValue }
+        return parsed
     }
 
     /// `expires_in` as a number of seconds, or nil ("unknown lifetime", as when it is

@@ -2,7 +2,7 @@
 /// take the same client authentication: device authorization (RFC 8628 §3.1), revocation
 /// (RFC 7009) and introspection (RFC 7662). Every grant authctl makes goes through
 /// `requestTokens` — the code exchange, a device poll, a refresh, a workload's client
-/// credentials — and every request through `send`, so that a new client authentication
+/// credentials, a token exchange (RFC 8693) — and every request through `send`, so that a new client authentication
 /// (`ClientAuthenticator`) or a proof of possession touches one file.
 ///
 /// It authenticates the client, sends, parses the answer (`TokenResponse`, whose refusal is
@@ -87,7 +87,9 @@ public struct TokenClient: Sendable {
         idToken: IDTokenExpectation? = nil
     ) async throws -> Issued {
         let (response, clientID) = try await send(grant, provider: provider, client: client, discovery: discovery)
-        return try await issued(response, provider: provider, client: client, clientID: clientID, discovery: discovery, idToken: idToken)
+        return try await issued(
+            response, provider: provider, client: client, clientID: clientID, discovery: discovery, idToken: idToken,
+            exchange: grant.isTokenExchange)
     }
 
     /// One poll of the device flow (RFC 8628 §3.4): the tokens, or the provider's OAuth
@@ -116,11 +118,12 @@ public struct TokenClient: Sendable {
     /// The token endpoint's answer read (RFC 6749 §5), its ID token validated when asked.
     private func issued(
         _ answer: HTTPResponse, provider: any IdentityProvider, client: Client, clientID: String, discovery: DiscoveryDocument,
-        idToken: IDTokenExpectation?
+        idToken: IDTokenExpectation?, exchange: Bool = false
     ) async throws -> Issued {
         let nextStep: (OAuthErrorResponse) -> Message? =
             if case .workload = client { provider.workloadNextStep(for:) } else { provider.nextStep(for:) }
-        let response = try TokenResponse.parse(answer, host: "\(provider.id) (\(discovery.tokenEndpoint.host ?? "?"))", nextStep: nextStep)
+        let response = try TokenResponse.parse(
+            answer, host: "\(provider.id) (\(discovery.tokenEndpoint.host ?? "?"))", nextStep: nextStep, exchange: exchange)
         guard let expectation = idToken, let token = response.idToken else { return Issued(response: response) }
         let claims = try await IDTokenVerification(clock: clock, metadata: metadata)
             .validate(token, provider: provider, discovery: discovery, clientID: clientID, nonce: expectation.nonce)

@@ -16,6 +16,8 @@ struct Token: AuthctlCommand {
               authctl token --id-token                        # the ID token
               authctl token --format header | curl -H @- https://api.example.com/   # never on curl's command line
               authctl token microsoft --scope https://graph.microsoft.com/.default
+              authctl token --exchange --audience https://api.example.com    # RFC 8693, cached (docs/cloud.md)
+              authctl token --id-token --output-file ~/.azure/federated-token  # 0600, atomically
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -45,6 +47,8 @@ struct Token: AuthctlCommand {
 
     /// `--min-ttl`'s range (docs/configuration.md): up to a day ahead.
     static let minimumTTLRange = 0...86_400
+    /// `--exchange` and its options, `--output-file` (docs/cloud.md).
+    @OptionGroup var cloud: TokenExchangeArguments
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -57,6 +61,7 @@ struct Token: AuthctlCommand {
         guard scopes.allSatisfy(ScopeSyntax.isValid) else {
             throw ValidationError("--scope takes one scope each time (printable ASCII, no spaces); repeat it for several")
         }
+        try cloud.validate(idToken: idToken, accessToken: accessToken, format: format)
     }
 
     /// The options as plain values.
@@ -66,7 +71,10 @@ struct Token: AuthctlCommand {
             minimumTTL: minimumTTL, forceRefresh: forceRefresh, format: format, scopes: scopes)
     }
 
-    func run(_ wiring: Wiring) async throws { try await request.run(wiring) }
+    func run(_ wiring: Wiring) async throws {
+        if try await runCloud(wiring) { return }
+        try await request.run(wiring)
+    }
 }
 
 /// What `authctl token` was asked, as plain values: the command above fills it through
