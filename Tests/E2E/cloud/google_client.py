@@ -12,12 +12,14 @@ import base64
 import json
 import sys
 
-import google.auth
 import google.auth.exceptions
 import google.auth.transport.requests
+from google.auth import pluggable
 
 config, record, expected = sys.argv[1], sys.argv[2], sys.argv[3]
-credentials, _ = google.auth.load_credentials_from_file(config, scopes=["https://www.googleapis.com/auth/cloud-platform"])
+# pluggable.Credentials, as google.auth.default() builds it for this configuration (without its
+# project lookup at cloudresourcemanager.googleapis.com, which is not on this machine's loopback).
+credentials = pluggable.Credentials.from_file(config, scopes=["https://www.googleapis.com/auth/cloud-platform"])
 try:
     credentials.refresh(google.auth.transport.requests.Request())
 except google.auth.exceptions.RefreshError as error:

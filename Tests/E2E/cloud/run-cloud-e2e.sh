@@ -20,7 +20,7 @@ if [ -z "${CLOUD_E2E_INSIDE:-}" ]; then
     # One trusted target for identity chaining (requested_token_type jwt), so that a chaining
     # exchange to any other audience is one authgent refuses.
     AUTHGENT_TRUSTED_CHAINING_TARGETS='["https://trusted.cloud-e2e.test"]' CLOUD_E2E_INSIDE=1 \
-        exec "$here/../authgent/start-authgent.sh" "$0" "$authctl"
+        exec "$here/../authgent/start-authgent.sh" "$here/$(basename "$0")" "$authctl"
 fi
 
 source "$here/../lib.sh"
@@ -127,7 +127,8 @@ check "-v logs the STS request (method, address, status) and nothing secret" \
 check "no file but the (sealed) keystore holds the secret key or session token: not the keystore, not ~/.aws, nothing under HOME" \
     sh -c '! grep -rqF -e "$1" -e "$2" "$3"' _ "$secret" "$session" "$HOME"
 set +e
-"$authctl" aws-credentials --role-arn "$role" --sts-endpoint "http://127.0.0.1:$(free_port)/" >/dev/null 2>"$log/down.err"
+"$authctl" aws-credentials --role-arn "$role" --audience sts.amazonaws.com --sts-endpoint "http://127.0.0.1:$(free_port)/" \
+    >/dev/null 2>"$log/down.err"
 down=$?
 "$authctl" aws-credentials --role-arn "$role" --sts-endpoint "http://sts.example.com/" >/dev/null 2>"$log/plain.err"
 plain=$?
