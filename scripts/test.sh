@@ -26,8 +26,9 @@ authctl="$(swift build --show-bin-path)/authctl"
 Tests/E2E/run-oidc-provider-mock-e2e.sh "$authctl"
 Tests/E2E/run-django-e2e.sh "$authctl"
 # Cloud credentials (docs/cloud.md): authgent's token exchange, the AWS CLI against moto's STS,
-# google-auth's pluggable credential.
+# google-auth's pluggable credential; a person's ID token from django-oauth-toolkit to both.
 Tests/E2E/cloud/run-cloud-e2e.sh "$authctl"
+Tests/E2E/cloud/run-cloud-person-e2e.sh "$authctl"
 # Every recipe marked in docs/*.md, run as written against a local provider (CI recipes in an
 # emulation of the GitHub Actions and GitLab CI runners).
 Tests/Docs/run-recipes-test.py "$authctl"

@@ -5,6 +5,7 @@ which runs the executable and exchanges its token at the configuration's token_u
 
     google_client.py CONFIG RECORD AUDIENCE     the token google-auth sent to the STS is a JWT
                                                 for AUDIENCE, and the access token came back
+    google_client.py CONFIG RECORD --token=TOKEN the token google-auth sent to the STS is TOKEN
     google_client.py CONFIG RECORD --expect-failure
                                                 the refresh fails with authctl's error response
 """
@@ -32,6 +33,10 @@ except google.auth.exceptions.RefreshError as error:
 assert expected != "--expect-failure", "the refresh should have failed"
 assert credentials.token == "ya29.cloud-e2e-access-token", credentials.token
 form = json.load(open(record))
+if expected.startswith("--token="):
+    assert form["subject_token"] == expected[len("--token="):], "the STS got another subject token"
+    print("google-auth got", credentials.token, "for the subject token authctl gave")
+    sys.exit(0)
 payload = form["subject_token"].split(".")[1]
 claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
 assert claims["aud"] == expected, claims

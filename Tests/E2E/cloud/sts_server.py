@@ -4,7 +4,7 @@ RFC 8693 token exchange) for run-cloud-e2e.sh, on 127.0.0.1: it checks the form 
 sends, records the subject token it was given (to RECORD, a JSON file), and answers with an
 access token of its own.
 
-    sts_server.py PORT RECORD
+    sts_server.py PORT RECORD [SUBJECT-TOKEN-TYPE]   (default urn:ietf:params:oauth:token-type:jwt)
 """
 import json
 import sys
@@ -12,6 +12,7 @@ import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 port, record = int(sys.argv[1]), sys.argv[2]
+subject_token_type = sys.argv[3] if len(sys.argv) > 3 else "urn:ietf:params:oauth:token-type:jwt"
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -34,7 +35,7 @@ class Handler(BaseHTTPRequestHandler):
         form = dict(urllib.parse.parse_qsl(self.rfile.read(min(length, 1 << 20)).decode()))
         if self.path != "/v1/token" or form.get("grant_type") != "urn:ietf:params:oauth:grant-type:token-exchange":
             return self.answer(400, {"error": "unsupported_grant_type"})
-        if form.get("subject_token_type") != "urn:ietf:params:oauth:token-type:jwt" or not form.get("subject_token"):
+        if form.get("subject_token_type") != subject_token_type or not form.get("subject_token"):
             return self.answer(400, {"error": "invalid_request", "error_description": "subject_token_type"})
         with open(record, "w") as out:
             json.dump(form, out)
