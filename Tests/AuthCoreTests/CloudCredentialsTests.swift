@@ -365,7 +365,17 @@ final class DerivedCredentialsKeystoreTests: KeystoreDirectoryFixture {
 
     static let later = Date(timeIntervalSince1970: 1_900_000_000)
 
-    var state: AccountState {
+    /// Every field name of the derived credentials' records, for the schema test (KeystoreFormatTests).
+    static var fieldNames: Set<String> {
+        guard let data = try? KeystoreFile(state).encoded(), let object = JSONValue.object(from: data) else { return [] }
+        // The map's keys are what was asked, not field names.
+        let keys = Set(state.users.flatMap { $0.providerData.flatMap { $0.tokens?.derivedCredentials?.keys.map { $0 } ?? [] } })
+        return KeystoreFormatTests.fieldNames(in: .object(object)).subtracting(keys)
+    }
+
+    var state: AccountState { Self.state }
+
+    static var state: AccountState {
         var state = KeystoreFormatTests.expected
         state.users[0].providerData[0].tokens?.derivedCredentials = [
             "token-exchange?audience=a": DerivedCredential(

@@ -67,7 +67,8 @@ final class CloudCommandsTests {
         #expect(json["token_type"] == "urn:ietf:params:oauth:token-type:id_token" && json["id_token"] == .string(idToken))
         let expiry = try #require(json["expiration_time"]?.numberValue)
         #expect(expiry > Date().timeIntervalSince1970 && expiry == expiry.rounded(.down))
-        let jwt = try await authctl.run(["gcp-token"], environment: ["GOOGLE_EXTERNAL_ACCOUNT_TOKEN_TYPE": "urn:ietf:params:oauth:token-type:jwt"])
+        let jwt = try await authctl.run(
+            ["gcp-token"], environment: ["GOOGLE_EXTERNAL_ACCOUNT_TOKEN_TYPE": "urn:ietf:params:oauth:token-type:jwt"])
         #expect(jwt.json?["token_type"] == "urn:ietf:params:oauth:token-type:jwt")
         let revoke = try await authctl.run(["gcp-token"], environment: ["GOOGLE_EXTERNAL_ACCOUNT_REVOKE": "1"])
         #expect(revoke.status == 0 && revoke.json == ["version": .number(1), "success": .bool(true)])

@@ -23,7 +23,7 @@ struct AWSCredentialsCommand: AuthctlCommand {
     var roleARN: String
     @Option(
         name: .customLong("duration"), parsing: .unconditional,
-        help: ArgumentHelp("How long the credentials last, 900…43200 seconds (default: STS's, an hour).", valueName: "seconds"))
+        help: ArgumentHelp("How long the credentials last, from 900 to 43200 seconds (default: STS's, an hour).", valueName: "seconds"))
     var duration: Int?
     @Option(
         name: .customLong("session-name"),
@@ -34,7 +34,7 @@ struct AWSCredentialsCommand: AuthctlCommand {
         help: ArgumentHelp(
             "The STS address (default https://sts.REGION.amazonaws.com/ with --region, else the global one).", valueName: "url"))
     var stsEndpoint: String?
-    @Option(name: .customLong("region"), help: ArgumentHelp("Call the STS of this region (eu-west-1…).", valueName: "region"))
+    @Option(name: .customLong("region"), help: ArgumentHelp("Call the STS of this region (such as eu-west-1).", valueName: "region"))
     var region: String?
     @Option(
         name: .customLong("audience"),

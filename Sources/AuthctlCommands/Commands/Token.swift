@@ -16,7 +16,7 @@ struct Token: AuthctlCommand {
               authctl token --id-token                        # the ID token
               authctl token --format header | curl -H @- https://api.example.com/   # never on curl's command line
               authctl token microsoft --scope https://graph.microsoft.com/.default
-              authctl token --exchange --audience https://api.example.com    # RFC 8693, cached (docs/cloud.md)
+              authctl token --exchange --audience https://api.example.com    # RFC 8693, cached
               authctl token --id-token --output-file ~/.azure/federated-token  # 0600, atomically
             """)
 
