@@ -416,6 +416,23 @@ final class DerivedCredentialsKeystoreTests: KeystoreDirectoryFixture {
         #expect(try opened.readCurrentUser().currentUser == state.currentUser)
     }
 
+    @Test("the token hot path's reader takes them: the current user's record and the sealed secrets, without JSONDecoder")
+    func hotPathReader() async throws {
+        try await keystore().update { $0 = self.state }
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        let record = try #require(KeystoreFile.decodeCurrentUser(file: fd), "the fast reader gave up on derivedCredentials")
+        #expect(record.user?.domain == state.currentUser)
+        let user = try #require(state.currentUser)
+        let tokens = try #require(KeystoreRecord.User(user).providerData.first?.tokens)
+        let secrets = SealedSecrets(
+            accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, idToken: tokens.idToken,
+            bound: .init(tokens: tokens.readable),
+            derivedCredentials: tokens.derivedCredentials)
+        let decoded = try #require(SealedSecrets.fastDecoded(try KeystoreFile.secretsEncoder.encode(secrets)))
+        #expect(decoded == secrets)
+    }
+
     @Test("users export carries none of them")
     func export() async throws {
         try await keystore().update { $0 = self.state }
