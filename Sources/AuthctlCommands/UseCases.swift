@@ -78,6 +78,9 @@ struct UseCases {
         AWSRoleCredentials(keystore: keystore, refresh: tokenRefresh, exchange: tokenExchange, transport: transport, clock: clock)
     }
 
+    /// `gcp-token`: the ID token, or an exchanged one.
+    var gcpSubjectToken: GCPSubjectToken { GCPSubjectToken(refresh: tokenRefresh, exchange: tokenExchange) }
+
     var tokenRevocation: TokenRevocation {
         TokenRevocation(configStore: configStore, tokens: tokens)
     }

@@ -301,6 +301,23 @@ final class CloudCredentialsTests {
         #expect(parts.servers.sts.isEmpty)
     }
 
+    // MARK: - Google
+
+    @Test("gcp-token's subject token: the ID token as id_token (or jwt when asked), an exchanged token as jwt, SAML refused")
+    func gcpSubjectToken() async throws {
+        let parts = try await signedIn()
+        let gcp = GCPSubjectToken(refresh: parts.test.tokenRefresh(), exchange: parts.exchange)
+        let idToken = try #require(parts.test.keystore.state.currentUser?.providerData.first?.tokens?.idToken)
+        let plain = try await gcp.run(.init())
+        #expect(plain.token == idToken && plain.tokenType == GCPSubjectToken.idTokenType && plain.expiresAt != nil)
+        #expect(try await gcp.run(.init(askedType: GCPSubjectToken.jwtType)).tokenType == GCPSubjectToken.jwtType)
+        let exchanged = try await gcp.run(.init(exchange: .init(audience: "//iam.googleapis.com/x")))
+        #expect(exchanged.token.hasPrefix("exchanged-for-//iam.googleapis.com/x") && exchanged.tokenType == GCPSubjectToken.jwtType)
+        await #expect { try await gcp.run(.init(askedType: GCPSubjectToken.saml2Type)) } throws: {
+            ($0 as? AuthError)?.code == .invalidArgument
+        }
+    }
+
     // MARK: - STS endpoint and answer
 
     @Test("--sts-endpoint must be https, or http on a loopback address; --region builds the regional address")

@@ -34,10 +34,6 @@ struct GCPTokenCommand: AuthctlCommand {
     var provider: String?
     @OptionGroup var global: GlobalOptions
 
-    static let idTokenType = "urn:ietf:params:oauth:token-type:id_token"
-    static let jwtType = "urn:ietf:params:oauth:token-type:jwt"
-    static let saml2Type = "urn:ietf:params:oauth:token-type:saml2"
-
     func validate() throws {
         if subjectTokenType != nil, audience == nil {
             throw ValidationError("--subject-token-type belongs to --audience (a token exchange)")
@@ -69,37 +65,15 @@ struct GCPTokenCommand: AuthctlCommand {
 
     /// The success response, or the error of the token it could not give.
     func response(_ wiring: Wiring, asked: String?) async throws -> Data {
-        let tokenType: String
-        switch asked {
-        case nil, "", Self.idTokenType: tokenType = audience == nil ? Self.idTokenType : Self.jwtType
-        case Self.jwtType: tokenType = Self.jwtType
-        case Self.saml2Type:
-            throw AuthError.invalidArgument(
-                "the credential configuration asks for a SAML assertion (subject_token_type saml2); authctl gives OpenID Connect tokens. Set subject_token_type to urn:ietf:params:oauth:token-type:id_token (or jwt) in the configuration and the workload identity pool provider"
-            )
-        default:
-            throw AuthError.invalidArgument(
-                "the credential configuration asks for a token of type '\(Sanitize.text(asked ?? "", limit: 80))'; authctl gives id_token or jwt. Fix subject_token_type in the configuration"
-            )
-        }
-        let useCases = wiring.useCases()
-        let providerID = try provider.map(ProviderID.init(parsing:))
-        let token: String
-        let expiresAt: Date?
-        if let audience {
-            let output = try await useCases.tokenExchange.run(
-                TokenExchange.Input(providerID: providerID, audience: audience, subjectToken: subjectTokenType ?? .accessToken))
-            token = output.token
-            expiresAt = output.expiresAt
-        } else {
-            let output = try await useCases.tokenRefresh.run(TokenRefresh.Input(providerID: providerID, idToken: true))
-            token = output.token
-            expiresAt = output.expiresAt
-        }
+        let output = try await wiring.useCases().gcpSubjectToken.run(
+            .init(
+                providerID: try provider.map(ProviderID.init(parsing:)),
+                exchange: audience.map { TokenExchange.Input(audience: $0, subjectToken: subjectTokenType ?? .accessToken) },
+                askedType: asked))
         var document: [String: JSONValue] = [
-            "version": .number(1), "success": .bool(true), "token_type": .string(tokenType), "id_token": .string(token),
+            "version": .number(1), "success": .bool(true), "token_type": .string(output.tokenType), "id_token": .string(output.token),
         ]
-        if let expiresAt { document["expiration_time"] = .number(expiresAt.timeIntervalSince1970.rounded(.down)) }
+        if let expiresAt = output.expiresAt { document["expiration_time"] = .number(expiresAt.timeIntervalSince1970.rounded(.down)) }
         return Output.jsonDocument(.object(document))
     }
 }
