@@ -197,7 +197,7 @@ _authctl_login() {
     repeating_flags=()
     non_repeating_flags=(--no-browser --device-code --manual --allow-any-local-user --client-credentials --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --client-id --client-secret-env --client-secret-file --certificate-file --assertion-algorithm --federated-token-file --federated-token-env --federated-token --federated-audience --credential --keystore --config)
+    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --authorization-details --id-token --raw-nonce --client-id --client-secret-env --client-secret-file --certificate-file --assertion-algorithm --federated-token-file --federated-token-env --federated-token --federated-audience --credential --keystore --config)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -221,6 +221,9 @@ _authctl_login() {
         return
         ;;
     '--tenant')
+        return
+        ;;
+    '--authorization-details')
         return
         ;;
     '--id-token')
@@ -287,7 +290,7 @@ _authctl_link() {
     repeating_flags=()
     non_repeating_flags=(--no-browser --device-code --manual --allow-any-local-user --consent --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --pending --keystore --config)
+    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --authorization-details --id-token --raw-nonce --pending --keystore --config)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -311,6 +314,9 @@ _authctl_link() {
         return
         ;;
     '--tenant')
+        return
+        ;;
+    '--authorization-details')
         return
         ;;
     '--id-token')
@@ -345,7 +351,7 @@ _authctl_reauth() {
     repeating_flags=()
     non_repeating_flags=(--no-browser --device-code --manual --allow-any-local-user --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --keystore --config)
+    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --authorization-details --id-token --raw-nonce --keystore --config)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -369,6 +375,9 @@ _authctl_reauth() {
         return
         ;;
     '--tenant')
+        return
+        ;;
+    '--authorization-details')
         return
         ;;
     '--id-token')
@@ -448,7 +457,7 @@ _authctl_token() {
     repeating_flags=()
     non_repeating_flags=(--id-token --access-token --force-refresh --exchange --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope)
-    non_repeating_options=(--min-ttl --format --audience --resource --requested-token-type --subject-token-type --actor-token-file --actor-token-env --actor-token-type --output-file --keystore --config)
+    non_repeating_options=(--min-ttl --format --method --url --audience --resource --requested-token-type --subject-token-type --actor-token-file --actor-token-env --actor-token-type --output-file --keystore --config)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -461,6 +470,12 @@ _authctl_token() {
         return
         ;;
     '--scope')
+        return
+        ;;
+    '--method')
+        return
+        ;;
+    '--url')
         return
         ;;
     '--audience')
@@ -614,7 +629,7 @@ _authctl_providers_add() {
     repeating_flags=()
     non_repeating_flags=(--clear-scopes --clear-params --clear-redirect-uri --clear-listen-address --clear-client-secret --no-check --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--preset --domain --realm --authorization-server --client-id --client-secret-env --client-secret-file --redirect-uri --listen-address --issuer --flow --tenant --authority-host --graph-host --team-id --key-id --private-key-file --keystore --config)
+    non_repeating_options=(--preset --domain --realm --authorization-server --client-id --client-secret-env --client-secret-file --redirect-uri --listen-address --issuer --flow --dpop --par --profile --tenant --authority-host --graph-host --team-id --key-id --private-key-file --keystore --config)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -658,6 +673,15 @@ _authctl_providers_add() {
         return
         ;;
     '--flow')
+        return
+        ;;
+    '--dpop')
+        return
+        ;;
+    '--par')
+        return
+        ;;
+    '--profile')
         return
         ;;
     '--tenant')

@@ -25,6 +25,8 @@ fi
 authctl="$(swift build --show-bin-path)/authctl"
 Tests/E2E/run-oidc-provider-mock-e2e.sh "$authctl"
 Tests/E2E/run-django-e2e.sh "$authctl"
+# DPoP, pushed and rich authorization requests, one-time refresh chains: Glewlwyd, three ways.
+Tests/E2E/glewlwyd/run-authctl-e2e.sh "$authctl"
 # Cloud credentials (docs/cloud.md): authgent's token exchange, the AWS CLI against moto's STS,
 # google-auth's pluggable credential; a person's ID token from django-oauth-toolkit to both.
 Tests/E2E/cloud/run-cloud-e2e.sh "$authctl"

@@ -96,6 +96,11 @@ enum KeystoreRecord {
         /// session is good. Readable (`status` shows it without the key), and in a sealed
         /// keystore bound with the other readable fields.
         var needsSignInSince: Date?
+        /// The DPoP key of a DPoP-bound session (RFC 9449): its private scalar, base64url. A
+        /// secret: in a sealed keystore it is held under `sealed` with the tokens.
+        var dpopKey: String?
+        /// The rich authorization granted (RFC 9396): readable, like the scopes.
+        var authorizationDetails: JSONValue?
         /// Format version 2, a sealed keystore: `accessToken`, `refreshToken`, `idToken` and
         /// `additionalTokens` (and a pending credential's `claims`) are absent and held here,
         /// AES-256-GCM under the data key, bound to the record's place (`SealedSecrets`).
@@ -253,7 +258,8 @@ extension KeystoreRecord.Tokens {
             accessToken: tokens.accessToken, tokenType: tokens.tokenType, expiresAt: tokens.expiresAt, refreshToken: tokens.refreshToken,
             idToken: tokens.idToken, scopes: tokens.scopes,
             additionalTokens: tokens.additionalTokens?.mapValues(KeystoreRecord.ScopedToken.init),
-            needsSignInSince: tokens.needsSignInSince, sealed: nil,
+            needsSignInSince: tokens.needsSignInSince, dpopKey: tokens.proofKey?.storedForm,
+            authorizationDetails: tokens.authorizationDetails?.value, sealed: nil,
             derivedCredentials: tokens.derivedCredentials?.mapValues(KeystoreRecord.DerivedCredential.init))
     }
 
@@ -263,9 +269,11 @@ extension KeystoreRecord.Tokens {
         var set = TokenSet(
             accessToken: accessToken, tokenType: tokenType, expiresAt: expiresAt, refreshToken: refreshToken, idToken: idToken,
             scopes: scopes, additionalTokens: additionalTokens?.mapValues(\.domain))
-        set.derivedCredentials = derivedCredentials?.compactMapValues(\.domain)
         set.isSealed = sealed != nil
         set.needsSignInSince = needsSignInSince
+        set.proofKey = dpopKey.flatMap(DPoPKey.init(storedForm:))
+        set.authorizationDetails = authorizationDetails.flatMap(AuthorizationDetails.init)
+        set.derivedCredentials = derivedCredentials?.compactMapValues(\.domain)
         return set
     }
 }

@@ -4,6 +4,8 @@ struct SealedSecrets: Codable, Equatable {
     var refreshToken: String?
     var idToken: String?
     var additionalTokens: [String: KeystoreRecord.ScopedToken]?
+    /// A DPoP-bound session's key.
+    var dpopKey: String?
     /// A pending credential's ID-token claims (they hold the nonce).
     var claims: [String: JSONValue]?
     /// A Firebase pending credential's `pendingToken`.
@@ -35,6 +37,7 @@ extension KeystoreRecord.Tokens {
         tokens.refreshToken = nil
         tokens.idToken = nil
         tokens.additionalTokens = nil
+        tokens.dpopKey = nil
         tokens.derivedCredentials = nil
         tokens.sealed = nil
         return tokens
@@ -59,7 +62,8 @@ extension KeystoreRecord.Tokens {
         at place: SealedPlace
     ) throws -> KeystoreRecord.Tokens {
         let secrets = SealedSecrets(
-            accessToken: accessToken, refreshToken: refreshToken, idToken: idToken, additionalTokens: additionalTokens, claims: claims,
+            accessToken: accessToken, refreshToken: refreshToken, idToken: idToken, additionalTokens: additionalTokens, dpopKey: dpopKey,
+            claims: claims,
             pendingToken: pendingToken, bound: bound ?? SealedSecrets.Bound(tokens: readable), derivedCredentials: derivedCredentials)
         var tokens = readable
         tokens.sealed = try key.seal(try KeystoreFile.secretsEncoder.encode(secrets), place: place)
@@ -91,6 +95,7 @@ extension KeystoreRecord.Tokens {
         tokens.refreshToken = secrets.refreshToken
         tokens.idToken = secrets.idToken
         tokens.additionalTokens = secrets.additionalTokens
+        tokens.dpopKey = secrets.dpopKey
         tokens.derivedCredentials = secrets.derivedCredentials
         return tokens
     }

@@ -2,7 +2,8 @@
 public struct TokenResponse: Sendable, Equatable {
     /// `access_token` (required).
     public var accessToken: String
-    /// `token_type`: `Bearer` in any case (RFC 6749 §7.1 says case-insensitive).
+    /// `token_type`: `Bearer`, or `DPoP` for a token bound to a DPoP key (RFC 9449 §5), in
+    /// any case as sent (RFC 6749 §7.1 says case-insensitive) and kept in this spelling.
     public var tokenType: String
     /// `expires_in` in seconds, as a number or a numeric string, bounded to 1 s … 1 year.
     public var expiresIn: TimeInterval?
@@ -12,8 +13,14 @@ public struct TokenResponse: Sendable, Equatable {
     public var idToken: String?
     /// `scope` as granted, when the provider says.
     public var scopes: [String]?
+    /// `authorization_details` as granted (RFC 9396 §7): a JSON array of objects, when the
+    /// provider says.
+    public var authorizationDetails: AuthorizationDetails?
     /// `issued_token_type` of a token exchange (RFC 8693 §2.2.1), when the provider says.
     public var issuedTokenType: String?
+
+    /// The spelling of `token_type` for a DPoP-bound token (RFC 9449 §5).
+    public static let dpopTokenType = "DPoP"
 
     public init(
         accessToken: String, tokenType: String = "Bearer", expiresIn: TimeInterval? = nil,
@@ -72,20 +79,35 @@ public struct TokenResponse: Sendable, Equatable {
         guard let tokenType = json["token_type"]?.stringValue else {
             throw AuthError.network("the token response from \(host) has no token_type. Check the provider's configuration")
         }
-        let notApplicable = exchange && tokenType.uppercased() == "N_A"
-        guard tokenType.lowercased() == "bearer" || notApplicable else {
+        let type: String
+        switch tokenType.lowercased() {
+        case "bearer": type = "Bearer"
+        case "dpop": type = Self.dpopTokenType
+        // RFC 8693 §2.2.1: the issued token is not an access token (a token exchange only).
+        case "n_a" where exchange: type = "N_A"
+        default:
             throw AuthError.network(
-                "the token response from \(host) has token_type '\(Sanitize.text(tokenType))'; authctl only uses Bearer tokens")
+                "the token response from \(host) has token_type '\(Sanitize.text(tokenType))'; authctl uses Bearer and DPoP tokens only")
         }
-        var parsed = TokenResponse(
+        var details: AuthorizationDetails?
+        if let value = json["authorization_details"] {
+            guard let parsed = AuthorizationDetails(value) else {
+                throw AuthError.network(
+                    "the token response from \(host) has authorization_details that are not a list of objects with a type (RFC 9396). Check the provider's configuration"
+                )
+            }
+            details = parsed
+        }
+        var response = TokenResponse(
             accessToken: accessToken,
-            tokenType: notApplicable ? "N_A" : "Bearer",
+            tokenType: type,
             expiresIn: lifetime(json["expires_in"]),
             refreshToken: json["refresh_token"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 },
             idToken: json["id_token"]?.stringValue,
             scopes: json["scope"]?.stringValue.map { $0.split(separator: " ").map(String.init) })
-        if exchange { parsed.issuedTokenType = json["issued_token_type"]?.stringValue }
-        return parsed
+        response.authorizationDetails = details
+        if exchange { response.issuedTokenType = json["issued_token_type"]?.stringValue }
+        return response
     }
 
     /// `expires_in` as a number of seconds, or nil ("unknown lifetime", as when it is

@@ -8,17 +8,20 @@ struct CredentialAssembly: Sendable {
 
     /// The credential of a grant's tokens, whose ID token the token client validated.
     func credential(
-        _ issued: TokenClient.Issued, provider: any IdentityProvider, askedScopes: [String], callbackFields: [String: String] = [:]
+        _ issued: TokenClient.Issued, provider: any IdentityProvider, askedScopes: [String], askedDetails: AuthorizationDetails? = nil,
+        callbackFields: [String: String] = [:]
     ) async throws -> Credential {
         let tokens = issued.response
         guard let idToken = tokens.idToken, let claims = issued.idTokenClaims else {
             throw AuthError.invalidCredential("\(provider.id) returned no ID token. Check that the app may use the 'openid' scope")
         }
         let now = clock.now()
-        let tokenSet = TokenSet(
+        var tokenSet = TokenSet(
             accessToken: tokens.accessToken, tokenType: tokens.tokenType,
             expiresAt: tokens.expiresIn.map { now.addingTimeInterval($0) }, refreshToken: tokens.refreshToken,
             idToken: idToken, scopes: tokens.scopes ?? askedScopes)
+        tokenSet.proofKey = issued.proofKey
+        tokenSet.authorizationDetails = tokens.authorizationDetails ?? askedDetails
         // The identity is keyed by the validated `iss` (for most providers the configured
         // issuer; for Microsoft the token's tenant issuer).
         let federatedID = try provider.federatedID(from: claims)
@@ -55,7 +58,9 @@ extension CredentialAssembly {
     func credential(_ making: SignInSession.CredentialMaking, provider: any IdentityProvider) async throws -> Credential {
         switch making.source {
         case .tokens(let issued, let askedScopes):
-            return try await credential(issued, provider: provider, askedScopes: askedScopes, callbackFields: making.callbackFields)
+            return try await credential(
+                issued, provider: provider, askedScopes: askedScopes, askedDetails: making.authorizationDetails,
+                callbackFields: making.callbackFields)
         case .idToken(let idToken):
             return try await idTokenOnly(
                 idToken, provider: provider, discovery: making.discovery, clientID: making.clientID, nonce: making.nonce,

@@ -134,7 +134,7 @@ public struct TokenExchange: Sendable {
         var subjectInput = input.subjectInput
         subjectInput.uid = user.uid
         subjectInput.providerID = try ProviderID(parsing: providerID)
-        let subject = try await refresh.run(subjectInput)
+        let subject = try await refresh.run(subjectInput).requireBearer(for: "a token exchange (as its subject token)")
         guard let identity = user.identity(for: providerID) else { throw AuthError.noCurrentUser(signInWith: providerID) }
         let provider: any IdentityProvider
         let client: TokenClient.Client

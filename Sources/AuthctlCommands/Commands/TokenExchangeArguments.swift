@@ -122,7 +122,7 @@ extension Token {
         }
         guard let path = cloud.outputFile else { return false }
         let environment = wiring.useCases()
-        let output = try await environment.tokenRefresh.run(try request.input)
+        let output = try await environment.tokenRefresh.run(try request.input).requireBearer(for: "a token file")
         if let stale = output.stillValidEvent(now: environment.clock.now()) { environment.events.report(stale) }
         try TokenFile.write(output.token, to: path, wiring: wiring)
         return true
