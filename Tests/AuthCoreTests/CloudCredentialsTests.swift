@@ -195,6 +195,17 @@ final class CloudCredentialsTests {
         #expect(parts.test.keystore.state.currentUser?.providerData.first?.tokens?.derivedCredentials == nil)
     }
 
+    @Test("a DPoP-bound access token is never sent as a subject token (it is useless without its proof)")
+    func dpopSubjectRefused() async throws {
+        let parts = try await signedIn()
+        try await parts.test.keystore.update { state in
+            state.users[0].providerData[0].tokens?.tokenType = "DPoP"
+            state.users[0].providerData[0].tokens?.proofKey = DPoPKey.generate(using: SystemRandomSource())
+        }
+        await #expect { try await parts.exchange.run(.init(audience: "a")) } throws: { ($0 as? AuthError)?.code == .invalidArgument }
+        #expect(parts.servers.exchanges.isEmpty)
+    }
+
     @Test("without an audience or a resource, nothing is sent")
     func needsTarget() async throws {
         let parts = try await signedIn()

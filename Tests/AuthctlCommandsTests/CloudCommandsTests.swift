@@ -35,6 +35,7 @@ final class CloudCommandsTests {
             ["token", "--exchange", "--audience", "a", "--actor-token-file", "f", "--actor-token-env", "V"],
             ["token", "--exchange", "--resource", "not a url"],
             ["token", "--output-file", "/tmp/x", "--format", "json"],
+            ["token", "--exchange", "--audience", "a", "--method", "GET", "--url", "https://api.example.com/"],
             ["aws-credentials", "--role-arn", "arn:aws:iam::123456789012:role/dev", "--duration", "60"],
             ["aws-credentials", "--role-arn", "arn:aws:iam::123456789012:role/dev", "--sts-endpoint", "http://sts.example.com/"],
             ["aws-credentials", "--role-arn", "arn:aws:iam::123456789012:role/dev", "--region", "eu-west-1/../x"],

@@ -71,6 +71,9 @@ struct Token: AuthctlCommand {
         }
         _ = try TokenInvocation.ProofTarget(method: method, url: url)
         try cloud.validate(idToken: idToken, accessToken: accessToken, format: format)
+        if cloud.exchange || cloud.outputFile != nil, method != nil || url != nil {
+            throw ValidationError("--method and --url prove a DPoP-bound token; an exchanged token or a token file takes neither")
+        }
     }
 
     /// The options as plain values.
@@ -121,7 +124,8 @@ struct TokenInvocation: Equatable, WiredCommand {
                 let scheme = parsed.scheme?.lowercased(), scheme == "https" || scheme == "http", parsed.host?.isEmpty == false,
                 parsed.fragment == nil
             else {
-                throw ValidationError("--url must be the http(s) URL of the request, with a host and no fragment: https://api.example.com/v1/me")
+                throw ValidationError(
+                    "--url must be the http(s) URL of the request, with a host and no fragment: https://api.example.com/v1/me")
             }
             self.method = upper
             self.url = parsed
