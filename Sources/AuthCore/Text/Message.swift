@@ -28,6 +28,7 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case providersAdd, providersShow, providersList, providersRemove
         case keystoreStatus, keystoreSeal, keystoreUnseal, keystoreRekey, keystoreNewKey, unlock, lock
         case backendUse, backendShow
+        case awsCredentials, gcpToken
     }
 
     /// An input a person gives to a command; the executable spells it as its option
@@ -41,6 +42,8 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case project, apiKey, tenantID, emulator
         case noCheck, preset, domain, realm, authorizationServer
         case dpop, par, profile, authorizationDetails, method, url
+        case exchange, audience, resource, requestedTokenType, subjectTokenType, actorTokenFile, actorTokenEnv
+        case roleARN, sessionName, duration, stsEndpoint, awsRegion
     }
 
     /// One argument of a command: a value as written (a provider id, a handle, a

@@ -18,6 +18,8 @@ struct Token: AuthctlCommand {
               authctl token microsoft --scope https://graph.microsoft.com/.default
               authctl token --format header --method GET --url https://api.example.com/v1/me | curl -H @- https://api.example.com/v1/me
                                                               # a DPoP-bound token: its header and a proof for that request
+              authctl token --exchange --audience https://api.example.com    # RFC 8693, cached
+              authctl token --id-token --output-file ~/.azure/federated-token  # 0600, atomically
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -53,6 +55,8 @@ struct Token: AuthctlCommand {
 
     /// `--min-ttl`'s range (docs/configuration.md): up to a day ahead.
     static let minimumTTLRange = 0...86_400
+    /// `--exchange` and its options, `--output-file` (docs/cloud.md).
+    @OptionGroup var cloud: TokenExchangeArguments
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -66,6 +70,10 @@ struct Token: AuthctlCommand {
             throw ValidationError("--scope takes one scope each time (printable ASCII, no spaces); repeat it for several")
         }
         _ = try TokenInvocation.ProofTarget(method: method, url: url)
+        try cloud.validate(idToken: idToken, accessToken: accessToken, format: format)
+        if cloud.exchange || cloud.outputFile != nil, method != nil || url != nil {
+            throw ValidationError("--method and --url prove a DPoP-bound token; an exchanged token or a token file takes neither")
+        }
     }
 
     /// The options as plain values.
@@ -76,7 +84,10 @@ struct Token: AuthctlCommand {
             proofTarget: try? TokenInvocation.ProofTarget(method: method, url: url))
     }
 
-    func run(_ wiring: Wiring) async throws { try await request.run(wiring) }
+    func run(_ wiring: Wiring) async throws {
+        if try await runCloud(wiring) { return }
+        try await request.run(wiring)
+    }
 }
 
 /// What `authctl token` was asked, as plain values: the command above fills it through
