@@ -52,9 +52,9 @@ final class TerminalEscapeCommandsTests {
         provider.behaviour.name = Self.name
         provider.behaviour.email = Self.email
         _ = try await run(["providers", "add", "oidc.fake", "--issuer", provider.issuer, "--client-id", provider.clientID])
-        let login = try await run(["login", "oidc.fake", "--timeout", "20"])
+        let login = try await run(["login", "oidc.fake", "--timeout", "60"])
         #expect(login.stdout.contains("ada") && login.stdout.contains("example.com"), "\(login.stdout)")
-        let json = try await run(["login", "oidc.fake", "--timeout", "20", "--json"])
+        let json = try await run(["login", "oidc.fake", "--timeout", "60", "--json"])
         let user = try #require(json.json?["user"]?.objectValue)
         #expect(user["displayName"] == .string(Self.name), "JSON escapes the value; a reader gets it back as it came")
         #expect(user["email"] == .string(Self.email))
@@ -98,7 +98,7 @@ final class TerminalEscapeCommandsTests {
             "providers", "add", "microsoft.com", "--client-id", microsoft.clientID, "--authority-host", microsoft.host, "--graph-host",
             microsoft.host,
         ])
-        let login = try await run(["login", "microsoft", "--timeout", "20", "--json"])
+        let login = try await run(["login", "microsoft", "--timeout", "60", "--json"])
         let uid = try #require(login.json?["user"]?.objectValue?["uid"]?.stringValue)
         #expect(login.json?["user"]?.objectValue?["displayName"] == .string(Self.name))
         try await expectUserShownSafely(uid: uid)
@@ -112,7 +112,7 @@ final class TerminalEscapeCommandsTests {
             .object(["error": "invalid_grant", "error_description": .string("The code\u{1B}]52;c;cHduZWQ=\u{07} has \u{202E}expired")]),
             status: 400)
         for json in [[], ["--json"]] {
-            let result = try await authctl.run(["login", "oidc.fake", "--timeout", "20"] + json)
+            let result = try await authctl.run(["login", "oidc.fake", "--timeout", "60"] + json)
             #expect(result.status == 4, "\(result.stderr)")
             expectShownSafely(result, "login \(json)")
             #expect(result.stderr.contains("The code") && result.stderr.contains("expired"), "\(result.stderr)")
