@@ -54,7 +54,9 @@ print(json.dumps(value) if not isinstance(value, str) else value)
 PY
 }
 
-"$authctl" providers add oidc.authgent --issuer "$issuer" --client-id "$client_id" >/dev/null
+# Bearer tokens (--dpop never): authgent offers DPoP, and a DPoP-bound token is not sent as
+# an exchange's subject token (docs/cloud.md); authctl_e2e.py in ../authgent covers DPoP there.
+"$authctl" providers add oidc.authgent --issuer "$issuer" --client-id "$client_id" --dpop never >/dev/null
 check "sign in at authgent as a workload (client credentials)" \
     "$authctl" login oidc.authgent --client-credentials --client-id "$client_id" --client-secret-env CLOUD_CLIENT_SECRET -q
 subject="$("$authctl" token)"
