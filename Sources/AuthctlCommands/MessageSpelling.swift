@@ -57,6 +57,7 @@ enum MessageSpelling {
         case .lock: "lock"
         case .backendUse: "backend use"
         case .backendShow: "backend show"
+        case .request: "request"
         }
     }
 
@@ -110,6 +111,8 @@ enum MessageSpelling {
         case .domain: "--domain"
         case .realm: "--realm"
         case .authorizationServer: "--authorization-server"
+        case .resource: "--resource"
+        case .clientMetadataURL: "--client-metadata-url"
         }
     }
 }

@@ -77,7 +77,7 @@ struct SignInSessionTests {
             session.next(.redirect(.authorized(AuthorizationResponse(code: "c"))), now: now)
                 == .exchange(
                     .authorizationCode(code: "c", redirectURI: redirectURI, codeVerifier: attempt.pkce.codeVerifier), discovery: discovery,
-                    idToken: .init(nonce: nonce)))
+                    idToken: .init(nonce: nonce), resource: nil))
         let tokens = TokenClient.Issued(response: TokenResponse(accessToken: "at", idToken: "it"))
         #expect(
             session.next(.tokens(tokens), now: now)

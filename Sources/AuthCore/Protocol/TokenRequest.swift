@@ -51,6 +51,8 @@ public struct TokenRequest: Sendable, Equatable {
     public var grant: Grant
     public var authentication: ClientAuthentication
     public var additionalParameters: [(String, String)] = []
+    /// `resource` (RFC 8707 §2.2): the protected resource the token is for; nil: none sent.
+    public var resource: URL?
 
     public init(tokenEndpoint: URL, clientID: String, grant: Grant, authentication: ClientAuthentication) {
         self.tokenEndpoint = tokenEndpoint
@@ -76,6 +78,7 @@ public struct TokenRequest: Sendable, Equatable {
             parameters = [("grant_type", "refresh_token"), ("refresh_token", token)]
             if let scopes, !scopes.isEmpty { parameters.append(("scope", scopes.joined(separator: " "))) }
         }
+        if let resource { parameters.append(("resource", resource.absoluteString)) }
         var headers: [String: String] = [:]
         authentication.apply(clientID: clientID, to: &parameters, headers: &headers)
         return .form(tokenEndpoint, parameters + additionalParameters, headers: headers)

@@ -29,11 +29,18 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
     public var keyID: String?
     /// `apple.com`: the path of the `.p8` private key (mode 0600; never copied).
     public var privateKeyFile: String?
+    /// `oidc.*` made by `login URL` (docs/resources.md): where the server's metadata is read
+    /// when it is not OpenID discovery (RFC 8414's `/.well-known/oauth-authorization-server`).
+    public var metadataURL: String?
+    /// `oidc.*` registered by `login URL` (RFC 7591): the registration's own URL (RFC 7592),
+    /// where `providers remove` deletes it. Its access token is kept as a secret, not here.
+    public var registrationClientURI: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, clientID = "clientId", clientSecretEnv, clientSecretFile, scopes, parameters, redirectURI = "redirectUri"
         case listenAddress, issuer, flow, tenant, authorityHost, graphHost
         case teamID = "teamId", keyID = "keyId", privateKeyFile
+        case metadataURL = "metadataUrl", registrationClientURI = "registrationClientUri"
     }
 
     public init(
@@ -109,6 +116,8 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         teamID = try value(String.self, .teamID)
         keyID = try value(String.self, .keyID)
         privateKeyFile = try value(String.self, .privateKeyFile)
+        metadataURL = try value(String.self, .metadataURL)
+        registrationClientURI = try value(String.self, .registrationClientURI)
     }
 
     /// An unknown key of a provider entry; one that looks like a secret gets where secrets go.

@@ -26,6 +26,10 @@ public struct FlowOptions: Sendable {
     /// `--allow-any-local-user`: the loopback listener serves connections of every local
     /// user, not only the user's own (docs/sign-in.md step 3: WSL's forwarding, some containers).
     public var allowAnyLocalUser: Bool
+    /// The protected resource of a sign-in that starts from its URL (docs/resources.md):
+    /// sent as `resource` on the authorization and token requests (RFC 8707), and the only
+    /// scopes asked are `scopes` (no `openid` added).
+    public var resource: URL?
 
     public init(
         scopes: [String] = [], parameters: [(String, String)] = [], timeout: TimeInterval = 300,

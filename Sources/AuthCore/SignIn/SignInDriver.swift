@@ -75,8 +75,9 @@ struct SignInDriver: Sendable {
                 case .wait(let deadline):
                     try await clock.sleep(until: deadline)
                     input = .done
-                case .exchange(let grant, let discovery, let idToken):
-                    input = .tokens(try await tokens.requestTokens(grant, provider: provider, discovery: discovery, idToken: idToken))
+                case .exchange(let grant, let discovery, let idToken, let resource):
+                    input = .tokens(
+                        try await tokens.requestTokens(grant, provider: provider, discovery: discovery, idToken: idToken, resource: resource))
                 case .pollDevice(let deviceCode, let discovery):
                     input = .polled(try await tokens.poll(deviceCode: deviceCode, provider: provider, discovery: discovery))
                 case .makeCredential(let making):

@@ -30,8 +30,8 @@ public struct SignInSession: Sendable {
         /// Wait until this instant on the clock (the device flow's interval). → `.done`
         case wait(until: Date)
         /// The code exchange through the token client (RFC 6749 §4.1.3), its ID token
-        /// validated against `nonce`. → `.tokens`
-        case exchange(TokenRequest.Grant, discovery: DiscoveryDocument, idToken: TokenClient.IDTokenExpectation)
+        /// validated against `nonce`, for `resource` when the sign-in is for one (RFC 8707). → `.tokens`
+        case exchange(TokenRequest.Grant, discovery: DiscoveryDocument, idToken: TokenClient.IDTokenExpectation, resource: URL?)
         /// One poll of the device flow through the token client (RFC 8628 §3.4). → `.polled`
         case pollDevice(deviceCode: String, discovery: DiscoveryDocument)
         /// Make the credential: of the tokens of a grant (their ID token validated already),
@@ -70,13 +70,19 @@ public struct SignInSession: Sendable {
         public var clientID: String
         public var nonce: String?
         public var callbackFields: [String: String]
+        /// The protected resource of the sign-in (RFC 8707), whose tokens need no ID token.
+        public var resource: URL?
 
-        public init(source: Source, discovery: DiscoveryDocument, clientID: String, nonce: String?, callbackFields: [String: String]) {
+        public init(
+            source: Source, discovery: DiscoveryDocument, clientID: String, nonce: String?, callbackFields: [String: String],
+            resource: URL? = nil
+        ) {
             self.source = source
             self.discovery = discovery
             self.clientID = clientID
             self.nonce = nonce
             self.callbackFields = callbackFields
+            self.resource = resource
         }
     }
 
@@ -156,7 +162,12 @@ public struct SignInSession: Sendable {
         self.attempt = attempt
         self.startPath = startPath
         clientID = try provider.requireClientID()
-        askedScopes = AuthorizationRequest.mergeScopes(provider.defaultScopes + config.scopes, options.scopes)
+        // A resource's sign-in (docs/resources.md) asks exactly the scopes chosen for it:
+        // `openid` only when they name it.
+        askedScopes =
+            options.resource == nil
+            ? AuthorizationRequest.mergeScopes(provider.defaultScopes + config.scopes, options.scopes)
+            : options.scopes.reduce(into: [String]()) { if !$1.isEmpty && !$0.contains($1) { $0.append($1) } }
         if options.mode == .deviceCode {
             parameters = []
             redirectOverride = nil
@@ -169,6 +180,13 @@ public struct SignInSession: Sendable {
             parameters.append((name, value))
         }
         try AuthorizationRequest.checkCustomParameters(parameters)
+        if let resource = options.resource {
+            // RFC 8707 §2.1: the resource the token is for, on the authorization request too.
+            if parameters.contains(where: { $0.0 == "resource" }) {
+                throw AuthError.invalidArgument("the custom parameter 'resource' is set by authctl for a resource's sign-in. Remove '\(input: .parameter) resource=…'")
+            }
+            parameters.append(("resource", resource.absoluteString))
+        }
         self.parameters = parameters
         redirectOverride = try (options.redirectURI ?? config.redirectURI).map(Self.parseRedirectURI)
         listenAddress =
@@ -242,7 +260,7 @@ public struct SignInSession: Sendable {
             return .makeCredential(
                 CredentialMaking(
                     source: .tokens(issued, askedScopes: redirect.askedScopes), discovery: redirect.discovery,
-                    clientID: clientID, nonce: redirect.nonce, callbackFields: fields))
+                    clientID: clientID, nonce: redirect.nonce, callbackFields: fields, resource: options.resource))
         case (.making, .credential(let credential)):
             step = .finished
             return .finish(
@@ -268,7 +286,7 @@ public struct SignInSession: Sendable {
                 return .makeCredential(
                     CredentialMaking(
                         source: .tokens(issued, askedScopes: askedScopes), discovery: device.discovery, clientID: clientID, nonce: nil,
-                        callbackFields: [:]))
+                        callbackFields: [:], resource: options.resource))
             case .refused(let error):
                 let action = device.polling.next(after: error, now: now)
                 return pollAction(action, device, now: now)
@@ -400,7 +418,7 @@ public struct SignInSession: Sendable {
         step = .exchanging(redirect, fields: response.extraParameters)
         return .exchange(
             .authorizationCode(code: code, redirectURI: redirect.redirectURI, codeVerifier: attempt.pkce.codeVerifier),
-            discovery: redirect.discovery, idToken: .init(nonce: redirect.nonce))
+            discovery: redirect.discovery, idToken: .init(nonce: redirect.nonce), resource: options.resource)
     }
 
     /// The device flow: the endpoint checked, then the device authorization request.

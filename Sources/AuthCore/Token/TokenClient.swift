@@ -80,13 +80,15 @@ public struct TokenClient: Sendable {
     }
 
     /// One grant at the token endpoint (RFC 6749 §4.1.3, §4.4, §6).
-    /// - Parameter idToken: what an ID token in the answer must be; nil: not validated here
-    ///   (a workload's grant, which keeps none).
+    /// - Parameters:
+    ///   - idToken: what an ID token in the answer must be; nil: not validated here
+    ///     (a workload's grant, which keeps none).
+    ///   - resource: the protected resource the token is for (RFC 8707 §2.2), sent as `resource`.
     func requestTokens(
         _ grant: TokenRequest.Grant, provider: any IdentityProvider, client: Client = .configured, discovery: DiscoveryDocument,
-        idToken: IDTokenExpectation? = nil
+        idToken: IDTokenExpectation? = nil, resource: URL? = nil
     ) async throws -> Issued {
-        let (response, clientID) = try await send(grant, provider: provider, client: client, discovery: discovery)
+        let (response, clientID) = try await send(grant, provider: provider, client: client, discovery: discovery, resource: resource)
         return try await issued(response, provider: provider, client: client, clientID: clientID, discovery: discovery, idToken: idToken)
     }
 
@@ -103,13 +105,14 @@ public struct TokenClient: Sendable {
     }
 
     /// The token request of `grant`, authenticated as `client`, sent; and the client id it named.
-    private func send(_ grant: TokenRequest.Grant, provider: any IdentityProvider, client: Client, discovery: DiscoveryDocument)
-        async throws -> (HTTPResponse, clientID: String)
-    {
+    private func send(
+        _ grant: TokenRequest.Grant, provider: any IdentityProvider, client: Client, discovery: DiscoveryDocument, resource: URL? = nil
+    ) async throws -> (HTTPResponse, clientID: String) {
         let clientID = try self.clientID(client, provider: provider)
-        let request = TokenRequest(
+        var request = TokenRequest(
             tokenEndpoint: discovery.tokenEndpoint, clientID: clientID, grant: grant,
             authentication: try await authenticator.authentication(for: client, provider: provider, discovery: discovery))
+        request.resource = resource
         return (try await send(request.httpRequest), clientID)
     }
 

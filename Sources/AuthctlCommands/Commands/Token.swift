@@ -16,6 +16,7 @@ struct Token: AuthctlCommand {
               authctl token --id-token                        # the ID token
               authctl token --format header | curl -H @- https://api.example.com/   # never on curl's command line
               authctl token microsoft --scope https://graph.microsoft.com/.default
+              authctl token --resource https://api.example.com/mcp   # a resource's token (see resources.md)
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -42,6 +43,11 @@ struct Token: AuthctlCommand {
             "Print an access token for these scopes instead, obtained with the refresh token and cached (repeatable; Microsoft: another resource, e.g. https://graph.microsoft.com/.default).",
             valueName: "scope"))
     var scopes: [String] = []
+    @Option(
+        name: .customLong("resource"),
+        help: ArgumentHelp(
+            "Print the token of the current user's grant for this resource URL (signed in with: authctl login URL).", valueName: "url"))
+    var resource: String?
 
     /// `--min-ttl`'s range (docs/configuration.md): up to a day ahead.
     static let minimumTTLRange = 0...86_400
@@ -54,6 +60,9 @@ struct Token: AuthctlCommand {
         guard Self.minimumTTLRange.contains(minimumTTL) else {
             throw ValidationError("--min-ttl \(minimumTTL) is out of range: give 0…86400 seconds (a day at most)")
         }
+        if resource != nil, provider != nil || idToken || !scopes.isEmpty {
+            throw ValidationError("--resource names the token itself: give no provider, --id-token or --scope with it")
+        }
         guard scopes.allSatisfy(ScopeSyntax.isValid) else {
             throw ValidationError("--scope takes one scope each time (printable ASCII, no spaces); repeat it for several")
         }
@@ -63,7 +72,7 @@ struct Token: AuthctlCommand {
     var request: TokenInvocation {
         TokenInvocation(
             settings: settings, provider: provider, idToken: idToken, accessToken: accessToken,
-            minimumTTL: minimumTTL, forceRefresh: forceRefresh, format: format, scopes: scopes)
+            minimumTTL: minimumTTL, forceRefresh: forceRefresh, format: format, scopes: scopes, resource: resource)
     }
 
     func run(_ wiring: Wiring) async throws { try await request.run(wiring) }
@@ -80,6 +89,8 @@ struct TokenInvocation: Equatable, WiredCommand {
     var forceRefresh = false
     var format: Token.Format = .raw
     var scopes: [String] = []
+    /// `--resource URL` (docs/resources.md); never on the hot path.
+    var resource: String? = nil
 
     /// The common forms of `authctl token …` (arguments after `token`), parsed by hand;
     /// nil for anything else — help, an unknown option, a bad value, `-vq`, `--`, a value
@@ -163,13 +174,19 @@ struct TokenInvocation: Equatable, WiredCommand {
     /// then `run` does it all again and says what went wrong. The entry point calls it before
     /// main.swift creates a `Task`, a Dispatch source or a thread (bench/README.md).
     func printedFromCache(keystore: any Keystore, now: Date) -> Data? {
-        guard let output = try? TokenRefresh.cachedOutput(input, keystore: keystore, now: now) else { return nil }
+        guard resource == nil, let output = try? TokenRefresh.cachedOutput(input, keystore: keystore, now: now) else { return nil }
         return printed(output)
     }
 
     func run(_ wiring: Wiring) async throws {
         let output: TokenRefresh.Output
         let environment = wiring.useCases()
+        if let resource {
+            let url = try ResourceIdentifier(parsing: resource).url
+            let found = try await environment.resourceTokens.token(
+                for: url, minimumTTL: TimeInterval(minimumTTL), forceRefresh: forceRefresh)
+            return wiring.output.write(printed(found.asTokenOutput))
+        }
         do {
             output = try await environment.tokenRefresh.run(input)
         } catch let error as AuthError where error.code == .noCurrentUser && provider == nil {
