@@ -101,7 +101,7 @@ struct Login: AuthctlCommand {
             .init(
                 resource: url, issuer: resource.issuer, clientMetadataURL: resource.clientMetadataURL,
                 options: try flow.flowOptions(environment: wiring.environment)))
-        if output.registeredProvider && !global.json {
+        if output.registeredProvider {
             useCases.terminal.notice(
                 "Registered authctl at \(output.grant.issuer) as the provider \(output.providerID) (remove it with: authctl providers remove \(output.providerID)).")
         }
