@@ -29,6 +29,14 @@ public struct ResourceRequest: Sendable {
         public var maxAge: Int?
         /// The challenge's `error`.
         public var error: String
+
+        public init(resource: String, scopes: [String], acrValues: String? = nil, maxAge: Int? = nil, error: String) {
+            self.resource = resource
+            self.scopes = scopes
+            self.acrValues = acrValues
+            self.maxAge = maxAge
+            self.error = error
+        }
     }
 
     public enum Outcome: Sendable, Equatable {
