@@ -39,10 +39,13 @@ struct ResourceClientsTests {
     @Test("a provider configured for the issuer is used, and nothing is registered")
     func configured() async throws {
         let storage = InMemoryConfigStorage(
-            bytes: Data(#"{"version": 1, "providers": {"oidc.mine": {"id": "oidc.mine", "clientId": "c", "issuer": "https://as.example"}}}"#.utf8))
+            bytes: Data(
+                #"{"version": 1, "providers": {"oidc.mine": {"id": "oidc.mine", "clientId": "c", "issuer": "https://as.example"}}}"#.utf8))
         let transport = registrar()
-        let client = try await ResourceClients(configStore: ConfigStore(storage: storage), transport: transport, secrets: MemoryRegistrationSecrets())
-            .client(for: try server(), clientMetadataURL: nil)
+        let client = try await ResourceClients(
+            configStore: ConfigStore(storage: storage), transport: transport, secrets: MemoryRegistrationSecrets()
+        )
+        .client(for: try server(), clientMetadataURL: nil)
         #expect(client.config.id == "oidc.mine" && !client.registered)
         #expect(transport.requests.isEmpty)
     }
@@ -50,7 +53,9 @@ struct ResourceClientsTests {
     @Test("a provider of another issuer is never used: a client is registered and saved under the host's name")
     func registered() async throws {
         let storage = InMemoryConfigStorage(
-            bytes: Data(#"{"version": 1, "providers": {"oidc.as-example": {"id": "oidc.as-example", "clientId": "c", "issuer": "https://elsewhere.example"}}}"#.utf8))
+            bytes: Data(
+                #"{"version": 1, "providers": {"oidc.as-example": {"id": "oidc.as-example", "clientId": "c", "issuer": "https://elsewhere.example"}}}"#
+                    .utf8))
         let secrets = MemoryRegistrationSecrets()
         let client = try await ResourceClients(configStore: ConfigStore(storage: storage), transport: registrar(), secrets: secrets)
             .client(for: try server(), clientMetadataURL: nil)

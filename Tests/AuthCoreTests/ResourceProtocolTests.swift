@@ -49,12 +49,17 @@ struct ResourceProtocolTests {
         var user = User(
             uid: "u", email: nil, emailVerified: false, displayName: nil, photoURL: nil, createdAt: now, lastSignInAt: now, lastAuthAt: now,
             lastProviderID: nil, providerData: [])
-        user.store(ResourceGrant(resource: "https://api.example.com", issuer: "https://as", providerID: "oidc.as", grantedAt: now, tokens: nil))
-        user.store(ResourceGrant(resource: "https://api.example.com/mcp", issuer: "https://as", providerID: "oidc.as", grantedAt: now, tokens: nil))
+        user.store(
+            ResourceGrant(resource: "https://api.example.com", issuer: "https://as", providerID: "oidc.as", grantedAt: now, tokens: nil))
+        user.store(
+            ResourceGrant(resource: "https://api.example.com/mcp", issuer: "https://as", providerID: "oidc.as", grantedAt: now, tokens: nil)
+        )
         #expect(user.resourceGrant(for: URL(string: "https://api.example.com/mcp/x")!)?.resource == "https://api.example.com/mcp")
         #expect(user.resourceGrant(for: URL(string: "https://api.example.com/other")!)?.resource == "https://api.example.com")
         #expect(user.resourceGrant(for: URL(string: "https://elsewhere.example/mcp")!) == nil)
-        user.store(ResourceGrant(resource: "https://api.example.com/mcp", issuer: "https://as", providerID: "oidc.as", grantedAt: now, tokens: nil))
+        user.store(
+            ResourceGrant(resource: "https://api.example.com/mcp", issuer: "https://as", providerID: "oidc.as", grantedAt: now, tokens: nil)
+        )
         #expect(user.resourceGrants.count == 2, "one grant per (issuer, resource)")
     }
 
@@ -67,7 +72,8 @@ struct ResourceProtocolTests {
     @Test("resource metadata is read when it names this resource")
     func metadataRead() throws {
         let read = try metadata(
-            #"{"resource": "https://api.example.com/mcp", "authorization_servers": ["https://as.example"], "scopes_supported": ["read", "write"]}"#)
+            #"{"resource": "https://api.example.com/mcp", "authorization_servers": ["https://as.example"], "scopes_supported": ["read", "write"]}"#
+        )
         #expect(read.authorizationServers == ["https://as.example"])
         #expect(read.scopesSupported == ["read", "write"])
     }
@@ -85,7 +91,9 @@ struct ResourceProtocolTests {
         #expect(throws: AuthError.self) {
             try metadata(#"{"resource": "https://api.example.com/mcp", "authorization_servers": ["https://as\u001b.example"]}"#)
         }
-        #expect(throws: AuthError.self) { try metadata(#"{"resource": "https://api.example.com/mcp", "authorization_servers": "https://as"}"#) }
+        #expect(throws: AuthError.self) {
+            try metadata(#"{"resource": "https://api.example.com/mcp", "authorization_servers": "https://as"}"#)
+        }
         #expect(throws: AuthError.self) { try metadata("[]") }
     }
 

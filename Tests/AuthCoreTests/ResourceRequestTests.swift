@@ -26,12 +26,14 @@ struct ResourceRequestTests {
 
     func keystore() -> InMemoryKeystore {
         var user = User(
-            uid: "u1", email: nil, emailVerified: false, displayName: nil, photoURL: nil, createdAt: now, lastSignInAt: now, lastAuthAt: now,
+            uid: "u1", email: nil, emailVerified: false, displayName: nil, photoURL: nil, createdAt: now, lastSignInAt: now,
+            lastAuthAt: now,
             lastProviderID: nil, providerData: [])
         user.store(
             ResourceGrant(
                 resource: Self.resource, issuer: "https://as.example", providerID: "oidc.as", grantedAt: now,
-                tokens: TokenSet(accessToken: "at1", expiresAt: now.addingTimeInterval(3600), refreshToken: "rt1", idToken: nil, scopes: ["read"])))
+                tokens: TokenSet(
+                    accessToken: "at1", expiresAt: now.addingTimeInterval(3600), refreshToken: "rt1", idToken: nil, scopes: ["read"])))
         return InMemoryKeystore(AccountState(currentUID: "u1", users: [user]))
     }
 
@@ -46,7 +48,9 @@ struct ResourceRequestTests {
             case "https://as.example/token":
                 return HTTPResponse(
                     status: 200,
-                    body: Data(#"{"access_token": "at2", "token_type": "Bearer", "expires_in": 3600, "refresh_token": "rt2", "scope": "read"}"#.utf8))
+                    body: Data(
+                        #"{"access_token": "at2", "token_type": "Bearer", "expires_in": 3600, "refresh_token": "rt2", "scope": "read"}"#
+                            .utf8))
             case "https://api.example.com/mcp/items":
                 if bearer == "Bearer at2" { return HTTPResponse(status: 200, body: Data("data".utf8)) }
                 return HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
@@ -54,7 +58,8 @@ struct ResourceRequestTests {
                 return HTTPResponse(status: 403, headers: ["WWW-Authenticate": #"Bearer error="insufficient_scope", scope="read write""#])
             case "https://api.example.com/mcp/mfa":
                 return HTTPResponse(
-                    status: 401, headers: ["WWW-Authenticate": #"Bearer error="insufficient_user_authentication", acr_values="urn:mfa", max_age=60"#])
+                    status: 401,
+                    headers: ["WWW-Authenticate": #"Bearer error="insufficient_user_authentication", acr_values="urn:mfa", max_age=60"#])
             default:
                 return HTTPResponse(status: 404)
             }
@@ -62,7 +67,8 @@ struct ResourceRequestTests {
     }
 
     func request(_ keystore: InMemoryKeystore, _ transport: StubTransport) -> ResourceRequest {
-        let client = TokenClient(transport: transport, clock: clock, random: SeededRandom(), metadataCache: NoMetadataCache(), secrets: StaticSecrets())
+        let client = TokenClient(
+            transport: transport, clock: clock, random: SeededRandom(), metadataCache: NoMetadataCache(), secrets: StaticSecrets())
         return ResourceRequest(
             tokens: ResourceTokens(keystore: keystore, configStore: configStore(), tokens: client, clock: clock), transport: transport)
     }
@@ -97,7 +103,9 @@ struct ResourceRequestTests {
         #expect(
             outcome
                 == .stepUp(
-                    .init(resource: Self.resource, scopes: ["read"], acrValues: "urn:mfa", maxAge: 60, error: "insufficient_user_authentication")))
+                    .init(
+                        resource: Self.resource, scopes: ["read"], acrValues: "urn:mfa", maxAge: 60,
+                        error: "insufficient_user_authentication")))
         #expect(transport.requests.allSatisfy { $0.url.path != "/token" })
     }
 
@@ -125,9 +133,11 @@ struct ResourceRequestTests {
     func otherIssuer() async throws {
         let json = #"{"version": 1, "providers": {"oidc.as": {"id": "oidc.as", "clientId": "c", "issuer": "https://other.example"}}}"#
         let transport = transport()
-        let client = TokenClient(transport: transport, clock: clock, random: SeededRandom(), metadataCache: NoMetadataCache(), secrets: StaticSecrets())
+        let client = TokenClient(
+            transport: transport, clock: clock, random: SeededRandom(), metadataCache: NoMetadataCache(), secrets: StaticSecrets())
         let tokens = ResourceTokens(
-            keystore: keystore(), configStore: ConfigStore(storage: InMemoryConfigStorage(bytes: Data(json.utf8))), tokens: client, clock: clock)
+            keystore: keystore(), configStore: ConfigStore(storage: InMemoryConfigStorage(bytes: Data(json.utf8))), tokens: client,
+            clock: clock)
         await #expect(throws: AuthError.self) { _ = try await tokens.token(for: URL(string: Self.resource)!, forceRefresh: true) }
         #expect(transport.requests.isEmpty)
     }

@@ -77,7 +77,10 @@ public struct ClientRegistration: Sendable, Equatable {
     public var redirectURIs: [String]
     public var grantTypes: [String]
 
-    public init(endpoint: URL, clientName: String = "authctl", redirectURIs: [String], grantTypes: [String] = ["authorization_code", "refresh_token"]) {
+    public init(
+        endpoint: URL, clientName: String = "authctl", redirectURIs: [String],
+        grantTypes: [String] = ["authorization_code", "refresh_token"]
+    ) {
         self.endpoint = endpoint
         self.clientName = clientName
         self.redirectURIs = redirectURIs

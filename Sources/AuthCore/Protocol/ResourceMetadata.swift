@@ -91,7 +91,8 @@ public struct ResourceMetadata: Sendable, Equatable {
     /// The most bytes of a metadata document authctl reads.
     public static let responseLimit = 64 << 10
 
-    public init(resource: ResourceIdentifier, authorizationServers: [String], scopesSupported: [String]? = nil, resourceName: String? = nil) {
+    public init(resource: ResourceIdentifier, authorizationServers: [String], scopesSupported: [String]? = nil, resourceName: String? = nil)
+    {
         self.resource = resource
         self.authorizationServers = authorizationServers
         self.scopesSupported = scopesSupported
@@ -117,7 +118,8 @@ public struct ResourceMetadata: Sendable, Equatable {
                 "the resource's metadata at \(place) names the resource '\(Sanitize.text(resourceText, limit: 100))', not \(expected) (RFC 9728 §3.3), so authctl will not use it. Give the resource's own URL"
             )
         }
-        let servers = try BoundedJSON.strings(json["authorization_servers"], field: "authorization_servers", limit: 2048, count: 32, unusable) ?? []
+        let servers =
+            try BoundedJSON.strings(json["authorization_servers"], field: "authorization_servers", limit: 2048, count: 32, unusable) ?? []
         guard !servers.isEmpty else {
             throw unusable("it lists no authorization_servers, so authctl cannot tell where to sign in")
         }
@@ -149,7 +151,9 @@ enum BoundedJSON {
 
     static func strings(_ value: JSONValue?, field: String, limit: Int, count: Int, _ unusable: (String) -> AuthError) throws -> [String]? {
         guard let value, value != .null else { return nil }
-        guard let array = value.arrayValue, array.count <= count else { throw unusable("\(field) is not a list of at most \(count) strings") }
+        guard let array = value.arrayValue, array.count <= count else {
+            throw unusable("\(field) is not a list of at most \(count) strings")
+        }
         return try array.map { element in
             guard let text = try string(element, field: field, limit: limit, unusable) else { throw unusable("\(field) holds null") }
             return text

@@ -37,7 +37,8 @@ public struct ResourceClients: Sendable {
                 !url.path.isEmpty, url.path != "/"
             else {
                 throw AuthError.invalidArgument(
-                    "'\(Sanitize.text(clientMetadataURL, limit: 100))' cannot be a client ID metadata document's URL: it must be https with a path")
+                    "'\(Sanitize.text(clientMetadataURL, limit: 100))' cannot be a client ID metadata document's URL: it must be https with a path"
+                )
             }
             config.clientID = url.absoluteString
             try await save(config)

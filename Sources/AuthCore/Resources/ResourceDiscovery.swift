@@ -60,7 +60,8 @@ public struct ResourceDiscovery: Sendable {
     /// OpenID discovery's.
     public func authorizationServer(_ issuer: String) async throws -> AuthorizationServerMetadata {
         guard let issuerURL = URL(string: issuer), issuerURL.host != nil else {
-            throw AuthError.notConfigured("the authorization server '\(Sanitize.text(issuer, limit: 100))' is not a URL. Ask the resource's operator")
+            throw AuthError.notConfigured(
+                "the authorization server '\(Sanitize.text(issuer, limit: 100))' is not a URL. Ask the resource's operator")
         }
         try EndpointPolicy.check(issuerURL, what: "the authorization server")
         var statuses: [String] = []
@@ -80,7 +81,8 @@ public struct ResourceDiscovery: Sendable {
         let origin = ResourceIdentifier.origin(of: url)
         var current = url
         for _ in 0...3 {
-            let response = try await transport.send(HTTPRequest(url: current, headers: ["Accept": "application/json"], responseLimit: limit))
+            let response = try await transport.send(
+                HTTPRequest(url: current, headers: ["Accept": "application/json"], responseLimit: limit))
             guard (300..<400).contains(response.status), let location = response.header("Location") else { return response }
             guard let next = URL(string: location, relativeTo: current)?.absoluteURL,
                 ResourceIdentifier.origin(of: next) == origin

@@ -77,7 +77,8 @@ struct SignInDriver: Sendable {
                     input = .done
                 case .exchange(let grant, let discovery, let idToken, let resource):
                     input = .tokens(
-                        try await tokens.requestTokens(grant, provider: provider, discovery: discovery, idToken: idToken, resource: resource))
+                        try await tokens.requestTokens(
+                            grant, provider: provider, discovery: discovery, idToken: idToken, resource: resource))
                 case .pollDevice(let deviceCode, let discovery):
                     input = .polled(try await tokens.poll(deviceCode: deviceCode, provider: provider, discovery: discovery))
                 case .makeCredential(let making):

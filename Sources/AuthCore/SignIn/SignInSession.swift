@@ -183,7 +183,8 @@ public struct SignInSession: Sendable {
         if let resource = options.resource {
             // RFC 8707 §2.1: the resource the token is for, on the authorization request too.
             if parameters.contains(where: { $0.0 == "resource" }) {
-                throw AuthError.invalidArgument("the custom parameter 'resource' is set by authctl for a resource's sign-in. Remove '\(input: .parameter) resource=…'")
+                throw AuthError.invalidArgument(
+                    "the custom parameter 'resource' is set by authctl for a resource's sign-in. Remove '\(input: .parameter) resource=…'")
             }
             parameters.append(("resource", resource.absoluteString))
         }

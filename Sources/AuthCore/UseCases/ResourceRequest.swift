@@ -59,7 +59,8 @@ public struct ResourceRequest: Sendable {
     public func run(_ input: Input) async throws -> Outcome {
         let method = input.method.uppercased()
         guard !method.isEmpty, method.utf8.allSatisfy({ (0x41...0x5A).contains($0) }), method.count <= 16 else {
-            throw AuthError.invalidArgument("'\(Sanitize.text(input.method, limit: 20))' is not an HTTP method. Use for example GET or POST")
+            throw AuthError.invalidArgument(
+                "'\(Sanitize.text(input.method, limit: 20))' is not an HTTP method. Use for example GET or POST")
         }
         if input.headers.contains(where: { $0.0.equalsIgnoringCase("Authorization") || $0.0.equalsIgnoringCase("DPoP") }) {
             throw AuthError.invalidArgument("authctl sets the Authorization header itself from the resource's grant. Remove that header")

@@ -37,7 +37,8 @@ public struct ResourceTokens: Sendable {
     public func token(for url: URL, minimumTTL: TimeInterval = 60, forceRefresh: Bool = false) async throws -> Output {
         let state = try keystore.read()
         guard let user = state.currentUser else {
-            throw AuthError.noCurrentUser(message: "nobody is signed in. Sign in to the resource first: \(command: .login, "\(url.absoluteString)")")
+            throw AuthError.noCurrentUser(
+                message: "nobody is signed in. Sign in to the resource first: \(command: .login, "\(url.absoluteString)")")
         }
         guard let grant = user.resourceGrant(for: url) else {
             throw AuthError.noSuchProvider(
@@ -49,9 +50,14 @@ public struct ResourceTokens: Sendable {
         if !forceRefresh, let output = Self.output(user.uid, grant, now: now, minimumTTL: minimumTTL, refreshed: false) { return output }
         return try await keystore.update { state in
             guard let userIndex = state.userIndex(uid: user.uid) else { throw AuthError.userRemoved(user.uid) }
-            guard let index = state.users[userIndex].resourceGrants.firstIndex(where: { $0.matches(resource: grant.resource, issuer: grant.issuer) })
+            guard
+                let index = state.users[userIndex].resourceGrants.firstIndex(where: {
+                    $0.matches(resource: grant.resource, issuer: grant.issuer)
+                })
             else {
-                throw AuthError.noSuchProvider(message: "the grant for \(grant.resource) was removed meanwhile. Sign in again: \(command: .login, "\(grant.resource)")")
+                throw AuthError.noSuchProvider(
+                    message: "the grant for \(grant.resource) was removed meanwhile. Sign in again: \(command: .login, "\(grant.resource)")"
+                )
             }
             let current = state.users[userIndex].resourceGrants[index]
             // Another process may have refreshed it while this one waited for the lock.
@@ -63,7 +69,8 @@ public struct ResourceTokens: Sendable {
             var updated = current
             updated.tokens = refreshed
             guard let output = Self.output(user.uid, updated, now: clock.now(), minimumTTL: nil, refreshed: true) else {
-                throw AuthError.invalidCredential("the refreshed token for \(grant.resource) is unusable. Sign in again: \(command: .login, "\(grant.resource)")")
+                throw AuthError.invalidCredential(
+                    "the refreshed token for \(grant.resource) is unusable. Sign in again: \(command: .login, "\(grant.resource)")")
             }
             return output
         }
@@ -83,7 +90,8 @@ public struct ResourceTokens: Sendable {
     func refresh(_ grant: ResourceGrant) async throws -> TokenSet {
         guard let current = grant.tokens, let refreshToken = current.refreshToken else {
             throw AuthError.invalidCredential(
-                "the token for \(grant.resource) has expired and cannot be refreshed. Sign in again: \(command: .login, "\(grant.resource)")")
+                "the token for \(grant.resource) has expired and cannot be refreshed. Sign in again: \(command: .login, "\(grant.resource)")"
+            )
         }
         let config = try configStore.provider(try ProviderID(parsing: grant.providerID))
         // A client is used only at the issuer it was configured or registered for.

@@ -103,7 +103,8 @@ struct Login: AuthctlCommand {
                 options: try flow.flowOptions(environment: wiring.environment)))
         if output.registeredProvider {
             useCases.terminal.notice(
-                "Registered authctl at \(output.grant.issuer) as the provider \(output.providerID) (remove it with: authctl providers remove \(output.providerID)).")
+                "Registered authctl at \(output.grant.issuer) as the provider \(output.providerID) (remove it with: authctl providers remove \(output.providerID))."
+            )
         }
         if global.json {
             wiring.output.json(

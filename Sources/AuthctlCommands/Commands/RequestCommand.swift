@@ -25,7 +25,9 @@ struct RequestCommand: AuthctlCommand {
     @Argument(help: "The URL to request (https; a resource authctl signed in to).") var url: String
     @Option(name: [.customShort("X"), .customLong("method")], help: "The HTTP method (default GET, POST with --data).")
     var method: String?
-    @Option(name: [.customShort("H"), .customLong("header")], help: ArgumentHelp("A request header 'Name: value' (repeatable).", valueName: "header"))
+    @Option(
+        name: [.customShort("H"), .customLong("header")],
+        help: ArgumentHelp("A request header 'Name: value' (repeatable).", valueName: "header"))
     var headers: [String] = []
     @Option(help: ArgumentHelp("The request body: @FILE, - (stdin), or the text itself.", valueName: "data")) var data: String?
     @Flag(help: "Print the status line and the response headers before the body.") var include = false
