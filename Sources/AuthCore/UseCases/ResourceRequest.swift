@@ -22,6 +22,9 @@ public struct ResourceRequest: Sendable {
     public struct StepUp: Sendable, Equatable {
         /// The resource to sign in to again.
         public var resource: String
+        /// The authorization server of the grant: the step-up goes there, not to another the
+        /// resource may list.
+        public var issuer: String? = nil
         /// The scopes to ask: those held and those the resource named.
         public var scopes: [String]
         /// RFC 9470: `acr_values` and `max_age` for the authorization request.
@@ -76,14 +79,17 @@ public struct ResourceRequest: Sendable {
             if response.status == 403, challenge.error == "insufficient_scope" {
                 var scopes = token.scopes
                 for scope in challenge.scopes where BoundedJSON.isScope(scope) && !scopes.contains(scope) { scopes.append(scope) }
-                return .stepUp(StepUp(resource: token.grant.resource, scopes: scopes, error: "insufficient_scope"))
+                var stepUp = StepUp(resource: token.grant.resource, scopes: scopes, error: "insufficient_scope")
+                stepUp.issuer = token.grant.issuer
+                return .stepUp(stepUp)
             }
             if response.status == 401, challenge.error == "insufficient_user_authentication" {
                 let acr = challenge.acrValues.flatMap { $0.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 }) ? $0 : nil }
-                return .stepUp(
-                    StepUp(
-                        resource: token.grant.resource, scopes: token.scopes, acrValues: acr, maxAge: challenge.maxAge,
-                        error: "insufficient_user_authentication"))
+                var stepUp = StepUp(
+                    resource: token.grant.resource, scopes: token.scopes, acrValues: acr, maxAge: challenge.maxAge,
+                    error: "insufficient_user_authentication")
+                stepUp.issuer = token.grant.issuer
+                return .stepUp(stepUp)
             }
         }
         return .answered(response)

@@ -91,7 +91,7 @@ struct RequestCommand: AuthctlCommand {
             if let acr = stepUp.acrValues { options.parameters.append(("acr_values", acr)) }
             if let maxAge = stepUp.maxAge { options.parameters.append(("max_age", String(maxAge))) }
             options.allowAnyLocalUser = wiring.environment["AUTHCTL_ALLOW_ANY_LOCAL_USER"] == "1"
-            _ = try await useCases.resourceSignIn.run(.init(resource: stepUp.resource, options: options))
+            _ = try await useCases.resourceSignIn.run(.init(resource: stepUp.resource, issuer: stepUp.issuer, options: options))
             outcome = try await useCases.resourceRequest.run(input)
             if case .stepUp(let again) = outcome { throw Self.stepUpRequired(again) }
         }
