@@ -36,7 +36,7 @@ port="$(free_port)"
 export E2E_ISSUER="http://127.0.0.1:$port/o"
 cd "$here/django_provider"
 "$py" manage.py migrate --verbosity 0
-{ read -r _public_client; read -r rs_client_id; } < <("$py" bootstrap.py)
+{ read -r public_client; read -r rs_client_id; } < <("$py" bootstrap.py)
 start_provider "$work/provider.log" "$py" manage.py runserver "127.0.0.1:$port" --noreload --verbosity 0
 wait_for "$E2E_ISSUER/.well-known/openid-configuration"
 
@@ -159,5 +159,14 @@ from oauth2_provider.models import Application
 assert not Application.objects.filter(client_id=os.environ['CLIENT']).exists()
 \""
 check "the registration access token is forgotten" test "$(cat "$XDG_DATA_HOME/authctl/registrations.json")" = "{}"
+
+# 10. A provider configured for the issuer is used as it is (no registration), and with an ID
+#     token the identity is linked by the account rules and holds the grant.
+"$authctl" providers add oidc.dot --issuer "$E2E_ISSUER" --client-id "$public_client" >/dev/null
+check "login <resource URL> --scope openid uses the configured provider" sh -c "'$authctl' login '$mcp' --scope openid --scope read --browser-command '$browser' --timeout 60 --json >'$work/login2.json' 2>'$work/login2.err'"
+check "no client was registered" sh -c "! grep -q 'Registered authctl' '$work/login2.err' && test \"\$('$py' -c \"import json; print(sorted(json.load(open('$config'))['providers']))\")\" = \"['oidc.dot']\""
+check "the ID token's identity is linked to the user" test "$(json 'd["user"]["providerData"][0]["providerId"] + " " + d["user"]["providerData"][0]["issuer"] + " " + str(bool(d["user"]["providerData"][0]["federatedId"]))' <"$work/login2.json")" = "oidc.dot $E2E_ISSUER True"
+check "the grant is the identity's user's" test "$(json 'd["user"]["resourceGrants"][0]["resource"] + " " + d["user"]["resourceGrants"][0]["providerId"]' <"$work/login2.json")" = "$mcp oidc.dot"
+check "request works with the configured provider's grant" test "$("$authctl" request "$mcp" | json 'd["user"]')" = ada
 
 summary
