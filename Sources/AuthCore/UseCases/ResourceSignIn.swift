@@ -74,14 +74,28 @@ public struct ResourceSignIn: Sendable {
     func store(_ credential: Credential, resource: ResourceIdentifier, providerID: String, registered: Bool) async throws -> Output {
         var tokens = credential.tokens
         tokens.needsSignInSince = nil
+        tokens.idToken = nil
         let grant = ResourceGrant(
             resource: resource.description, issuer: credential.issuer, providerID: providerID, grantedAt: clock.now(), tokens: tokens)
         var chosenUID: String?
         var isNewUser = false
         if credential.hasIdentity {
-            let result = try await accounts.signIn(with: credential, pendingHandle: nil)
-            chosenUID = result.user.uid
-            isNewUser = result.isNewUser
+            // The resource's tokens live in the grant alone: one refresh token in one place
+            // (a server that rotates refresh tokens would end a copy). An identity already
+            // linked keeps its own session; a new one is applied by the account rules with
+            // its ID token only, as `login --id-token` applies one.
+            let state = try keystore.read()
+            if let owner = state.owner(of: credential.key) {
+                chosenUID = state.users[owner.user].uid
+            } else {
+                var identity = credential
+                identity.tokens = TokenSet(
+                    accessToken: nil, tokenType: credential.tokens.tokenType, expiresAt: nil, refreshToken: nil,
+                    idToken: credential.tokens.idToken, scopes: [])
+                let result = try await accounts.signIn(with: identity, pendingHandle: nil)
+                chosenUID = result.user.uid
+                isNewUser = result.isNewUser
+            }
         }
         let newUID = KeystoreAccountStore(keystore: keystore, clock: clock, random: random).newUID()
         let now = clock.now()
