@@ -34,6 +34,7 @@ export E2E_PASSWORD E2E_RS_SECRET
 
 port="$(free_port)"
 export E2E_ISSUER="http://127.0.0.1:$port/o"
+export E2E_CIMD_URL="https://client.authctl.test/metadata.json" E2E_CIMD_DOCUMENT="$work/provider/cimd.json"
 cd "$here/django_provider"
 "$py" manage.py migrate --verbosity 0
 { read -r public_client; read -r rs_client_id; } < <("$py" bootstrap.py)
@@ -159,6 +160,20 @@ from oauth2_provider.models import Application
 assert not Application.objects.filter(client_id=os.environ['CLIENT']).exists()
 \""
 check "the registration access token is forgotten" test "$(cat "$XDG_DATA_HOME/authctl/registrations.json")" = "{}"
+
+# 9b. A client ID metadata document: with no provider configured and the server advertising
+#     support, its https URL is the client id (DOT reads the document from a file here).
+cimd_url="https://client.authctl.test/metadata.json"
+"$py" -c "
+import json
+json.dump({'client_id': '$cimd_url', 'client_name': 'authctl (test)', 'redirect_uris': ['http://127.0.0.1/callback'],
+           'grant_types': ['authorization_code', 'refresh_token'], 'token_endpoint_auth_method': 'none', 'application_type': 'native'},
+          open('$E2E_CIMD_DOCUMENT', 'w'))"
+check "login <resource URL> --client-metadata-url uses the document's URL as the client id" sh -c "'$authctl' login '$mcp' --client-metadata-url '$cimd_url' --browser-command '$browser' --timeout 60 >/dev/null 2>'$work/cimd.err'"
+check "the provider saved names the document's URL, and nothing was registered" sh -c "test \"\$('$py' -c \"import json; print(json.load(open('$config'))['providers']['oidc.127-0-0-1']['clientId'])\")\" = '$cimd_url' && ! test -s '$XDG_DATA_HOME/authctl/registrations.json' -a \"\$(cat '$XDG_DATA_HOME/authctl/registrations.json')\" != '{}'"
+check "request works with the document's client" test "$("$authctl" request "$mcp" | json 'd["data"]')" = "the data of mcp"
+check "providers remove of a document's client deletes nothing at the server" sh -c "'$authctl' providers remove oidc.127-0-0-1 --yes | grep -qv 'deleted its registration'"
+"$authctl" signout >/dev/null 2>&1
 
 # 10. A provider configured for the issuer is used as it is (no registration), and with an ID
 #     token the identity is linked by the account rules and holds the grant.

@@ -60,5 +60,8 @@ if os.environ.get("E2E_ISSUER"):
             "DCR_ENABLED": True,
             "DCR_REGISTRATION_PERMISSION_CLASSES": ("oauth2_provider.dcr.AllowAllDCRPermission",),
             "SCOPES": dict(OAUTH2_PROVIDER["SCOPES"], read="Read the data", write="Change the data", introspection="Introspect"),
+            # Client ID metadata documents, fetched from a file (cimd_fetcher.py: no https host here).
+            "CIMD_ENABLED": True,
+            "CIMD_METADATA_FETCHER": "provider_site.cimd_fetcher.FileMetadataFetcher",
         }
     )
