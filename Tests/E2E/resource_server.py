@@ -14,6 +14,8 @@ introspection (RFC 7662) at the server, as a confidential client: it must be act
 `aud` (RFC 8707) must name this resource exactly; else 401 `invalid_token`. Too narrow a scope
 gets 403 `insufficient_scope` with the scopes needed (RFC 6750 §3.1).
 
+/mcp/mfa asks the first token it sees for a fresh authentication (RFC 9470) and takes the next.
+
 /evil publishes metadata that names another resource (RFC 9728 §3.3 says: refuse it).
 
 Environment: RS_PORT, RS_ISSUER, RS_INTROSPECT, RS_CLIENT_ID, RS_SECRET, RS_LOG (paths and
@@ -30,6 +32,11 @@ PORT = int(os.environ["RS_PORT"])
 BASE = f"http://127.0.0.1:{PORT}"
 ISSUER = os.environ["RS_ISSUER"]
 RESOURCES = {"mcp": f"{BASE}/mcp", "other": f"{BASE}/other"}
+# /mcp/mfa (RFC 9470): the first token it sees is asked for a fresh authentication
+# (`insufficient_user_authentication`, acr_values and max_age); a token issued after that, by
+# a new sign-in, is taken. The server cannot see how the person authenticated: it takes the
+# new token as the sign-in the challenge asked for.
+MFA_CHALLENGED = set()
 
 
 def log(line):
@@ -113,6 +120,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if not set(needed) <= set(granted):
             challenge = f'Bearer error="insufficient_scope", scope="{" ".join(needed)}", {metadata}'
             return self.answer(403, {"error": "insufficient_scope"}, [("WWW-Authenticate", challenge)])
+        if path == "/mcp/mfa":
+            token = authorization[len("Bearer "):]
+            if not MFA_CHALLENGED or token in MFA_CHALLENGED:
+                MFA_CHALLENGED.add(token)
+                challenge = f'Bearer error="insufficient_user_authentication", acr_values="urn:example:mfa", max_age="0", {metadata}'
+                return self.answer(401, {"error": "insufficient_user_authentication"}, [("WWW-Authenticate", challenge)])
         if path == "/mcp/missing":
             return self.answer(404, {"error": "no such item"})
         document = {"resource": resource, "path": path, "data": f"the data of {name}", "user": info.get("username")}

@@ -128,6 +128,19 @@ check "the message names the command to run" grep -q "authctl login $mcp --scope
 check "with a browser, request steps up to read write and gets the data" sh -c "'$authctl' request '$mcp/admin' --browser-command '$browser' --timeout 60 2>'$work/stepup2.err' | grep -q 'the data of mcp'"
 check "the stepped-up grant holds read and write" test "$("$authctl" token --resource "$mcp" --format json | json '" ".join(sorted(d["scopes"]))')" = "read write"
 
+# 6b. A person at the terminal (a pty): the step-up runs without --browser-command, the
+#     browser from AUTHCTL_BROWSER.
+"$authctl" login "$mcp" --scope read --browser-command "$browser" --timeout 60 >/dev/null 2>&1
+check "on a terminal, request steps up by itself" sh -c "AUTHCTL_BROWSER='$browser' script -qec \"'$authctl' request '$mcp/admin' --timeout 60\" /dev/null </dev/null | grep -q 'the data of mcp'"
+
+# 6c. RFC 9470: a fresh authentication asked with acr_values and max_age.
+set +e
+"$authctl" request "$mcp/mfa" >/dev/null 2>"$work/mfa.err"; status=$?
+set -e
+check "insufficient_user_authentication without a person exits 21" test "$status" -eq 21
+check "the command to run asks acr_values and max_age" grep -q -- "--param acr_values=urn:example:mfa --param max_age=0" "$work/mfa.err"
+check "with a browser, request signs in again and gets the data" sh -c "'$authctl' request '$mcp/mfa' --browser-command '$browser' --timeout 60 2>/dev/null | grep -q 'the data of mcp'"
+
 # 7. Safety.
 set +e
 "$authctl" login "http://127.0.0.1:$rs_port/evil" --browser-command "$browser" --timeout 30 >/dev/null 2>"$work/evil.err"; status=$?
