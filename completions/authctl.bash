@@ -197,7 +197,7 @@ _authctl_login() {
     repeating_flags=()
     non_repeating_flags=(--no-browser --device-code --manual --allow-any-local-user --client-credentials --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --client-id --client-secret-env --client-secret-file --certificate-file --assertion-algorithm --federated-token-file --federated-token-env --federated-token --federated-audience --credential --issuer --client-metadata-url --keystore --config)
+    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --authorization-details --id-token --raw-nonce --client-id --client-secret-env --client-secret-file --certificate-file --assertion-algorithm --federated-token-file --federated-token-env --federated-token --federated-audience --credential --issuer --client-metadata-url --keystore --config)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -221,6 +221,9 @@ _authctl_login() {
         return
         ;;
     '--tenant')
+        return
+        ;;
+    '--authorization-details')
         return
         ;;
     '--id-token')
@@ -293,7 +296,7 @@ _authctl_link() {
     repeating_flags=()
     non_repeating_flags=(--no-browser --device-code --manual --allow-any-local-user --consent --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --pending --keystore --config)
+    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --authorization-details --id-token --raw-nonce --pending --keystore --config)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -317,6 +320,9 @@ _authctl_link() {
         return
         ;;
     '--tenant')
+        return
+        ;;
+    '--authorization-details')
         return
         ;;
     '--id-token')
@@ -351,7 +357,7 @@ _authctl_reauth() {
     repeating_flags=()
     non_repeating_flags=(--no-browser --device-code --manual --allow-any-local-user --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --keystore --config)
+    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --authorization-details --id-token --raw-nonce --keystore --config)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -375,6 +381,9 @@ _authctl_reauth() {
         return
         ;;
     '--tenant')
+        return
+        ;;
+    '--authorization-details')
         return
         ;;
     '--id-token')
@@ -454,7 +463,7 @@ _authctl_token() {
     repeating_flags=()
     non_repeating_flags=(--id-token --access-token --force-refresh --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope)
-    non_repeating_options=(--min-ttl --format --resource --keystore --config)
+    non_repeating_options=(--min-ttl --format --method --url --resource --keystore --config)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -467,6 +476,12 @@ _authctl_token() {
         return
         ;;
     '--scope')
+        return
+        ;;
+    '--method')
+        return
+        ;;
+    '--url')
         return
         ;;
     '--resource')
@@ -631,7 +646,7 @@ _authctl_providers_add() {
     repeating_flags=()
     non_repeating_flags=(--clear-scopes --clear-params --clear-redirect-uri --clear-listen-address --clear-client-secret --no-check --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--preset --domain --realm --authorization-server --client-id --client-secret-env --client-secret-file --redirect-uri --listen-address --issuer --flow --tenant --authority-host --graph-host --team-id --key-id --private-key-file --keystore --config)
+    non_repeating_options=(--preset --domain --realm --authorization-server --client-id --client-secret-env --client-secret-file --redirect-uri --listen-address --issuer --flow --dpop --par --profile --tenant --authority-host --graph-host --team-id --key-id --private-key-file --keystore --config)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -675,6 +690,15 @@ _authctl_providers_add() {
         return
         ;;
     '--flow')
+        return
+        ;;
+    '--dpop')
+        return
+        ;;
+    '--par')
+        return
+        ;;
+    '--profile')
         return
         ;;
     '--tenant')

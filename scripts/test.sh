@@ -25,6 +25,8 @@ fi
 authctl="$(swift build --show-bin-path)/authctl"
 Tests/E2E/run-oidc-provider-mock-e2e.sh "$authctl"
 Tests/E2E/run-django-e2e.sh "$authctl"
+# DPoP, pushed and rich authorization requests, one-time refresh chains: Glewlwyd, three ways.
+Tests/E2E/glewlwyd/run-authctl-e2e.sh "$authctl"
 Tests/E2E/run-resource-e2e.sh "$authctl"
 # Every recipe marked in docs/*.md, run as written against a local provider (CI recipes in an
 # emulation of the GitHub Actions and GitLab CI runners).

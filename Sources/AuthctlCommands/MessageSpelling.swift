@@ -111,6 +111,12 @@ enum MessageSpelling {
         case .domain: "--domain"
         case .realm: "--realm"
         case .authorizationServer: "--authorization-server"
+        case .dpop: "--dpop"
+        case .par: "--par"
+        case .profile: "--profile"
+        case .authorizationDetails: "--authorization-details"
+        case .method: "--method"
+        case .url: "--url"
         case .resource: "--resource"
         case .clientMetadataURL: "--client-metadata-url"
         }

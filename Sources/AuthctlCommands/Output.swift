@@ -110,6 +110,9 @@ struct Output {
                         "needsSignInSince": timestamp(identity.tokens?.needsSignInSince),
                         "signedIn": .bool(identity.tokens != nil),
                         "tokensSealed": .bool(identity.tokens?.isSealed == true),
+                        // `DPoP` for tokens bound to a key (RFC 9449); the key itself never shows.
+                        "tokenType": identity.tokens.map { .string($0.tokenType) } ?? .null,
+                        "authorizationDetails": identity.tokens?.authorizationDetails?.value ?? .null,
                         // A workload's: how it authenticates, as where it is read (never a value).
                         "authentication": identity.workload.map { .string($0.authentication.summary) } ?? .null,
                     ])
@@ -208,6 +211,7 @@ struct Output {
                     } ?? "access token (lifetime unknown)"
                 state +=
                     tokens.refreshToken != nil ? ", refreshable" : identity.workload != nil ? ", renewed by the grant" : ", not refreshable"
+                if tokens.isDPoPBound { state += ", DPoP-bound" }
             }
             if let since = identity.tokens?.needsSignInSince {
                 // The provider refused the refresh token: no "refreshable", whatever the access token's lifetime.

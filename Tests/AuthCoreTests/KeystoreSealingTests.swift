@@ -56,6 +56,29 @@ final class KeystoreSealingTests: KeystoreDirectoryFixture {
         #expect(try sealed.readCurrentUser() == AccountState(currentUID: state.currentUID, users: state.currentUser.map { [$0] } ?? []))
     }
 
+    @Test("a DPoP-bound session: its key and rich authorization kept; sealed, the key is a sealed secret and reads back, by both readers")
+    func dpopSession() async throws {
+        var state = self.state
+        let key = DPoPKey.generate(using: SeededRandom(seed: 9))
+        let details = try AuthorizationDetails.parse(#"[{"type":"account_information","actions":["read"]}]"#, source: "test")
+        try #require(state.users.first?.providerData.first?.tokens != nil)
+        state.users[0].providerData[0].tokens?.tokenType = "DPoP"
+        state.users[0].providerData[0].tokens?.proofKey = key
+        state.users[0].providerData[0].tokens?.authorizationDetails = details
+        try await write(state)
+        #expect(fileText.contains(key.storedForm) && fileText.contains("account_information"), "plaintext: the key beside the tokens")
+        #expect(try keystore().read() == state)
+        let file = try keyFile("k")
+        try await keystore().reseal(.keyFile(path: file))
+        #expect(!fileText.contains(key.storedForm) && !fileText.contains("dpopKey"), "sealed: the key is inside the ciphertext")
+        #expect(fileText.contains("account_information") && fileText.contains("\"DPoP\""), "readable: the type and the details")
+        let sealed = keystore(KeystoreKeys(keyFile: file))
+        #expect(try sealed.read() == state)
+        #expect(try sealed.readCurrentUser().currentUser?.providerData.first?.tokens?.proofKey == key, "the token path's reader")
+        let withoutKey = try keystore(KeystoreKeys()).readProfiles().users.first?.providerData.first?.tokens
+        #expect(withoutKey?.proofKey == nil && withoutKey?.isSealed == true && withoutKey?.isDPoPBound == true)
+    }
+
     @Test("without the key: the commands that need a token fail saying how to give it; profiles read with tokens marked sealed")
     func withoutTheKey() async throws {
         try await write(state)

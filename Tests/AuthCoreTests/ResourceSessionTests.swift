@@ -50,7 +50,7 @@ struct ResourceSessionTests {
         _ = session.next(.done, now: now)
         #expect(session.next(.done, now: now) == .awaitRedirect)
         let action = session.next(.redirect(.authorized(AuthorizationResponse(code: "c"))), now: now)
-        guard case .exchange(_, _, _, let sent) = action else {
+        guard case .exchange(_, _, _, _, let sent) = action else {
             Issue.record("an exchange, got \(action)")
             return
         }

@@ -77,7 +77,7 @@ struct SignInSessionTests {
             session.next(.redirect(.authorized(AuthorizationResponse(code: "c"))), now: now)
                 == .exchange(
                     .authorizationCode(code: "c", redirectURI: redirectURI, codeVerifier: attempt.pkce.codeVerifier), discovery: discovery,
-                    idToken: .init(nonce: nonce), resource: nil))
+                    idToken: .init(nonce: nonce), proof: .none, resource: nil))
         let tokens = TokenClient.Issued(response: TokenResponse(accessToken: "at", idToken: "it"))
         #expect(
             session.next(.tokens(tokens), now: now)
@@ -86,6 +86,48 @@ struct SignInSessionTests {
                         source: .tokens(tokens, askedScopes: ["openid", "profile", "email"]), discovery: discovery, clientID: "client",
                         nonce: nonce,
                         callbackFields: [:])))
+    }
+
+    @Test(
+        "DPoP and a pushed request: dpop_jkt and authorization_details pushed, the browser gets client_id and request_uri only, the exchange proves the key"
+    )
+    func pushedAndBound() throws {
+        var document = discovery
+        document.dpopSigningAlgValuesSupported = ["ES256"]
+        document.pushedAuthorizationRequestEndpoint = URL(string: "https://idp.example/par")!
+        var options = FlowOptions(timeout: 60)
+        options.authorizationDetails = try AuthorizationDetails.parse(#"[{"type":"payment_initiation"}]"#, source: "test")
+        var session = try session(options)
+        _ = session.start()
+        _ = session.next(.done, now: now)
+        _ = session.next(.discovery(document), now: now)
+        let pushed = session.next(.receiverOpened(host: "127.0.0.1", port: 8400, servesStartURL: true), now: now)
+        guard case .pushAuthorization(let request, let endpoint, _) = pushed else {
+            Issue.record("the request is pushed first: \(pushed)")
+            return
+        }
+        let parameters = Dictionary(request.parameters, uniquingKeysWith: { a, _ in a })
+        #expect(endpoint.path == "/par" && parameters["dpop_jkt"] == attempt.proofKey.thumbprint)
+        #expect(parameters["authorization_details"] == #"[{"type":"payment_initiation"}]"# && parameters["code_challenge"] != nil)
+        let listen = session.next(.pushed(TokenClient.Pushed(requestURI: "urn:ietf:params:oauth:request_uri:xyz", expiresIn: 60)), now: now)
+        guard case .listen(let machine, _, _) = listen else {
+            Issue.record("then the listener")
+            return
+        }
+        let url = try #require(machine.expectation.start?.authorizationURL)
+        #expect(
+            url.absoluteString
+                == "https://idp.example/authorize?client_id=client&request_uri=urn%3Aietf%3Aparams%3Aoauth%3Arequest_uri%3Axyz")
+        _ = session.next(.done, now: now)
+        _ = session.next(.browserOpened(true), now: now)
+        _ = session.next(.done, now: now)
+        _ = session.next(.done, now: now)
+        guard case .exchange(_, _, _, let proof, _) = session.next(.redirect(.authorized(AuthorizationResponse(code: "c"))), now: now)
+        else {
+            Issue.record("the exchange")
+            return
+        }
+        #expect(proof == .offered(attempt.proofKey))
     }
 
     @Test("a refusal after the redirect finishes with the failure page for the waiting browser")
@@ -129,7 +171,7 @@ struct SignInSessionTests {
         _ = session.next(.done, now: now)
         #expect(
             session.next(.discovery(discovery), now: now)
-                == .requestDeviceAuthorization(scopes: ["openid", "profile", "email"], discovery: discovery))
+                == .requestDeviceAuthorization(scopes: ["openid", "profile", "email"], discovery: discovery, proofKey: nil))
         let authorization = DeviceAuthorizationResponse(
             deviceCode: "dc", userCode: "WDJB-MJHT", verificationURI: URL(string: "https://idp.example/activate")!, expiresIn: 900,
             interval: 5)
@@ -141,13 +183,13 @@ struct SignInSessionTests {
                         userCode: "WDJB-MJHT")))
         #expect(session.next(.done, now: now) == .report(.waitingForApproval(until: now.addingTimeInterval(300), seconds: 300)))
         #expect(session.next(.done, now: now) == .wait(until: now.addingTimeInterval(5)))
-        #expect(session.next(.done, now: now) == .pollDevice(deviceCode: "dc", discovery: discovery))
+        #expect(session.next(.done, now: now) == .pollDevice(deviceCode: "dc", discovery: discovery, proof: .none))
         let later = now.addingTimeInterval(5)
         #expect(
             session.next(.polled(.refused(OAuthErrorResponse(error: "slow_down"))), now: later)
                 == .wait(until: later.addingTimeInterval(10)),
             "slow_down: five seconds more")
-        #expect(session.next(.done, now: later) == .pollDevice(deviceCode: "dc", discovery: discovery))
+        #expect(session.next(.done, now: later) == .pollDevice(deviceCode: "dc", discovery: discovery, proof: .none))
         let tokens = TokenClient.Issued(response: TokenResponse(accessToken: "at", idToken: "it"))
         #expect(
             session.next(.polled(.issued(tokens)), now: later)

@@ -23,4 +23,8 @@ public struct OAuthErrorCode: RawRepresentable, Hashable, Sendable, CustomString
     public static let slowDown = Self(rawValue: "slow_down")
     /// RFC 8628 §3.5: the device code expired before the person finished.
     public static let expiredToken = Self(rawValue: "expired_token")
+    /// RFC 9449 §8: the server wants a proof carrying the nonce of its `DPoP-Nonce` header.
+    public static let useDPoPNonce = Self(rawValue: "use_dpop_nonce")
+    /// RFC 9449 §5: the DPoP proof was refused (another key than the grant's, a bad proof).
+    public static let invalidDPoPProof = Self(rawValue: "invalid_dpop_proof")
 }

@@ -157,3 +157,30 @@ public enum SafeFile {
         return info
     }
 }
+
+extension SafeFile {
+    /// A small file of text that is no secret (`login --authorization-details @FILE`): a
+    /// regular file, read without blocking (a FIFO is refused, never waited on) and at most
+    /// `limit` bytes; any owner and mode. Errors are `invalid-argument`, naming `option`.
+    public static func readArgumentFile(_ path: String, option: Message.Input, limit: Int) throws -> String {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw AuthError.invalidArgument("\(input: option) @\(path): \(String(cString: strerror(errno))). Check the path")
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw AuthError.invalidArgument("\(input: option) @\(path) is not a regular file. Give a file, or the value itself")
+        }
+        let data: Data
+        do {
+            data = try readAll(fd, size: info.st_size, path: path, what: "the file", code: .providerNotConfigured, limit: limit)
+        } catch let error as AuthError {
+            throw AuthError.invalidArgument(error.message)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw AuthError.invalidArgument("\(input: option) @\(path) is not UTF-8 text")
+        }
+        return text
+    }
+}

@@ -116,6 +116,7 @@ extension KeystoreRecord.Tokens {
         var seen = SeenKeys()
         var accessToken: String?, tokenType: String?, expiresAt: Date?, refreshToken: String?, idToken: String?
         var scopes: [String]?, additionalTokens: [String: KeystoreRecord.ScopedToken]?, needsSignInSince: Date?, sealed: String?
+        var dpopKey: String?
         let ok = reader.object { reader, key in
             switch key {
             case "accessToken": return seen.first(0) && reader.set(&accessToken, reader.string())
@@ -127,13 +128,14 @@ extension KeystoreRecord.Tokens {
             case "additionalTokens": return seen.first(6) && reader.set(&additionalTokens, reader.scopedTokens())
             case "needsSignInSince": return seen.first(7) && reader.set(&needsSignInSince, reader.date())
             case "sealed": return seen.first(8) && reader.set(&sealed, reader.string())
+            case "dpopKey": return seen.first(9) && reader.set(&dpopKey, reader.string())
             default: return false
             }
         }
         guard ok, let tokenType, let scopes else { return nil }
         return KeystoreRecord.Tokens(
             accessToken: accessToken, tokenType: tokenType, expiresAt: expiresAt, refreshToken: refreshToken, idToken: idToken,
-            scopes: scopes, additionalTokens: additionalTokens, needsSignInSince: needsSignInSince, sealed: sealed)
+            scopes: scopes, additionalTokens: additionalTokens, needsSignInSince: needsSignInSince, dpopKey: dpopKey, sealed: sealed)
     }
 }
 
@@ -300,6 +302,7 @@ extension SealedSecrets {
                 case "refreshToken": return seen.first(1) && reader.set(&secrets.refreshToken, reader.string())
                 case "idToken": return seen.first(2) && reader.set(&secrets.idToken, reader.string())
                 case "additionalTokens": return seen.first(3) && reader.set(&secrets.additionalTokens, reader.scopedTokens())
+                case "dpopKey": return seen.first(5) && reader.set(&secrets.dpopKey, reader.string())
                 case "bound":
                     guard seen.first(4) else { return false }
                     var boundSeen = SeenKeys()

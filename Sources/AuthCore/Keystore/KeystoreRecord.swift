@@ -107,6 +107,11 @@ enum KeystoreRecord {
         /// session is good. Readable (`status` shows it without the key), and in a sealed
         /// keystore bound with the other readable fields.
         var needsSignInSince: Date?
+        /// The DPoP key of a DPoP-bound session (RFC 9449): its private scalar, base64url. A
+        /// secret: in a sealed keystore it is held under `sealed` with the tokens.
+        var dpopKey: String?
+        /// The rich authorization granted (RFC 9396): readable, like the scopes.
+        var authorizationDetails: JSONValue?
         /// Format version 2, a sealed keystore: `accessToken`, `refreshToken`, `idToken` and
         /// `additionalTokens` (and a pending credential's `claims`) are absent and held here,
         /// AES-256-GCM under the data key, bound to the record's place (`SealedSecrets`).
@@ -275,7 +280,8 @@ extension KeystoreRecord.Tokens {
             accessToken: tokens.accessToken, tokenType: tokens.tokenType, expiresAt: tokens.expiresAt, refreshToken: tokens.refreshToken,
             idToken: tokens.idToken, scopes: tokens.scopes,
             additionalTokens: tokens.additionalTokens?.mapValues(KeystoreRecord.ScopedToken.init),
-            needsSignInSince: tokens.needsSignInSince, sealed: nil)
+            needsSignInSince: tokens.needsSignInSince, dpopKey: tokens.proofKey?.storedForm,
+            authorizationDetails: tokens.authorizationDetails?.value, sealed: nil)
     }
 
     /// The domain's tokens; from a record still sealed (read without the key, for `status`
@@ -286,6 +292,8 @@ extension KeystoreRecord.Tokens {
             scopes: scopes, additionalTokens: additionalTokens?.mapValues(\.domain))
         set.isSealed = sealed != nil
         set.needsSignInSince = needsSignInSince
+        set.proofKey = dpopKey.flatMap(DPoPKey.init(storedForm:))
+        set.authorizationDetails = authorizationDetails.flatMap(AuthorizationDetails.init)
         return set
     }
 }

@@ -4,6 +4,8 @@ struct SealedSecrets: Codable, Equatable {
     var refreshToken: String?
     var idToken: String?
     var additionalTokens: [String: KeystoreRecord.ScopedToken]?
+    /// A DPoP-bound session's key.
+    var dpopKey: String?
     /// A pending credential's ID-token claims (they hold the nonce).
     var claims: [String: JSONValue]?
     /// A Firebase pending credential's `pendingToken`.
@@ -33,6 +35,7 @@ extension KeystoreRecord.Tokens {
         tokens.refreshToken = nil
         tokens.idToken = nil
         tokens.additionalTokens = nil
+        tokens.dpopKey = nil
         tokens.sealed = nil
         return tokens
     }
@@ -56,7 +59,8 @@ extension KeystoreRecord.Tokens {
         at place: SealedPlace
     ) throws -> KeystoreRecord.Tokens {
         let secrets = SealedSecrets(
-            accessToken: accessToken, refreshToken: refreshToken, idToken: idToken, additionalTokens: additionalTokens, claims: claims,
+            accessToken: accessToken, refreshToken: refreshToken, idToken: idToken, additionalTokens: additionalTokens, dpopKey: dpopKey,
+            claims: claims,
             pendingToken: pendingToken, bound: bound ?? SealedSecrets.Bound(tokens: readable))
         var tokens = readable
         tokens.sealed = try key.seal(try KeystoreFile.secretsEncoder.encode(secrets), place: place)
@@ -88,6 +92,7 @@ extension KeystoreRecord.Tokens {
         tokens.refreshToken = secrets.refreshToken
         tokens.idToken = secrets.idToken
         tokens.additionalTokens = secrets.additionalTokens
+        tokens.dpopKey = secrets.dpopKey
         return tokens
     }
 }

@@ -48,14 +48,12 @@ public struct AuthorizationRequest: Sendable, Equatable {
     /// The parameter names an application may not set with `--param` (docs/sign-in.md).
     public static let reservedParameters: Set<String> = [
         "client_id", "response_type", "redirect_uri", "state", "scope", "response_mode", "nonce",
-        "code_challenge", "code_challenge_method",
+        "code_challenge", "code_challenge_method", "dpop_jkt", "request_uri", "authorization_details",
     ]
 
-    /// The URL to open in the browser: the endpoint with the parameters added to its query
-    /// (an endpoint's own query is kept, RFC 6749 §3.1). An endpoint with a fragment, which
-    /// §3.1 forbids, is refused: the parameters would land in the fragment and never reach
-    /// the provider.
-    public func url() throws -> URL {
+    /// The request's parameters, in the order they are sent (the URL's query, or a pushed
+    /// request's body, RFC 9126 §2.1).
+    public var parameters: [(String, String)] {
         var parameters: [(String, String)] = [
             ("response_type", responseType),
             ("client_id", clientID),
@@ -69,7 +67,15 @@ public struct AuthorizationRequest: Sendable, Equatable {
             parameters.append(("code_challenge_method", pkce.codeChallengeMethod))
         }
         if let responseMode { parameters.append(("response_mode", responseMode)) }
-        parameters += additionalParameters
+        return parameters + additionalParameters
+    }
+
+    /// The URL to open in the browser: the endpoint with the parameters added to its query
+    /// (an endpoint's own query is kept, RFC 6749 §3.1). An endpoint with a fragment, which
+    /// §3.1 forbids, is refused: the parameters would land in the fragment and never reach
+    /// the provider.
+    public func url() throws -> URL {
+        let parameters = self.parameters
         let place = "\(authorizationEndpoint.host ?? "?")\(authorizationEndpoint.path)"
         guard authorizationEndpoint.fragment == nil,
             var components = URLComponents(url: authorizationEndpoint, resolvingAgainstBaseURL: false)

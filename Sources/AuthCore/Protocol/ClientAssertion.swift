@@ -39,7 +39,10 @@ public enum ClientAssertion {
             exp: ExpirationClaim(value: issuedAt.addingTimeInterval(lifetime)))
         let keys = JWTKeyCollection()
         if let key = blocks.first("PRIVATE KEY") ?? blocks.first("RSA PRIVATE KEY") ?? blocks.first("EC PRIVATE KEY") {
-            if let rsa = try? Insecure.RSA.PrivateKey(backing: _RSA.Signing.PrivateKey(derRepresentation: key)) {
+            if let backing = try? _RSA.Signing.PrivateKey(derRepresentation: key), let rsa = try? Insecure.RSA.PrivateKey(backing: backing) {
+                if !certificateThumbprint, let primitives = try? backing.publicKey.getKeyPrimitives() {
+                    header.kid = JWKThumbprint.rsa(modulus: primitives.modulus, exponent: primitives.publicExponent)
+                }
                 // RFC 7518 §3.3 (RSASSA-PKCS1-v1_5) or §3.5 (RSASSA-PSS, SHA-256, MGF1, a 32-byte salt).
                 switch asked {
                 case nil, "RS256": await keys.add(rsa: rsa, digestAlgorithm: .sha256, serializer: SignedJWT.serializer())
@@ -48,8 +51,9 @@ public enum ClientAssertion {
                 }
                 return try await keys.sign(claims, header: header)
             }
-            if let ec = try? ES256PrivateKey(backing: P256.Signing.PrivateKey(derRepresentation: key)) {
+            if let p256 = try? P256.Signing.PrivateKey(derRepresentation: key), let ec = try? ES256PrivateKey(backing: p256) {
                 guard asked == nil || asked == "ES256" else { throw mismatch(path, key: "a P-256", asked: asked) }
+                if !certificateThumbprint { header.kid = JWKThumbprint.p256(p256.publicKey) }
                 await keys.add(ecdsa: ec, serializer: SignedJWT.serializer())
                 return try await keys.sign(claims, header: header)
             }
@@ -104,4 +108,23 @@ struct PEMBlocks {
     }
 
     func first(_ label: String) -> Data? { blocks.first { $0.label == label }?.der }
+}
+
+/// RFC 7638 thumbprints of public keys: the `kid` of a client assertion (a server that finds
+/// the client's key by `kid`, as Glewlwyd does, needs one; registering the public key under
+/// its thumbprint is the usual convention), and `dpop_jkt` (`DPoPKey`).
+enum JWKThumbprint {
+    /// An EC P-256 key: SHA-256 of `{"crv","kty","x","y"}`, base64url.
+    static func p256(_ key: P256.Signing.PublicKey) -> String {
+        let point = key.rawRepresentation
+        let members = #"{"crv":"P-256","kty":"EC","x":"\#(Base64URL.encode(point.prefix(32)))","y":"\#(Base64URL.encode(point.suffix(32)))"}"#
+        return Base64URL.encode(SHA256.hash(data: Data(utf8: members)))
+    }
+
+    /// An RSA key: SHA-256 of `{"e","kty","n"}` (big-endian, no leading zeros), base64url.
+    static func rsa(modulus: Data, exponent: Data) -> String {
+        func unsigned(_ data: Data) -> Data { Data(data.drop { $0 == 0 }) }
+        let members = #"{"e":"\#(Base64URL.encode(unsigned(exponent)))","kty":"RSA","n":"\#(Base64URL.encode(unsigned(modulus)))"}"#
+        return Base64URL.encode(SHA256.hash(data: Data(utf8: members)))
+    }
 }

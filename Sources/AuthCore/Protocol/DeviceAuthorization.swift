@@ -5,16 +5,20 @@ public struct DeviceAuthorizationRequest: Sendable, Equatable {
     public var clientID: String
     public var scopes: [String]
     public var authentication: ClientAuthentication
+    /// The DPoP key's thumbprint (RFC 9449 §10): the device code is bound to that key.
+    public var dpopJKT: String?
 
-    public init(endpoint: URL, clientID: String, scopes: [String], authentication: ClientAuthentication) {
+    public init(endpoint: URL, clientID: String, scopes: [String], authentication: ClientAuthentication, dpopJKT: String? = nil) {
         self.endpoint = endpoint
         self.clientID = clientID
         self.scopes = scopes
         self.authentication = authentication
+        self.dpopJKT = dpopJKT
     }
 
     public var httpRequest: HTTPRequest {
         var parameters = [("scope", scopes.joined(separator: " "))]
+        if let dpopJKT { parameters.append(("dpop_jkt", dpopJKT)) }
         var headers: [String: String] = ["Accept": "application/json"]
         authentication.apply(clientID: clientID, to: &parameters, headers: &headers)
         return .form(endpoint, parameters, headers: headers)

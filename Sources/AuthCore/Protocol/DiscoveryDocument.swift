@@ -19,6 +19,15 @@ public struct DiscoveryDocument: Sendable, Equatable, Codable {
     public var codeChallengeMethodsSupported: [String]?
     /// RFC 9207 §3: when true, a missing `iss` on the authorization response is refused.
     public var authorizationResponseIssParameterSupported: Bool?
+    /// RFC 9449 §5.1: the proof algorithms the provider takes; its presence says it binds
+    /// tokens to DPoP keys.
+    public var dpopSigningAlgValuesSupported: [String]?
+    /// RFC 9126 §5: where authorization requests are pushed.
+    public var pushedAuthorizationRequestEndpoint: URL?
+    /// RFC 9126 §5: every authorization request must be pushed.
+    public var requirePushedAuthorizationRequests: Bool?
+    /// RFC 9396 §10: the `authorization_details` types the provider knows.
+    public var authorizationDetailsTypesSupported: [String]?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -33,6 +42,10 @@ public struct DiscoveryDocument: Sendable, Equatable, Codable {
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
         case codeChallengeMethodsSupported = "code_challenge_methods_supported"
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
+        case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
+        case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
+        case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
+        case authorizationDetailsTypesSupported = "authorization_details_types_supported"
     }
 
     public init(
@@ -98,7 +111,7 @@ public struct DiscoveryDocument: Sendable, Equatable, Codable {
         for endpoint in [document.authorizationEndpoint, document.tokenEndpoint, document.jwksURI]
             + [
                 document.userinfoEndpoint, document.revocationEndpoint, document.introspectionEndpoint,
-                document.deviceAuthorizationEndpoint,
+                document.deviceAuthorizationEndpoint, document.pushedAuthorizationRequestEndpoint,
             ].compactMap({ $0 })
         {
             try EndpointPolicy.check(endpoint, what: "the provider's endpoint")

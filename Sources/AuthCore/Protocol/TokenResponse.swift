@@ -2,7 +2,8 @@
 public struct TokenResponse: Sendable, Equatable {
     /// `access_token` (required).
     public var accessToken: String
-    /// `token_type`: `Bearer` in any case (RFC 6749 §7.1 says case-insensitive).
+    /// `token_type`: `Bearer`, or `DPoP` for a token bound to a DPoP key (RFC 9449 §5), in
+    /// any case as sent (RFC 6749 §7.1 says case-insensitive) and kept in this spelling.
     public var tokenType: String
     /// `expires_in` in seconds, as a number or a numeric string, bounded to 1 s … 1 year.
     public var expiresIn: TimeInterval?
@@ -12,6 +13,12 @@ public struct TokenResponse: Sendable, Equatable {
     public var idToken: String?
     /// `scope` as granted, when the provider says.
     public var scopes: [String]?
+    /// `authorization_details` as granted (RFC 9396 §7): a JSON array of objects, when the
+    /// provider says.
+    public var authorizationDetails: AuthorizationDetails?
+
+    /// The spelling of `token_type` for a DPoP-bound token (RFC 9449 §5).
+    public static let dpopTokenType = "DPoP"
 
     public init(
         accessToken: String, tokenType: String = "Bearer", expiresIn: TimeInterval? = nil,
@@ -68,17 +75,32 @@ public struct TokenResponse: Sendable, Equatable {
         guard let tokenType = json["token_type"]?.stringValue else {
             throw AuthError.network("the token response from \(host) has no token_type. Check the provider's configuration")
         }
-        guard tokenType.lowercased() == "bearer" else {
+        let type: String
+        switch tokenType.lowercased() {
+        case "bearer": type = "Bearer"
+        case "dpop": type = Self.dpopTokenType
+        default:
             throw AuthError.network(
-                "the token response from \(host) has token_type '\(Sanitize.text(tokenType))'; authctl only uses Bearer tokens")
+                "the token response from \(host) has token_type '\(Sanitize.text(tokenType))'; authctl uses Bearer and DPoP tokens only")
         }
-        return TokenResponse(
+        var details: AuthorizationDetails?
+        if let value = json["authorization_details"] {
+            guard let parsed = AuthorizationDetails(value) else {
+                throw AuthError.network(
+                    "the token response from \(host) has authorization_details that are not a list of objects with a type (RFC 9396). Check the provider's configuration"
+                )
+            }
+            details = parsed
+        }
+        var response = TokenResponse(
             accessToken: accessToken,
-            tokenType: "Bearer",
+            tokenType: type,
             expiresIn: lifetime(json["expires_in"]),
             refreshToken: json["refresh_token"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 },
             idToken: json["id_token"]?.stringValue,
             scopes: json["scope"]?.stringValue.map { $0.split(separator: " ").map(String.init) })
+        response.authorizationDetails = details
+        return response
     }
 
     /// `expires_in` as a number of seconds, or nil ("unknown lifetime", as when it is

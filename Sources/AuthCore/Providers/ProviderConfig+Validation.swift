@@ -127,6 +127,29 @@ extension ProviderConfig {
                 throw ConfigFieldError(field: key.rawValue, error: .invalidArgument("\(input: option) applies to microsoft.com only"))
             }
         }
+        for (value, option, key) in [(dpop, Message.Input.dpop, CodingKeys.dpop), (par, .par, .par)] {
+            try field(key) {
+                if let value, Use(rawValue: value) == nil {
+                    throw AuthError.invalidArgument(
+                        "\(input: option) must be auto (the default), always or never, not '\(Sanitize.text(value, limit: 20))'")
+                }
+            }
+        }
+        try field(.profile) {
+            if let profile, profile != "fapi2" {
+                throw AuthError.invalidArgument("\(input: .profile) must be fapi2 (the only profile), not '\(Sanitize.text(profile, limit: 20))'")
+            }
+            if isFAPI2 {
+                if dpop == Use.never.rawValue || par == Use.never.rawValue {
+                    throw AuthError.invalidArgument(
+                        "\(input: .profile) fapi2 requires DPoP and pushed authorization requests; remove \(input: .dpop) never and \(input: .par) never"
+                    )
+                }
+                if flow == "implicit" {
+                    throw AuthError.invalidArgument("\(input: .profile) fapi2 signs in with the code flow; remove \(input: .flow) implicit")
+                }
+            }
+        }
         try field(.flow) {
             if let flow, flow != "code", flow != "implicit" {
                 throw AuthError.invalidArgument(

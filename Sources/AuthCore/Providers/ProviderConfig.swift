@@ -29,6 +29,14 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
     public var keyID: String?
     /// `apple.com`: the path of the `.p8` private key (mode 0600; never copied).
     public var privateKeyFile: String?
+    /// DPoP-bound tokens (RFC 9449): `auto` (the default: when the provider's metadata lists
+    /// `dpop_signing_alg_values_supported`), `always` or `never`.
+    public var dpop: String?
+    /// Pushed authorization requests (RFC 9126): `auto` (the default: when the metadata lists
+    /// `pushed_authorization_request_endpoint`), `always` or `never`.
+    public var par: String?
+    /// `fapi2`: the FAPI 2.0 security profile's requirements (docs/security.md).
+    public var profile: String?
     /// `oidc.*` made by `login URL` (docs/resources.md): where the server's metadata is read
     /// when it is not OpenID discovery (RFC 8414's `/.well-known/oauth-authorization-server`).
     public var metadataURL: String?
@@ -40,6 +48,7 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         case id, clientID = "clientId", clientSecretEnv, clientSecretFile, scopes, parameters, redirectURI = "redirectUri"
         case listenAddress, issuer, flow, tenant, authorityHost, graphHost
         case teamID = "teamId", keyID = "keyId", privateKeyFile
+        case dpop, par, profile
         case metadataURL = "metadataUrl", registrationClientURI = "registrationClientUri"
     }
 
@@ -48,8 +57,11 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         scopes: [String] = [], parameters: [String: String] = [:], redirectURI: String? = nil,
         listenAddress: String? = nil, issuer: String? = nil, flow: String? = nil, tenant: String? = nil,
         authorityHost: String? = nil, graphHost: String? = nil, teamID: String? = nil, keyID: String? = nil,
-        privateKeyFile: String? = nil
+        privateKeyFile: String? = nil, dpop: String? = nil, par: String? = nil, profile: String? = nil
     ) {
+        self.dpop = dpop
+        self.par = par
+        self.profile = profile
         self.id = id
         self.clientID = clientID
         self.clientSecretEnv = clientSecretEnv
@@ -116,9 +128,24 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         teamID = try value(String.self, .teamID)
         keyID = try value(String.self, .keyID)
         privateKeyFile = try value(String.self, .privateKeyFile)
+        dpop = try value(String.self, .dpop)
+        par = try value(String.self, .par)
+        profile = try value(String.self, .profile)
         metadataURL = try value(String.self, .metadataURL)
         registrationClientURI = try value(String.self, .registrationClientURI)
     }
+
+    /// Whether a protocol extension is used: when the provider offers it, always, or never.
+    public enum Use: String, Sendable, Equatable, CaseIterable {
+        case auto, always, never
+    }
+
+    /// `dpop`, `auto` when absent (validated on load; an unknown value reads as `auto`).
+    public var dpopUse: Use { dpop.flatMap(Use.init(rawValue:)) ?? (isFAPI2 ? .always : .auto) }
+    /// `par`, `auto` when absent.
+    public var parUse: Use { par.flatMap(Use.init(rawValue:)) ?? (isFAPI2 ? .always : .auto) }
+    /// `profile` is `fapi2`.
+    public var isFAPI2: Bool { profile == "fapi2" }
 
     /// An unknown key of a provider entry; one that looks like a secret gets where secrets go.
     static func unknownKey(_ key: String, provider: String) -> AuthError {

@@ -8,8 +8,8 @@ struct CredentialAssembly: Sendable {
 
     /// The credential of a grant's tokens, whose ID token the token client validated.
     func credential(
-        _ issued: TokenClient.Issued, provider: any IdentityProvider, askedScopes: [String], callbackFields: [String: String] = [:],
-        resource: URL? = nil
+        _ issued: TokenClient.Issued, provider: any IdentityProvider, askedScopes: [String], askedDetails: AuthorizationDetails? = nil,
+        callbackFields: [String: String] = [:], resource: URL? = nil
     ) async throws -> Credential {
         let tokens = issued.response
         if let resource, tokens.idToken == nil || issued.idTokenClaims == nil {
@@ -19,10 +19,12 @@ struct CredentialAssembly: Sendable {
             throw AuthError.invalidCredential("\(provider.id) returned no ID token. Check that the app may use the 'openid' scope")
         }
         let now = clock.now()
-        let tokenSet = TokenSet(
+        var tokenSet = TokenSet(
             accessToken: tokens.accessToken, tokenType: tokens.tokenType,
             expiresAt: tokens.expiresIn.map { now.addingTimeInterval($0) }, refreshToken: tokens.refreshToken,
             idToken: idToken, scopes: tokens.scopes ?? askedScopes)
+        tokenSet.proofKey = issued.proofKey
+        tokenSet.authorizationDetails = tokens.authorizationDetails ?? askedDetails
         // The identity is keyed by the validated `iss` (for most providers the configured
         // issuer; for Microsoft the token's tenant issuer).
         let federatedID = try provider.federatedID(from: claims)
@@ -78,7 +80,8 @@ extension CredentialAssembly {
         switch making.source {
         case .tokens(let issued, let askedScopes):
             return try await credential(
-                issued, provider: provider, askedScopes: askedScopes, callbackFields: making.callbackFields, resource: making.resource)
+                issued, provider: provider, askedScopes: askedScopes, askedDetails: making.authorizationDetails,
+                callbackFields: making.callbackFields, resource: making.resource)
         case .idToken(let idToken):
             return try await idTokenOnly(
                 idToken, provider: provider, discovery: making.discovery, clientID: making.clientID, nonce: making.nonce,

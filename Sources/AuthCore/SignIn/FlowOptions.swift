@@ -26,6 +26,8 @@ public struct FlowOptions: Sendable {
     /// `--allow-any-local-user`: the loopback listener serves connections of every local
     /// user, not only the user's own (docs/sign-in.md step 3: WSL's forwarding, some containers).
     public var allowAnyLocalUser: Bool
+    /// `--authorization-details` (RFC 9396): sent with the authorization request, kept with the grant.
+    public var authorizationDetails: AuthorizationDetails?
     /// The protected resource of a sign-in that starts from its URL (docs/resources.md):
     /// sent as `resource` on the authorization and token requests (RFC 8707), and the only
     /// scopes asked are `scopes` (no `openid` added).
@@ -52,9 +54,21 @@ public struct AuthorizationAttempt: Sendable, Equatable {
     public var state: String
     public var nonce: String
     public var pkce: PKCE
+    /// The key the identity's tokens are bound to when the sign-in uses DPoP (RFC 9449):
+    /// drawn for every attempt, used only when the provider and its configuration say so.
+    public var proofKey: DPoPKey
+
+    public init(state: String, nonce: String, pkce: PKCE, proofKey: DPoPKey) {
+        self.state = state
+        self.nonce = nonce
+        self.pkce = pkce
+        self.proofKey = proofKey
+    }
 
     /// 32 bytes each from the CSPRNG: well above the 128 bits RFC 6749 §10.10 asks.
     public static func generate(using random: any RandomSource) -> AuthorizationAttempt {
-        AuthorizationAttempt(state: random.base64URL(bytes: 32), nonce: random.base64URL(bytes: 32), pkce: .generate(using: random))
+        AuthorizationAttempt(
+            state: random.base64URL(bytes: 32), nonce: random.base64URL(bytes: 32), pkce: .generate(using: random),
+            proofKey: .generate(using: random))
     }
 }

@@ -69,18 +69,21 @@ struct SignInDriver: Sendable {
                     let redirect = try await receiver.redirect()
                     browserAnswer = redirect.browser
                     input = .redirect(redirect.outcome)
-                case .requestDeviceAuthorization(let scopes, let discovery):
+                case .requestDeviceAuthorization(let scopes, let discovery, let proofKey):
                     input = .deviceAuthorization(
-                        try await tokens.deviceAuthorization(scopes: scopes, provider: provider, discovery: discovery))
+                        try await tokens.deviceAuthorization(scopes: scopes, provider: provider, discovery: discovery, proofKey: proofKey))
+                case .pushAuthorization(let request, let endpoint, let discovery):
+                    input = .pushed(
+                        try await tokens.pushAuthorization(request.parameters, at: endpoint, provider: provider, discovery: discovery))
                 case .wait(let deadline):
                     try await clock.sleep(until: deadline)
                     input = .done
-                case .exchange(let grant, let discovery, let idToken, let resource):
+                case .exchange(let grant, let discovery, let idToken, let proof, let resource):
                     input = .tokens(
                         try await tokens.requestTokens(
-                            grant, provider: provider, discovery: discovery, idToken: idToken, resource: resource))
-                case .pollDevice(let deviceCode, let discovery):
-                    input = .polled(try await tokens.poll(deviceCode: deviceCode, provider: provider, discovery: discovery))
+                            grant, provider: provider, discovery: discovery, idToken: idToken, proof: proof, resource: resource))
+                case .pollDevice(let deviceCode, let discovery, let proof):
+                    input = .polled(try await tokens.poll(deviceCode: deviceCode, provider: provider, discovery: discovery, proof: proof))
                 case .makeCredential(let making):
                     input = .credential(try await credentials.credential(making, provider: provider))
                 }

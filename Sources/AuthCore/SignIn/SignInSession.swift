@@ -25,15 +25,19 @@ public struct SignInSession: Sendable {
         /// The redirect, once it arrives (or the receiver's deadline passes). → `.redirect`
         case awaitRedirect
         /// The device authorization request (RFC 8628 §3.1) for these scopes, through the
-        /// token client. → `.deviceAuthorization`
-        case requestDeviceAuthorization(scopes: [String], discovery: DiscoveryDocument)
+        /// token client, bound to the DPoP key when there is one. → `.deviceAuthorization`
+        case requestDeviceAuthorization(scopes: [String], discovery: DiscoveryDocument, proofKey: DPoPKey?)
+        /// Push the authorization request (RFC 9126 §2.1) through the token client. → `.pushed`
+        case pushAuthorization(AuthorizationRequest, to: URL, discovery: DiscoveryDocument)
         /// Wait until this instant on the clock (the device flow's interval). → `.done`
         case wait(until: Date)
         /// The code exchange through the token client (RFC 6749 §4.1.3), its ID token
         /// validated against `nonce`, for `resource` when the sign-in is for one (RFC 8707). → `.tokens`
-        case exchange(TokenRequest.Grant, discovery: DiscoveryDocument, idToken: TokenClient.IDTokenExpectation, resource: URL?)
+        case exchange(
+            TokenRequest.Grant, discovery: DiscoveryDocument, idToken: TokenClient.IDTokenExpectation, proof: TokenClient.Proof,
+            resource: URL?)
         /// One poll of the device flow through the token client (RFC 8628 §3.4). → `.polled`
-        case pollDevice(deviceCode: String, discovery: DiscoveryDocument)
+        case pollDevice(deviceCode: String, discovery: DiscoveryDocument, proof: TokenClient.Proof)
         /// Make the credential: of the tokens of a grant (their ID token validated already),
         /// or of an ID token alone (implicit flow: validated here, fetching the provider's
         /// keys, again once on an unknown `kid`). → `.credential`
@@ -50,6 +54,8 @@ public struct SignInSession: Sendable {
         case browserOpened(Bool)
         case redirect(CallbackStateMachine.Outcome)
         case deviceAuthorization(DeviceAuthorizationResponse)
+        /// The token client's answer to `.pushAuthorization`.
+        case pushed(TokenClient.Pushed)
         /// The token client's answer to `.exchange`.
         case tokens(TokenClient.Issued)
         /// The token client's answer to `.pollDevice`: the tokens, or the provider's OAuth error.
@@ -70,18 +76,21 @@ public struct SignInSession: Sendable {
         public var clientID: String
         public var nonce: String?
         public var callbackFields: [String: String]
+        /// The rich authorization asked for (RFC 9396), kept when the provider does not say what it granted.
+        public var authorizationDetails: AuthorizationDetails?
         /// The protected resource of the sign-in (RFC 8707), whose tokens need no ID token.
         public var resource: URL?
 
         public init(
             source: Source, discovery: DiscoveryDocument, clientID: String, nonce: String?, callbackFields: [String: String],
-            resource: URL? = nil
+            authorizationDetails: AuthorizationDetails? = nil, resource: URL? = nil
         ) {
             self.source = source
             self.discovery = discovery
             self.clientID = clientID
             self.nonce = nonce
             self.callbackFields = callbackFields
+            self.authorizationDetails = authorizationDetails
             self.resource = resource
         }
     }
@@ -100,6 +109,19 @@ public struct SignInSession: Sendable {
         var receiverPort: UInt16
         /// The authorization URL behind the start URL (nil: no start URL, the URL is shown).
         var authorizationURL: URL?
+    }
+
+    /// A browser sign-in whose authorization request is being pushed: the redirect's parts
+    /// known so far.
+    struct Pushing: Sendable {
+        var discovery: DiscoveryDocument
+        var redirectURI: URL
+        var nonce: String
+        var askedScopes: [String]
+        var receiverHost: String
+        var receiverPort: UInt16
+        var servesStartURL: Bool
+        var authorizationEndpoint: URL
     }
 
     /// A device sign-in once the provider has issued its codes.
@@ -125,6 +147,7 @@ public struct SignInSession: Sendable {
         case checkingClient
         case discovering
         case openingReceiver(DiscoveryDocument)
+        case pushing(Pushing)
         case reporting([SignInEvent], then: Next)
         case listening(Redirect)
         case openingBrowser(Redirect, authorizationURL: URL)
@@ -146,6 +169,8 @@ public struct SignInSession: Sendable {
     }
 
     private var step = Step.checkingClient
+    /// DPoP and pushed requests, once the provider's metadata is known.
+    private var protection = RequestProtection.none
     /// A browser waits for the page that tells how the sign-in ended.
     private var browserWaits = false
 
@@ -226,12 +251,18 @@ public struct SignInSession: Sendable {
             step = .discovering
             return .fetchDiscovery
         case (.discovering, .discovery(let document)):
+            protection = try RequestProtection.decide(
+                provider: provider, discovery: document, key: attempt.proofKey, usesTokenEndpoint: !implicit, browser: !deviceFlow)
             if deviceFlow { return try deviceAuthorization(document) }
             step = .openingReceiver(document)
             return .openReceiver(
                 pasted: options.mode == .manual, address: listenAddress, access: options.allowAnyLocalUser ? .anyLocalUser : .currentUser)
         case (.openingReceiver(let discovery), .receiverOpened(let host, let port, let servesStartURL)):
             return try prepareRedirect(discovery, host: host, port: port, servesStartURL: servesStartURL, now: now)
+        case (.pushing(let pushing), .pushed(let pushed)):
+            return try listen(
+                pushing, authorizationURL: try Self.pushedAuthorizationURL(pushing.authorizationEndpoint, pushed, clientID: clientID),
+                now: now)
         case (.reporting(var events, let then), .done):
             if !events.isEmpty {
                 let event = events.removeFirst()
@@ -261,7 +292,8 @@ public struct SignInSession: Sendable {
             return .makeCredential(
                 CredentialMaking(
                     source: .tokens(issued, askedScopes: redirect.askedScopes), discovery: redirect.discovery,
-                    clientID: clientID, nonce: redirect.nonce, callbackFields: fields, resource: options.resource))
+                    clientID: clientID, nonce: redirect.nonce, callbackFields: fields, authorizationDetails: options.authorizationDetails,
+                    resource: options.resource))
         case (.making, .credential(let credential)):
             step = .finished
             return .finish(
@@ -279,7 +311,7 @@ public struct SignInSession: Sendable {
             return try report([code, approval], then: .poll(device, issuedAt: now), now: now)
         case (.polling(let device), .done):
             step = .awaitingPoll(device)
-            return .pollDevice(deviceCode: device.authorization.deviceCode, discovery: device.discovery)
+            return .pollDevice(deviceCode: device.authorization.deviceCode, discovery: device.discovery, proof: protection.proof)
         case (.awaitingPoll(var device), .polled(let poll)):
             switch poll {
             case .issued(let issued):
@@ -287,7 +319,7 @@ public struct SignInSession: Sendable {
                 return .makeCredential(
                     CredentialMaking(
                         source: .tokens(issued, askedScopes: askedScopes), discovery: device.discovery, clientID: clientID, nonce: nil,
-                        callbackFields: [:], resource: options.resource))
+                        callbackFields: [:], authorizationDetails: options.authorizationDetails, resource: options.resource))
             case .refused(let error):
                 let action = device.polling.next(after: error, now: now)
                 return pollAction(action, device, now: now)
@@ -336,19 +368,39 @@ public struct SignInSession: Sendable {
         // by form_post (a loopback listener never sees a fragment), bound by the nonce.
         // The nonce as sent and as the ID token must carry it (Apple: its SHA-256 hex digest).
         let nonce = provider.expectedNonce(forRawNonce: attempt.nonce)
+        var additional = parameters
+        if let key = protection.proof.key { additional.append(("dpop_jkt", key.thumbprint)) }
+        if let details = options.authorizationDetails { additional.append(("authorization_details", details.json)) }
         let request = AuthorizationRequest(
             authorizationEndpoint: discovery.authorizationEndpoint, issuer: provider.issuer, clientID: clientID,
             redirectURI: redirectURI, scopes: askedScopes, responseType: implicit ? "id_token" : "code",
             responseMode: implicit ? "form_post" : provider.responseMode(for: askedScopes), state: attempt.state, nonce: nonce,
-            pkce: implicit ? nil : attempt.pkce, additionalParameters: parameters)
+            pkce: implicit ? nil : attempt.pkce, additionalParameters: additional)
+        let pushing = Pushing(
+            discovery: discovery, redirectURI: redirectURI, nonce: nonce, askedScopes: request.scopes, receiverHost: host,
+            receiverPort: port, servesStartURL: servesStartURL, authorizationEndpoint: discovery.authorizationEndpoint)
+        if let endpoint = protection.pushEndpoint {
+            // RFC 9126: the request goes to the provider directly, authenticated; the browser
+            // gets only `client_id` and the `request_uri` that stands for it.
+            step = .pushing(pushing)
+            return .pushAuthorization(request, to: endpoint, discovery: discovery)
+        }
+        return try listen(pushing, authorizationURL: try request.url(), now: now)
+    }
+
+    /// The authorization URL is known: the state machine that judges the redirect, then the
+    /// receiver listens.
+    private mutating func listen(_ pushing: Pushing, authorizationURL: URL, now: Date) throws -> Action {
+        let discovery = pushing.discovery
+        let servesStartURL = pushing.servesStartURL
         // The browser gets a one-time local start URL that redirects to the authorization
         // URL: state, nonce and the PKCE challenge never reach another program's command line.
-        let authorizationURL = try request.url()
         let start = CallbackStateMachine.StartPage(path: startPath, authorizationURL: authorizationURL)
         let machine = CallbackStateMachine(
             expectation: .init(
-                path: redirectURI.path, state: attempt.state, issuer: provider.issuer,
-                issuerParameterRequired: discovery.authorizationResponseIssParameterSupported == true,
+                path: pushing.redirectURI.path, state: attempt.state, issuer: provider.issuer,
+                issuerParameterRequired: discovery.authorizationResponseIssParameterSupported == true
+                    || protection.requiresIssuerOnRedirect,
                 resultParameter: implicit ? "id_token" : "code", start: servesStartURL ? start : nil))
         var events: [SignInEvent] = implicit ? [.implicitFlow(provider: provider.id)] : []
         if !servesStartURL {
@@ -356,9 +408,25 @@ public struct SignInSession: Sendable {
             events.append(.openURL(authorizationURL, provider: provider.id))
         }
         let redirect = Redirect(
-            discovery: discovery, redirectURI: redirectURI, nonce: nonce, askedScopes: request.scopes, machine: machine,
-            receiverHost: host, receiverPort: port, authorizationURL: servesStartURL ? authorizationURL : nil)
+            discovery: discovery, redirectURI: pushing.redirectURI, nonce: pushing.nonce, askedScopes: pushing.askedScopes,
+            machine: machine, receiverHost: pushing.receiverHost, receiverPort: pushing.receiverPort,
+            authorizationURL: servesStartURL ? authorizationURL : nil)
         return try report(events, then: .listen(redirect), now: now)
+    }
+
+    /// The URL the browser opens for a pushed request (RFC 9126 §4): the authorization
+    /// endpoint (its own query kept) with `client_id` and `request_uri` alone.
+    static func pushedAuthorizationURL(_ endpoint: URL, _ pushed: TokenClient.Pushed, clientID: String) throws -> URL {
+        guard endpoint.fragment == nil, var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) else {
+            throw AuthError.notConfigured("the provider's authorization endpoint has a fragment, which OAuth forbids (RFC 6749 §3.1)")
+        }
+        let own = components.percentEncodedQuery.flatMap { $0.isEmpty ? nil : $0 }
+        let encoded = FormURLEncoding.encode([("client_id", clientID), ("request_uri", pushed.requestURI)])
+        components.percentEncodedQuery = own.map { "\($0)&\(encoded)" } ?? encoded
+        guard let url = components.url else {
+            throw AuthError.notConfigured("the provider's authorization endpoint cannot carry a pushed request's URI")
+        }
+        return url
     }
 
     /// `http://HOST:PORT/start/<random>`, HOST being the redirect URI's when it is on this
@@ -419,7 +487,7 @@ public struct SignInSession: Sendable {
         step = .exchanging(redirect, fields: response.extraParameters)
         return .exchange(
             .authorizationCode(code: code, redirectURI: redirect.redirectURI, codeVerifier: attempt.pkce.codeVerifier),
-            discovery: redirect.discovery, idToken: .init(nonce: redirect.nonce), resource: options.resource)
+            discovery: redirect.discovery, idToken: .init(nonce: redirect.nonce), proof: protection.proof, resource: options.resource)
     }
 
     /// The device flow: the endpoint checked, then the device authorization request.
@@ -431,6 +499,6 @@ public struct SignInSession: Sendable {
         }
         try EndpointPolicy.check(endpoint, what: "the device authorization endpoint")
         step = .requestingDevice(discovery)
-        return .requestDeviceAuthorization(scopes: askedScopes, discovery: discovery)
+        return .requestDeviceAuthorization(scopes: askedScopes, discovery: discovery, proofKey: protection.proof.key)
     }
 }

@@ -41,6 +41,7 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case clientCredentials, certificateFile, federatedToken, federatedTokenFile, federatedTokenEnv, federatedAudience
         case project, apiKey, tenantID, emulator
         case noCheck, preset, domain, realm, authorizationServer
+        case dpop, par, profile, authorizationDetails, method, url
         case resource, clientMetadataURL
     }
 

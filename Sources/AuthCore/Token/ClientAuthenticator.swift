@@ -72,7 +72,8 @@ struct ClientAuthenticator: Sendable {
             guard let discovery else { throw AuthError.internalError("a client assertion needs the provider's token endpoint") }
             return .assertion(
                 try await ClientAssertion.signed(
-                    pem: try secrets.certificateFile(path), path: path, clientID: client.clientID, audience: discovery.tokenEndpoint,
+                    pem: try secrets.certificateFile(path), path: path, clientID: client.clientID,
+                    audience: try Self.assertionAudience(provider: provider, discovery: discovery),
                     jti: random.base64URL(bytes: 18), now: clock.now(), certificateThumbprint: provider.wantsCertificateThumbprint,
                     algorithm: client.assertionAlgorithm))
         case .federatedTokenFile, .federatedTokenEnvironment, .federatedTokenService:
@@ -80,6 +81,18 @@ struct ClientAuthenticator: Sendable {
             return .assertion(
                 try await assertion.token(client.authentication, audience: client.federatedAudience ?? provider.defaultFederatedAudience))
         }
+    }
+
+    /// The `aud` of a `private_key_jwt` assertion: the token endpoint (RFC 7523 §3), or under
+    /// FAPI 2.0 the issuer identifier alone — the 2025 fix of the audience-injection attack,
+    /// where a lying endpoint URL in one server's metadata made a client sign assertions
+    /// another server would take.
+    static func assertionAudience(provider: any IdentityProvider, discovery: DiscoveryDocument) throws -> URL {
+        guard provider.config.isFAPI2 else { return discovery.tokenEndpoint }
+        guard let issuer = URL(string: discovery.issuer) else {
+            throw AuthError.notConfigured("the issuer of \(provider.id) is not a URL; a FAPI 2.0 client assertion names it")
+        }
+        return issuer
     }
 
     /// `client_secret_basic` unless the provider only advertises `client_secret_post`

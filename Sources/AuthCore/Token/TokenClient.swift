@@ -5,6 +5,11 @@
 /// credentials — and every request through `send`, so that a new client authentication
 /// (`ClientAuthenticator`) or a proof of possession touches one file.
 ///
+/// A request for a DPoP-bound grant (RFC 9449) carries a fresh proof made by the identity's
+/// key (`Proof`); a server that asks for a nonce (`use_dpop_nonce`) is answered once more
+/// with a new proof and a new client authentication, and its nonce is remembered for this
+/// command's later requests to it.
+///
 /// It authenticates the client, sends, parses the answer (`TokenResponse`, whose refusal is
 /// an `AuthError` carrying the provider's `oauthError` as a value) and validates the ID
 /// token when one comes back and the caller says what it expects of it. It keeps no state:
@@ -18,16 +23,49 @@ public struct TokenClient: Sendable {
         case workload(WorkloadClient)
     }
 
+    /// Whether a request proves possession of a DPoP key (RFC 9449), and what it accepts back.
+    public enum Proof: Sendable, Equatable {
+        /// A bearer request.
+        case none
+        /// Proofs made by the key; a bearer token back is taken (the provider does not bind
+        /// tokens: `--dpop auto`).
+        case offered(DPoPKey)
+        /// Proofs made by the key; the tokens must come back bound to it (`--dpop always`, and
+        /// every refresh of a DPoP-bound identity: never a fall back to bearer).
+        case required(DPoPKey)
+
+        public var key: DPoPKey? {
+            switch self {
+            case .none: nil
+            case .offered(let key), .required(let key): key
+            }
+        }
+    }
+
     /// What a grant yields.
     public struct Issued: Sendable, Equatable {
         public var response: TokenResponse
         /// The ID token's claims, validated (OpenID Connect Core 3.1.3.7), when the response
         /// carried one and the caller asked for its validation.
         public var idTokenClaims: IDTokenClaims?
+        /// The key the tokens are bound to (`token_type` `DPoP`); nil for bearer tokens.
+        public var proofKey: DPoPKey?
 
-        public init(response: TokenResponse, idTokenClaims: IDTokenClaims? = nil) {
+        public init(response: TokenResponse, idTokenClaims: IDTokenClaims? = nil, proofKey: DPoPKey? = nil) {
             self.response = response
             self.idTokenClaims = idTokenClaims
+            self.proofKey = proofKey
+        }
+    }
+
+    /// A pushed authorization request's answer (RFC 9126 §2.2).
+    public struct Pushed: Sendable, Equatable {
+        public var requestURI: String
+        public var expiresIn: TimeInterval
+
+        public init(requestURI: String, expiresIn: TimeInterval) {
+            self.requestURI = requestURI
+            self.expiresIn = expiresIn
         }
     }
 
@@ -55,8 +93,11 @@ public struct TokenClient: Sendable {
 
     let transport: any HTTPTransport
     let clock: any Clock
+    let random: any RandomSource
     let metadata: ProviderMetadata
     let authenticator: ClientAuthenticator
+    /// The nonces servers gave this command (RFC 9449 §8), per server and client.
+    let nonces = DPoPNonces()
 
     public init(
         transport: any HTTPTransport, clock: any Clock, random: any RandomSource, metadataCache: any MetadataCache,
@@ -64,6 +105,7 @@ public struct TokenClient: Sendable {
     ) {
         self.transport = transport
         self.clock = clock
+        self.random = random
         metadata = ProviderMetadata(transport: transport, clock: clock, metadataCache: metadataCache)
         authenticator = ClientAuthenticator(clock: clock, random: random, secrets: secrets, transport: transport)
     }
@@ -83,64 +125,127 @@ public struct TokenClient: Sendable {
     /// - Parameters:
     ///   - idToken: what an ID token in the answer must be; nil: not validated here
     ///     (a workload's grant, which keeps none).
+    ///   - proof: the DPoP key the request proves, and whether the tokens must be bound to it.
     ///   - resource: the protected resource the token is for (RFC 8707 §2.2), sent as `resource`.
     func requestTokens(
         _ grant: TokenRequest.Grant, provider: any IdentityProvider, client: Client = .configured, discovery: DiscoveryDocument,
-        idToken: IDTokenExpectation? = nil, resource: URL? = nil
+        idToken: IDTokenExpectation? = nil, proof: Proof = .none, additionalParameters: [(String, String)] = [], resource: URL? = nil
     ) async throws -> Issued {
-        let (response, clientID) = try await send(grant, provider: provider, client: client, discovery: discovery, resource: resource)
-        return try await issued(response, provider: provider, client: client, clientID: clientID, discovery: discovery, idToken: idToken)
+        let (response, clientID) = try await send(
+            grant, provider: provider, client: client, discovery: discovery, proof: proof, additionalParameters: additionalParameters,
+            resource: resource)
+        if case .refreshToken = grant, response.status == 400, response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D }) {
+            // RFC 6749 §5.2 puts `invalid_grant` in a JSON body; some servers (Glewlwyd) answer a
+            // used, revoked or expired refresh token with a bare 400. For a refresh nothing
+            // else is meant by it: the session has ended.
+            throw AuthError.invalidCredential(
+                "\(provider.id) refused the refresh token (HTTP 400 with no explanation)", oauthError: .invalidGrant)
+        }
+        return try await issued(
+            response, provider: provider, client: client, clientID: clientID, discovery: discovery, idToken: idToken, proof: proof)
     }
 
     /// One poll of the device flow (RFC 8628 §3.4): the tokens, or the provider's OAuth
     /// error as an answer (`authorization_pending`, `slow_down`, …) for `DeviceTokenPolling`
     /// to judge. The ID token is validated as a sign-in's, with no nonce.
-    func poll(deviceCode: String, provider: any IdentityProvider, discovery: DiscoveryDocument) async throws -> DevicePoll {
-        let (response, clientID) = try await send(.deviceCode(deviceCode), provider: provider, client: .configured, discovery: discovery)
+    func poll(deviceCode: String, provider: any IdentityProvider, discovery: DiscoveryDocument, proof: Proof = .none) async throws
+        -> DevicePoll
+    {
+        let (response, clientID) = try await send(
+            .deviceCode(deviceCode), provider: provider, client: .configured, discovery: discovery, proof: proof)
         // An OAuth error whatever the status: GitHub answers `authorization_pending` with 200.
         if let json = JSONValue.object(from: response.body), let error = OAuthErrorResponse(json) { return .refused(error) }
         return .issued(
             try await issued(
-                response, provider: provider, client: .configured, clientID: clientID, discovery: discovery, idToken: .init(nonce: nil)))
+                response, provider: provider, client: .configured, clientID: clientID, discovery: discovery, idToken: .init(nonce: nil),
+                proof: proof))
     }
 
-    /// The token request of `grant`, authenticated as `client`, sent; and the client id it named.
+    /// The token request of `grant`, authenticated as `client`, with a DPoP proof when one is
+    /// due, sent; and the client id it named. A server's `use_dpop_nonce` is answered once,
+    /// with its nonce in a new proof and a new client authentication (an assertion's `jti`
+    /// is used once): the refused request used up neither the code nor the refresh token.
     private func send(
-        _ grant: TokenRequest.Grant, provider: any IdentityProvider, client: Client, discovery: DiscoveryDocument, resource: URL? = nil
+        _ grant: TokenRequest.Grant, provider: any IdentityProvider, client: Client, discovery: DiscoveryDocument, proof: Proof,
+        additionalParameters: [(String, String)] = [], resource: URL? = nil
     ) async throws -> (HTTPResponse, clientID: String) {
         let clientID = try self.clientID(client, provider: provider)
-        var request = TokenRequest(
-            tokenEndpoint: discovery.tokenEndpoint, clientID: clientID, grant: grant,
-            authentication: try await authenticator.authentication(for: client, provider: provider, discovery: discovery))
-        request.resource = resource
-        return (try await send(request.httpRequest), clientID)
+        var retried = false
+        while true {
+            var request = TokenRequest(
+                tokenEndpoint: discovery.tokenEndpoint, clientID: clientID, grant: grant,
+                authentication: try await authenticator.authentication(for: client, provider: provider, discovery: discovery))
+            request.additionalParameters = additionalParameters
+            request.resource = resource
+            let response = try await send(request.httpRequest, proof: proof.key, clientID: clientID)
+            if proof.key != nil, !retried, DPoPNonces.asksForNonce(response) {
+                retried = true
+                continue
+            }
+            return (response, clientID)
+        }
     }
 
-    /// The token endpoint's answer read (RFC 6749 §5), its ID token validated when asked.
+    /// The token endpoint's answer read (RFC 6749 §5), its binding checked against the proof
+    /// sent, its ID token validated when asked.
     private func issued(
         _ answer: HTTPResponse, provider: any IdentityProvider, client: Client, clientID: String, discovery: DiscoveryDocument,
-        idToken: IDTokenExpectation?
+        idToken: IDTokenExpectation?, proof: Proof
     ) async throws -> Issued {
         let nextStep: (OAuthErrorResponse) -> Message? =
             if case .workload = client { provider.workloadNextStep(for:) } else { provider.nextStep(for:) }
-        let response = try TokenResponse.parse(answer, host: "\(provider.id) (\(discovery.tokenEndpoint.host ?? "?"))", nextStep: nextStep)
-        guard let expectation = idToken, let token = response.idToken else { return Issued(response: response) }
+        let host = "\(provider.id) (\(discovery.tokenEndpoint.host ?? "?"))"
+        let response = try TokenResponse.parse(answer, host: host, nextStep: nextStep)
+        let bound = response.tokenType == TokenResponse.dpopTokenType
+        switch proof {
+        case .none where bound:
+            throw AuthError.invalidCredential(
+                "\(host) issued a DPoP-bound token to a request that proved no key (RFC 9449 §5); authctl cannot use it. Set the provider's \(input: .dpop) to auto or always and sign in again"
+            )
+        case .required where !bound:
+            throw AuthError.invalidCredential(
+                "\(host) issued a bearer token where authctl asked for one bound to its DPoP key (RFC 9449); a bearer token would be usable by anyone who copies it, so authctl refused it and stored nothing. Check that the provider supports DPoP for this client, or set the provider's \(input: .dpop) to auto"
+            )
+        default: break
+        }
+        let key = bound ? proof.key : nil
+        guard let expectation = idToken, let token = response.idToken else { return Issued(response: response, proofKey: key) }
         let claims = try await IDTokenVerification(clock: clock, metadata: metadata)
             .validate(token, provider: provider, discovery: discovery, clientID: clientID, nonce: expectation.nonce)
-        return Issued(response: response, idTokenClaims: claims)
+        return Issued(response: response, idTokenClaims: claims, proofKey: key)
+    }
+
+    /// A pushed authorization request (RFC 9126 §2.1): the authorization request's
+    /// parameters with the client's authentication, sent to `endpoint`; its `request_uri`.
+    func pushAuthorization(
+        _ parameters: [(String, String)], at endpoint: URL, provider: any IdentityProvider, client: Client = .configured,
+        discovery: DiscoveryDocument
+    ) async throws -> Pushed {
+        let clientID = try self.clientID(client, provider: provider)
+        var form = parameters.filter { $0.0 != "client_id" }
+        var headers: [String: String] = [:]
+        try await authenticator.authentication(for: client, provider: provider, discovery: discovery)
+            .apply(clientID: clientID, to: &form, headers: &headers)
+        let response = try await send(.form(endpoint, form, headers: headers), proof: nil, clientID: clientID)
+        return try Pushed.parse(response, host: "\(provider.id) (\(endpoint.host ?? "?"))")
     }
 
     /// The device authorization request (RFC 8628 §3.1) for `scopes`.
-    func deviceAuthorization(scopes: [String], provider: any IdentityProvider, discovery: DiscoveryDocument) async throws
-        -> DeviceAuthorizationResponse
+    /// With a DPoP key, its thumbprint goes as `dpop_jkt` (RFC 9449 §10): the device code is
+    /// then bound to it, whatever key a poll proves.
+    func deviceAuthorization(scopes: [String], provider: any IdentityProvider, discovery: DiscoveryDocument, proofKey: DPoPKey? = nil)
+        async throws -> DeviceAuthorizationResponse
     {
         guard let endpoint = discovery.deviceAuthorizationEndpoint else {
             throw AuthError.internalError("the device authorization request has no endpoint")
         }
+        let clientID = try clientID(.configured, provider: provider)
         let request = DeviceAuthorizationRequest(
-            endpoint: endpoint, clientID: try clientID(.configured, provider: provider), scopes: scopes,
-            authentication: try await authenticator.authentication(for: .configured, provider: provider, discovery: discovery))
-        return try DeviceAuthorizationResponse.parse(try await send(request.httpRequest), host: "\(provider.id) (\(endpoint.host ?? "?"))")
+            endpoint: endpoint, clientID: clientID, scopes: scopes,
+            authentication: try await authenticator.authentication(for: .configured, provider: provider, discovery: discovery),
+            dpopJKT: proofKey?.thumbprint)
+        return try DeviceAuthorizationResponse.parse(
+            try await send(request.httpRequest, proof: nil, clientID: clientID), host: "\(provider.id) (\(endpoint.host ?? "?"))")
     }
 
     /// A request about one token at `endpoint` — revocation (RFC 7009 §2.1) or introspection
@@ -155,7 +260,7 @@ public struct TokenClient: Sendable {
         var headers: [String: String] = [:]
         try await authenticator.authentication(for: client, provider: provider, discovery: discovery)
             .apply(clientID: try clientID(client, provider: provider), to: &parameters, headers: &headers)
-        let response = try await send(.form(endpoint, parameters, headers: headers))
+        let response = try await send(.form(endpoint, parameters, headers: headers), proof: nil, clientID: nil)
         return EndpointAnswer(status: response.status, json: JSONValue.object(from: response.body))
     }
 
@@ -165,8 +270,18 @@ public struct TokenClient: Sendable {
         return try provider.requireClientID()
     }
 
-    /// Every request of this client leaves here.
-    private func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try await transport.send(request)
+    /// Every request of this client leaves here: with a DPoP proof of `proof` (and the
+    /// server's nonce, when it gave one), and the nonce it answers with remembered.
+    private func send(_ request: HTTPRequest, proof: DPoPKey?, clientID: String?) async throws -> HTTPResponse {
+        var request = request
+        let server = DPoPNonces.Server(url: request.url, clientID: clientID)
+        if let proof {
+            request.headers["DPoP"] = try proof.proof(
+                method: request.method, url: request.url, now: clock.now(), jti: random.base64URL(bytes: 18),
+                nonce: nonces.nonce(for: server))
+        }
+        let response = try await transport.send(request)
+        nonces.remember(response, for: server)
+        return response
     }
 }

@@ -55,7 +55,8 @@ public struct Exec: Sendable {
         }
         // A passphrase is asked (if at all) here, before the command starts: the command
         // shares the terminal, and a prompt while it runs would hand it what is typed.
-        let first = try await tokens.run(.init(providerID: input.providerID, scopes: input.scopes))
+        let first = try await tokens.run(.init(providerID: input.providerID, scopes: input.scopes)).requireBearer(
+            for: "the command (through AUTHCTL_TOKEN)")
         input.keystoreKeys?.stopAsking()
         if let stale = first.stillValidEvent(now: clock.now()) { events.report(stale) }
         let directory = try PrivateDirectory.create(under: input.runtimeDirectory, random: random)

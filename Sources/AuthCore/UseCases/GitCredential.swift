@@ -36,7 +36,8 @@ public struct GitCredential: Sendable {
         try Self.checkDestination(input.description)
         guard let user = try keystore.readCurrentUser().currentUser else { throw AuthError.noCurrentUser }
         let output = try await tokens.run(
-            .init(providerID: input.providerID, minimumTTL: Self.minimumTTL, scopes: input.scopes, uid: user.uid))
+            .init(providerID: input.providerID, minimumTTL: Self.minimumTTL, scopes: input.scopes, uid: user.uid)
+        ).requireBearer(for: "git")
         let identity = user.identity(for: output.providerID)
         let username = identity?.profile.email ?? user.email ?? identity?.federatedID ?? user.uid
         return Self.answer(

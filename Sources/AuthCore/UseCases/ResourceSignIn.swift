@@ -56,6 +56,12 @@ public struct ResourceSignIn: Sendable {
 
     public func run(_ input: Input) async throws -> Output {
         let resource = try ResourceIdentifier(parsing: input.resource)
+        guard input.options.mode != .deviceCode else {
+            // The device flow's requests would need `resource` too; not offered yet.
+            throw AuthError.invalidArgument(
+                "a resource's sign-in runs through the browser (\(input: .noBrowser) or \(input: .manual) on a machine without one), not \(input: .deviceCode)"
+            )
+        }
         // The keystore is checked before anything is fetched or registered.
         _ = try keystore.read()
         let found = try await discovery.discover(resource, issuer: input.issuer)
@@ -63,8 +69,11 @@ public struct ResourceSignIn: Sendable {
         var options = input.options
         options.resource = resource.url
         if options.scopes.isEmpty { options.scopes = found.metadata.scopesSupported ?? [] }
-        let provider = try GenericOIDCProvider(
-            id: try ProviderID(parsing: client.config.id), config: client.config, metadata: found.server.document)
+        // A grant holds no DPoP key yet: its tokens are bearer tokens, and `ResourceAuthorization`
+        // is where a request's proof will go.
+        var config = client.config
+        config.dpop = "never"
+        let provider = try GenericOIDCProvider(id: try ProviderID(parsing: config.id), config: config, metadata: found.server.document)
         return try await issuer.credential(from: .interactive(options), provider: provider) { credential in
             try await store(credential, resource: resource, providerID: client.config.id, registered: client.registered)
         }

@@ -14,7 +14,18 @@ extension TokenRefresh {
         let provider = try WorkloadGrant.provider(try configStore.workloadProvider(ProviderID(parsing: providerID)), for: client)
         let grant = WorkloadGrant(tokens: tokens, clock: clock)
         return { identity, current in
-            let result = try await grant.run(client, provider: provider, scopes: input.scopes, issuer: identity.issuer)
+            // A DPoP-bound workload proves the key it signed in with, and gets tokens bound to it.
+            let proof: TokenClient.Proof
+            if let key = current.proofKey {
+                proof = .required(key)
+            } else if current.isDPoPBound {
+                throw AuthError.invalidCredential(
+                    "the workload's tokens are bound to a DPoP key the keystore no longer holds (the file was changed or damaged). Sign the workload in again: \(command: .login, "\(providerID)", .input(.clientCredentials, nil))"
+                )
+            } else {
+                proof = .none
+            }
+            let result = try await grant.run(client, provider: provider, scopes: input.scopes, issuer: identity.issuer, proof: proof)
             var renewed = current
             renewed.store(
                 accessToken: result.tokens.accessToken ?? "", tokenType: result.tokens.tokenType, expiresAt: result.tokens.expiresAt,

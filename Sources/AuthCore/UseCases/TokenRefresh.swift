@@ -56,6 +56,26 @@ public struct TokenRefresh: Sendable {
         /// Set when an early refresh (within `minimumTTL` of expiry) could not reach the
         /// provider and this is the token in hand, still valid until `expiresAt`: what failed.
         public var refreshFailure: AuthError? = nil
+        /// The DPoP key an access token is bound to (`tokenType` `DPoP`): each request that
+        /// presents it needs a proof made by this key (`proof(method:url:…)`). Never printed.
+        public var proofKey: DPoPKey? = nil
+
+        /// This output, when its token is a bearer token; a DPoP-bound one is refused, since
+        /// `client` (exec's child, git, kubectl) can send only `Authorization: Bearer` and
+        /// no proof (RFC 9449 §7).
+        public func requireBearer(for client: String) throws -> Output {
+            guard !isIDToken, proofKey != nil || tokenType.lowercased() == "dpop" else { return self }
+            throw AuthError.invalidArgument(
+                "the \(providerID) access token is bound to a DPoP key (RFC 9449): it is useless without a proof made for each request, and \(client) can send only bearer tokens. Use \(command: .token, .input(.format, "header"), .input(.method, "METHOD"), .input(.url, "URL")) for each request instead, or have the provider issue bearer tokens: \(command: .providersAdd, "\(providerID)", .input(.dpop, "never")) and sign in again"
+            )
+        }
+
+        /// The DPoP proof of one request presenting this token (RFC 9449 §7: `ath` binds it to
+        /// the token); nil for a bearer token.
+        public func proof(method: String, url: URL, now: Date, random: any RandomSource) throws -> String? {
+            guard let proofKey, !isIDToken else { return nil }
+            return try proofKey.proof(method: method, url: url, now: now, jti: random.base64URL(bytes: 18), accessToken: token)
+        }
     }
 
     let keystore: any Keystore
@@ -284,9 +304,11 @@ public struct TokenRefresh: Sendable {
         let ttl = minimumTTLApplies ? input.minimumTTL : 0
         if let key = input.scopeKey {
             guard let scoped = tokens.additionalTokens?[key], scoped.isValid(at: now, minimumTTL: ttl) else { return nil }
-            return Output(
+            var output = Output(
                 uid: uid, providerID: providerID, tokenType: scoped.tokenType, token: scoped.accessToken, isIDToken: false,
                 expiresAt: scoped.expiresAt, scopes: scoped.scopes, refreshed: refreshed)
+            if scoped.tokenType.lowercased() == "dpop" { output.proofKey = tokens.proofKey }
+            return output
         }
         if input.idToken {
             guard let idToken = tokens.idToken else { return nil }
@@ -297,9 +319,11 @@ public struct TokenRefresh: Sendable {
                 scopes: tokens.scopes, refreshed: refreshed)
         }
         guard let accessToken = tokens.accessToken, tokens.isValid(at: now, minimumTTL: ttl) else { return nil }
-        return Output(
+        var output = Output(
             uid: uid, providerID: providerID, tokenType: tokens.tokenType, token: accessToken, isIDToken: false,
             expiresAt: tokens.expiresAt, scopes: tokens.scopes, refreshed: refreshed)
+        output.proofKey = tokens.proofKey
+        return output
     }
 
     /// One refresh-token grant (RFC 6749 §6). A rotated refresh token replaces the old one;
@@ -314,15 +338,27 @@ public struct TokenRefresh: Sendable {
             throw AuthError.invalidCredential(
                 "the \(identity.providerID) token cannot be refreshed. Sign in again: \(command: .login, "\(identity.providerID)")")
         }
+        // A DPoP-bound session refreshes with a proof of its key, and its new tokens must be
+        // bound to the same key (RFC 9449 §5): never a fall back to bearer tokens.
+        let proof: TokenClient.Proof
+        if let key = current.proofKey {
+            proof = .required(key)
+        } else if current.isDPoPBound {
+            throw AuthError.invalidCredential(
+                "the \(identity.providerID) session is bound to a DPoP key the keystore no longer holds (the file was changed or damaged); its tokens cannot be used or refreshed without it. Sign in again: \(command: .login, "\(identity.providerID)")"
+            )
+        } else {
+            proof = .none
+        }
         let discovery = try await tokens.discovery(for: provider)
         let issued: TokenClient.Issued
         do {
             issued = try await tokens.requestTokens(
                 .refreshToken(refreshToken, scopes: provider.refreshScopes(session: current, asked: scopes)), provider: provider,
-                discovery: discovery, idToken: .init(nonce: nil))
+                discovery: discovery, idToken: .init(nonce: nil), proof: proof)
         } catch let error as AuthError where error.oauthError == .invalidGrant && scopes.isEmpty {
             throw AuthError.invalidCredential(
-                "\(identity.providerID) no longer accepts the refresh token (invalid_grant): the session has ended. Sign in again: \(command: .login, "\(identity.providerID)")",
+                "\(identity.providerID) no longer accepts the refresh token (invalid_grant): the session has ended — it was revoked or expired, or, where refresh tokens are used once, it was used already (an authctl stopped after the provider answered and before it stored the new one loses it: docs/keystore.md). Sign in again: \(command: .login, "\(identity.providerID)")",
                 oauthError: .invalidGrant, details: error.details)
         } catch let error as AuthError where error.oauthError == .invalidScope && scopes.isEmpty {
             // The session's refresh named the session's scopes (`refreshScopes`): the provider

@@ -32,9 +32,13 @@ public struct WorkloadGrant: Sendable {
     /// One grant for `scopes` (empty: the workload's own scopes, else the provider's default).
     /// - Parameter issuer: the issuer the workload signed in at (a renewal): its credential is
     ///   sent to no other, whatever the configuration says now.
-    func run(_ client: WorkloadClient, provider: any IdentityProvider, scopes: [String] = [], issuer: String? = nil) async throws
-        -> Result
-    {
+    /// - Parameter proof: a renewal's: the key the workload's tokens are bound to (`.required`),
+    ///   or `.none` for a bearer workload. Nil at a sign-in, which decides by the provider's
+    ///   configuration and metadata, with `newKey` (DPoP, RFC 9449: docs/security.md).
+    func run(
+        _ client: WorkloadClient, provider: any IdentityProvider, scopes: [String] = [], issuer: String? = nil,
+        proof: TokenClient.Proof? = nil, newKey: DPoPKey? = nil
+    ) async throws -> Result {
         let asked = !scopes.isEmpty ? scopes : !client.scopes.isEmpty ? client.scopes : provider.defaultWorkloadScopes
         let discovery = try await tokens.discovery(for: provider)
         if let issuer, discovery.issuer != issuer {
@@ -42,9 +46,18 @@ public struct WorkloadGrant: Sendable {
                 "the workload signed in at \(Sanitize.text(issuer, limit: 200)), and the configuration of \(provider.id) now leads to \(Sanitize.text(discovery.issuer, limit: 200)); its credential is sent only where it signed in. Sign the workload in again: \(command: .login, "\(provider.id)", .input(.clientCredentials, nil))"
             )
         }
-        let response = try await tokens.requestTokens(
-            .clientCredentials(scopes: asked), provider: provider, client: .workload(client), discovery: discovery
-        ).response
+        let chosen: TokenClient.Proof
+        if let proof {
+            chosen = proof
+        } else if let newKey {
+            chosen = try RequestProtection.decide(provider: provider, discovery: discovery, key: newKey, browser: false, workload: client)
+                .proof
+        } else {
+            chosen = .none
+        }
+        let issued = try await tokens.requestTokens(
+            .clientCredentials(scopes: asked), provider: provider, client: .workload(client), discovery: discovery, proof: chosen)
+        let response = issued.response
         let now = clock.now()
         // A refresh token, had the provider sent one (RFC 6749 §4.4.3 says it should not), is
         // not kept: the workload's credentials are what renews its token.
@@ -52,6 +65,8 @@ public struct WorkloadGrant: Sendable {
             accessToken: response.accessToken, tokenType: response.tokenType,
             expiresAt: response.expiresIn.map { now.addingTimeInterval($0) },
             refreshToken: nil, idToken: nil, scopes: response.scopes ?? asked)
-        return Result(issuer: discovery.issuer, tokens: tokens)
+        var bound = tokens
+        bound.proofKey = issued.proofKey
+        return Result(issuer: discovery.issuer, tokens: bound)
     }
 }

@@ -33,7 +33,7 @@ public struct WorkloadSignIn: Sendable {
         // An unsafe or corrupt keystore fails before anything is sent.
         _ = try keystore.read()
         let provider = try WorkloadGrant.provider(try configStore.workloadProvider(input.providerID), for: input.client)
-        let result = try await grant.run(input.client, provider: provider)
+        let result = try await grant.run(input.client, provider: provider, newKey: DPoPKey.generate(using: random))
         var credential = Credential(
             providerID: input.providerID.rawValue, issuer: result.issuer, federatedID: input.client.clientID, profile: Profile(),
             tokens: result.tokens, claims: IDTokenClaims(raw: [:]))

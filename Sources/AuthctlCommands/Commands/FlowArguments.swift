@@ -58,6 +58,13 @@ struct FlowArguments: ParsableArguments {
             "microsoft.com: the tenant of this sign-in (common, organizations, consumers, a tenant id or domain).", valueName: "tenant"))
     var tenant: String?
 
+    @Option(
+        name: .customLong("authorization-details"),
+        help: ArgumentHelp(
+            "Rich authorization (RFC 9396): a JSON array of objects with a \"type\", or @FILE holding one; kept with the grant.",
+            valueName: "json|@file"))
+    var authorizationDetails: String?
+
     /// The longest wait a sign-in may be given (docs/configuration.md): a day.
     static let timeoutRange = 1...86_400
 
@@ -87,11 +94,23 @@ struct FlowArguments: ParsableArguments {
     /// The options of the sign-in; `environment` may allow any local user
     /// (`AUTHCTL_ALLOW_ANY_LOCAL_USER=1`).
     func flowOptions(environment: [String: String]) throws -> FlowOptions {
-        FlowOptions(
+        var options = FlowOptions(
             scopes: scopes, parameters: try parameters.map(Self.parseParameter), timeout: TimeInterval(timeout),
             listenAddress: try listenAddress.map(ListenAddress.init(parsing:)), redirectURI: redirectURI, tenant: tenant,
             mode: deviceCode ? .deviceCode : manual ? .manual : .browser,
             allowAnyLocalUser: allowAnyLocalUser || environment["AUTHCTL_ALLOW_ANY_LOCAL_USER"] == "1")
+        options.authorizationDetails = try authorizationDetails.map(Self.parseAuthorizationDetails)
+        return options
+    }
+
+    /// `--authorization-details JSON`, or `@FILE` (a regular file of at most 64 KiB).
+    static func parseAuthorizationDetails(_ argument: String) throws -> AuthorizationDetails {
+        guard argument.hasPrefix("@") else {
+            return try AuthorizationDetails.parse(argument, source: "--authorization-details")
+        }
+        let path = String(argument.dropFirst())
+        let text = try SafeFile.readArgumentFile(path, option: .authorizationDetails, limit: AuthorizationDetails.maximumBytes)
+        return try AuthorizationDetails.parse(text, source: "the file \(path) of --authorization-details")
     }
 
     static func parseParameter(_ text: String) throws -> (String, String) {

@@ -49,6 +49,12 @@ struct ProvidersCommand: ParsableCommand {
         )
         var issuer: String?
         @Option(help: "oidc.*: code (default) or implicit.") var flow: String?
+        @Option(help: "DPoP-bound tokens (RFC 9449): auto (default: when the provider offers them), always or never.")
+        var dpop: String?
+        @Option(help: "Pushed authorization requests (RFC 9126): auto (default: when the provider offers them), always or never.")
+        var par: String?
+        @Option(help: "fapi2: require what FAPI 2.0 requires (pushed requests, DPoP, iss on the redirect); none: no profile.")
+        var profile: String?
         @Option(help: "microsoft.com: common (default), organizations, consumers, a tenant id (GUID) or a tenant domain.")
         var tenant: String?
         @Option(
@@ -165,6 +171,9 @@ struct ProvidersCommand: ParsableCommand {
                     if let listenAddress { config.listenAddress = listenAddress }
                     if let issuer = issuer ?? presetIssuer { config.issuer = issuer }
                     if let flow { config.flow = flow }
+                    if let dpop { config.dpop = dpop }
+                    if let par { config.par = par }
+                    if let profile { config.profile = profile == "none" ? nil : profile }
                     if let tenant { config.tenant = tenant }
                     if let authorityHost { config.authorityHost = authorityHost }
                     if let graphHost { config.graphHost = graphHost }
@@ -279,6 +288,7 @@ struct ProvidersCommand: ParsableCommand {
             ("redirectUri", config.redirectURI), ("listenAddress", config.listenAddress), ("flow", config.flow),
             ("tenant", config.tenant), ("authorityHost", config.authorityHost), ("graphHost", config.graphHost),
             ("teamId", config.teamID), ("keyId", config.keyID), ("privateKeyFile", config.privateKeyFile),
+            ("dpop", config.dpop), ("par", config.par), ("profile", config.profile),
             ("metadataUrl", config.metadataURL), ("registrationClientUri", config.registrationClientURI),
         ]
     }

@@ -16,6 +16,8 @@ struct Token: AuthctlCommand {
               authctl token --id-token                        # the ID token
               authctl token --format header | curl -H @- https://api.example.com/   # never on curl's command line
               authctl token microsoft --scope https://graph.microsoft.com/.default
+              authctl token --format header --method GET --url https://api.example.com/v1/me | curl -H @- https://api.example.com/v1/me
+                                                              # a DPoP-bound token: its header and a proof for that request
               authctl token --resource https://api.example.com/mcp   # a resource's token (see resources.md)
             """)
 
@@ -44,6 +46,12 @@ struct Token: AuthctlCommand {
             valueName: "scope"))
     var scopes: [String] = []
     @Option(
+        help: ArgumentHelp(
+            "The method of the request the token is for: with --url, a DPoP-bound token gets a proof for that request (RFC 9449).",
+            valueName: "method"))
+    var method: String?
+    @Option(help: ArgumentHelp("The URL of the request the token is for (with --method).", valueName: "url")) var url: String?
+    @Option(
         name: .customLong("resource"),
         help: ArgumentHelp(
             "Print the token of the current user's grant for this resource URL (signed in with: authctl login URL).", valueName: "url"))
@@ -66,13 +74,15 @@ struct Token: AuthctlCommand {
         guard scopes.allSatisfy(ScopeSyntax.isValid) else {
             throw ValidationError("--scope takes one scope each time (printable ASCII, no spaces); repeat it for several")
         }
+        _ = try TokenInvocation.ProofTarget(method: method, url: url)
     }
 
     /// The options as plain values.
     var request: TokenInvocation {
         TokenInvocation(
             settings: settings, provider: provider, idToken: idToken, accessToken: accessToken,
-            minimumTTL: minimumTTL, forceRefresh: forceRefresh, format: format, scopes: scopes, resource: resource)
+            minimumTTL: minimumTTL, forceRefresh: forceRefresh, format: format, scopes: scopes,
+            proofTarget: try? TokenInvocation.ProofTarget(method: method, url: url), resource: resource)
     }
 
     func run(_ wiring: Wiring) async throws { try await request.run(wiring) }
@@ -89,8 +99,38 @@ struct TokenInvocation: Equatable, WiredCommand {
     var forceRefresh = false
     var format: Token.Format = .raw
     var scopes: [String] = []
+    /// `--method` and `--url`: the request a DPoP-bound token's proof is made for.
+    var proofTarget: ProofTarget? = nil
     /// `--resource URL` (docs/resources.md); never on the hot path.
     var resource: String? = nil
+
+    /// The request a DPoP proof is made for (RFC 9449 §4.2: `htm` and `htu`).
+    struct ProofTarget: Equatable {
+        var method: String
+        var url: URL
+
+        /// Both or neither; a method of token characters (upper-cased), an http(s) URL with a
+        /// host and no fragment.
+        init?(method: String?, url: String?) throws {
+            guard method != nil || url != nil else { return nil }
+            guard let method, let url else {
+                throw ValidationError("--method and --url go together: give the method and the URL of the request the token is for")
+            }
+            let upper = method.uppercased()
+            guard !upper.isEmpty, upper.utf8.count <= 16, upper.utf8.allSatisfy({ (0x41...0x5A).contains($0) }) else {
+                throw ValidationError("--method '\(Sanitize.text(method, limit: 20))' is not an HTTP method: give GET, POST, PUT, …")
+            }
+            guard url.utf8.count <= 4096, !url.contains(where: { $0.isWhitespace || $0.isNewline }), let parsed = URL(string: url),
+                let scheme = parsed.scheme?.lowercased(), scheme == "https" || scheme == "http", parsed.host?.isEmpty == false,
+                parsed.fragment == nil
+            else {
+                throw ValidationError(
+                    "--url must be the http(s) URL of the request, with a host and no fragment: https://api.example.com/v1/me")
+            }
+            self.method = upper
+            self.url = parsed
+        }
+    }
 
     /// The common forms of `authctl token …` (arguments after `token`), parsed by hand;
     /// nil for anything else — help, an unknown option, a bad value, `-vq`, `--`, a value
@@ -174,8 +214,11 @@ struct TokenInvocation: Equatable, WiredCommand {
     /// then `run` does it all again and says what went wrong. The entry point calls it before
     /// main.swift creates a `Task`, a Dispatch source or a thread (bench/README.md).
     func printedFromCache(keystore: any Keystore, now: Date) -> Data? {
-        guard resource == nil, let output = try? TokenRefresh.cachedOutput(input, keystore: keystore, now: now) else { return nil }
-        return printed(output)
+        // A DPoP-bound token takes the general path: its proof is drawn from the random source.
+        guard resource == nil, let output = try? TokenRefresh.cachedOutput(input, keystore: keystore, now: now), output.proofKey == nil,
+            output.tokenType.lowercased() != "dpop"
+        else { return nil }
+        return try? printed(output, proof: nil)
     }
 
     func run(_ wiring: Wiring) async throws {
@@ -185,7 +228,7 @@ struct TokenInvocation: Equatable, WiredCommand {
             let url = try ResourceIdentifier(parsing: resource).url
             let found = try await environment.resourceTokens.token(
                 for: url, minimumTTL: TimeInterval(minimumTTL), forceRefresh: forceRefresh)
-            return wiring.output.write(printed(found.asTokenOutput))
+            return wiring.output.write(try printed(found.asTokenOutput, proof: nil))
         }
         do {
             output = try await environment.tokenRefresh.run(input)
@@ -196,7 +239,10 @@ struct TokenInvocation: Equatable, WiredCommand {
         }
         // An early refresh that could not reach the provider: the token in hand, and a warning.
         if let stale = output.stillValidEvent(now: environment.clock.now()) { environment.events.report(stale) }
-        wiring.output.write(printed(output))
+        let proof = try proofTarget.flatMap {
+            try output.proof(method: $0.method, url: $0.url, now: environment.clock.now(), random: environment.random)
+        }
+        wiring.output.write(try printed(output, proof: proof))
     }
 
     /// `value` as one word of a POSIX shell: bare when it holds only a bearer token's
@@ -210,25 +256,41 @@ struct TokenInvocation: Equatable, WiredCommand {
         return "'" + value.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
 
-    /// What `authctl token` prints for `output`, in the format asked.
-    func printed(_ output: TokenRefresh.Output) -> Data {
+    /// What `authctl token` prints for `output`, in the format asked; `proof` is the DPoP
+    /// proof of `--method` and `--url` for a DPoP-bound token. Such a token needs one for
+    /// `header`, and kubectl (which sends bearer tokens only) cannot use it.
+    func printed(_ output: TokenRefresh.Output, proof: String?) throws -> Data {
+        let bound = !output.isIDToken && output.tokenType.lowercased() == "dpop"
         switch settings.json ? .json : format {
         case .raw:
             return TokenOutputBytes.data(output.token + "\n")
         case .header:
-            return TokenOutputBytes.data("Authorization: Bearer " + output.token + "\n")
+            guard bound else { return TokenOutputBytes.data("Authorization: Bearer " + output.token + "\n") }
+            guard let proof else {
+                throw AuthError.invalidArgument(
+                    "the \(output.providerID) access token is bound to a DPoP key: each request needs its own proof. Give the request's \(input: .method) and \(input: .url): \(command: .token, .input(.format, "header"), .input(.method, "GET"), .input(.url, "https://api.example.com/…"))"
+                )
+            }
+            return TokenOutputBytes.data("Authorization: DPoP " + output.token + "\nDPoP: " + proof + "\n")
         case .env:
-            return TokenOutputBytes.data("AUTHCTL_TOKEN=" + Self.shellWord(output.token) + "\n")
+            var text = "AUTHCTL_TOKEN=" + Self.shellWord(output.token) + "\n"
+            if bound { text += "AUTHCTL_TOKEN_TYPE=DPoP\n" + (proof.map { "AUTHCTL_DPOP_PROOF=" + Self.shellWord($0) + "\n" } ?? "") }
+            return TokenOutputBytes.data(text)
         case .json:
-            return Output.jsonDocument(
-                .object([
-                    "providerId": .string(output.providerID),
-                    "tokenType": .string(output.tokenType),
-                    output.isIDToken ? "idToken" : "accessToken": .string(output.token),
-                    "expiresAt": Output.timestamp(output.expiresAt),
-                    "scopes": .array(output.scopes.map(JSONValue.string)),
-                ]))
+            var document: [String: JSONValue] = [
+                "providerId": .string(output.providerID),
+                "tokenType": .string(output.tokenType),
+                output.isIDToken ? "idToken" : "accessToken": .string(output.token),
+                "expiresAt": Output.timestamp(output.expiresAt),
+                "scopes": .array(output.scopes.map(JSONValue.string)),
+            ]
+            if bound, let proof {
+                document["dpopProof"] = .string(proof)
+                document["authorization"] = .string("DPoP " + output.token)
+            }
+            return Output.jsonDocument(.object(document))
         case .kubectlExec:
+            if bound { _ = try output.requireBearer(for: "kubectl") }
             if let bytes = TokenOutputBytes.kubectlExecCredential(token: output.token, expiresAt: output.expiresAt) { return bytes }
             var status: [String: JSONValue] = ["token": .string(output.token)]
             if let expiresAt = output.expiresAt { status["expirationTimestamp"] = .string(Output.rfc3339(expiresAt)) }

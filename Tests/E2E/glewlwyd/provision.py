@@ -10,6 +10,7 @@ ES256 key (private_key_jwt). Writes STATE_DIR/glewlwyd.json (read by the smoke t
 and later by authctl's end-to-end driver) and prints nothing secret.
 """
 import base64
+import hashlib
 import json
 import os
 import secrets
@@ -144,7 +145,11 @@ def main():
         token_endpoint_auth_method=["none"])), "public client creation")
 
     client_key = ec.generate_private_key(ec.SECP256R1())
-    client_jwk = ec_jwk(client_key, "authctl-pkjwt-es256")
+    # Registered under its RFC 7638 thumbprint, the kid authctl's client assertions name
+    # (Glewlwyd finds a client's key by kid and refuses an assertion without one).
+    unnamed = ec_jwk(client_key, "")
+    canonical = json.dumps({k: unnamed[k] for k in ("crv", "kty", "x", "y")}, separators=(",", ":"), sort_keys=True)
+    client_jwk = ec_jwk(client_key, base64.urlsafe_b64encode(hashlib.sha256(canonical.encode()).digest()).rstrip(b"=").decode())
     key_path = os.path.join(state, "pkjwt-client-key.pem")
     with open(os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as handle:
         handle.write(client_key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
