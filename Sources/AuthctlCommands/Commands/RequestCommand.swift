@@ -74,9 +74,9 @@ struct RequestCommand: AuthctlCommand {
     }
 
     func run(_ wiring: Wiring) async throws {
-        let target = try ResourceIdentifier(parsing: url)
+        // https (plain http on loopback only), a host, no user name: refused here with the reason.
+        _ = try ResourceIdentifier(parsing: url)
         guard let requestURL = URL(string: url) else { throw AuthError.invalidArgument("'\(Sanitize.text(url, limit: 100))' is not a URL") }
-        _ = target
         let input = ResourceRequest.Input(
             method: method ?? (data == nil ? "GET" : "POST"), url: requestURL, headers: headers.compactMap(Self.parseHeader),
             body: try body(wiring))
