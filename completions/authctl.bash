@@ -182,13 +182,13 @@ _authctl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    login|link|reauth|unlink|status|token|exec|git-credential|signout|request|providers|users|keystore|unlock|lock|backend|version|completion|doctor|help)
+    login|link|reauth|unlink|status|token|exec|git-credential|signout|request|providers|users|keystore|unlock|lock|backend|version|completion|doctor|aws-credentials|gcp-token|help)
         # Offer subcommand argument completions
         "_authctl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec git-credential signout request providers users keystore unlock lock backend version completion doctor help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec git-credential signout request providers users keystore unlock lock backend version completion doctor aws-credentials gcp-token help' -- "${cur}"))
         ;;
     esac
 }
@@ -461,9 +461,9 @@ _authctl_status() {
 
 _authctl_token() {
     repeating_flags=()
-    non_repeating_flags=(--id-token --access-token --force-refresh --json --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--id-token --access-token --force-refresh --exchange --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope)
-    non_repeating_options=(--min-ttl --format --method --url --resource --keystore --config)
+    non_repeating_options=(--min-ttl --format --method --url --audience --resource --requested-token-type --subject-token-type --actor-token-file --actor-token-env --actor-token-type --output-file --keystore --config)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -484,7 +484,31 @@ _authctl_token() {
     '--url')
         return
         ;;
+    '--audience')
+        return
+        ;;
     '--resource')
+        return
+        ;;
+    '--requested-token-type')
+        return
+        ;;
+    '--subject-token-type')
+        __authctl_add_completions -W 'access_token'$'\n''id_token'
+        return
+        ;;
+    '--actor-token-file')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--actor-token-env')
+        return
+        ;;
+    '--actor-token-type')
+        return
+        ;;
+    '--output-file')
+        __authctl_add_completions -f
         return
         ;;
     '--keystore')
@@ -508,7 +532,7 @@ _authctl_token() {
 
 _authctl_exec() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--id-token --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope)
     non_repeating_options=(--provider --keystore --config)
     __authctl_offer_flags_options -1
@@ -1352,6 +1376,83 @@ _authctl_doctor() {
     case "${positional_number}" in
     1)
         __authctl_add_custom_completions ---completion doctor -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
+    esac
+}
+
+_authctl_aws-credentials() {
+    repeating_flags=()
+    non_repeating_flags=(--force-refresh --json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--role-arn --duration --session-name --sts-endpoint --region --audience --subject-token-type --provider --keystore --config)
+    __authctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--role-arn')
+        return
+        ;;
+    '--duration')
+        return
+        ;;
+    '--session-name')
+        return
+        ;;
+    '--sts-endpoint')
+        return
+        ;;
+    '--region')
+        return
+        ;;
+    '--audience')
+        return
+        ;;
+    '--subject-token-type')
+        __authctl_add_completions -W 'access_token'$'\n''id_token'
+        return
+        ;;
+    '--provider')
+        __authctl_add_custom_completions ---completion aws-credentials -- --provider "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
+    '--keystore')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--config')
+        __authctl_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_authctl_gcp-token() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--audience --subject-token-type --provider --keystore --config)
+    __authctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--audience')
+        return
+        ;;
+    '--subject-token-type')
+        __authctl_add_completions -W 'access_token'$'\n''id_token'
+        return
+        ;;
+    '--provider')
+        __authctl_add_custom_completions ---completion gcp-token -- --provider "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
+    '--keystore')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--config')
+        __authctl_add_completions -f
         return
         ;;
     esac

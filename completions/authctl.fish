@@ -33,9 +33,9 @@ function __authctl_parse_tokens -S
         case 'status'
             __authctl_parse_subcommand 0 'check' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'token'
-            __authctl_parse_subcommand 1 'id-token' 'access-token' 'min-ttl=' 'force-refresh' 'format=' 'scope=+' 'method=' 'url=' 'resource=' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            __authctl_parse_subcommand 1 'id-token' 'access-token' 'min-ttl=' 'force-refresh' 'format=' 'scope=+' 'method=' 'url=' 'exchange' 'audience=' 'resource=' 'requested-token-type=' 'subject-token-type=' 'actor-token-file=' 'actor-token-env=' 'actor-token-type=' 'output-file=' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'exec'
-            __authctl_parse_subcommand -r 1 'provider=' 'scope=+' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            __authctl_parse_subcommand -r 1 'provider=' 'scope=+' 'id-token' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'git-credential'
             __authctl_parse_subcommand 2 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'scope=+' 'version' 'h/help'
         case 'signout'
@@ -104,6 +104,10 @@ function __authctl_parse_tokens -S
             __authctl_parse_subcommand 1 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'doctor'
             __authctl_parse_subcommand 1 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+        case 'aws-credentials'
+            __authctl_parse_subcommand 0 'role-arn=' 'duration=' 'session-name=' 'sts-endpoint=' 'region=' 'audience=' 'subject-token-type=' 'provider=' 'force-refresh' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+        case 'gcp-token'
+            __authctl_parse_subcommand 0 'audience=' 'subject-token-type=' 'provider=' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'help'
             __authctl_parse_subcommand -r 1 'version'
         end
@@ -180,6 +184,8 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "aut
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'version' -d 'Print the version and the commit authctl was built from (as --version does).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'completion' -d 'Print the shell completion script for bash, zsh or fish.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'doctor' -d 'Check a provider and this machine for what would make a sign-in fail, and say the fix.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'aws-credentials' -d 'Print AWS credentials for a role, from STS AssumeRoleWithWebIdentity with the current identity (credential_process).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'gcp-token' -d 'Print the current identity\'s token as Google\'s executable-sourced credential response (workload identity federation).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl login" -eq 1' -fka '(__authctl_custom_completion ---completion login -- positional@0 (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login"' -l 'scope' -d 'A scope to ask beside the defaults (repeatable).' -rfka ''
@@ -287,7 +293,15 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token"' -l 'scope' -d 'Print an access token for these scopes instead, obtained with the refresh token and cached (repeatable; Microsoft: another resource, e.g. https://graph.microsoft.com/.default).' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" method' -l 'method' -d 'The method of the request the token is for: with --url, a DPoP-bound token gets a proof for that request (RFC 9449).' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" url' -l 'url' -d 'The URL of the request the token is for (with --method).' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" resource' -l 'resource' -d 'Print the token of the current user\'s grant for this resource URL (signed in with: authctl login URL).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" exchange' -l 'exchange' -d 'Exchange the identity\'s token at its provider for a token for --audience or --resource (RFC 8693), cached until it expires.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" audience' -l 'audience' -d 'With --exchange: the token\'s audience, a name the provider knows.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" resource' -l 'resource' -d 'With --exchange: the resource (an absolute URL) the token is for. Without: the token of the current user\'s grant for this resource URL (signed in with: authctl login URL).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" requested-token-type' -l 'requested-token-type' -d 'With --exchange: the type of token asked: access_token, id_token, jwt, or a URN.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" subject-token-type' -l 'subject-token-type' -d 'With --exchange: the identity\'s token given in exchange: access_token (default) or id_token.' -rfka 'access_token id_token'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" actor-token-file' -l 'actor-token-file' -d 'With --exchange: a file holding the actor token (delegation), read afresh each time.' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" actor-token-env' -l 'actor-token-env' -d 'With --exchange: an environment variable holding the actor token (delegation).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" actor-token-type' -l 'actor-token-type' -d 'With an actor token: its type (default jwt): access_token, id_token, jwt, or a URN.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" output-file' -l 'output-file' -d 'Write the token alone (no newline) to this file, mode 0600, atomically, instead of stdout (Azure\'s AZURE_FEDERATED_TOKEN_FILE).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
@@ -297,6 +311,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl exec" provider' -l 'provider' -d 'The provider whose token to use (default: the one of the last sign-in).' -rfka '(__authctl_custom_completion ---completion exec -- --provider (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl exec"' -l 'scope' -d 'Ask a token for these scopes instead (repeatable).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl exec" id-token' -l 'id-token' -d 'Give the ID token instead of the access token (Azure workload identity: AZURE_FEDERATED_TOKEN_FILE=$AUTHCTL_TOKEN_FILE).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl exec" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl exec" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl exec" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
@@ -577,4 +592,30 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl doctor" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl doctor" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl doctor" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl aws-credentials" role-arn' -l 'role-arn' -d 'The role to assume (arn:aws:iam::ACCOUNT:role/NAME).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl aws-credentials" duration' -l 'duration' -d 'How long the credentials last, from 900 to 43200 seconds (default: STS\'s, an hour).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl aws-credentials" session-name' -l 'session-name' -d 'The role session name CloudTrail shows (default authctl-UID).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl aws-credentials" sts-endpoint' -l 'sts-endpoint' -d 'The STS address (default https://sts.REGION.amazonaws.com/ with --region, else the global one).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl aws-credentials" region' -l 'region' -d 'Call the STS of this region (such as eu-west-1).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl aws-credentials" audience' -l 'audience' -d 'Give STS a token exchanged for this audience (RFC 8693) instead of the ID token.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl aws-credentials" subject-token-type' -l 'subject-token-type' -d 'With --audience: the identity\'s token given in exchange: access_token (default) or id_token.' -rfka 'access_token id_token'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl aws-credentials" provider' -l 'provider' -d 'The identity\'s provider (default: the one of the last sign-in).' -rfka '(__authctl_custom_completion ---completion aws-credentials -- --provider (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl aws-credentials" force-refresh' -l 'force-refresh' -d 'Assume the role again even when the cached credentials are still valid.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl aws-credentials" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl aws-credentials" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl aws-credentials" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl aws-credentials" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl aws-credentials" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl aws-credentials" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl aws-credentials" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl gcp-token" audience' -l 'audience' -d 'Give a token exchanged for this audience (RFC 8693) instead of the ID token.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl gcp-token" subject-token-type' -l 'subject-token-type' -d 'With --audience: the identity\'s token given in exchange: access_token (default) or id_token.' -rfka 'access_token id_token'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl gcp-token" provider' -l 'provider' -d 'The identity\'s provider (default: the one of the last sign-in).' -rfka '(__authctl_custom_completion ---completion gcp-token -- --provider (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl gcp-token" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl gcp-token" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl gcp-token" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl gcp-token" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl gcp-token" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl gcp-token" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl gcp-token" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl help" version' -l 'version' -d 'Show the version.'

@@ -28,6 +28,12 @@ Tests/E2E/run-django-e2e.sh "$authctl"
 # DPoP, pushed and rich authorization requests, one-time refresh chains: Glewlwyd, three ways.
 Tests/E2E/glewlwyd/run-authctl-e2e.sh "$authctl"
 Tests/E2E/run-resource-e2e.sh "$authctl"
+# The second DPoP server: authgent-server's RFC-shaped nonce challenges, for a workload.
+Tests/E2E/authgent/run-authctl-e2e.sh "$authctl"
+# Cloud credentials (docs/cloud.md): authgent's token exchange, the AWS CLI against moto's STS,
+# google-auth's pluggable credential; a person's ID token from django-oauth-toolkit to both.
+Tests/E2E/cloud/run-cloud-e2e.sh "$authctl"
+Tests/E2E/cloud/run-cloud-person-e2e.sh "$authctl"
 # Every recipe marked in docs/*.md, run as written against a local provider (CI recipes in an
 # emulation of the GitHub Actions and GitLab CI runners).
 Tests/Docs/run-recipes-test.py "$authctl"

@@ -15,6 +15,7 @@ struct Authctl: ParsableCommand {
             GitCredentialCommand.self, SignOutCommand.self, RequestCommand.self,
             ProvidersCommand.self, UsersCommand.self, KeystoreCommand.self, UnlockCommand.self, LockCommand.self,
             BackendCommand.self, VersionCommand.self, CompletionCommand.self, DoctorCommand.self,
+            AWSCredentialsCommand.self, GCPTokenCommand.self,
         ])
 }
 

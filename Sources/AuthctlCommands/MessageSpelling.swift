@@ -57,6 +57,8 @@ enum MessageSpelling {
         case .lock: "lock"
         case .backendUse: "backend use"
         case .backendShow: "backend show"
+        case .awsCredentials: "aws-credentials"
+        case .gcpToken: "gcp-token"
         case .request: "request"
         }
     }
@@ -117,7 +119,18 @@ enum MessageSpelling {
         case .authorizationDetails: "--authorization-details"
         case .method: "--method"
         case .url: "--url"
+        case .exchange: "--exchange"
+        case .audience: "--audience"
         case .resource: "--resource"
+        case .requestedTokenType: "--requested-token-type"
+        case .subjectTokenType: "--subject-token-type"
+        case .actorTokenFile: "--actor-token-file"
+        case .actorTokenEnv: "--actor-token-env"
+        case .roleARN: "--role-arn"
+        case .sessionName: "--session-name"
+        case .duration: "--duration"
+        case .stsEndpoint: "--sts-endpoint"
+        case .awsRegion: "--region"
         case .clientMetadataURL: "--client-metadata-url"
         }
     }

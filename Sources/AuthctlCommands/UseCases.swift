@@ -71,6 +71,19 @@ struct UseCases {
         return refresh
     }
 
+    /// `token --exchange` (RFC 8693), through the one token client.
+    var tokenExchange: TokenExchange {
+        TokenExchange(keystore: keystore, configStore: configStore, tokens: tokens, refresh: tokenRefresh, secrets: secrets, clock: clock)
+    }
+
+    /// `aws-credentials`: STS through the transport.
+    var awsRoleCredentials: AWSRoleCredentials {
+        AWSRoleCredentials(keystore: keystore, refresh: tokenRefresh, exchange: tokenExchange, transport: transport, clock: clock)
+    }
+
+    /// `gcp-token`: the ID token, or an exchanged one.
+    var gcpSubjectToken: GCPSubjectToken { GCPSubjectToken(refresh: tokenRefresh, exchange: tokenExchange) }
+
     var tokenRevocation: TokenRevocation {
         TokenRevocation(configStore: configStore, tokens: tokens)
     }

@@ -52,7 +52,8 @@ struct DPoPKeyTests {
 
     @Test("without a token or a nonce, no ath and no nonce")
     func plainProof() throws {
-        let (_, claims, _, _) = try parts(try key.proof(method: "POST", url: URL(string: "https://idp.example/token")!, now: Date(), jti: "j"))
+        let (_, claims, _, _) = try parts(
+            try key.proof(method: "POST", url: URL(string: "https://idp.example/token")!, now: Date(), jti: "j"))
         #expect(claims["ath"] == nil && claims["nonce"] == nil && claims["htm"] == "POST")
     }
 
@@ -87,7 +88,8 @@ struct TokenClientDPoPTests {
 
     func client(_ transport: StubTransport) -> TokenClient {
         TokenClient(
-            transport: transport, clock: ManualClock(), random: SeededRandom(), metadataCache: NoMetadataCache(), secrets: StaticSecrets([:]))
+            transport: transport, clock: ManualClock(), random: SeededRandom(), metadataCache: NoMetadataCache(),
+            secrets: StaticSecrets([:]))
     }
 
     @Test("use_dpop_nonce is answered once, with the nonce in a new proof (new jti); the tokens come back bound to the key")
@@ -128,8 +130,10 @@ struct TokenClientDPoPTests {
             answer(#"{"access_token":"at","token_type":"DPoP"}"#, headers: ["DPoP-Nonce": request.headers["DPoP"] == nil ? "x" : "fresh"])
         }
         let tokens = client(transport)
-        _ = try await tokens.requestTokens(.refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery, proof: .required(key))
-        _ = try await tokens.requestTokens(.refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery, proof: .required(key))
+        _ = try await tokens.requestTokens(
+            .refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery, proof: .required(key))
+        _ = try await tokens.requestTokens(
+            .refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery, proof: .required(key))
         let lastProof = try #require(transport.requests.last?.headers["DPoP"])
         let second = try parts(lastProof).claims
         #expect(second["nonce"] == "fresh")
@@ -192,7 +196,8 @@ struct TokenClientDPoPTests {
         let transport = StubTransport { _ in
             answer(#"{"device_code":"d","user_code":"U","verification_uri":"https://idp.example/device","expires_in":600}"#)
         }
-        _ = try await client(transport).deviceAuthorization(scopes: ["openid"], provider: try provider(), discovery: discovery, proofKey: key)
+        _ = try await client(transport).deviceAuthorization(
+            scopes: ["openid"], provider: try provider(), discovery: discovery, proofKey: key)
         #expect(FakeHTTP.form(transport.requests.first?.body ?? Data())["dpop_jkt"] == key.thumbprint)
     }
 }
@@ -232,7 +237,11 @@ struct RequestProtectionTests {
     @Test("always and never; the provider requiring PAR overrides auto and refuses never; always without support is an error")
     func explicit() throws {
         #expect(try decide({ $0.dpop = "always" }, discovery()).proof == .required(key))
-        #expect(try decide({ $0.dpop = "never"; $0.par = "never" }, discovery(dpop: ["ES256"], par: true)) == .none)
+        #expect(
+            try decide(
+                {
+                    $0.dpop = "never"; $0.par = "never"
+                }, discovery(dpop: ["ES256"], par: true)) == .none)
         #expect(throws: AuthError.self) { try decide({ $0.dpop = "always" }, discovery(dpop: ["RS256"])) }
         #expect(throws: AuthError.self) { try decide({ $0.par = "always" }, discovery()) }
         #expect(throws: AuthError.self) { try decide({ $0.par = "never" }, discovery(par: true, requirePAR: true)) }
@@ -240,7 +249,9 @@ struct RequestProtectionTests {
         #expect(throws: AuthError.self) { try decide({ $0.dpop = "always" }, discovery(), implicit: true) }
     }
 
-    @Test("fapi2: a workload with private_key_jwt gets DPoP required; a person's sign-in, a secret or a provider lacking a piece is refused, naming it")
+    @Test(
+        "fapi2: a workload with private_key_jwt gets DPoP required; a person's sign-in, a secret or a provider lacking a piece is refused, naming it"
+    )
     func fapi2() throws {
         var config = ProviderConfig(id: "oidc.example", clientID: "client", issuer: "https://idp.example", profile: "fapi2")
         let provider = try ProviderRegistry.provider(for: config)
@@ -250,7 +261,9 @@ struct RequestProtectionTests {
         let workload = try RequestProtection.decide(provider: provider, discovery: full, key: key, browser: false, workload: keyed)
         #expect(workload.proof == .required(key) && workload.pushEndpoint == nil)
         let secret = WorkloadClient(clientID: "w", authentication: .secretEnvironment("S"))
-        #expect(throws: AuthError.self) { try RequestProtection.decide(provider: provider, discovery: full, key: key, browser: false, workload: secret) }
+        #expect(throws: AuthError.self) {
+            try RequestProtection.decide(provider: provider, discovery: full, key: key, browser: false, workload: secret)
+        }
         #expect {
             try RequestProtection.decide(provider: provider, discovery: full, key: key)
         } throws: { error in "\((error as? AuthError)?.message ?? "")".contains("private_key_jwt") }
@@ -261,9 +274,10 @@ struct RequestProtectionTests {
             return text.contains("authorization_response_iss_parameter_supported") && !text.contains("DPoP with")
         }
         config.profile = nil
-        #expect(try ClientAuthenticator.assertionAudience(provider: try ProviderRegistry.provider(for: config), discovery: full) == full.tokenEndpoint)
-        #expect(try ClientAuthenticator.assertionAudience(provider: provider, discovery: full).absoluteString == "https://idp.example",
-            "FAPI 2.0: the issuer identifier, not the token endpoint")
+        let plain = try ProviderRegistry.provider(for: config)
+        #expect(try ClientAuthenticator.assertionAudience(provider: plain, discovery: full) == full.tokenEndpoint)
+        let audience = try ClientAuthenticator.assertionAudience(provider: provider, discovery: full)
+        #expect(audience.absoluteString == "https://idp.example", "FAPI 2.0: the issuer identifier, not the token endpoint")
         #expect(throws: AuthError.self) { try ProviderConfig(id: "oidc.x", issuer: "https://x.example", profile: "fapi3").validate() }
         #expect(throws: AuthError.self) {
             try ProviderConfig(id: "oidc.x", issuer: "https://x.example", dpop: "never", profile: "fapi2").validate()

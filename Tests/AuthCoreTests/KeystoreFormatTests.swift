@@ -302,7 +302,7 @@ struct KeystoreFormatTests {
             keyringItem: "item", keyFile: "/home/ada/.config/authctl/keystore.key")
         let sealedFile = try KeystoreFile(Self.expected).sealed(with: key, sealing: sealing).encoded()
         let sealed = try #require(JSONValue.object(from: sealedFile))
-        let workload = WorkloadKeystoreFormatTests.fieldNames
+        let workload = WorkloadKeystoreFormatTests.fieldNames.union(DerivedCredentialsKeystoreTests.fieldNames)
         #expect(
             Self.fieldNames(in: .object(golden)).union(Self.fieldNames(in: .object(sealed))).union(workload)
                 .union(ResourceKeystoreFormatTests.fieldNames)

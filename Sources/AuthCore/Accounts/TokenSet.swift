@@ -13,6 +13,9 @@ public struct TokenSet: Sendable, Equatable {
     /// obtained with the refresh token and keyed by `TokenSet.scopeKey` of the scopes asked.
     /// Nil when there are none (absent from the keystore file).
     public var additionalTokens: [String: ScopedAccessToken]?
+    /// Credentials made from these tokens — exchanged tokens (RFC 8693), AWS STS credentials —
+    /// keyed by `DerivedCredential.key` (docs/cloud.md). Nil when there are none.
+    public var derivedCredentials: [String: DerivedCredential]?
     /// True when the keystore is sealed and was read without its key (`status`, `users
     /// list`): the tokens exist but none is here, only their type, expiry and scopes.
     public var isSealed = false

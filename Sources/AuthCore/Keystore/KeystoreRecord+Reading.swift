@@ -116,7 +116,7 @@ extension KeystoreRecord.Tokens {
         var seen = SeenKeys()
         var accessToken: String?, tokenType: String?, expiresAt: Date?, refreshToken: String?, idToken: String?
         var scopes: [String]?, additionalTokens: [String: KeystoreRecord.ScopedToken]?, needsSignInSince: Date?, sealed: String?
-        var dpopKey: String?
+        var dpopKey: String?, derivedCredentials: [String: KeystoreRecord.DerivedCredential]?
         let ok = reader.object { reader, key in
             switch key {
             case "accessToken": return seen.first(0) && reader.set(&accessToken, reader.string())
@@ -129,13 +129,15 @@ extension KeystoreRecord.Tokens {
             case "needsSignInSince": return seen.first(7) && reader.set(&needsSignInSince, reader.date())
             case "sealed": return seen.first(8) && reader.set(&sealed, reader.string())
             case "dpopKey": return seen.first(9) && reader.set(&dpopKey, reader.string())
+            case "derivedCredentials": return seen.first(10) && reader.set(&derivedCredentials, reader.derivedCredentials())
             default: return false
             }
         }
         guard ok, let tokenType, let scopes else { return nil }
         return KeystoreRecord.Tokens(
             accessToken: accessToken, tokenType: tokenType, expiresAt: expiresAt, refreshToken: refreshToken, idToken: idToken,
-            scopes: scopes, additionalTokens: additionalTokens, needsSignInSince: needsSignInSince, dpopKey: dpopKey, sealed: sealed)
+            scopes: scopes, additionalTokens: additionalTokens, needsSignInSince: needsSignInSince, dpopKey: dpopKey, sealed: sealed,
+            derivedCredentials: derivedCredentials)
     }
 }
 
@@ -303,6 +305,7 @@ extension SealedSecrets {
                 case "idToken": return seen.first(2) && reader.set(&secrets.idToken, reader.string())
                 case "additionalTokens": return seen.first(3) && reader.set(&secrets.additionalTokens, reader.scopedTokens())
                 case "dpopKey": return seen.first(5) && reader.set(&secrets.dpopKey, reader.string())
+                case "derivedCredentials": return seen.first(6) && reader.set(&secrets.derivedCredentials, reader.derivedCredentials())
                 case "bound":
                     guard seen.first(4) else { return false }
                     var boundSeen = SeenKeys()

@@ -116,6 +116,9 @@ enum KeystoreRecord {
         /// `additionalTokens` (and a pending credential's `claims`) are absent and held here,
         /// AES-256-GCM under the data key, bound to the record's place (`SealedSecrets`).
         var sealed: String?
+        /// Exchanged tokens and cloud credentials made from these tokens (docs/cloud.md);
+        /// sealed like `additionalTokens`.
+        var derivedCredentials: [String: DerivedCredential]? = nil
     }
 
     /// `tokens.additionalTokens[SCOPES]`.
@@ -281,7 +284,8 @@ extension KeystoreRecord.Tokens {
             idToken: tokens.idToken, scopes: tokens.scopes,
             additionalTokens: tokens.additionalTokens?.mapValues(KeystoreRecord.ScopedToken.init),
             needsSignInSince: tokens.needsSignInSince, dpopKey: tokens.proofKey?.storedForm,
-            authorizationDetails: tokens.authorizationDetails?.value, sealed: nil)
+            authorizationDetails: tokens.authorizationDetails?.value, sealed: nil,
+            derivedCredentials: tokens.derivedCredentials?.mapValues(KeystoreRecord.DerivedCredential.init))
     }
 
     /// The domain's tokens; from a record still sealed (read without the key, for `status`
@@ -294,6 +298,7 @@ extension KeystoreRecord.Tokens {
         set.needsSignInSince = needsSignInSince
         set.proofKey = dpopKey.flatMap(DPoPKey.init(storedForm:))
         set.authorizationDetails = authorizationDetails.flatMap(AuthorizationDetails.init)
+        set.derivedCredentials = derivedCredentials?.compactMapValues(\.domain)
         return set
     }
 }

@@ -14,6 +14,8 @@ struct SealedSecrets: Codable, Equatable {
     /// them with the file's: a later expiry, other scopes, another pending credential's
     /// profile or expiry, written without the key, make the value refuse to open.
     var bound: Bound?
+    /// Exchanged tokens and cloud credentials (docs/cloud.md).
+    var derivedCredentials: [String: KeystoreRecord.DerivedCredential]? = nil
 
     struct Bound: Codable, Equatable {
         /// The readable tokens (`tokenType`, `expiresAt`, `scopes`).
@@ -36,6 +38,7 @@ extension KeystoreRecord.Tokens {
         tokens.idToken = nil
         tokens.additionalTokens = nil
         tokens.dpopKey = nil
+        tokens.derivedCredentials = nil
         tokens.sealed = nil
         return tokens
     }
@@ -61,7 +64,7 @@ extension KeystoreRecord.Tokens {
         let secrets = SealedSecrets(
             accessToken: accessToken, refreshToken: refreshToken, idToken: idToken, additionalTokens: additionalTokens, dpopKey: dpopKey,
             claims: claims,
-            pendingToken: pendingToken, bound: bound ?? SealedSecrets.Bound(tokens: readable))
+            pendingToken: pendingToken, bound: bound ?? SealedSecrets.Bound(tokens: readable), derivedCredentials: derivedCredentials)
         var tokens = readable
         tokens.sealed = try key.seal(try KeystoreFile.secretsEncoder.encode(secrets), place: place)
         return tokens
@@ -93,6 +96,7 @@ extension KeystoreRecord.Tokens {
         tokens.idToken = secrets.idToken
         tokens.additionalTokens = secrets.additionalTokens
         tokens.dpopKey = secrets.dpopKey
+        tokens.derivedCredentials = secrets.derivedCredentials
         return tokens
     }
 }

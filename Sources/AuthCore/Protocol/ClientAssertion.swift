@@ -39,7 +39,8 @@ public enum ClientAssertion {
             exp: ExpirationClaim(value: issuedAt.addingTimeInterval(lifetime)))
         let keys = JWTKeyCollection()
         if let key = blocks.first("PRIVATE KEY") ?? blocks.first("RSA PRIVATE KEY") ?? blocks.first("EC PRIVATE KEY") {
-            if let backing = try? _RSA.Signing.PrivateKey(derRepresentation: key), let rsa = try? Insecure.RSA.PrivateKey(backing: backing) {
+            if let backing = try? _RSA.Signing.PrivateKey(derRepresentation: key), let rsa = try? Insecure.RSA.PrivateKey(backing: backing)
+            {
                 if !certificateThumbprint, let primitives = try? backing.publicKey.getKeyPrimitives() {
                     header.kid = JWKThumbprint.rsa(modulus: primitives.modulus, exponent: primitives.publicExponent)
                 }
@@ -117,7 +118,8 @@ enum JWKThumbprint {
     /// An EC P-256 key: SHA-256 of `{"crv","kty","x","y"}`, base64url.
     static func p256(_ key: P256.Signing.PublicKey) -> String {
         let point = key.rawRepresentation
-        let members = #"{"crv":"P-256","kty":"EC","x":"\#(Base64URL.encode(point.prefix(32)))","y":"\#(Base64URL.encode(point.suffix(32)))"}"#
+        let x = Base64URL.encode(point.prefix(32)), y = Base64URL.encode(point.suffix(32))
+        let members = #"{"crv":"P-256","kty":"EC","x":"\#(x)","y":"\#(y)"}"#
         return Base64URL.encode(SHA256.hash(data: Data(utf8: members)))
     }
 

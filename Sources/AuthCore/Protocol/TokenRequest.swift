@@ -44,6 +44,15 @@ public struct TokenRequest: Sendable, Equatable {
         case deviceCode(String)
         /// `grant_type=client_credentials` (RFC 6749 §4.4): a workload signs in as itself.
         case clientCredentials(scopes: [String])
+        /// `grant_type=urn:ietf:params:oauth:grant-type:token-exchange` (RFC 8693 §2.1).
+        case tokenExchange(TokenExchangeRequest)
+
+        /// A token exchange, whose answer may carry a token that is not an access token
+        /// (`token_type` `N_A`, RFC 8693 §2.2.1).
+        public var isTokenExchange: Bool {
+            if case .tokenExchange = self { return true }
+            return false
+        }
     }
 
     public var tokenEndpoint: URL
@@ -77,6 +86,8 @@ public struct TokenRequest: Sendable, Equatable {
         case .refreshToken(let token, let scopes):
             parameters = [("grant_type", "refresh_token"), ("refresh_token", token)]
             if let scopes, !scopes.isEmpty { parameters.append(("scope", scopes.joined(separator: " "))) }
+        case .tokenExchange(let exchange):
+            parameters = exchange.parameters
         }
         if let resource { parameters.append(("resource", resource.absoluteString)) }
         var headers: [String: String] = [:]

@@ -16,6 +16,8 @@ public struct TokenResponse: Sendable, Equatable {
     /// `authorization_details` as granted (RFC 9396 §7): a JSON array of objects, when the
     /// provider says.
     public var authorizationDetails: AuthorizationDetails?
+    /// `issued_token_type` of a token exchange (RFC 8693 §2.2.1), when the provider says.
+    public var issuedTokenType: String?
 
     /// The spelling of `token_type` for a DPoP-bound token (RFC 9449 §5).
     public static let dpopTokenType = "DPoP"
@@ -42,8 +44,10 @@ public struct TokenResponse: Sendable, Equatable {
     ///
     /// - Parameter nextStep: the provider's advice for an error it explains better than
     ///   RFC 6749 (`IdentityProvider.nextStep(for:)`).
+    /// - Parameter exchange: the answer to a token exchange (RFC 8693 §2.2.1): `token_type`
+    ///   may be `N_A` (the issued token is not an access token), and `issued_token_type` is read.
     public static func parse(
-        _ response: HTTPResponse, host: String, nextStep: (OAuthErrorResponse) -> Message? = { _ in nil }
+        _ response: HTTPResponse, host: String, nextStep: (OAuthErrorResponse) -> Message? = { _ in nil }, exchange: Bool = false
     ) throws -> TokenResponse {
         let json = JSONValue.object(from: response.body)
         if let json, let error = OAuthErrorResponse(json) {
@@ -79,6 +83,8 @@ public struct TokenResponse: Sendable, Equatable {
         switch tokenType.lowercased() {
         case "bearer": type = "Bearer"
         case "dpop": type = Self.dpopTokenType
+        // RFC 8693 §2.2.1: the issued token is not an access token (a token exchange only).
+        case "n_a" where exchange: type = "N_A"
         default:
             throw AuthError.network(
                 "the token response from \(host) has token_type '\(Sanitize.text(tokenType))'; authctl uses Bearer and DPoP tokens only")
@@ -100,6 +106,7 @@ public struct TokenResponse: Sendable, Equatable {
             idToken: json["id_token"]?.stringValue,
             scopes: json["scope"]?.stringValue.map { $0.split(separator: " ").map(String.init) })
         response.authorizationDetails = details
+        if exchange { response.issuedTokenType = json["issued_token_type"]?.stringValue }
         return response
     }
 

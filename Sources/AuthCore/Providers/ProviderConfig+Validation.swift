@@ -137,7 +137,8 @@ extension ProviderConfig {
         }
         try field(.profile) {
             if let profile, profile != "fapi2" {
-                throw AuthError.invalidArgument("\(input: .profile) must be fapi2 (the only profile), not '\(Sanitize.text(profile, limit: 20))'")
+                throw AuthError.invalidArgument(
+                    "\(input: .profile) must be fapi2 (the only profile), not '\(Sanitize.text(profile, limit: 20))'")
             }
             if isFAPI2 {
                 if dpop == Use.never.rawValue || par == Use.never.rawValue {

@@ -29,7 +29,8 @@ public struct RequestProtection: Sendable, Equatable {
         let config = provider.config
         let id = provider.id
         if config.isFAPI2 {
-            try checkFAPI2(provider: provider, discovery: discovery, usesTokenEndpoint: usesTokenEndpoint, browser: browser, workload: workload)
+            try checkFAPI2(
+                provider: provider, discovery: discovery, usesTokenEndpoint: usesTokenEndpoint, browser: browser, workload: workload)
         }
         var protection = RequestProtection.none
         protection.requiresIssuerOnRedirect = config.isFAPI2

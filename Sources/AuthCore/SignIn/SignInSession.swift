@@ -111,9 +111,9 @@ public struct SignInSession: Sendable {
         var authorizationURL: URL?
     }
 
-    /// A browser sign-in whose authorization request is being pushed: the redirect's parts
-    /// known so far.
-    struct Pushing: Sendable {
+    /// A browser sign-in once its receiver is open and its authorization request made: the
+    /// redirect's parts known before the authorization URL (which waits for a pushed request).
+    struct PreparedRedirect: Sendable {
         var discovery: DiscoveryDocument
         var redirectURI: URL
         var nonce: String
@@ -147,7 +147,7 @@ public struct SignInSession: Sendable {
         case checkingClient
         case discovering
         case openingReceiver(DiscoveryDocument)
-        case pushing(Pushing)
+        case pushing(PreparedRedirect)
         case reporting([SignInEvent], then: Next)
         case listening(Redirect)
         case openingBrowser(Redirect, authorizationURL: URL)
@@ -259,10 +259,9 @@ public struct SignInSession: Sendable {
                 pasted: options.mode == .manual, address: listenAddress, access: options.allowAnyLocalUser ? .anyLocalUser : .currentUser)
         case (.openingReceiver(let discovery), .receiverOpened(let host, let port, let servesStartURL)):
             return try prepareRedirect(discovery, host: host, port: port, servesStartURL: servesStartURL, now: now)
-        case (.pushing(let pushing), .pushed(let pushed)):
-            return try listen(
-                pushing, authorizationURL: try Self.pushedAuthorizationURL(pushing.authorizationEndpoint, pushed, clientID: clientID),
-                now: now)
+        case (.pushing(let prepared), .pushed(let pushed)):
+            let url = try Self.pushedAuthorizationURL(prepared.authorizationEndpoint, pushed, clientID: clientID)
+            return try listen(prepared, authorizationURL: url, now: now)
         case (.reporting(var events, let then), .done):
             if !events.isEmpty {
                 let event = events.removeFirst()
@@ -376,29 +375,29 @@ public struct SignInSession: Sendable {
             redirectURI: redirectURI, scopes: askedScopes, responseType: implicit ? "id_token" : "code",
             responseMode: implicit ? "form_post" : provider.responseMode(for: askedScopes), state: attempt.state, nonce: nonce,
             pkce: implicit ? nil : attempt.pkce, additionalParameters: additional)
-        let pushing = Pushing(
+        let prepared = PreparedRedirect(
             discovery: discovery, redirectURI: redirectURI, nonce: nonce, askedScopes: request.scopes, receiverHost: host,
             receiverPort: port, servesStartURL: servesStartURL, authorizationEndpoint: discovery.authorizationEndpoint)
         if let endpoint = protection.pushEndpoint {
             // RFC 9126: the request goes to the provider directly, authenticated; the browser
             // gets only `client_id` and the `request_uri` that stands for it.
-            step = .pushing(pushing)
+            step = .pushing(prepared)
             return .pushAuthorization(request, to: endpoint, discovery: discovery)
         }
-        return try listen(pushing, authorizationURL: try request.url(), now: now)
+        return try listen(prepared, authorizationURL: try request.url(), now: now)
     }
 
     /// The authorization URL is known: the state machine that judges the redirect, then the
     /// receiver listens.
-    private mutating func listen(_ pushing: Pushing, authorizationURL: URL, now: Date) throws -> Action {
-        let discovery = pushing.discovery
-        let servesStartURL = pushing.servesStartURL
+    private mutating func listen(_ prepared: PreparedRedirect, authorizationURL: URL, now: Date) throws -> Action {
+        let discovery = prepared.discovery
+        let servesStartURL = prepared.servesStartURL
         // The browser gets a one-time local start URL that redirects to the authorization
         // URL: state, nonce and the PKCE challenge never reach another program's command line.
         let start = CallbackStateMachine.StartPage(path: startPath, authorizationURL: authorizationURL)
         let machine = CallbackStateMachine(
             expectation: .init(
-                path: pushing.redirectURI.path, state: attempt.state, issuer: provider.issuer,
+                path: prepared.redirectURI.path, state: attempt.state, issuer: provider.issuer,
                 issuerParameterRequired: discovery.authorizationResponseIssParameterSupported == true
                     || protection.requiresIssuerOnRedirect,
                 resultParameter: implicit ? "id_token" : "code", start: servesStartURL ? start : nil))
@@ -408,8 +407,8 @@ public struct SignInSession: Sendable {
             events.append(.openURL(authorizationURL, provider: provider.id))
         }
         let redirect = Redirect(
-            discovery: discovery, redirectURI: pushing.redirectURI, nonce: pushing.nonce, askedScopes: pushing.askedScopes,
-            machine: machine, receiverHost: pushing.receiverHost, receiverPort: pushing.receiverPort,
+            discovery: discovery, redirectURI: prepared.redirectURI, nonce: prepared.nonce, askedScopes: prepared.askedScopes,
+            machine: machine, receiverHost: prepared.receiverHost, receiverPort: prepared.receiverPort,
             authorizationURL: servesStartURL ? authorizationURL : nil)
         return try report(events, then: .listen(redirect), now: now)
     }

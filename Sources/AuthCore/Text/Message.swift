@@ -28,6 +28,7 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case providersAdd, providersShow, providersList, providersRemove
         case keystoreStatus, keystoreSeal, keystoreUnseal, keystoreRekey, keystoreNewKey, unlock, lock
         case backendUse, backendShow
+        case awsCredentials, gcpToken
         case request
     }
 
@@ -42,7 +43,9 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case project, apiKey, tenantID, emulator
         case noCheck, preset, domain, realm, authorizationServer
         case dpop, par, profile, authorizationDetails, method, url
-        case resource, clientMetadataURL
+        case exchange, audience, resource, requestedTokenType, subjectTokenType, actorTokenFile, actorTokenEnv
+        case roleARN, sessionName, duration, stsEndpoint, awsRegion
+        case clientMetadataURL
     }
 
     /// One argument of a command: a value as written (a provider id, a handle, a

@@ -2,7 +2,7 @@
 /// take the same client authentication: device authorization (RFC 8628 §3.1), revocation
 /// (RFC 7009) and introspection (RFC 7662). Every grant authctl makes goes through
 /// `requestTokens` — the code exchange, a device poll, a refresh, a workload's client
-/// credentials — and every request through `send`, so that a new client authentication
+/// credentials, a token exchange (RFC 8693) — and every request through `send`, so that a new client authentication
 /// (`ClientAuthenticator`) or a proof of possession touches one file.
 ///
 /// A request for a DPoP-bound grant (RFC 9449) carries a fresh proof made by the identity's
@@ -123,9 +123,10 @@ public struct TokenClient: Sendable {
 
     /// One grant at the token endpoint (RFC 6749 §4.1.3, §4.4, §6).
     /// - Parameters:
-    ///   - idToken: what an ID token in the answer must be; nil: not validated here
-    ///     (a workload's grant, which keeps none).
+    ///   - idToken: what an ID token in the answer must be; nil: not validated here (a
+    ///     workload's grant, which keeps none).
     ///   - proof: the DPoP key the request proves, and whether the tokens must be bound to it.
+    ///   - additionalParameters: added to the grant's form.
     ///   - resource: the protected resource the token is for (RFC 8707 §2.2), sent as `resource`.
     func requestTokens(
         _ grant: TokenRequest.Grant, provider: any IdentityProvider, client: Client = .configured, discovery: DiscoveryDocument,
@@ -142,7 +143,8 @@ public struct TokenClient: Sendable {
                 "\(provider.id) refused the refresh token (HTTP 400 with no explanation)", oauthError: .invalidGrant)
         }
         return try await issued(
-            response, provider: provider, client: client, clientID: clientID, discovery: discovery, idToken: idToken, proof: proof)
+            response, provider: provider, client: client, clientID: clientID, discovery: discovery, idToken: idToken, proof: proof,
+            exchange: grant.isTokenExchange)
     }
 
     /// One poll of the device flow (RFC 8628 §3.4): the tokens, or the provider's OAuth
@@ -190,12 +192,12 @@ public struct TokenClient: Sendable {
     /// sent, its ID token validated when asked.
     private func issued(
         _ answer: HTTPResponse, provider: any IdentityProvider, client: Client, clientID: String, discovery: DiscoveryDocument,
-        idToken: IDTokenExpectation?, proof: Proof
+        idToken: IDTokenExpectation?, proof: Proof, exchange: Bool = false
     ) async throws -> Issued {
         let nextStep: (OAuthErrorResponse) -> Message? =
             if case .workload = client { provider.workloadNextStep(for:) } else { provider.nextStep(for:) }
         let host = "\(provider.id) (\(discovery.tokenEndpoint.host ?? "?"))"
-        let response = try TokenResponse.parse(answer, host: host, nextStep: nextStep)
+        let response = try TokenResponse.parse(answer, host: host, nextStep: nextStep, exchange: exchange)
         let bound = response.tokenType == TokenResponse.dpopTokenType
         switch proof {
         case .none where bound:

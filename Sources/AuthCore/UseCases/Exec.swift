@@ -9,6 +9,8 @@ public struct Exec: Sendable {
     public struct Input: Sendable {
         public var providerID: ProviderID?
         public var scopes: [String]
+        /// The ID token instead of the access token (Azure's `AZURE_FEDERATED_TOKEN_FILE`, docs/cloud.md).
+        public var idToken = false
         public var command: [String]
         /// authctl's own environment without its secrets, passed on to the child.
         public var environment: ChildEnvironment
@@ -55,7 +57,7 @@ public struct Exec: Sendable {
         }
         // A passphrase is asked (if at all) here, before the command starts: the command
         // shares the terminal, and a prompt while it runs would hand it what is typed.
-        let first = try await tokens.run(.init(providerID: input.providerID, scopes: input.scopes)).requireBearer(
+        let first = try await tokens.run(.init(providerID: input.providerID, idToken: input.idToken, scopes: input.scopes)).requireBearer(
             for: "the command (through AUTHCTL_TOKEN)")
         input.keystoreKeys?.stopAsking()
         if let stale = first.stillValidEvent(now: clock.now()) { events.report(stale) }
@@ -96,7 +98,8 @@ public struct Exec: Sendable {
             do {
                 try await clock.sleep(for: max(1, remaining - margin))
                 current = try await tokens.run(
-                    .init(providerID: input.providerID, minimumTTL: margin + 1, scopes: input.scopes, uid: first.uid))
+                    .init(
+                        providerID: input.providerID, idToken: input.idToken, minimumTTL: margin + 1, scopes: input.scopes, uid: first.uid))
                 if Task.isCancelled { return }
                 // The provider out of reach: the file keeps the token it has; tried again.
                 if let failure = current.refreshFailure { throw failure }

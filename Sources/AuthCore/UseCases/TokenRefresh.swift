@@ -290,6 +290,7 @@ public struct TokenRefresh: Sendable {
         guard let key = input.scopeKey else {
             var session = tokens
             session.additionalTokens = nil
+            session.derivedCredentials = nil
             return session
         }
         let scoped = tokens.additionalTokens?[key]

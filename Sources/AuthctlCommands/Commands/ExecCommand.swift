@@ -22,11 +22,16 @@ struct ExecCommand: AuthctlCommand {
     var provider: String?
     @Option(name: .customLong("scope"), help: ArgumentHelp("Ask a token for these scopes instead (repeatable).", valueName: "scope"))
     var scopes: [String] = []
+    @Flag(
+        name: .customLong("id-token"),
+        help: "Give the ID token instead of the access token (Azure workload identity: AZURE_FEDERATED_TOKEN_FILE=$AUTHCTL_TOKEN_FILE).")
+    var idToken = false
     @Argument(parsing: .postTerminator, help: "The command and its arguments, after --.") var command: [String] = []
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         guard !command.isEmpty else { throw ValidationError("give the command to run after --: authctl exec -- COMMAND ARGS…") }
+        guard !(idToken && !scopes.isEmpty) else { throw ValidationError("--id-token and --scope exclude each other") }
     }
 
     func run(_ wiring: Wiring) async throws {
@@ -35,10 +40,11 @@ struct ExecCommand: AuthctlCommand {
         var wiring = wiring
         let keys = KeystoreKeyMemory()
         wiring.keyMemory = keys
-        let status = try await wiring.useCases().exec(runner: wiring.io.childProcesses).run(
-            .init(
-                providerID: try provider.map(ProviderID.init(parsing:)), scopes: scopes, command: command,
-                environment: wiring.childEnvironment, runtimeDirectory: wiring.runtimeDirectory, keystoreKeys: keys))
+        var input = Exec.Input(
+            providerID: try provider.map(ProviderID.init(parsing:)), scopes: scopes, command: command,
+            environment: wiring.childEnvironment, runtimeDirectory: wiring.runtimeDirectory, keystoreKeys: keys)
+        input.idToken = idToken
+        let status = try await wiring.useCases().exec(runner: wiring.io.childProcesses).run(input)
         if status != 0 { throw ExitCode(status) }
     }
 }

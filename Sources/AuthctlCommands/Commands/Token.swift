@@ -18,6 +18,8 @@ struct Token: AuthctlCommand {
               authctl token microsoft --scope https://graph.microsoft.com/.default
               authctl token --format header --method GET --url https://api.example.com/v1/me | curl -H @- https://api.example.com/v1/me
                                                               # a DPoP-bound token: its header and a proof for that request
+              authctl token --exchange --audience https://api.example.com    # RFC 8693, cached
+              authctl token --id-token --output-file ~/.azure/federated-token  # 0600, atomically
               authctl token --resource https://api.example.com/mcp   # a resource's token (see resources.md)
             """)
 
@@ -51,14 +53,11 @@ struct Token: AuthctlCommand {
             valueName: "method"))
     var method: String?
     @Option(help: ArgumentHelp("The URL of the request the token is for (with --method).", valueName: "url")) var url: String?
-    @Option(
-        name: .customLong("resource"),
-        help: ArgumentHelp(
-            "Print the token of the current user's grant for this resource URL (signed in with: authctl login URL).", valueName: "url"))
-    var resource: String?
 
     /// `--min-ttl`'s range (docs/configuration.md): up to a day ahead.
     static let minimumTTLRange = 0...86_400
+    /// `--exchange` and its options, `--output-file` (docs/cloud.md).
+    @OptionGroup var cloud: TokenExchangeArguments
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -68,13 +67,18 @@ struct Token: AuthctlCommand {
         guard Self.minimumTTLRange.contains(minimumTTL) else {
             throw ValidationError("--min-ttl \(minimumTTL) is out of range: give 0…86400 seconds (a day at most)")
         }
-        if resource != nil, provider != nil || idToken || !scopes.isEmpty {
-            throw ValidationError("--resource names the token itself: give no provider, --id-token or --scope with it")
+        // Without --exchange, --resource names a resource grant's token (docs/resources.md).
+        if !cloud.exchange, cloud.resource != nil, provider != nil || idToken || !scopes.isEmpty || method != nil || url != nil {
+            throw ValidationError("--resource names the token itself: give no provider, --id-token, --scope, --method or --url with it")
         }
         guard scopes.allSatisfy(ScopeSyntax.isValid) else {
             throw ValidationError("--scope takes one scope each time (printable ASCII, no spaces); repeat it for several")
         }
         _ = try TokenInvocation.ProofTarget(method: method, url: url)
+        try cloud.validate(idToken: idToken, accessToken: accessToken, format: format)
+        if cloud.exchange || cloud.outputFile != nil, method != nil || url != nil {
+            throw ValidationError("--method and --url prove a DPoP-bound token; an exchanged token or a token file takes neither")
+        }
     }
 
     /// The options as plain values.
@@ -82,10 +86,14 @@ struct Token: AuthctlCommand {
         TokenInvocation(
             settings: settings, provider: provider, idToken: idToken, accessToken: accessToken,
             minimumTTL: minimumTTL, forceRefresh: forceRefresh, format: format, scopes: scopes,
-            proofTarget: try? TokenInvocation.ProofTarget(method: method, url: url), resource: resource)
+            proofTarget: try? TokenInvocation.ProofTarget(method: method, url: url),
+            resource: cloud.exchange ? nil : cloud.resource)
     }
 
-    func run(_ wiring: Wiring) async throws { try await request.run(wiring) }
+    func run(_ wiring: Wiring) async throws {
+        if try await runCloud(wiring) { return }
+        try await request.run(wiring)
+    }
 }
 
 /// What `authctl token` was asked, as plain values: the command above fills it through

@@ -244,6 +244,38 @@ fapi = login(carol, "oidc.fapi")
 t.check("--profile fapi2 refuses a provider whose metadata lacks a FAPI 2.0 requirement (exit 7), naming it",
         fapi.returncode == 7 and "authorization_response_iss_parameter_supported" in fapi.stderr, fapi.stderr[-400:])
 
+# --- The device flow: the device code bound to the key (dpop_jkt), each poll with a proof ------
+frank = home("frank")
+add_provider(frank, "oidc.glew")
+device = subprocess.Popen([authctl, "login", "oidc.glew", "--device-code", "--timeout", "60"], env={
+    "HOME": frank, "PATH": os.environ["PATH"], "XDG_CONFIG_HOME": frank + "/.config", "XDG_DATA_HOME": frank + "/.local/share",
+    "XDG_CACHE_HOME": frank + "/.cache"}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+user_code, seen = None, []
+for line in device.stderr:
+    seen.append(line)
+    if "enter the code" in line:
+        user_code = line.rsplit("enter the code", 1)[1].strip().rstrip(")")
+        break
+approved = False
+if user_code:
+    person = requests.Session()
+    api = settings["base_url"] + "/api/"
+    person.post(api + "auth/", json={"username": settings["username"], "password": settings["password"]}, timeout=20)
+    person.put(api + "auth/grant/" + settings["public_client_id"], json={"scope": "openid g_profile"}, timeout=20)
+    entered = person.get(meta["device_authorization_endpoint"].replace("/device_authorization", "/device"),
+                         params={"code": user_code, "g_continue": ""}, allow_redirects=False, timeout=20)
+    approved = entered.status_code == 302
+try:
+    _, rest = device.communicate(timeout=90)
+except subprocess.TimeoutExpired:
+    device.kill()
+    _, rest = device.communicate()
+stored = tokens_of(frank, "oidc.glew") if device.returncode == 0 else {}
+t.check("login --device-code: the person enters the code, the polls prove the key, the tokens are DPoP-bound to it",
+        approved and device.returncode == 0 and stored.get("tokenType") == "DPoP"
+        and (introspect(stored["accessToken"]).get("cnf") or {}).get("jkt") == thumbprint_of(stored["dpopKey"]),
+        "".join(seen)[-300:] + rest[-300:])
+
 # --- A workload: client credentials with private_key_jwt, its token DPoP-bound -----------------
 dave = home("dave")
 added = run(dave, "providers", "add", "oidc.glewpk", "--issuer", settings["issuer"], "--client-id", settings["pkjwt_client_id"])
