@@ -95,6 +95,7 @@ token="$("$authctl" token --resource "$mcp")"
 check "token --resource prints the resource's token" test -n "$token"
 check "token --resource --format header" test "$("$authctl" token --resource "$mcp" --format header)" = "Authorization: Bearer $token"
 check "token --resource --format json names the provider" test "$("$authctl" token --resource "$mcp" --format json | json 'd["providerId"]')" = oidc.127-0-0-1
+check "token --resource --output-file writes it alone, mode 0600" sh -c "'$authctl' token --resource '$mcp' --output-file '$work/resource-token' && test \"\$(cat '$work/resource-token')\" = '$token' && test \"\$(stat -c %a '$work/resource-token')\" = 600"
 check "the token is bound to the resource at the server (RFC 8707 aud)" sh -c "curl -s -u '$rs_client_id:$E2E_RS_SECRET' -d 'token=$token' '$E2E_ISSUER/introspect/' | '$py' -c 'import json,sys; d=json.load(sys.stdin); assert d[\"aud\"] == [\"$mcp\"], d'"
 
 # 4. A token for one resource is never sent to another, and the other refuses it.
