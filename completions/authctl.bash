@@ -182,13 +182,13 @@ _authctl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    login|link|reauth|unlink|status|token|exec|git-credential|signout|providers|users|keystore|unlock|lock|backend|version|completion|doctor|aws-credentials|gcp-token|help)
+    login|link|reauth|unlink|status|token|exec|git-credential|signout|request|providers|users|keystore|unlock|lock|backend|version|completion|doctor|aws-credentials|gcp-token|help)
         # Offer subcommand argument completions
         "_authctl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec git-credential signout providers users keystore unlock lock backend version completion doctor aws-credentials gcp-token help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec git-credential signout request providers users keystore unlock lock backend version completion doctor aws-credentials gcp-token help' -- "${cur}"))
         ;;
     esac
 }
@@ -197,7 +197,7 @@ _authctl_login() {
     repeating_flags=()
     non_repeating_flags=(--no-browser --device-code --manual --allow-any-local-user --client-credentials --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --authorization-details --id-token --raw-nonce --client-id --client-secret-env --client-secret-file --certificate-file --assertion-algorithm --federated-token-file --federated-token-env --federated-token --federated-audience --credential --keystore --config)
+    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --authorization-details --id-token --raw-nonce --client-id --client-secret-env --client-secret-file --certificate-file --assertion-algorithm --federated-token-file --federated-token-env --federated-token --federated-audience --credential --issuer --client-metadata-url --keystore --config)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -265,6 +265,12 @@ _authctl_login() {
         return
         ;;
     '--credential')
+        return
+        ;;
+    '--issuer')
+        return
+        ;;
+    '--client-metadata-url')
         return
         ;;
     '--keystore')
@@ -591,6 +597,41 @@ _authctl_signout() {
 
     # Offer option value completions
     case "${prev}" in
+    '--keystore')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--config')
+        __authctl_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_authctl_request() {
+    repeating_flags=()
+    non_repeating_flags=(--include --json --verbose -v --quiet -q --version -h --help)
+    repeating_options=(-H --header)
+    non_repeating_options=(-X --method --data --browser-command --timeout --keystore --config)
+    __authctl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '-X'|'--method')
+        return
+        ;;
+    '-H'|'--header')
+        return
+        ;;
+    '--data')
+        return
+        ;;
+    '--browser-command')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
     '--keystore')
         __authctl_add_completions -f
         return

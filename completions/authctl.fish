@@ -23,7 +23,7 @@ function __authctl_parse_tokens -S
         __authctl_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'login'
-            __authctl_parse_subcommand 1 'scope=+' 'param=+' 'browser-command=' 'no-browser' 'device-code' 'manual' 'timeout=' 'listen-address=' 'redirect-uri=' 'allow-any-local-user' 'tenant=' 'authorization-details=' 'id-token=' 'raw-nonce=' 'client-credentials' 'client-id=' 'client-secret-env=' 'client-secret-file=' 'certificate-file=' 'assertion-algorithm=' 'federated-token-file=' 'federated-token-env=' 'federated-token=' 'federated-audience=' 'credential=' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            __authctl_parse_subcommand 1 'scope=+' 'param=+' 'browser-command=' 'no-browser' 'device-code' 'manual' 'timeout=' 'listen-address=' 'redirect-uri=' 'allow-any-local-user' 'tenant=' 'authorization-details=' 'id-token=' 'raw-nonce=' 'client-credentials' 'client-id=' 'client-secret-env=' 'client-secret-file=' 'certificate-file=' 'assertion-algorithm=' 'federated-token-file=' 'federated-token-env=' 'federated-token=' 'federated-audience=' 'credential=' 'issuer=' 'client-metadata-url=' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'link'
             __authctl_parse_subcommand 1 'scope=+' 'param=+' 'browser-command=' 'no-browser' 'device-code' 'manual' 'timeout=' 'listen-address=' 'redirect-uri=' 'allow-any-local-user' 'tenant=' 'authorization-details=' 'id-token=' 'raw-nonce=' 'pending=' 'consent' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'reauth'
@@ -40,6 +40,8 @@ function __authctl_parse_tokens -S
             __authctl_parse_subcommand 2 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'scope=+' 'version' 'h/help'
         case 'signout'
             __authctl_parse_subcommand 0 'all' 'revoke' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+        case 'request'
+            __authctl_parse_subcommand 1 'X/method=' 'H/header=+' 'data=' 'include' 'browser-command=' 'timeout=' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'providers'
             __authctl_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
@@ -172,6 +174,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "aut
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'exec' -d 'Run a command with a valid token in AUTHCTL_TOKEN, kept valid for as long as it runs.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'git-credential' -d 'A git credential helper: answers git with the current user\'s fresh access token.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'signout' -d 'End the session: drop the tokens and clear the current user (alias: logout).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'request' -d 'Send an HTTP request to a protected resource with the token of its grant.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'providers' -d 'Register and inspect providers (configuration, not accounts).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'users' -d 'List, show, switch between, delete, export and import the users in the keystore; fetch the current user\'s photo.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'keystore' -d 'Seal the keystore\'s tokens at rest (a key file, a passphrase or the keyring), unseal it, change its key.'
@@ -210,6 +213,8 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" federated-token' -l 'federated-token' -d 'With --client-credentials: fetch the federated token from the CI service at every grant.' -rfka 'github-actions'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" federated-audience' -l 'federated-audience' -d 'The audience to ask of the CI service\'s token (default for microsoft.com: api://AzureADTokenExchange).' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" credential' -l 'credential' -d 'Apply a pending credential (its pc_ handle) saved by an earlier credential-already-in-use error.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" issuer' -l 'issuer' -d 'With a resource\'s URL: the authorization server to sign in at, one of those the resource lists (default: the first).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" client-metadata-url' -l 'client-metadata-url' -d 'With a resource\'s URL: the https URL of your client ID metadata document, used as the client id where the server supports them.' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
@@ -290,7 +295,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" url' -l 'url' -d 'The URL of the request the token is for (with --method).' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" exchange' -l 'exchange' -d 'Exchange the identity\'s token at its provider for a token for --audience or --resource (RFC 8693), cached until it expires.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" audience' -l 'audience' -d 'With --exchange: the token\'s audience, a name the provider knows.' -rfka ''
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" resource' -l 'resource' -d 'With --exchange: the resource (an absolute URL) the token is for.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" resource' -l 'resource' -d 'With --exchange: the resource (an absolute URL) the token is for. Without: the token of the current user\'s grant for this resource URL (signed in with: authctl login URL).' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" requested-token-type' -l 'requested-token-type' -d 'With --exchange: the type of token asked: access_token, id_token, jwt, or a URN.' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" subject-token-type' -l 'subject-token-type' -d 'With --exchange: the identity\'s token given in exchange: access_token (default) or id_token.' -rfka 'access_token id_token'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" actor-token-file' -l 'actor-token-file' -d 'With --exchange: a file holding the actor token (delegation), read afresh each time.' -rF
@@ -332,6 +337,19 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl request" X method' -s 'X' -l 'method' -d 'The HTTP method (default GET, POST with --data).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl request"' -s 'H' -l 'header' -d 'A request header \'Name: value\' (repeatable).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl request" data' -l 'data' -d 'The request body: @FILE, - (stdin), or the text itself.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl request" include' -l 'include' -d 'Print the status line and the response headers before the body.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl request" browser-command' -l 'browser-command' -d 'For a step-up: open the URL with this command (env AUTHCTL_BROWSER).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl request" timeout' -l 'timeout' -d 'Seconds to wait for a step-up\'s sign-in.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl request" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl request" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl request" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl request" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl request" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl request" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl request" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl providers" -eq 1' -fa 'add' -d 'Register or update a provider.'

@@ -22,6 +22,8 @@ enum ExitStatus {
         .consentRequired: 18,
         .userDisabled: 19,
         .userTokenExpired: 20,
+        .stepUpRequired: 21,
+        .resourceError: 22,
     ]
 }
 

@@ -59,6 +59,7 @@ enum MessageSpelling {
         case .backendShow: "backend show"
         case .awsCredentials: "aws-credentials"
         case .gcpToken: "gcp-token"
+        case .request: "request"
         }
     }
 
@@ -130,6 +131,7 @@ enum MessageSpelling {
         case .duration: "--duration"
         case .stsEndpoint: "--sts-endpoint"
         case .awsRegion: "--region"
+        case .clientMetadataURL: "--client-metadata-url"
         }
     }
 }

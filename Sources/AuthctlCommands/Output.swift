@@ -117,12 +117,13 @@ struct Output {
                         "authentication": identity.workload.map { .string($0.authentication.summary) } ?? .null,
                     ])
                 }),
+            "resourceGrants": resourceGrants(user),
         ])
     }
 
     /// Whether the user has a session: tokens of an identity, or a Firebase session.
     static func hasSession(_ user: User) -> Bool {
-        user.providerData.contains { $0.tokens != nil } || user.backend?.session != nil
+        user.providerData.contains { $0.tokens != nil } || user.backend?.session != nil || user.resourceGrants.contains { $0.tokens != nil }
     }
 
     /// A user who still has a session, as `status --json` names one.
@@ -224,6 +225,7 @@ struct Output {
             if let workload = identity.workload { state += " (\(workload.authentication.summary))" }
             lines.append("  \(identity.providerID): \(identity.profile.email ?? identity.federatedID) — \(state)")
         }
+        lines += describeResourceGrants(user, now: now)
         return lines
     }
 

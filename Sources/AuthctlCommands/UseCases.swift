@@ -22,6 +22,9 @@ struct UseCases {
     let firebaseEmulatorHost: String?
     /// The Firebase project's client when config.json's backend is Firebase; nil: local.
     let firebase: @Sendable () throws -> FirebaseAuthClient?
+    /// Where dynamically registered clients' registration access tokens are kept
+    /// (docs/resources.md): a private file beside the keystore.
+    var registrationSecretsPath = ""
 
     /// Each user's own backend (docs/firebase.md): the keystore's rules, or its Firebase project.
     var accountStore: BackendAccountStore {

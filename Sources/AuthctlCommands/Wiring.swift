@@ -167,7 +167,7 @@ struct Wiring {
             clock: clock)
         let config = self.config
         let emulator = firebaseEmulatorHost
-        return UseCases(
+        var useCases = UseCases(
             transport: transport, clock: clock, random: random, browser: browser, terminal: terminal, keystore: keystore(),
             configStore: config, metadataCache: FileMetadataCache(directory: cacheDirectory, random: random),
             secrets: ProcessSecretSource(environment: environment), events: EventText(terminal: terminal),
@@ -187,6 +187,8 @@ struct Wiring {
                 return try FirebaseAuthClient(
                     config: project, emulator: try Self.firebaseEmulator(emulator), transport: transport, clock: clock)
             })
+        useCases.registrationSecretsPath = Path.parent(of: keystorePath) + "/registrations.json"
+        return useCases
     }
 
     /// `FIREBASE_AUTH_EMULATOR_HOST` as the environment gives it (as Firebase's own tools

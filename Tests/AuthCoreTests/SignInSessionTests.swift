@@ -77,7 +77,7 @@ struct SignInSessionTests {
             session.next(.redirect(.authorized(AuthorizationResponse(code: "c"))), now: now)
                 == .exchange(
                     .authorizationCode(code: "c", redirectURI: redirectURI, codeVerifier: attempt.pkce.codeVerifier), discovery: discovery,
-                    idToken: .init(nonce: nonce), proof: .none))
+                    idToken: .init(nonce: nonce), proof: .none, resource: nil))
         let tokens = TokenClient.Issued(response: TokenResponse(accessToken: "at", idToken: "it"))
         #expect(
             session.next(.tokens(tokens), now: now)
@@ -121,7 +121,7 @@ struct SignInSessionTests {
         _ = session.next(.browserOpened(true), now: now)
         _ = session.next(.done, now: now)
         _ = session.next(.done, now: now)
-        guard case .exchange(_, _, _, let proof) = session.next(.redirect(.authorized(AuthorizationResponse(code: "c"))), now: now)
+        guard case .exchange(_, _, _, let proof, _) = session.next(.redirect(.authorized(AuthorizationResponse(code: "c"))), now: now)
         else {
             Issue.record("the exchange")
             return

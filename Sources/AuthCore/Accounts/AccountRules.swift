@@ -253,6 +253,9 @@ public enum AccountRules {
             for identityIndex in state.users[userIndex].providerData.indices {
                 state.users[userIndex].providerData[identityIndex].tokens = nil
             }
+            for grantIndex in state.users[userIndex].resourceGrants.indices {
+                state.users[userIndex].resourceGrants[grantIndex].tokens = nil
+            }
         }
         if all || state.currentUID == target { state.currentUID = nil }
     }

@@ -16,6 +16,12 @@ public struct Credential: Sendable, Equatable {
     /// A credential a broker holds for authctl (docs/firebase.md: Firebase's `pendingToken` of a
     /// conflict), which only that broker can apply; nil for authctl's own credentials.
     public var brokered: BrokeredCredential?
+    /// A resource's sign-in (docs/resources.md): the resource its tokens are for (RFC 8707).
+    public var resource: URL?
+    /// False for a resource's plain OAuth 2.0 grant (no ID token): then `federatedID` is
+    /// empty and `claims` hold nothing, and the credential is stored as a resource grant only,
+    /// never applied to an identity.
+    public var hasIdentity = true
 
     public init(providerID: String, issuer: String, federatedID: String, profile: Profile, tokens: TokenSet, claims: IDTokenClaims) {
         self.providerID = providerID

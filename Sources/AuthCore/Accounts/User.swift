@@ -18,6 +18,8 @@ public struct User: Sendable, Equatable {
     /// Where the user lives (docs/firebase.md): nil for the local backend (the keystore), else the
     /// Firebase project that holds it, with its Firebase session.
     public var backend: UserBackend?
+    /// Tokens for protected resources (docs/resources.md), per (issuer, resource).
+    public var resourceGrants: [ResourceGrant] = []
 
     public init(
         uid: String, email: String?, emailVerified: Bool, displayName: String?, photoURL: String?, createdAt: Date,

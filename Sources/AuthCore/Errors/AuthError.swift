@@ -29,6 +29,8 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
             case consentRequired = "consent-required"
             case userDisabled = "user-disabled"
             case userTokenExpired = "user-token-expired"
+            case stepUpRequired = "step-up-required"
+            case resourceError = "resource-error"
         }
 
         private let base: Base
@@ -55,6 +57,11 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let userDisabled = Code(.userDisabled)
         /// docs/firebase.md: the Firebase project ended the user's session.
         public static let userTokenExpired = Code(.userTokenExpired)
+        /// docs/resources.md: a resource asks for more scope or a stronger authentication, and
+        /// no person is at the terminal to give it.
+        public static let stepUpRequired = Code(.stepUpRequired)
+        /// docs/resources.md: `request` got an error status that is no authentication challenge.
+        public static let resourceError = Code(.resourceError)
 
         /// Every code, in docs/exit-codes.md's order.
         public static var allCases: [Code] { Base.allCases.map(Code.init) }
@@ -147,6 +154,14 @@ extension AuthError {
     /// `provider-already-linked` with the site's own message (Firebase's `PROVIDER_ALREADY_LINKED`).
     static func providerAlreadyLinked(message: Message, details: [String: JSONValue]) -> AuthError {
         .init(.providerAlreadyLinked, message, details: details)
+    }
+    /// docs/resources.md: the resource asks for a step-up that needs a person (the message names the command).
+    public static func stepUpRequired(_ message: Message, details: [String: JSONValue] = [:]) -> AuthError {
+        .init(.stepUpRequired, message, details: details)
+    }
+    /// docs/resources.md: the resource answered an error status (`details`: the status and body).
+    public static func resourceError(_ message: Message, details: [String: JSONValue] = [:]) -> AuthError {
+        .init(.resourceError, message, details: details)
     }
     /// docs/sign-in.md: a Microsoft token from a tenant other than the one asked.
     static func tenantIDMismatch(_ message: Message, details: [String: JSONValue]) -> AuthError {

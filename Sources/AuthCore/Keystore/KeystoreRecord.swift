@@ -24,6 +24,17 @@ enum KeystoreRecord {
         var kind: Kind? = nil
         /// Absent for the local backend.
         var backend: Backend? = nil
+        /// Tokens for protected resources (docs/resources.md); absent when there are none.
+        var resourceGrants: [ResourceGrant]? = nil
+    }
+
+    /// `users[].resourceGrants[]`: one (issuer, resource) and its tokens, sealed like an identity's.
+    struct ResourceGrant: Codable, Equatable {
+        var resource: String
+        var issuer: String
+        var providerId: String
+        var grantedAt: Date
+        var tokens: Tokens?
     }
 
     /// `users[].kind`.
@@ -165,6 +176,7 @@ extension KeystoreRecord.User {
             photoURL: user.photoURL, createdAt: user.createdAt, lastSignInAt: user.lastSignInAt, lastAuthAt: user.lastAuthAt,
             lastProviderId: user.lastProviderID, providerData: user.providerData.map(KeystoreRecord.Identity.init),
             kind: user.kind == .workload ? .workload : nil)
+        resourceGrants = user.resourceGrants.isEmpty ? nil : user.resourceGrants.map(KeystoreRecord.ResourceGrant.init)
         backend = user.backend.map {
             KeystoreRecord.Backend(
                 kind: "firebase", projectId: $0.projectID, tenantId: $0.tenantID, session: $0.session.map(KeystoreRecord.Tokens.init),
@@ -180,7 +192,20 @@ extension KeystoreRecord.User {
         user.backend = backend.map {
             UserBackend(projectID: $0.projectId, tenantID: $0.tenantId, session: $0.session?.domain, emulator: $0.emulator)
         }
+        user.resourceGrants = resourceGrants?.map(\.domain) ?? []
         return user
+    }
+}
+
+extension KeystoreRecord.ResourceGrant {
+    init(_ grant: AuthCore.ResourceGrant) {
+        self.init(
+            resource: grant.resource, issuer: grant.issuer, providerId: grant.providerID, grantedAt: grant.grantedAt,
+            tokens: grant.tokens.map(KeystoreRecord.Tokens.init))
+    }
+
+    var domain: AuthCore.ResourceGrant {
+        AuthCore.ResourceGrant(resource: resource, issuer: issuer, providerID: providerId, grantedAt: grantedAt, tokens: tokens?.domain)
     }
 }
 

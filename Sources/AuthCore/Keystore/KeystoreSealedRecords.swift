@@ -105,6 +105,7 @@ extension KeystoreRecord.User {
     /// Whether every token of the record is where a file of this kind keeps it.
     func isShaped(sealed: Bool) -> Bool {
         providerData.allSatisfy { $0.tokens?.isShaped(sealed: sealed) ?? true } && (backend?.session?.isShaped(sealed: sealed) ?? true)
+            && (resourceGrants ?? []).allSatisfy { $0.tokens?.isShaped(sealed: sealed) ?? true }
     }
 
     /// The record sealed in the current format.
@@ -117,6 +118,11 @@ extension KeystoreRecord.User {
         }
         if let backend {
             user.backend?.session = try backend.session?.sealing(with: key, at: .backendSession(uid: uid, backend: backend))
+        }
+        user.resourceGrants = try resourceGrants?.map { grant in
+            var grant = grant
+            grant.tokens = try grant.tokens?.sealing(with: key, at: .resourceTokens(uid: uid, grant: grant))
+            return grant
         }
         return user
     }
@@ -138,6 +144,12 @@ extension KeystoreRecord.User {
             let place =
                 current ? SealedPlace.backendSession(uid: uid, backend: backend) : SealedPlace.Version2.backendSession(uid: uid)
             user.backend?.session = try backend.session?.opening(with: key, at: place, version: version)
+        }
+        // Resource grants came with format 3's places: there is no older one to read.
+        user.resourceGrants = try resourceGrants?.map { grant in
+            var grant = grant
+            grant.tokens = try grant.tokens?.opening(with: key, at: .resourceTokens(uid: uid, grant: grant), version: version)
+            return grant
         }
         return user
     }

@@ -147,6 +147,11 @@ struct SealedPlace: Equatable, Sendable {
         SealedPlace(parts: ["user", uid, "identity", identity.providerId, identity.issuer, identity.federatedId, "tokens"])
     }
 
+    /// `users[uid].resourceGrants[…].tokens` (docs/resources.md).
+    static func resourceTokens(uid: String, grant: KeystoreRecord.ResourceGrant) -> SealedPlace {
+        SealedPlace(parts: ["user", uid, "resource", grant.providerId, grant.issuer, grant.resource, "tokens"])
+    }
+
     /// `users[uid].backend.session`, format 3: the Firebase session (docs/firebase.md) and where it is sent.
     static func backendSession(uid: String, backend: KeystoreRecord.Backend) -> SealedPlace {
         SealedPlace(

@@ -60,6 +60,8 @@ public struct TokenRequest: Sendable, Equatable {
     public var grant: Grant
     public var authentication: ClientAuthentication
     public var additionalParameters: [(String, String)] = []
+    /// `resource` (RFC 8707 §2.2): the protected resource the token is for; nil: none sent.
+    public var resource: URL?
 
     public init(tokenEndpoint: URL, clientID: String, grant: Grant, authentication: ClientAuthentication) {
         self.tokenEndpoint = tokenEndpoint
@@ -87,6 +89,7 @@ public struct TokenRequest: Sendable, Equatable {
         case .tokenExchange(let exchange):
             parameters = exchange.parameters
         }
+        if let resource { parameters.append(("resource", resource.absoluteString)) }
         var headers: [String: String] = [:]
         authentication.apply(clientID: clientID, to: &parameters, headers: &headers)
         return .form(tokenEndpoint, parameters + additionalParameters, headers: headers)

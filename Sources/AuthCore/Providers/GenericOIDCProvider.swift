@@ -5,18 +5,42 @@ public struct GenericOIDCProvider: IdentityProvider {
     public let issuer: String
     /// `<issuer>/.well-known/openid-configuration` (OpenID Connect Discovery 1.0 §4).
     public let discoveryURL: URL
+    /// The server's metadata when the caller read and checked it already (a resource's
+    /// sign-in, docs/resources.md); nil: fetched from `discoveryURL`.
+    let knownMetadata: DiscoveryDocument?
+
+    /// A provider whose metadata the caller read and checked already.
+    public init(id: ProviderID, config: ProviderConfig, metadata: DiscoveryDocument) throws {
+        try self.init(id: id, config: config, knownMetadata: metadata)
+    }
 
     public init(id: ProviderID, config: ProviderConfig) throws {
+        try self.init(id: id, config: config, knownMetadata: nil)
+    }
+
+    init(id: ProviderID, config: ProviderConfig, knownMetadata: DiscoveryDocument?) throws {
+        self.knownMetadata = knownMetadata
         guard let issuer = config.issuer else {
             throw AuthError.notConfigured("\(id) has no issuer. Set it with: \(command: .providersAdd, "\(id)", .input(.issuer, "URL"))")
         }
         self.id = id
         self.config = config
         self.issuer = issuer
-        discoveryURL = try ProviderURL.make(issuer, "/.well-known/openid-configuration", provider: id, option: .issuer)
+        if let metadataURL = config.metadataURL {
+            // A server found from a resource (docs/resources.md): its RFC 8414 metadata.
+            guard let url = URL(string: metadataURL) else {
+                throw AuthError.notConfigured("\(id)'s metadataUrl is not a URL. Remove the provider and sign in to the resource again")
+            }
+            try EndpointPolicy.check(url, what: "the authorization server's metadata URL")
+            discoveryURL = url
+        } else {
+            discoveryURL = try ProviderURL.make(issuer, "/.well-known/openid-configuration", provider: id, option: .issuer)
+        }
     }
 
     public var defaultScopes: [String] { ["openid", "profile", "email"] }
+
+    public var documentedMetadata: DiscoveryDocument? { knownMetadata }
 
     public func federatedID(from claims: IDTokenClaims) throws -> String { claims.subject }
 

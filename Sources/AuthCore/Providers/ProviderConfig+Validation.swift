@@ -75,6 +75,16 @@ extension ProviderConfig {
                 throw AuthError.invalidArgument("\(input: .issuer) applies to oidc.* and apple.com providers only")
             }
         }
+        // Written by `login URL` (docs/resources.md), not by an option: https URLs of oidc.* only.
+        for (value, key) in [(metadataURL, CodingKeys.metadataURL), (registrationClientURI, .registrationClientURI)] {
+            guard let value else { continue }
+            try field(key) {
+                guard case .oidc = providerID.kind, value.count <= 2048, let url = URL(string: value), url.host != nil else {
+                    throw AuthError.notConfigured("it is not the https URL of an oidc.* provider")
+                }
+                try EndpointPolicy.check(url, what: "\(key.rawValue)")
+            }
+        }
         if case .apple = providerID.kind {
             for (value, option, key): (String?, Message.Input, CodingKeys) in [(teamID, .teamID, .teamID), (keyID, .keyID, .keyID)] {
                 try field(key) {

@@ -37,12 +37,19 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
     public var par: String?
     /// `fapi2`: the FAPI 2.0 security profile's requirements (docs/security.md).
     public var profile: String?
+    /// `oidc.*` made by `login URL` (docs/resources.md): where the server's metadata is read
+    /// when it is not OpenID discovery (RFC 8414's `/.well-known/oauth-authorization-server`).
+    public var metadataURL: String?
+    /// `oidc.*` registered by `login URL` (RFC 7591): the registration's own URL (RFC 7592),
+    /// where `providers remove` deletes it. Its access token is kept as a secret, not here.
+    public var registrationClientURI: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, clientID = "clientId", clientSecretEnv, clientSecretFile, scopes, parameters, redirectURI = "redirectUri"
         case listenAddress, issuer, flow, tenant, authorityHost, graphHost
         case teamID = "teamId", keyID = "keyId", privateKeyFile
         case dpop, par, profile
+        case metadataURL = "metadataUrl", registrationClientURI = "registrationClientUri"
     }
 
     public init(
@@ -124,6 +131,8 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         dpop = try value(String.self, .dpop)
         par = try value(String.self, .par)
         profile = try value(String.self, .profile)
+        metadataURL = try value(String.self, .metadataURL)
+        registrationClientURI = try value(String.self, .registrationClientURI)
     }
 
     /// Whether a protocol extension is used: when the provider offers it, always, or never.

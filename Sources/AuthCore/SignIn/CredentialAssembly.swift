@@ -9,9 +9,12 @@ struct CredentialAssembly: Sendable {
     /// The credential of a grant's tokens, whose ID token the token client validated.
     func credential(
         _ issued: TokenClient.Issued, provider: any IdentityProvider, askedScopes: [String], askedDetails: AuthorizationDetails? = nil,
-        callbackFields: [String: String] = [:]
+        callbackFields: [String: String] = [:], resource: URL? = nil
     ) async throws -> Credential {
         let tokens = issued.response
+        if let resource, tokens.idToken == nil || issued.idTokenClaims == nil {
+            return try resourceOnly(issued, provider: provider, askedScopes: askedScopes, resource: resource)
+        }
         guard let idToken = tokens.idToken, let claims = issued.idTokenClaims else {
             throw AuthError.invalidCredential("\(provider.id) returned no ID token. Check that the app may use the 'openid' scope")
         }
@@ -31,6 +34,24 @@ struct CredentialAssembly: Sendable {
             providerID: provider.id.rawValue, issuer: claims.issuer, federatedID: federatedID, profile: profile, tokens: tokenSet,
             claims: claims)
         credential.profileWarnings = warnings
+        credential.resource = resource
+        return credential
+    }
+
+    /// A resource's plain OAuth 2.0 grant (docs/resources.md): tokens and no identity.
+    func resourceOnly(_ issued: TokenClient.Issued, provider: any IdentityProvider, askedScopes: [String], resource: URL) throws
+        -> Credential
+    {
+        let tokens = issued.response
+        let tokenSet = TokenSet(
+            accessToken: tokens.accessToken, tokenType: tokens.tokenType,
+            expiresAt: tokens.expiresIn.map { clock.now().addingTimeInterval($0) }, refreshToken: tokens.refreshToken, idToken: nil,
+            scopes: tokens.scopes ?? askedScopes)
+        var credential = Credential(
+            providerID: provider.id.rawValue, issuer: provider.issuer, federatedID: "", profile: Profile(), tokens: tokenSet,
+            claims: IDTokenClaims(raw: [:]))
+        credential.resource = resource
+        credential.hasIdentity = false
         return credential
     }
 }
@@ -60,7 +81,7 @@ extension CredentialAssembly {
         case .tokens(let issued, let askedScopes):
             return try await credential(
                 issued, provider: provider, askedScopes: askedScopes, askedDetails: making.authorizationDetails,
-                callbackFields: making.callbackFields)
+                callbackFields: making.callbackFields, resource: making.resource)
         case .idToken(let idToken):
             return try await idTokenOnly(
                 idToken, provider: provider, discovery: making.discovery, clientID: making.clientID, nonce: making.nonce,

@@ -28,6 +28,10 @@ public struct FlowOptions: Sendable {
     public var allowAnyLocalUser: Bool
     /// `--authorization-details` (RFC 9396): sent with the authorization request, kept with the grant.
     public var authorizationDetails: AuthorizationDetails?
+    /// The protected resource of a sign-in that starts from its URL (docs/resources.md):
+    /// sent as `resource` on the authorization and token requests (RFC 8707), and the only
+    /// scopes asked are `scopes` (no `openid` added).
+    public var resource: URL?
 
     public init(
         scopes: [String] = [], parameters: [(String, String)] = [], timeout: TimeInterval = 300,

@@ -78,9 +78,10 @@ struct SignInDriver: Sendable {
                 case .wait(let deadline):
                     try await clock.sleep(until: deadline)
                     input = .done
-                case .exchange(let grant, let discovery, let idToken, let proof):
+                case .exchange(let grant, let discovery, let idToken, let proof, let resource):
                     input = .tokens(
-                        try await tokens.requestTokens(grant, provider: provider, discovery: discovery, idToken: idToken, proof: proof))
+                        try await tokens.requestTokens(
+                            grant, provider: provider, discovery: discovery, idToken: idToken, proof: proof, resource: resource))
                 case .pollDevice(let deviceCode, let discovery, let proof):
                     input = .polled(try await tokens.poll(deviceCode: deviceCode, provider: provider, discovery: discovery, proof: proof))
                 case .makeCredential(let making):

@@ -32,9 +32,10 @@ public struct SignInSession: Sendable {
         /// Wait until this instant on the clock (the device flow's interval). → `.done`
         case wait(until: Date)
         /// The code exchange through the token client (RFC 6749 §4.1.3), its ID token
-        /// validated against `nonce`. → `.tokens`
+        /// validated against `nonce`, for `resource` when the sign-in is for one (RFC 8707). → `.tokens`
         case exchange(
-            TokenRequest.Grant, discovery: DiscoveryDocument, idToken: TokenClient.IDTokenExpectation, proof: TokenClient.Proof)
+            TokenRequest.Grant, discovery: DiscoveryDocument, idToken: TokenClient.IDTokenExpectation, proof: TokenClient.Proof,
+            resource: URL?)
         /// One poll of the device flow through the token client (RFC 8628 §3.4). → `.polled`
         case pollDevice(deviceCode: String, discovery: DiscoveryDocument, proof: TokenClient.Proof)
         /// Make the credential: of the tokens of a grant (their ID token validated already),
@@ -77,10 +78,12 @@ public struct SignInSession: Sendable {
         public var callbackFields: [String: String]
         /// The rich authorization asked for (RFC 9396), kept when the provider does not say what it granted.
         public var authorizationDetails: AuthorizationDetails?
+        /// The protected resource of the sign-in (RFC 8707), whose tokens need no ID token.
+        public var resource: URL?
 
         public init(
             source: Source, discovery: DiscoveryDocument, clientID: String, nonce: String?, callbackFields: [String: String],
-            authorizationDetails: AuthorizationDetails? = nil
+            authorizationDetails: AuthorizationDetails? = nil, resource: URL? = nil
         ) {
             self.source = source
             self.discovery = discovery
@@ -88,6 +91,7 @@ public struct SignInSession: Sendable {
             self.nonce = nonce
             self.callbackFields = callbackFields
             self.authorizationDetails = authorizationDetails
+            self.resource = resource
         }
     }
 
@@ -183,7 +187,12 @@ public struct SignInSession: Sendable {
         self.attempt = attempt
         self.startPath = startPath
         clientID = try provider.requireClientID()
-        askedScopes = AuthorizationRequest.mergeScopes(provider.defaultScopes + config.scopes, options.scopes)
+        // A resource's sign-in (docs/resources.md) asks exactly the scopes chosen for it:
+        // `openid` only when they name it.
+        askedScopes =
+            options.resource == nil
+            ? AuthorizationRequest.mergeScopes(provider.defaultScopes + config.scopes, options.scopes)
+            : options.scopes.reduce(into: [String]()) { if !$1.isEmpty && !$0.contains($1) { $0.append($1) } }
         if options.mode == .deviceCode {
             parameters = []
             redirectOverride = nil
@@ -196,6 +205,14 @@ public struct SignInSession: Sendable {
             parameters.append((name, value))
         }
         try AuthorizationRequest.checkCustomParameters(parameters)
+        if let resource = options.resource {
+            // RFC 8707 §2.1: the resource the token is for, on the authorization request too.
+            if parameters.contains(where: { $0.0 == "resource" }) {
+                throw AuthError.invalidArgument(
+                    "the custom parameter 'resource' is set by authctl for a resource's sign-in. Remove '\(input: .parameter) resource=…'")
+            }
+            parameters.append(("resource", resource.absoluteString))
+        }
         self.parameters = parameters
         redirectOverride = try (options.redirectURI ?? config.redirectURI).map(Self.parseRedirectURI)
         listenAddress =
@@ -274,7 +291,8 @@ public struct SignInSession: Sendable {
             return .makeCredential(
                 CredentialMaking(
                     source: .tokens(issued, askedScopes: redirect.askedScopes), discovery: redirect.discovery,
-                    clientID: clientID, nonce: redirect.nonce, callbackFields: fields, authorizationDetails: options.authorizationDetails))
+                    clientID: clientID, nonce: redirect.nonce, callbackFields: fields, authorizationDetails: options.authorizationDetails,
+                    resource: options.resource))
         case (.making, .credential(let credential)):
             step = .finished
             return .finish(
@@ -300,7 +318,7 @@ public struct SignInSession: Sendable {
                 return .makeCredential(
                     CredentialMaking(
                         source: .tokens(issued, askedScopes: askedScopes), discovery: device.discovery, clientID: clientID, nonce: nil,
-                        callbackFields: [:], authorizationDetails: options.authorizationDetails))
+                        callbackFields: [:], authorizationDetails: options.authorizationDetails, resource: options.resource))
             case .refused(let error):
                 let action = device.polling.next(after: error, now: now)
                 return pollAction(action, device, now: now)
@@ -468,7 +486,7 @@ public struct SignInSession: Sendable {
         step = .exchanging(redirect, fields: response.extraParameters)
         return .exchange(
             .authorizationCode(code: code, redirectURI: redirect.redirectURI, codeVerifier: attempt.pkce.codeVerifier),
-            discovery: redirect.discovery, idToken: .init(nonce: redirect.nonce), proof: protection.proof)
+            discovery: redirect.discovery, idToken: .init(nonce: redirect.nonce), proof: protection.proof, resource: options.resource)
     }
 
     /// The device flow: the endpoint checked, then the device authorization request.

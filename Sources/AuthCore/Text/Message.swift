@@ -29,6 +29,7 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case keystoreStatus, keystoreSeal, keystoreUnseal, keystoreRekey, keystoreNewKey, unlock, lock
         case backendUse, backendShow
         case awsCredentials, gcpToken
+        case request
     }
 
     /// An input a person gives to a command; the executable spells it as its option
@@ -44,6 +45,7 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case dpop, par, profile, authorizationDetails, method, url
         case exchange, audience, resource, requestedTokenType, subjectTokenType, actorTokenFile, actorTokenEnv
         case roleARN, sessionName, duration, stsEndpoint, awsRegion
+        case clientMetadataURL
     }
 
     /// One argument of a command: a value as written (a provider id, a handle, a

@@ -127,12 +127,14 @@ public struct TokenClient: Sendable {
     ///     workload's grant, which keeps none).
     ///   - proof: the DPoP key the request proves, and whether the tokens must be bound to it.
     ///   - additionalParameters: added to the grant's form.
+    ///   - resource: the protected resource the token is for (RFC 8707 §2.2), sent as `resource`.
     func requestTokens(
         _ grant: TokenRequest.Grant, provider: any IdentityProvider, client: Client = .configured, discovery: DiscoveryDocument,
-        idToken: IDTokenExpectation? = nil, proof: Proof = .none, additionalParameters: [(String, String)] = []
+        idToken: IDTokenExpectation? = nil, proof: Proof = .none, additionalParameters: [(String, String)] = [], resource: URL? = nil
     ) async throws -> Issued {
         let (response, clientID) = try await send(
-            grant, provider: provider, client: client, discovery: discovery, proof: proof, additionalParameters: additionalParameters)
+            grant, provider: provider, client: client, discovery: discovery, proof: proof, additionalParameters: additionalParameters,
+            resource: resource)
         if case .refreshToken = grant, response.status == 400, response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D }) {
             // RFC 6749 §5.2 puts `invalid_grant` in a JSON body; some servers (Glewlwyd) answer a
             // used, revoked or expired refresh token with a bare 400. For a refresh nothing
@@ -167,7 +169,7 @@ public struct TokenClient: Sendable {
     /// is used once): the refused request used up neither the code nor the refresh token.
     private func send(
         _ grant: TokenRequest.Grant, provider: any IdentityProvider, client: Client, discovery: DiscoveryDocument, proof: Proof,
-        additionalParameters: [(String, String)] = []
+        additionalParameters: [(String, String)] = [], resource: URL? = nil
     ) async throws -> (HTTPResponse, clientID: String) {
         let clientID = try self.clientID(client, provider: provider)
         var retried = false
@@ -176,6 +178,7 @@ public struct TokenClient: Sendable {
                 tokenEndpoint: discovery.tokenEndpoint, clientID: clientID, grant: grant,
                 authentication: try await authenticator.authentication(for: client, provider: provider, discovery: discovery))
             request.additionalParameters = additionalParameters
+            request.resource = resource
             let response = try await send(request.httpRequest, proof: proof.key, clientID: clientID)
             if proof.key != nil, !retried, DPoPNonces.asksForNonce(response) {
                 retried = true

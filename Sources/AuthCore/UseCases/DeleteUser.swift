@@ -22,6 +22,9 @@ public struct DeleteUser: Sendable {
         for identity in user.providerData {
             if let result = await revocation.revoke(identity, uid: user.uid) { revocations.append(result) }
         }
+        for grant in user.resourceGrants {
+            if let result = await revocation.revoke(grant, uid: user.uid) { revocations.append(result) }
+        }
         let deleted = try await accounts.deleteUser(user.uid)
         return Output(user: deleted, revocations: revocations)
     }

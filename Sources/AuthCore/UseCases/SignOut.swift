@@ -31,7 +31,9 @@ public struct SignOut: Sendable {
         guard input.all || state.currentUser != nil else { return Output(signedOut: [], revocations: []) }
         // Resolved once: another process may make another user current meanwhile.
         let uid = state.currentUID
-        let users = state.users.filter { input.all ? $0.providerData.contains { $0.tokens != nil } : $0.uid == uid }
+        let users = state.users.filter {
+            input.all ? $0.providerData.contains { $0.tokens != nil } || $0.resourceGrants.contains { $0.tokens != nil } : $0.uid == uid
+        }
         var revocations: [Revocation] = []
         if input.revoke {
             for user in users {
@@ -48,6 +50,9 @@ public struct SignOut: Sendable {
                 }
                 for identity in user.providerData {
                     if let result = await revocation.revoke(identity, uid: user.uid) { revocations.append(result) }
+                }
+                for grant in user.resourceGrants {
+                    if let result = await revocation.revoke(grant, uid: user.uid) { revocations.append(result) }
                 }
             }
         }

@@ -17,11 +17,12 @@ struct Login: AuthctlCommand {
               authctl login microsoft --tenant contoso.onmicrosoft.com   # one Entra ID tenant
               authctl login oidc.example --device-code                   # over SSH, no browser here
               authctl login oidc.example --client-credentials --client-secret-env CLIENT_SECRET   # a CI job as itself
+              authctl login https://api.example.com/mcp                  # a protected resource by its URL (resources.md)
             """)
 
     @Argument(
         help:
-            "The provider: microsoft.com (or microsoft), apple.com (or apple) or oidc.NAME; default: the only configured one; not needed with --credential.",
+            "The provider: microsoft.com (or microsoft), apple.com (or apple) or oidc.NAME; or a protected resource's https URL; default: the only configured one; not needed with --credential.",
         completion: Completions.providerIDs)
     var provider: String?
     @OptionGroup var flow: FlowArguments
@@ -32,9 +33,22 @@ struct Login: AuthctlCommand {
         help: ArgumentHelp(
             "Apply a pending credential (its pc_ handle) saved by an earlier credential-already-in-use error.", valueName: "handle"))
     var pendingHandle: String?
+    @OptionGroup var resource: ResourceLoginArguments
     @OptionGroup var global: GlobalOptions
 
+    /// True when the argument is a resource's URL rather than a provider id.
+    var signsInToResource: Bool { provider?.contains("://") == true }
+
     func validate() throws {
+        if signsInToResource {
+            let refused: [(String, Bool)] = [
+                ("--credential", pendingHandle != nil), ("--id-token", credential.idToken != nil),
+                ("--client-credentials", workload.clientCredentials), ("--tenant", flow.tenant != nil),
+            ]
+            if let (option, _) = refused.first(where: \.1) { throw ValidationError("\(option) has no use with a resource's URL") }
+        } else if resource.issuer != nil || resource.clientMetadataURL != nil {
+            throw ValidationError("--issuer and --client-metadata-url go with a resource's URL (authctl login https://…)")
+        }
         if pendingHandle != nil, credential.idToken != nil { throw ValidationError("give either --credential or --id-token, not both") }
         if workload.clientCredentials {
             let interactive: [(String, Bool)] = [
@@ -50,6 +64,7 @@ struct Login: AuthctlCommand {
     }
 
     func run(_ wiring: Wiring) async throws {
+        if signsInToResource, let url = provider { return try await signInToResource(url, wiring: wiring) }
         // Without a provider (and no pending credential, which names its own): the only one configured.
         let provider = try pendingHandle == nil ? self.provider ?? Self.onlyProvider(wiring) : self.provider
         if workload.clientCredentials, let provider { return try await signInWorkload(provider, wiring: wiring) }
@@ -77,6 +92,31 @@ struct Login: AuthctlCommand {
                 "name the provider to sign in to, one of \(configured.joined(separator: ", ")): \(command: .login, "\(first)")")
         }
         return first
+    }
+
+    /// `login URL` (docs/resources.md): discovery, a client, the sign-in, the resource's grant.
+    func signInToResource(_ url: String, wiring: Wiring) async throws {
+        let useCases = wiring.useCases(browser: wiring.browser(command: flow.browserCommand, disabled: flow.opensNoBrowser))
+        let output = try await useCases.resourceSignIn.run(
+            .init(
+                resource: url, issuer: resource.issuer, clientMetadataURL: resource.clientMetadataURL,
+                options: try flow.flowOptions(environment: wiring.environment)))
+        if output.registeredProvider {
+            useCases.terminal.notice(
+                "Registered authctl at \(output.grant.issuer) as the provider \(output.providerID) (remove it with: authctl providers remove \(output.providerID))."
+            )
+        }
+        if global.json {
+            wiring.output.json(
+                .object([
+                    "user": Output.user(output.user), "providerId": .string(output.providerID), "isNewUser": .bool(output.isNewUser),
+                    "resource": .string(output.grant.resource), "issuer": .string(output.grant.issuer),
+                    "registeredProvider": .bool(output.registeredProvider),
+                    "scopes": .array((output.grant.tokens?.scopes ?? []).map(JSONValue.string)),
+                ]))
+        } else {
+            wiring.output.line("Signed in to \(output.grant.resource) at \(output.grant.issuer) (\(output.providerID)).")
+        }
     }
 
     /// `--client-credentials`: the workload's grant, then its account (docs/ci.md).

@@ -246,14 +246,32 @@ struct ProvidersCommand: ParsableCommand {
             let holders =
                 (try? wiring.keystore().readProfiles().users.filter { user in
                     user.providerData.contains { $0.providerID == id.rawValue && $0.tokens != nil }
+                        || user.resourceGrants.contains { $0.providerID == id.rawValue && $0.tokens != nil }
                 }) ?? []
             if !holders.isEmpty {
                 try wiring.confirm(
                     "Remove \(id)? \(holders.count == 1 ? "1 user holds" : "\(holders.count) users hold") tokens for it (\(holders.prefix(3).map(Output.name(of:)).joined(separator: ", "))\(holders.count > 3 ? ", …" : "")), which cannot be refreshed without it.",
                     yes: yes)
             }
+            let removed = try? wiring.configStore().provider(id)
             try await Providers(configStore: wiring.configStore()).remove(id)
-            if global.json { wiring.output.json(.object(["removed": .string(id.rawValue)])) } else { wiring.output.line("Removed \(id).") }
+            // A client `login URL` registered (RFC 7592): deleted at its server too.
+            var registration: ClientRegistrationRemoval.Outcome = .notRegistered
+            if let removed, removed.registrationClientURI != nil {
+                let useCases = wiring.useCases()
+                registration = await ClientRegistrationRemoval(transport: useCases.transport, secrets: useCases.registrationSecrets)
+                    .remove(removed)
+                if case .failed(let reason) = registration {
+                    wiring.output.error("authctl: warning: the registration of \(id) at its server could not be deleted (\(reason)).")
+                }
+            }
+            if global.json {
+                var document: [String: JSONValue] = ["removed": .string(id.rawValue)]
+                if registration == .deleted { document["registrationDeleted"] = .bool(true) }
+                wiring.output.json(.object(document))
+            } else {
+                wiring.output.line("Removed \(id)\(registration == .deleted ? " and deleted its registration at the server" : "").")
+            }
         }
     }
 
@@ -271,6 +289,7 @@ struct ProvidersCommand: ParsableCommand {
             ("tenant", config.tenant), ("authorityHost", config.authorityHost), ("graphHost", config.graphHost),
             ("teamId", config.teamID), ("keyId", config.keyID), ("privateKeyFile", config.privateKeyFile),
             ("dpop", config.dpop), ("par", config.par), ("profile", config.profile),
+            ("metadataUrl", config.metadataURL), ("registrationClientUri", config.registrationClientURI),
         ]
     }
 

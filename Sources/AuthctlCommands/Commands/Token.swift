@@ -20,6 +20,7 @@ struct Token: AuthctlCommand {
                                                               # a DPoP-bound token: its header and a proof for that request
               authctl token --exchange --audience https://api.example.com    # RFC 8693, cached
               authctl token --id-token --output-file ~/.azure/federated-token  # 0600, atomically
+              authctl token --resource https://api.example.com/mcp   # a resource's token (see resources.md)
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -66,6 +67,10 @@ struct Token: AuthctlCommand {
         guard Self.minimumTTLRange.contains(minimumTTL) else {
             throw ValidationError("--min-ttl \(minimumTTL) is out of range: give 0…86400 seconds (a day at most)")
         }
+        // Without --exchange, --resource names a resource grant's token (docs/resources.md).
+        if !cloud.exchange, cloud.resource != nil, provider != nil || idToken || !scopes.isEmpty || method != nil || url != nil {
+            throw ValidationError("--resource names the token itself: give no provider, --id-token, --scope, --method or --url with it")
+        }
         guard scopes.allSatisfy(ScopeSyntax.isValid) else {
             throw ValidationError("--scope takes one scope each time (printable ASCII, no spaces); repeat it for several")
         }
@@ -81,7 +86,8 @@ struct Token: AuthctlCommand {
         TokenInvocation(
             settings: settings, provider: provider, idToken: idToken, accessToken: accessToken,
             minimumTTL: minimumTTL, forceRefresh: forceRefresh, format: format, scopes: scopes,
-            proofTarget: try? TokenInvocation.ProofTarget(method: method, url: url))
+            proofTarget: try? TokenInvocation.ProofTarget(method: method, url: url),
+            resource: cloud.exchange ? nil : cloud.resource)
     }
 
     func run(_ wiring: Wiring) async throws {
@@ -103,6 +109,8 @@ struct TokenInvocation: Equatable, WiredCommand {
     var scopes: [String] = []
     /// `--method` and `--url`: the request a DPoP-bound token's proof is made for.
     var proofTarget: ProofTarget? = nil
+    /// `--resource URL` (docs/resources.md); never on the hot path.
+    var resource: String? = nil
 
     /// The request a DPoP proof is made for (RFC 9449 §4.2: `htm` and `htu`).
     struct ProofTarget: Equatable {
@@ -215,7 +223,7 @@ struct TokenInvocation: Equatable, WiredCommand {
     /// main.swift creates a `Task`, a Dispatch source or a thread (bench/README.md).
     func printedFromCache(keystore: any Keystore, now: Date) -> Data? {
         // A DPoP-bound token takes the general path: its proof is drawn from the random source.
-        guard let output = try? TokenRefresh.cachedOutput(input, keystore: keystore, now: now), output.proofKey == nil,
+        guard resource == nil, let output = try? TokenRefresh.cachedOutput(input, keystore: keystore, now: now), output.proofKey == nil,
             output.tokenType.lowercased() != "dpop"
         else { return nil }
         return try? printed(output, proof: nil)
@@ -224,6 +232,12 @@ struct TokenInvocation: Equatable, WiredCommand {
     func run(_ wiring: Wiring) async throws {
         let output: TokenRefresh.Output
         let environment = wiring.useCases()
+        if let resource {
+            let url = try ResourceIdentifier(parsing: resource).url
+            let found = try await environment.resourceTokens.token(
+                for: url, minimumTTL: TimeInterval(minimumTTL), forceRefresh: forceRefresh)
+            return wiring.output.write(try printed(found.asTokenOutput, proof: nil))
+        }
         do {
             output = try await environment.tokenRefresh.run(input)
         } catch let error as AuthError where error.code == .noCurrentUser && provider == nil {

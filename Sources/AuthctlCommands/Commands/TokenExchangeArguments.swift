@@ -15,7 +15,9 @@ struct TokenExchangeArguments: ParsableArguments {
     var audience: String?
     @Option(
         name: .customLong("resource"),
-        help: ArgumentHelp("With --exchange: the resource (an absolute URL) the token is for.", valueName: "url"))
+        help: ArgumentHelp(
+            "With --exchange: the resource (an absolute URL) the token is for. Without: the token of the current user's grant for this resource URL (signed in with: authctl login URL).",
+            valueName: "url"))
     var resource: String?
     @Option(
         name: .customLong("requested-token-type"),
@@ -50,7 +52,8 @@ struct TokenExchangeArguments: ParsableArguments {
     /// The rules ArgumentParser cannot say, checked with the rest of `authctl token`'s options.
     func validate(idToken: Bool, accessToken: Bool, format: Token.Format) throws {
         let exchangeOnly: [(String, Bool)] = [
-            ("--audience", audience != nil), ("--resource", resource != nil), ("--requested-token-type", requestedTokenType != nil),
+            // `--resource` alone is a resource grant's token (docs/resources.md).
+            ("--audience", audience != nil), ("--requested-token-type", requestedTokenType != nil),
             ("--subject-token-type", subjectTokenType != nil), ("--actor-token-file", actorTokenFile != nil),
             ("--actor-token-env", actorTokenEnv != nil), ("--actor-token-type", actorTokenType != nil),
         ]
@@ -122,6 +125,13 @@ extension Token {
         }
         guard let path = cloud.outputFile else { return false }
         let environment = wiring.useCases()
+        if let resource = cloud.resource {
+            // A resource grant's token (docs/resources.md).
+            let found = try await environment.resourceTokens.token(
+                for: try ResourceIdentifier(parsing: resource).url, minimumTTL: TimeInterval(minimumTTL), forceRefresh: forceRefresh)
+            try TokenFile.write(found.accessToken, to: path, wiring: wiring)
+            return true
+        }
         let output = try await environment.tokenRefresh.run(try request.input).requireBearer(for: "a token file")
         if let stale = output.stillValidEvent(now: environment.clock.now()) { environment.events.report(stale) }
         try TokenFile.write(output.token, to: path, wiring: wiring)

@@ -36,3 +36,14 @@ if os.environ.get("E2E_WORKLOAD_SECRET"):
         algorithm=Application.RS256_ALGORITHM,
     )
     print(workload.client_id)
+
+# The test's protected resource (run-resource-e2e.sh) checks tokens by introspection, as
+# this confidential client.
+if os.environ.get("E2E_RS_SECRET"):
+    resource_server = Application.objects.create(
+        name="resource-server",
+        client_type=Application.CLIENT_CONFIDENTIAL,
+        authorization_grant_type=Application.GRANT_CLIENT_CREDENTIALS,
+        client_secret=os.environ["E2E_RS_SECRET"],
+    )
+    print(resource_server.client_id)

@@ -49,3 +49,19 @@ OAUTH2_PROVIDER = {
     "SCOPES": {"openid": "OpenID Connect", "profile": "Profile", "email": "Email"},
     "OAUTH2_VALIDATOR_CLASS": "provider_site.validator.Validator",
 }
+
+# The resource tests (run-resource-e2e.sh, docs/resources.md): the issuer fixed (so that RFC 8414
+# metadata, RFC 9207 `iss` and OpenID discovery name the same one), open dynamic client
+# registration (RFC 7591), and the scopes of the test's protected resource.
+if os.environ.get("E2E_ISSUER"):
+    OAUTH2_PROVIDER.update(
+        {
+            "OIDC_ISS_ENDPOINT": os.environ["E2E_ISSUER"],
+            "DCR_ENABLED": True,
+            "DCR_REGISTRATION_PERMISSION_CLASSES": ("oauth2_provider.dcr.AllowAllDCRPermission",),
+            "SCOPES": dict(OAUTH2_PROVIDER["SCOPES"], read="Read the data", write="Change the data", introspection="Introspect"),
+            # Client ID metadata documents, fetched from a file (cimd_fetcher.py: no https host here).
+            "CIMD_ENABLED": True,
+            "CIMD_METADATA_FETCHER": "provider_site.cimd_fetcher.FileMetadataFetcher",
+        }
+    )

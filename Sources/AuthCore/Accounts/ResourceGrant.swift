@@ -1,0 +1,45 @@
+/// The tokens a user holds for one protected resource (docs/resources.md): kept per
+/// (authorization server, resource), obtained with `resource` (RFC 8707) and refreshed with
+/// it. Never sent to a URL its resource does not cover.
+public struct ResourceGrant: Sendable, Equatable {
+    /// The resource identifier (RFC 9728 §1.2), `https://api.example.com/mcp`.
+    public var resource: String
+    /// The authorization server that issued the tokens (RFC 8414 `issuer`).
+    public var issuer: String
+    /// The provider (client) the tokens were obtained with: refreshes and revocations use it.
+    public var providerID: String
+    public var grantedAt: Date
+    /// The tokens; nil after sign-out.
+    public var tokens: TokenSet?
+
+    public init(resource: String, issuer: String, providerID: String, grantedAt: Date, tokens: TokenSet?) {
+        self.resource = resource
+        self.issuer = issuer
+        self.providerID = providerID
+        self.grantedAt = grantedAt
+        self.tokens = tokens
+    }
+
+    /// True when the grant is for `resource` at `issuer`.
+    public func matches(resource: String, issuer: String) -> Bool { self.resource == resource && self.issuer == issuer }
+}
+
+extension User {
+    /// The grant for a request to `url`: of the grants whose resource covers it, the one with
+    /// the longest path (docs/resources.md); nil when none does.
+    public func resourceGrant(for url: URL) -> ResourceGrant? {
+        resourceGrants
+            .compactMap { grant in (try? ResourceIdentifier(parsing: grant.resource)).map { (grant, $0) } }
+            .filter { $0.1.covers(url) }
+            .max { $0.1.specificity < $1.1.specificity }?.0
+    }
+
+    /// Adds `grant`, or replaces the one for the same (issuer, resource).
+    public mutating func store(_ grant: ResourceGrant) {
+        if let index = resourceGrants.firstIndex(where: { $0.matches(resource: grant.resource, issuer: grant.issuer) }) {
+            resourceGrants[index] = grant
+        } else {
+            resourceGrants.append(grant)
+        }
+    }
+}

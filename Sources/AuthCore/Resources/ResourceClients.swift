@@ -1,0 +1,90 @@
+/// The client a resource's sign-in uses at an authorization server (docs/resources.md), in
+/// this order: a provider already configured for that issuer; else a client ID metadata
+/// document, when the server supports them and the person gave its https URL; else a client
+/// registered now (RFC 7591), saved as a provider named after the server's host. A client is
+/// only ever used at the issuer it was configured or registered for.
+public struct ResourceClients: Sendable {
+    let configStore: ConfigStore
+    let transport: any HTTPTransport
+    let secrets: any RegistrationSecrets
+
+    public init(configStore: ConfigStore, transport: any HTTPTransport, secrets: any RegistrationSecrets) {
+        self.configStore = configStore
+        self.transport = transport
+        self.secrets = secrets
+    }
+
+    public struct Client: Sendable, Equatable {
+        public var config: ProviderConfig
+        /// True when this sign-in saved the provider (registered, or a metadata document's).
+        public var registered: Bool
+    }
+
+    /// The redirect URI registered: the loopback listener's, any port (RFC 8252 §7.3).
+    public static let registeredRedirectURIs = ["http://127.0.0.1/callback"]
+
+    public func client(for server: AuthorizationServerMetadata, clientMetadataURL: String?) async throws -> Client {
+        let issuer = server.document.issuer
+        let providers = try configStore.load().providers.values.sorted { $0.id < $1.id }
+        if let configured = providers.first(where: { $0.id.hasPrefix("oidc.") && $0.issuer == issuer && $0.clientID != nil }) {
+            return Client(config: configured, registered: false)
+        }
+        let id = try Self.providerID(for: issuer, taken: Set(providers.map(\.id)))
+        var config = ProviderConfig(id: id.rawValue, issuer: issuer)
+        if !server.source.path.hasSuffix("/.well-known/openid-configuration") { config.metadataURL = server.source.absoluteString }
+        if let clientMetadataURL, server.clientIDMetadataDocumentSupported {
+            guard let url = URL(string: clientMetadataURL), url.scheme == "https", url.host != nil, url.fragment == nil,
+                !url.path.isEmpty, url.path != "/"
+            else {
+                throw AuthError.invalidArgument(
+                    "'\(Sanitize.text(clientMetadataURL, limit: 100))' cannot be a client ID metadata document's URL: it must be https with a path"
+                )
+            }
+            config.clientID = url.absoluteString
+            try await save(config)
+            return Client(config: config, registered: true)
+        }
+        guard let endpoint = server.registrationEndpoint else {
+            throw AuthError.notConfigured(
+                "the authorization server \(Sanitize.text(issuer, limit: 100)) offers no client registration\(server.clientIDMetadataDocumentSupported ? " (it takes a client ID metadata document: give its URL with \(input: .clientMetadataURL) URL)" : ""). Register a client with its operator, then add it: \(command: .providersAdd, "oidc.NAME", .input(.issuer, issuer), .input(.clientID, "ID"))"
+            )
+        }
+        let registration = ClientRegistration(endpoint: endpoint, redirectURIs: Self.registeredRedirectURIs)
+        let registered = try registration.registered(try await transport.send(registration.httpRequest))
+        config.clientID = registered.clientID
+        config.registrationClientURI = registered.registrationClientURI?.absoluteString
+        try await save(config)
+        if let token = registered.registrationAccessToken { try secrets.store(token, for: config.id) }
+        return Client(config: config, registered: true)
+    }
+
+    private func save(_ config: ProviderConfig) async throws {
+        try config.validate()
+        try await configStore.update { file in
+            // Another process may have saved one meanwhile: never two clients for one name.
+            if file.providers[config.id] != nil {
+                throw AuthError.notConfigured("the provider \(config.id) was configured meanwhile. Sign in again")
+            }
+            file.providers[config.id] = config
+        }
+    }
+
+    /// `oidc.` and the server's host (`auth.example.com` → `oidc.auth-example-com`), with
+    /// `-2`, `-3`… when that name is taken by another server's provider.
+    static func providerID(for issuer: String, taken: Set<String>) throws -> ProviderID {
+        let host = URL(string: issuer)?.host?.lowercased() ?? "server"
+        var base = String(
+            host.unicodeScalars.map { ("a"..."z").contains($0) || ("0"..."9").contains($0) ? Character($0) : "-" }
+        )
+        while base.contains("--") { base = base.replacingEvery("--", with: "-") }
+        base = String(base.trimming(ScalarSet(charactersIn: "-")).prefix(40))
+        if base.isEmpty { base = "server" }
+        var candidate = "oidc.\(base)"
+        var counter = 2
+        while taken.contains(candidate) {
+            candidate = "oidc.\(base)-\(counter)"
+            counter += 1
+        }
+        return try ProviderID(parsing: candidate)
+    }
+}

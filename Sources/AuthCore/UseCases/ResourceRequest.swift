@@ -1,0 +1,119 @@
+/// `authctl request` (docs/resources.md): one HTTP request to a protected resource with the
+/// current user's grant for its URL. A 401 `invalid_token` refreshes the token once and
+/// sends again; a 403 `insufficient_scope` (RFC 6750 §3.1) or a 401
+/// `insufficient_user_authentication` (RFC 9470 §3) is answered with the step-up it asks for,
+/// which the caller runs (a person at the terminal) or turns into `step-up-required`.
+public struct ResourceRequest: Sendable {
+    public struct Input: Sendable {
+        public var method: String
+        public var url: URL
+        public var headers: [(String, String)]
+        public var body: Data?
+
+        public init(method: String = "GET", url: URL, headers: [(String, String)] = [], body: Data? = nil) {
+            self.method = method
+            self.url = url
+            self.headers = headers
+            self.body = body
+        }
+    }
+
+    /// What the resource asks for before it answers.
+    public struct StepUp: Sendable, Equatable {
+        /// The resource to sign in to again.
+        public var resource: String
+        /// The authorization server of the grant: the step-up goes there, not to another the
+        /// resource may list.
+        public var issuer: String? = nil
+        /// The scopes to ask: those held and those the resource named.
+        public var scopes: [String]
+        /// RFC 9470: `acr_values` and `max_age` for the authorization request.
+        public var acrValues: String?
+        public var maxAge: Int?
+        /// The challenge's `error`.
+        public var error: String
+
+        public init(resource: String, scopes: [String], acrValues: String? = nil, maxAge: Int? = nil, error: String) {
+            self.resource = resource
+            self.scopes = scopes
+            self.acrValues = acrValues
+            self.maxAge = maxAge
+            self.error = error
+        }
+    }
+
+    public enum Outcome: Sendable, Equatable {
+        /// The resource's answer (any status but a step-up challenge).
+        case answered(HTTPResponse)
+        case stepUp(StepUp)
+    }
+
+    /// The most bytes of an answer read: 16 MiB.
+    public static let responseLimit = 16 << 20
+
+    let tokens: ResourceTokens
+    let transport: any HTTPTransport
+
+    public init(tokens: ResourceTokens, transport: any HTTPTransport) {
+        self.tokens = tokens
+        self.transport = transport
+    }
+
+    public func run(_ input: Input) async throws -> Outcome {
+        let method = input.method.uppercased()
+        guard !method.isEmpty, method.utf8.allSatisfy({ (0x41...0x5A).contains($0) }), method.count <= 16 else {
+            throw AuthError.invalidArgument(
+                "'\(Sanitize.text(input.method, limit: 20))' is not an HTTP method. Use for example GET or POST")
+        }
+        if input.headers.contains(where: { $0.0.equalsIgnoringCase("Authorization") || $0.0.equalsIgnoringCase("DPoP") }) {
+            throw AuthError.invalidArgument("authctl sets the Authorization header itself from the resource's grant. Remove that header")
+        }
+        var token = try await tokens.token(for: input.url)
+        var response = try await send(input, method: method, token: token)
+        if response.status == 401, Self.challenge(response)?.error != "insufficient_user_authentication" {
+            // RFC 6750 §3.1 `invalid_token`: expired or revoked early. One refresh, one retry.
+            token = try await tokens.token(for: input.url, forceRefresh: true)
+            response = try await send(input, method: method, token: token)
+        }
+        if let challenge = Self.challenge(response) {
+            if response.status == 403, challenge.error == "insufficient_scope" {
+                var scopes = token.scopes
+                for scope in challenge.scopes where BoundedJSON.isScope(scope) && !scopes.contains(scope) { scopes.append(scope) }
+                var stepUp = StepUp(resource: token.grant.resource, scopes: scopes, error: "insufficient_scope")
+                stepUp.issuer = token.grant.issuer
+                return .stepUp(stepUp)
+            }
+            if response.status == 401, challenge.error == "insufficient_user_authentication" {
+                let acr = challenge.acrValues.flatMap { $0.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 }) ? $0 : nil }
+                var stepUp = StepUp(
+                    resource: token.grant.resource, scopes: token.scopes, acrValues: acr, maxAge: challenge.maxAge,
+                    error: "insufficient_user_authentication")
+                stepUp.issuer = token.grant.issuer
+                return .stepUp(stepUp)
+            }
+        }
+        return .answered(response)
+    }
+
+    private func send(_ input: Input, method: String, token: ResourceTokens.Output) async throws -> HTTPResponse {
+        // The grant covers this URL (`User.resourceGrant(for:)`): its token goes nowhere else.
+        guard let resource = try? ResourceIdentifier(parsing: token.grant.resource), resource.covers(input.url) else {
+            throw AuthError.internalError("the grant for \(token.grant.resource) does not cover the request's URL")
+        }
+        var headers: [String: String] = [:]
+        for (name, value) in input.headers { headers[name] = value }
+        for (name, value) in ResourceAuthorization.headers(
+            accessToken: token.accessToken, tokenType: token.tokenType, method: method, url: input.url)
+        {
+            headers[name] = value
+        }
+        let request = HTTPRequest(method: method, url: input.url, headers: headers, body: input.body, responseLimit: Self.responseLimit)
+        try request.checkHeaders()
+        return try await transport.send(request)
+    }
+
+    static func challenge(_ response: HTTPResponse) -> BearerChallenge? {
+        guard let header = response.header("WWW-Authenticate") else { return nil }
+        return BearerChallenge.parse(header).first
+    }
+}

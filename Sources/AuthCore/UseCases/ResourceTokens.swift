@@ -1,0 +1,125 @@
+/// The access token of the current user's grant for a resource (`authctl token --resource
+/// URL`, `authctl request`; docs/resources.md): the grant whose resource covers the URL
+/// (the longest match), refreshed with its `resource` (RFC 8707) through the token client,
+/// under the keystore lock, when it expires within `minimumTTL` or when asked. The client is
+/// the grant's own provider, used only at the issuer the grant names.
+public struct ResourceTokens: Sendable {
+    let keystore: any Keystore
+    let configStore: ConfigStore
+    let tokens: TokenClient
+    let clock: any Clock
+
+    public init(keystore: any Keystore, configStore: ConfigStore, tokens: TokenClient, clock: any Clock) {
+        self.keystore = keystore
+        self.configStore = configStore
+        self.tokens = tokens
+        self.clock = clock
+    }
+
+    public struct Output: Sendable, Equatable {
+        public var uid: String
+        public var grant: ResourceGrant
+        public var accessToken: String
+        public var tokenType: String
+        public var expiresAt: Date?
+        public var scopes: [String]
+        public var refreshed: Bool
+
+        /// As `authctl token` prints any token (every `--format`).
+        public var asTokenOutput: TokenRefresh.Output {
+            TokenRefresh.Output(
+                uid: uid, providerID: grant.providerID, tokenType: tokenType, token: accessToken, isIDToken: false, expiresAt: expiresAt,
+                scopes: scopes, refreshed: refreshed)
+        }
+    }
+
+    /// The token for a request to `url`.
+    public func token(for url: URL, minimumTTL: TimeInterval = 60, forceRefresh: Bool = false) async throws -> Output {
+        let state = try keystore.read()
+        guard let user = state.currentUser else {
+            throw AuthError.noCurrentUser(
+                message: "nobody is signed in. Sign in to the resource first: \(command: .login, "\(url.absoluteString)")")
+        }
+        guard let grant = user.resourceGrant(for: url) else {
+            throw AuthError.noSuchProvider(
+                message:
+                    "the current user holds no token for \(Sanitize.text(ResourceIdentifier.origin(of: url) + url.path, limit: 200)). Sign in to it: \(command: .login, "\(url.absoluteString)")"
+            )
+        }
+        let now = clock.now()
+        if !forceRefresh, let output = Self.output(user.uid, grant, now: now, minimumTTL: minimumTTL, refreshed: false) { return output }
+        return try await keystore.update { state in
+            guard let userIndex = state.userIndex(uid: user.uid) else { throw AuthError.userRemoved(user.uid) }
+            guard
+                let index = state.users[userIndex].resourceGrants.firstIndex(where: {
+                    $0.matches(resource: grant.resource, issuer: grant.issuer)
+                })
+            else {
+                throw AuthError.noSuchProvider(
+                    message: "the grant for \(grant.resource) was removed meanwhile. Sign in again: \(command: .login, "\(grant.resource)")"
+                )
+            }
+            let current = state.users[userIndex].resourceGrants[index]
+            // Another process may have refreshed it while this one waited for the lock.
+            if !forceRefresh, let output = Self.output(user.uid, current, now: clock.now(), minimumTTL: minimumTTL, refreshed: false) {
+                return output
+            }
+            let refreshed = try await refresh(current)
+            state.users[userIndex].resourceGrants[index].tokens = refreshed
+            var updated = current
+            updated.tokens = refreshed
+            guard let output = Self.output(user.uid, updated, now: clock.now(), minimumTTL: nil, refreshed: true) else {
+                throw AuthError.invalidCredential(
+                    "the refreshed token for \(grant.resource) is unusable. Sign in again: \(command: .login, "\(grant.resource)")")
+            }
+            return output
+        }
+    }
+
+    /// The grant's token, if it is still valid `minimumTTL` from `now` (nil: just issued, taken as it is).
+    static func output(_ uid: String, _ grant: ResourceGrant, now: Date, minimumTTL: TimeInterval?, refreshed: Bool) -> Output? {
+        guard let tokens = grant.tokens, let accessToken = tokens.accessToken, tokens.needsSignInSince == nil,
+            minimumTTL.map({ tokens.isValid(at: now, minimumTTL: $0) }) ?? true
+        else { return nil }
+        return Output(
+            uid: uid, grant: grant, accessToken: accessToken, tokenType: tokens.tokenType, expiresAt: tokens.expiresAt,
+            scopes: tokens.scopes, refreshed: refreshed)
+    }
+
+    /// One refresh-token grant with `resource` (RFC 8707 §2.2).
+    func refresh(_ grant: ResourceGrant) async throws -> TokenSet {
+        guard let current = grant.tokens, let refreshToken = current.refreshToken else {
+            throw AuthError.invalidCredential(
+                "the token for \(grant.resource) has expired and cannot be refreshed. Sign in again: \(command: .login, "\(grant.resource)")"
+            )
+        }
+        let config = try configStore.provider(try ProviderID(parsing: grant.providerID))
+        // A client is used only at the issuer it was configured or registered for.
+        guard config.issuer == grant.issuer else {
+            throw AuthError.notConfigured(
+                "the provider \(grant.providerID) now names another issuer than the one that issued the token for \(grant.resource); authctl will not send its refresh token there. Sign in again: \(command: .login, "\(grant.resource)")"
+            )
+        }
+        let provider = try ProviderRegistry.provider(for: config)
+        let discovery = try await tokens.discovery(for: provider)
+        let issued: TokenClient.Issued
+        do {
+            issued = try await tokens.requestTokens(
+                .refreshToken(refreshToken, scopes: nil), provider: provider, discovery: discovery, idToken: nil,
+                resource: URL(string: grant.resource))
+        } catch let error as AuthError where error.oauthError == .invalidGrant {
+            throw AuthError.invalidCredential(
+                "\(grant.providerID) no longer accepts the refresh token for \(grant.resource) (invalid_grant). Sign in again: \(command: .login, "\(grant.resource)")",
+                oauthError: .invalidGrant, details: error.details)
+        }
+        let response = issued.response
+        var refreshed = current
+        refreshed.accessToken = response.accessToken
+        refreshed.tokenType = response.tokenType
+        refreshed.expiresAt = response.expiresIn.map { clock.now().addingTimeInterval($0) }
+        refreshed.refreshToken = response.refreshToken ?? refreshToken
+        if let scopes = response.scopes { refreshed.scopes = scopes }
+        refreshed.needsSignInSince = nil
+        return refreshed
+    }
+}

@@ -1,0 +1,155 @@
+import ArgumentParser
+import AuthCore
+
+/// `authctl request` (docs/resources.md): one HTTP request to a protected resource with the
+/// current user's grant for its URL, in the shape of `gh api` and `az rest`.
+struct RequestCommand: AuthctlCommand {
+    var signsIn: Bool { true }
+
+    static let configuration = CommandConfiguration(
+        commandName: "request",
+        abstract: "Send an HTTP request to a protected resource with the token of its grant.",
+        discussion: """
+            The grant is the current user's for the URL (the longest matching resource; sign in with authctl login URL). \
+            The answer's body goes to stdout; an HTTP error status exits 22 (resource-error). A 401 invalid_token \
+            refreshes the token once and retries. A 403 insufficient_scope or a 401 insufficient_user_authentication \
+            signs in again for what the resource asks when a person is at the terminal (or --browser-command is given), \
+            and otherwise exits 21 (step-up-required) naming the command to run. The token never appears in the output.
+
+            Examples:
+              authctl request https://api.example.com/mcp/items
+              authctl request -X POST https://api.example.com/mcp -H 'Content-Type: application/json' --data @body.json
+              echo '{"a": 1}' | authctl request -X PUT https://api.example.com/items/1 --data -
+            """)
+
+    @Argument(help: "The URL to request (https; a resource authctl signed in to).") var url: String
+    @Option(name: [.customShort("X"), .customLong("method")], help: "The HTTP method (default GET, POST with --data).")
+    var method: String?
+    @Option(
+        name: [.customShort("H"), .customLong("header")],
+        help: ArgumentHelp("A request header 'Name: value' (repeatable).", valueName: "header"))
+    var headers: [String] = []
+    @Option(help: ArgumentHelp("The request body: @FILE, - (stdin), or the text itself.", valueName: "data")) var data: String?
+    @Flag(help: "Print the status line and the response headers before the body.") var include = false
+    @Option(
+        name: .customLong("browser-command"),
+        help: ArgumentHelp("For a step-up: open the URL with this command (env AUTHCTL_BROWSER).", valueName: "command"))
+    var browserCommand: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to wait for a step-up's sign-in.", valueName: "seconds"))
+    var timeout: Int = 300
+    @OptionGroup var global: GlobalOptions
+
+    /// The most bytes of a request body.
+    static let bodyLimit = 16 << 20
+
+    func validate() throws {
+        guard FlowArguments.timeoutRange.contains(timeout) else {
+            throw ValidationError("--timeout \(timeout) is out of range: give 1…86400 seconds (a day at most)")
+        }
+        for header in headers where Self.parseHeader(header) == nil {
+            throw ValidationError("--header '\(Sanitize.text(header, limit: 60))' is not 'Name: value'")
+        }
+    }
+
+    static func parseHeader(_ text: String) -> (String, String)? {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let name = text[..<colon].trimming(.whitespaces)
+        let value = text[text.index(after: colon)...].trimming(.whitespaces)
+        guard !name.isEmpty, !name.contains(" ") else { return nil }
+        return (name, value)
+    }
+
+    func body(_ wiring: Wiring) throws -> Data? {
+        guard let data else { return nil }
+        if data == "-" { return try wiring.io.stdin.readToEnd(limit: Self.bodyLimit) }
+        guard data.hasPrefix("@") else { return Data(data.utf8) }
+        let path = String(data.dropFirst())
+        guard let contents = FileManager.default.contents(atPath: path) else {
+            throw AuthError.invalidArgument("cannot read the file \(Sanitize.text(path, limit: 200)) given to --data. Check the path")
+        }
+        guard contents.count <= Self.bodyLimit else {
+            throw AuthError.invalidArgument("the file given to --data is larger than 16 MiB, the most authctl sends")
+        }
+        return contents
+    }
+
+    func run(_ wiring: Wiring) async throws {
+        // https (plain http on loopback only), a host, no user name: refused here with the reason.
+        _ = try ResourceIdentifier(parsing: url)
+        guard let requestURL = URL(string: url) else { throw AuthError.invalidArgument("'\(Sanitize.text(url, limit: 100))' is not a URL") }
+        let input = ResourceRequest.Input(
+            method: method ?? (data == nil ? "GET" : "POST"), url: requestURL, headers: headers.compactMap(Self.parseHeader),
+            body: try body(wiring))
+        let useCases = wiring.useCases(browser: wiring.browser(command: browserCommand, disabled: false))
+        var outcome = try await useCases.resourceRequest.run(input)
+        if case .stepUp(let stepUp) = outcome {
+            // A person signs in again for what the resource asks; a script gets the command.
+            let canAsk = useCases.terminal.isInteractive || browserCommand != nil
+            guard canAsk else { throw Self.stepUpRequired(stepUp) }
+            useCases.terminal.notice("\(stepUp.resource) asks for \(Self.asked(stepUp)): signing in again.")
+            var options = FlowOptions(scopes: stepUp.scopes, timeout: TimeInterval(timeout))
+            if let acr = stepUp.acrValues { options.parameters.append(("acr_values", acr)) }
+            if let maxAge = stepUp.maxAge { options.parameters.append(("max_age", String(maxAge))) }
+            options.allowAnyLocalUser = wiring.environment["AUTHCTL_ALLOW_ANY_LOCAL_USER"] == "1"
+            _ = try await useCases.resourceSignIn.run(.init(resource: stepUp.resource, issuer: stepUp.issuer, options: options))
+            outcome = try await useCases.resourceRequest.run(input)
+            if case .stepUp(let again) = outcome { throw Self.stepUpRequired(again) }
+        }
+        guard case .answered(let response) = outcome else { return }
+        try print(response, wiring: wiring)
+    }
+
+    static func asked(_ stepUp: ResourceRequest.StepUp) -> String {
+        stepUp.error == "insufficient_scope"
+            ? "the scopes \(stepUp.scopes.joined(separator: " "))"
+            : "a stronger sign-in\(stepUp.acrValues.map { " (acr_values \($0))" } ?? "")\(stepUp.maxAge.map { " (max_age \($0))" } ?? "")"
+    }
+
+    static func stepUpRequired(_ stepUp: ResourceRequest.StepUp) -> AuthError {
+        var arguments: [Message.Argument] = ["\(stepUp.resource)"]
+        for scope in stepUp.scopes { arguments.append(.input(.scope, scope)) }
+        if let acr = stepUp.acrValues { arguments.append(.input(.parameter, "acr_values=\(acr)")) }
+        if let maxAge = stepUp.maxAge { arguments.append(.input(.parameter, "max_age=\(maxAge)")) }
+        return AuthError.stepUpRequired(
+            "the resource \(stepUp.resource) asks for \(asked(stepUp)) (\(stepUp.error)), and no person is at the terminal to sign in. Sign in again with: \(command: .login, arguments: arguments)",
+            details: [
+                "resource": .string(stepUp.resource), "scopes": .array(stepUp.scopes.map(JSONValue.string)), "error": .string(stepUp.error),
+            ])
+    }
+
+    func print(_ response: HTTPResponse, wiring: Wiring) throws {
+        let failed = response.status >= 400
+        if global.json {
+            let text = String(validating: response.body, as: UTF8.self)
+            var document: [String: JSONValue] = [
+                "status": .number(Double(response.status)),
+                "headers": .object(response.headers.mapValues(JSONValue.string)),
+            ]
+            if let text {
+                document["body"] = .string(text)
+            } else {
+                document["bodyBase64"] = .string(response.body.base64EncodedString())
+            }
+            if failed {
+                document["error"] = .object([
+                    "code": .string(AuthError.Code.resourceError.rawValue),
+                    "message": .string("the resource answered HTTP \(response.status)"),
+                ])
+            }
+            wiring.output.json(.object(document))
+        } else {
+            if include {
+                var head = "HTTP \(response.status)\n"
+                for (name, value) in response.headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\n" }
+                wiring.output.write(Data(Sanitize.visible(head, keepingLines: true).utf8) + Data("\n".utf8))
+            }
+            wiring.output.write(response.body)
+        }
+        if failed {
+            if !global.json {
+                wiring.output.error("authctl: the resource answered HTTP \(response.status)")
+            }
+            throw ExitCode(AuthError.Code.resourceError.exitStatus)
+        }
+    }
+}

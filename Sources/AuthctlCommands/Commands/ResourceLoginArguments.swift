@@ -1,0 +1,17 @@
+import ArgumentParser
+
+/// The options of `login URL` (docs/resources.md).
+struct ResourceLoginArguments: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "With a resource's URL: the authorization server to sign in at, one of those the resource lists (default: the first).",
+            valueName: "issuer"))
+    var issuer: String?
+
+    @Option(
+        name: .customLong("client-metadata-url"),
+        help: ArgumentHelp(
+            "With a resource's URL: the https URL of your client ID metadata document, used as the client id where the server supports them.",
+            valueName: "url"))
+    var clientMetadataURL: String?
+}

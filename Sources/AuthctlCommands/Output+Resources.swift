@@ -1,0 +1,41 @@
+import AuthCore
+
+/// How a user's resource grants (docs/resources.md) are shown: `status`, `users show`, `--json`.
+extension Output {
+    static func resourceGrants(_ user: User) -> JSONValue {
+        .array(
+            user.resourceGrants.map { grant in
+                .object([
+                    "resource": .string(grant.resource),
+                    "issuer": .string(grant.issuer),
+                    "providerId": .string(grant.providerID),
+                    "grantedAt": timestamp(grant.grantedAt),
+                    "scopes": .array((grant.tokens?.scopes ?? []).map(JSONValue.string)),
+                    "accessTokenExpiresAt": timestamp(grant.tokens?.expiresAt),
+                    "refreshable": grant.tokens?.isSealed == true ? .null : .bool(grant.tokens?.refreshToken != nil),
+                    "signedIn": .bool(grant.tokens != nil),
+                ])
+            })
+    }
+
+    static func describeResourceGrants(_ user: User, now: Date) -> [String] {
+        user.resourceGrants.map { grant in
+            var state = "signed out"
+            if let tokens = grant.tokens {
+                state =
+                    tokens.expiresAt.map { expiry in
+                        let interval = expiry.timeIntervalSince(now)
+                        let seconds = interval.isFinite ? Int(max(min(interval, 1e12), -1e12)) : 0  // a keystore date never traps
+                        return seconds > 0 ? "access token valid for \(lifetime(seconds))" : "access token expired"
+                    } ?? "access token (lifetime unknown)"
+                if tokens.isSealed {
+                    state += ", tokens sealed"
+                } else {
+                    state += tokens.refreshToken != nil ? ", refreshable" : ", not refreshable"
+                }
+                if !tokens.scopes.isEmpty { state += "; scopes: \(tokens.scopes.joined(separator: " "))" }
+            }
+            return "  resource \(grant.resource) (\(grant.providerID)) — \(state)"
+        }
+    }
+}

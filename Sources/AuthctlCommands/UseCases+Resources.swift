@@ -1,0 +1,18 @@
+import AuthCore
+
+/// The use cases of protected resources (docs/resources.md): `login URL`, `token --resource`,
+/// `request`.
+extension UseCases {
+    var registrationSecrets: any RegistrationSecrets { FileRegistrationSecrets(path: registrationSecretsPath, random: random) }
+
+    var resourceTokens: ResourceTokens { ResourceTokens(keystore: keystore, configStore: configStore, tokens: tokens, clock: clock) }
+
+    var resourceRequest: ResourceRequest { ResourceRequest(tokens: resourceTokens, transport: transport) }
+
+    var resourceSignIn: ResourceSignIn {
+        ResourceSignIn(
+            transport: transport, configStore: configStore, issuer: credentialIssuer,
+            accounts: KeystoreAccountStore(keystore: keystore, clock: clock, random: random), keystore: keystore, clock: clock,
+            random: random, secrets: registrationSecrets)
+    }
+}

@@ -1,0 +1,89 @@
+import AuthCore
+import AuthCoreTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// Registration secrets in memory.
+final class MemoryRegistrationSecrets: RegistrationSecrets, @unchecked Sendable {
+    private let tokens = Mutex<[String: String]>([:])
+    func store(_ token: String, for providerID: String) throws { tokens.withLock { $0[providerID] = token } }
+    func token(for providerID: String) throws -> String? { tokens.withLock { $0[providerID] } }
+    func remove(for providerID: String) throws { _ = tokens.withLock { $0.removeValue(forKey: providerID) } }
+}
+
+/// Which client a resource's sign-in uses (docs/resources.md): a configured one for the
+/// issuer, a client ID metadata document, or one registered now (RFC 7591).
+@Suite("Resources: the client at the authorization server")
+struct ResourceClientsTests {
+    func server(registration: Bool = true, cimd: Bool = false) throws -> AuthorizationServerMetadata {
+        let document = DiscoveryDocument(
+            issuer: "https://as.example", authorizationEndpoint: URL(string: "https://as.example/authorize")!,
+            tokenEndpoint: URL(string: "https://as.example/token")!, jwksURI: URL(string: "https://as.example/jwks")!)
+        return AuthorizationServerMetadata(
+            document: document, registrationEndpoint: registration ? URL(string: "https://as.example/register") : nil,
+            clientIDMetadataDocumentSupported: cimd, source: URL(string: "https://as.example/.well-known/oauth-authorization-server")!)
+    }
+
+    func registrar() -> StubTransport {
+        StubTransport { request in
+            guard request.url.path == "/register" else { return HTTPResponse(status: 404) }
+            return HTTPResponse(
+                status: 201,
+                body: Data(
+                    #"{"client_id": "dyn-1", "token_endpoint_auth_method": "none", "registration_access_token": "rat", "registration_client_uri": "https://as.example/register/dyn-1"}"#
+                        .utf8))
+        }
+    }
+
+    @Test("a provider configured for the issuer is used, and nothing is registered")
+    func configured() async throws {
+        let storage = InMemoryConfigStorage(
+            bytes: Data(
+                #"{"version": 1, "providers": {"oidc.mine": {"id": "oidc.mine", "clientId": "c", "issuer": "https://as.example"}}}"#.utf8))
+        let transport = registrar()
+        let client = try await ResourceClients(
+            configStore: ConfigStore(storage: storage), transport: transport, secrets: MemoryRegistrationSecrets()
+        )
+        .client(for: try server(), clientMetadataURL: nil)
+        #expect(client.config.id == "oidc.mine" && !client.registered)
+        #expect(transport.requests.isEmpty)
+    }
+
+    @Test("a provider of another issuer is never used: a client is registered and saved under the host's name")
+    func registered() async throws {
+        let storage = InMemoryConfigStorage(
+            bytes: Data(
+                #"{"version": 1, "providers": {"oidc.as-example": {"id": "oidc.as-example", "clientId": "c", "issuer": "https://elsewhere.example"}}}"#
+                    .utf8))
+        let secrets = MemoryRegistrationSecrets()
+        let client = try await ResourceClients(configStore: ConfigStore(storage: storage), transport: registrar(), secrets: secrets)
+            .client(for: try server(), clientMetadataURL: nil)
+        #expect(client.registered)
+        #expect(client.config.id == "oidc.as-example-2")
+        #expect(client.config.clientID == "dyn-1" && client.config.issuer == "https://as.example")
+        #expect(client.config.metadataURL == "https://as.example/.well-known/oauth-authorization-server")
+        #expect(try secrets.token(for: "oidc.as-example-2") == "rat")
+        let saved = String(decoding: storage.contents ?? Data(), as: UTF8.self)
+        #expect(saved.contains("dyn-1") && !saved.contains("rat\""), "the registration access token is not in config.json")
+    }
+
+    @Test("a client ID metadata document's URL is the client id where the server supports them")
+    func clientMetadataDocument() async throws {
+        let transport = registrar()
+        let client = try await ResourceClients(
+            configStore: ConfigStore(storage: InMemoryConfigStorage()), transport: transport, secrets: MemoryRegistrationSecrets()
+        ).client(for: try server(cimd: true), clientMetadataURL: "https://app.example/client.json")
+        #expect(client.config.clientID == "https://app.example/client.json")
+        #expect(transport.requests.isEmpty)
+    }
+
+    @Test("without registration or a configured client, the error says how to add one")
+    func noWay() async throws {
+        await #expect(throws: AuthError.self) {
+            _ = try await ResourceClients(
+                configStore: ConfigStore(storage: InMemoryConfigStorage()), transport: registrar(), secrets: MemoryRegistrationSecrets()
+            ).client(for: try server(registration: false), clientMetadataURL: nil)
+        }
+    }
+}

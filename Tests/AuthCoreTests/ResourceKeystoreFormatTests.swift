@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+@testable import AuthCore
+
+/// Pins the resource grants of keystore format version 1 (docs/keystore.md,
+/// docs/resources.md): a user's optional `resourceGrants`, one per (issuer, resource), whose
+/// tokens are sealed like an identity's, bound to the grant's place.
+@Suite("The keystore's resource grants, pinned")
+struct ResourceKeystoreFormatTests {
+    static let created = KeystoreFormatTests.created
+    static let later = KeystoreFormatTests.later
+
+    static let golden = """
+        {
+          "currentUid" : "uid-resource-0000000000000000",
+          "users" : [
+            {
+              "createdAt" : "2026-09-21T14:13:20Z",
+              "emailVerified" : false,
+              "lastAuthAt" : "2026-09-21T14:13:20Z",
+              "lastSignInAt" : "2026-09-21T15:13:20Z",
+              "providerData" : [
+
+              ],
+              "resourceGrants" : [
+                {
+                  "grantedAt" : "2026-09-21T14:13:20Z",
+                  "issuer" : "https://as.example",
+                  "providerId" : "oidc.as-example",
+                  "resource" : "https://api.example/mcp",
+                  "tokens" : {
+                    "accessToken" : "access-token-r",
+                    "expiresAt" : "2026-09-21T15:13:20Z",
+                    "refreshToken" : "refresh-token-r",
+                    "scopes" : [
+                      "read"
+                    ],
+                    "tokenType" : "Bearer"
+                  }
+                },
+                {
+                  "grantedAt" : "2026-09-21T14:13:20Z",
+                  "issuer" : "https://as.example",
+                  "providerId" : "oidc.as-example",
+                  "resource" : "https://api.example/other"
+                }
+              ],
+              "uid" : "uid-resource-0000000000000000"
+            }
+          ],
+          "version" : 1
+        }
+        """
+
+    static let expected: AccountState = {
+        var user = User(
+            uid: "uid-resource-0000000000000000", email: nil, emailVerified: false, displayName: nil, photoURL: nil, createdAt: created,
+            lastSignInAt: later, lastAuthAt: created, lastProviderID: nil, providerData: [])
+        user.store(
+            ResourceGrant(
+                resource: "https://api.example/mcp", issuer: "https://as.example", providerID: "oidc.as-example", grantedAt: created,
+                tokens: TokenSet(
+                    accessToken: "access-token-r", expiresAt: later, refreshToken: "refresh-token-r", idToken: nil, scopes: ["read"])))
+        user.store(
+            ResourceGrant(
+                resource: "https://api.example/other", issuer: "https://as.example", providerID: "oidc.as-example", grantedAt: created,
+                tokens: nil))
+        return AccountState(currentUID: user.uid, users: [user])
+    }()
+
+    @Test("a user's resource grants read as the expected values and are written back as exactly that file")
+    func roundTrip() throws {
+        #expect(try KeystoreFile.decode(Data(Self.golden.utf8), path: "golden").state == Self.expected)
+        let written = try KeystoreFile(Self.expected).encodedForWriting(path: "golden")
+        #expect(String(decoding: written, as: UTF8.self) == Self.golden)
+        let current = try KeystoreFile.decodeCurrentUser(Data(Self.golden.utf8), path: "golden").state
+        #expect(current == Self.expected)
+    }
+
+    @Test("sealed, a grant's tokens are ciphertext bound to its place, and open again with the key")
+    func sealed() throws {
+        let key = DataKey.random()
+        let sealing = try KeystoreSealing(
+            dataKey: key, wrappingKey: DataKey.random().symmetricKey, keySource: .passphrase, kdf: .standard(salt: Data(count: 16)))
+        let sealedFile = try KeystoreFile(Self.expected).sealed(with: key, sealing: sealing).encoded()
+        let text = String(decoding: sealedFile, as: UTF8.self)
+        #expect(!text.contains("access-token-r") && !text.contains("refresh-token-r"))
+        #expect(text.contains("\"sealed\""))
+        // Moved to another resource, the sealed value no longer opens.
+        let moved = text.replacingOccurrences(of: "https://api.example/mcp", with: "https://api.example/elsewhere")
+        #expect(moved != text)
+        #expect(throws: (any Error).self) { try KeystoreFile.decode(Data(moved.utf8), path: "moved").opened(with: key) }
+        #expect(try KeystoreFile.decode(sealedFile, path: "sealed").opened(with: key).state == Self.expected)
+    }
+
+    @Test("a user without resource grants is written without the field (every file before them)")
+    func olderFiles() throws {
+        let state = try KeystoreFile.decode(Data(KeystoreFormatTests.oldest.utf8), path: "old").state
+        #expect(state.users.allSatisfy { $0.resourceGrants.isEmpty })
+        #expect(!String(decoding: try KeystoreFile(state).encoded(), as: UTF8.self).contains("resourceGrants"))
+    }
+
+    /// Every field name of the resource-grant records, for the schema test.
+    static var fieldNames: Set<String> {
+        guard let object = JSONValue.object(from: Data(golden.utf8)) else { return [] }
+        return KeystoreFormatTests.fieldNames(in: .object(object))
+    }
+}

@@ -1,0 +1,186 @@
+import AuthCore
+import AuthCoreTestSupport
+import Foundation
+import Testing
+
+/// `authctl request`, `token --resource` and discovery with the fakes in memory: the grant's
+/// token goes only to its resource, refreshes carry `resource`, step-ups are asked for.
+@Suite("Resources: discovery, tokens and requests")
+struct ResourceRequestTests {
+    static let resource = "https://api.example.com/mcp"
+    let now = Date(timeIntervalSince1970: 1_790_000_000)
+    let clock = FixedClock(Date(timeIntervalSince1970: 1_790_000_000))
+
+    static let serverDocument = #"""
+        {"issuer": "https://as.example", "authorization_endpoint": "https://as.example/authorize", "token_endpoint": "https://as.example/token",
+         "jwks_uri": "https://as.example/jwks", "revocation_endpoint": "https://as.example/revoke"}
+        """#
+
+    func configStore() -> ConfigStore {
+        let json = #"""
+            {"version": 1, "providers": {"oidc.as": {"id": "oidc.as", "clientId": "c", "issuer": "https://as.example",
+             "metadataUrl": "https://as.example/.well-known/oauth-authorization-server"}}}
+            """#
+        return ConfigStore(storage: InMemoryConfigStorage(bytes: Data(json.utf8)))
+    }
+
+    func keystore() -> InMemoryKeystore {
+        var user = User(
+            uid: "u1", email: nil, emailVerified: false, displayName: nil, photoURL: nil, createdAt: now, lastSignInAt: now,
+            lastAuthAt: now,
+            lastProviderID: nil, providerData: [])
+        user.store(
+            ResourceGrant(
+                resource: Self.resource, issuer: "https://as.example", providerID: "oidc.as", grantedAt: now,
+                tokens: TokenSet(
+                    accessToken: "at1", expiresAt: now.addingTimeInterval(3600), refreshToken: "rt1", idToken: nil, scopes: ["read"])))
+        return InMemoryKeystore(AccountState(currentUID: "u1", users: [user]))
+    }
+
+    /// The server and the resource: `at1` has been revoked early, `at2` is what a refresh gives.
+    func transport() -> StubTransport {
+        StubTransport { request in
+            let url = request.url.absoluteString
+            let bearer = request.headers["Authorization"]
+            switch url {
+            case "https://as.example/.well-known/oauth-authorization-server":
+                return HTTPResponse(status: 200, body: Data(Self.serverDocument.utf8))
+            case "https://as.example/token":
+                return HTTPResponse(
+                    status: 200,
+                    body: Data(
+                        #"{"access_token": "at2", "token_type": "Bearer", "expires_in": 3600, "refresh_token": "rt2", "scope": "read"}"#
+                            .utf8))
+            case "https://api.example.com/mcp/items":
+                if bearer == "Bearer at2" { return HTTPResponse(status: 200, body: Data("data".utf8)) }
+                return HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
+            case "https://api.example.com/mcp/admin":
+                return HTTPResponse(status: 403, headers: ["WWW-Authenticate": #"Bearer error="insufficient_scope", scope="read write""#])
+            case "https://api.example.com/mcp/mfa":
+                return HTTPResponse(
+                    status: 401,
+                    headers: ["WWW-Authenticate": #"Bearer error="insufficient_user_authentication", acr_values="urn:mfa", max_age=60"#])
+            default:
+                return HTTPResponse(status: 404)
+            }
+        }
+    }
+
+    func request(_ keystore: InMemoryKeystore, _ transport: StubTransport) -> ResourceRequest {
+        let client = TokenClient(
+            transport: transport, clock: clock, random: SeededRandom(), metadataCache: NoMetadataCache(), secrets: StaticSecrets())
+        return ResourceRequest(
+            tokens: ResourceTokens(keystore: keystore, configStore: configStore(), tokens: client, clock: clock), transport: transport)
+    }
+
+    @Test("a 401 invalid_token refreshes once, with the resource, and the request is sent again")
+    func refreshOnInvalidToken() async throws {
+        let keystore = keystore(), transport = transport()
+        let outcome = try await request(keystore, transport).run(.init(url: URL(string: "https://api.example.com/mcp/items")!))
+        guard case .answered(let response) = outcome else {
+            Issue.record("an answer, got \(outcome)")
+            return
+        }
+        #expect(response.status == 200)
+        let tokenRequests = transport.requests.filter { $0.url.path == "/token" }
+        #expect(tokenRequests.count == 1)
+        let body = String(decoding: tokenRequests.first?.body ?? Data(), as: UTF8.self)
+        #expect(body.contains("grant_type=refresh_token") && body.contains("resource=https%3A%2F%2Fapi.example.com%2Fmcp"))
+        #expect(keystore.state.users.first?.resourceGrants.first?.tokens?.accessToken == "at2")
+        #expect(keystore.state.users.first?.resourceGrants.first?.tokens?.refreshToken == "rt2")
+    }
+
+    @Test("403 insufficient_scope asks for a step-up with the union of the scopes")
+    func insufficientScope() async throws {
+        let outcome = try await request(keystore(), transport()).run(.init(url: URL(string: "https://api.example.com/mcp/admin")!))
+        var expected = ResourceRequest.StepUp(resource: Self.resource, scopes: ["read", "write"], error: "insufficient_scope")
+        expected.issuer = "https://as.example"
+        #expect(outcome == .stepUp(expected))
+    }
+
+    @Test("401 insufficient_user_authentication asks for a step-up with acr_values and max_age, without a refresh")
+    func insufficientAuthentication() async throws {
+        let transport = transport()
+        let outcome = try await request(keystore(), transport).run(.init(url: URL(string: "https://api.example.com/mcp/mfa")!))
+        var expected = ResourceRequest.StepUp(
+            resource: Self.resource, scopes: ["read"], acrValues: "urn:mfa", maxAge: 60, error: "insufficient_user_authentication")
+        expected.issuer = "https://as.example"
+        #expect(outcome == .stepUp(expected))
+        #expect(transport.requests.allSatisfy { $0.url.path != "/token" })
+    }
+
+    @Test("a URL no grant covers gets nothing sent: the token never goes to another resource")
+    func noGrant() async {
+        let transport = transport()
+        await #expect(throws: AuthError.self) {
+            _ = try await request(keystore(), transport).run(.init(url: URL(string: "https://api.example.com/mcpx")!))
+        }
+        await #expect(throws: AuthError.self) {
+            _ = try await request(keystore(), transport).run(.init(url: URL(string: "https://evil.example/mcp")!))
+        }
+        #expect(transport.requests.isEmpty)
+    }
+
+    @Test("an Authorization header of the caller's is refused")
+    func ownAuthorization() async {
+        await #expect(throws: AuthError.self) {
+            _ = try await request(keystore(), transport()).run(
+                .init(url: URL(string: "https://api.example.com/mcp/items")!, headers: [("authorization", "Bearer x")]))
+        }
+    }
+
+    @Test("a grant whose provider now names another issuer is not refreshed there")
+    func otherIssuer() async throws {
+        let json = #"{"version": 1, "providers": {"oidc.as": {"id": "oidc.as", "clientId": "c", "issuer": "https://other.example"}}}"#
+        let transport = transport()
+        let client = TokenClient(
+            transport: transport, clock: clock, random: SeededRandom(), metadataCache: NoMetadataCache(), secrets: StaticSecrets())
+        let tokens = ResourceTokens(
+            keystore: keystore(), configStore: ConfigStore(storage: InMemoryConfigStorage(bytes: Data(json.utf8))), tokens: client,
+            clock: clock)
+        await #expect(throws: AuthError.self) { _ = try await tokens.token(for: URL(string: Self.resource)!, forceRefresh: true) }
+        #expect(transport.requests.isEmpty)
+    }
+
+    @Test("discovery: the 401's resource_metadata, then the server's RFC 8414 metadata")
+    func discovery() async throws {
+        let transport = StubTransport { request in
+            switch request.url.absoluteString {
+            case Self.resource:
+                return HTTPResponse(
+                    status: 401, headers: ["WWW-Authenticate": #"Bearer resource_metadata="https://api.example.com/meta/mcp""#])
+            case "https://api.example.com/meta/mcp":
+                return HTTPResponse(
+                    status: 200,
+                    body: Data(#"{"resource": "https://api.example.com/mcp", "authorization_servers": ["https://as.example"]}"#.utf8))
+            case "https://as.example/.well-known/oauth-authorization-server":
+                return HTTPResponse(status: 200, body: Data(Self.serverDocument.utf8))
+            default:
+                return HTTPResponse(status: 404)
+            }
+        }
+        let found = try await ResourceDiscovery(transport: transport).discover(try ResourceIdentifier(parsing: Self.resource), issuer: nil)
+        #expect(found.server.document.issuer == "https://as.example")
+        #expect(found.metadata.authorizationServers == ["https://as.example"])
+        await #expect(throws: AuthError.self) {
+            _ = try await ResourceDiscovery(transport: transport).discover(
+                try ResourceIdentifier(parsing: Self.resource), issuer: "https://unlisted.example")
+        }
+    }
+
+    @Test("discovery falls back to the well-known URL, and never follows a redirect to another origin")
+    func discoveryRedirects() async throws {
+        let transport = StubTransport { request in
+            switch request.url.absoluteString {
+            case "https://api.example.com/.well-known/oauth-protected-resource/mcp":
+                return HTTPResponse(status: 302, headers: ["Location": "https://evil.example/meta"])
+            default:
+                return HTTPResponse(status: 404)
+            }
+        }
+        await #expect(throws: AuthError.self) {
+            _ = try await ResourceDiscovery(transport: transport).discover(try ResourceIdentifier(parsing: Self.resource), issuer: nil)
+        }
+        #expect(transport.requests.allSatisfy { $0.url.host != "evil.example" })
+    }
+}

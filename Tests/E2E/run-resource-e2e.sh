@@ -1,0 +1,202 @@
+#!/usr/bin/env bash
+# End to end for protected resources (docs/resources.md): a fresh HOME with no provider
+# configured signs in to a resource by its URL alone, against real servers on 127.0.0.1 —
+# django-oauth-toolkit 3.4.1 (RFC 8414 metadata, RFC 7591 registration, RFC 8707 resource,
+# RFC 9207 iss, introspection) and the test's own protected resource (resource_server.py:
+# RFC 9728 metadata and challenges, tokens checked by introspection).
+#
+#   run-resource-e2e.sh AUTHCTL     prints "N passed, M failed"
+set -euo pipefail
+
+authctl="$(realpath "${1:?usage: run-resource-e2e.sh PATH-TO-AUTHCTL}")"
+here="$(cd "$(dirname "$0")" && pwd)"
+
+source "$here/lib.sh"
+
+venv="${XDG_CACHE_HOME:-$HOME/.cache}/authctl-e2e/venv-dot341"
+python_venv "$venv" "oauth2_provider, jsonschema" "Django==5.2.19" "django-oauth-toolkit==3.4.1" "jsonschema==4.26.0"
+py="$venv/bin/python"
+
+# Secrets of the run, generated now, never committed.
+export E2E_STATE_DIR="$work/provider"
+mkdir -p "$E2E_STATE_DIR"
+"$py" -c 'import secrets; print(secrets.token_urlsafe(48), end="")' >"$E2E_STATE_DIR/django-secret"
+"$py" -c '
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+print(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode(), end="")
+' >"$E2E_STATE_DIR/oidc-key.pem"
+export E2E_USERNAME=ada
+E2E_PASSWORD="$("$py" -c 'import secrets; print(secrets.token_urlsafe(18))')"
+E2E_RS_SECRET="$("$py" -c 'import secrets; print(secrets.token_urlsafe(32))')"
+export E2E_PASSWORD E2E_RS_SECRET
+
+port="$(free_port)"
+export E2E_ISSUER="http://127.0.0.1:$port/o"
+export E2E_CIMD_URL="https://client.authctl.test/metadata.json" E2E_CIMD_DOCUMENT="$work/provider/cimd.json"
+cd "$here/django_provider"
+"$py" manage.py migrate --verbosity 0
+{ read -r public_client; read -r rs_client_id; } < <("$py" bootstrap.py)
+start_provider "$work/provider.log" "$py" manage.py runserver "127.0.0.1:$port" --noreload --verbosity 0
+wait_for "$E2E_ISSUER/.well-known/openid-configuration"
+
+rs_port="$(free_port)"
+RS_PORT="$rs_port" RS_ISSUER="$E2E_ISSUER" RS_INTROSPECT="$E2E_ISSUER/introspect/" RS_CLIENT_ID="$rs_client_id" \
+    RS_SECRET="$E2E_RS_SECRET" RS_LOG="$work/resource.log" python3 "$here/resource_server.py" >"$work/resource.err" 2>&1 &
+rs_pid=$!
+trap 'status=$?; kill "$rs_pid" 2>/dev/null || true; wait "$rs_pid" 2>/dev/null || true; (exit "$status"); cleanup' EXIT
+for _ in $(seq 1 100); do
+    curl --silent --output /dev/null "http://127.0.0.1:$rs_port/.well-known/oauth-protected-resource/mcp" && break
+    sleep 0.1
+done
+cd "$here"
+
+private_home
+keystore="$XDG_DATA_HOME/authctl/keystore.json"
+config="$XDG_CONFIG_HOME/authctl/config.json"
+browser="python3 $here/scripted_browser.py"
+mcp="http://127.0.0.1:$rs_port/mcp"
+other="http://127.0.0.1:$rs_port/other"
+json() { "$py" -c "import json, sys; d = json.load(sys.stdin); print($1)"; }
+
+check "no provider is configured at the start" test ! -e "$config"
+
+# 1. login URL: discovery (401 + resource_metadata), RFC 8414 metadata, RFC 7591 registration,
+#    the sign-in with resource on both requests; no --scope: the resource's scopes_supported.
+check "login <resource URL> signs in with nothing configured" sh -c "'$authctl' login '$mcp' --browser-command '$browser' --timeout 60 --json >'$work/login.json' 2>'$work/login.err'"
+check "login registered a provider named after the server's host" test "$(json 'd["providerId"]' <"$work/login.json")" = oidc.127-0-0-1
+check "login said so on stderr" grep -q "Registered authctl at" "$work/login.err"
+check "the registered client is saved with its issuer and no secret" "$py" -c "
+import json
+p = json.load(open('$config'))['providers']['oidc.127-0-0-1']
+assert p['issuer'] == '$E2E_ISSUER' and p['clientId'] and 'Secret' not in json.dumps(p), p
+assert p['metadataUrl'] == 'http://127.0.0.1:$port/.well-known/oauth-authorization-server/o', p
+"
+check "the registration access token is kept in a private file, not in config.json" sh -c "
+test \"\$(stat -c %a '$XDG_DATA_HOME/authctl/registrations.json')\" = 600 && ! grep -q registration_access_token '$config'"
+check "the grant is for the resource, with the resource's scopes" test "$(json '" ".join(d["scopes"]) + "|" + d["resource"]' <"$work/login.json")" = "read write|$mcp"
+check "status shows the resource grant" sh -c "'$authctl' status | grep -q 'resource $mcp'"
+check "users show lists it in --json" test "$("$authctl" users show --json | json 'd["user"]["resourceGrants"][0]["resource"]')" = "$mcp"
+check "users show lists it" sh -c "'$authctl' users show | grep -q 'resource $mcp'"
+
+# 2. request: the data, with the token of the grant.
+check "request <URL> gets the data" sh -c "'$authctl' request '$mcp/items' >'$work/data.json' 2>'$work/request.err'"
+check "the data is the resource's" test "$(json 'd["data"]' <"$work/data.json")" = "the data of mcp"
+check "request --data - sends the body" test "$(echo '{"n": 1}' | "$authctl" request -X POST "$mcp/echo" -H 'Content-Type: application/json' --data - | json 'd["echo"]')" = '{"n": 1}'
+check "request --include prints the status line" sh -c "'$authctl' request --include '$mcp' | head -1 | grep -q 'HTTP 200'"
+set +e
+"$authctl" request "$mcp/missing" >"$work/missing.out" 2>"$work/missing.err"; status=$?
+set -e
+check "an HTTP error status exits 22 (resource-error), the body on stdout" sh -c "test $status -eq 22 && grep -q 'no such item' '$work/missing.out'"
+check "request --json carries the status" test "$("$authctl" request --json "$mcp/missing" 2>/dev/null | json 'd["status"]')" = 404
+
+# 3. token --resource, every format.
+token="$("$authctl" token --resource "$mcp")"
+check "token --resource prints the resource's token" test -n "$token"
+check "token --resource --format header" test "$("$authctl" token --resource "$mcp" --format header)" = "Authorization: Bearer $token"
+check "token --resource --format json names the provider" test "$("$authctl" token --resource "$mcp" --format json | json 'd["providerId"]')" = oidc.127-0-0-1
+check "token --resource --output-file writes it alone, mode 0600" sh -c "'$authctl' token --resource '$mcp' --output-file '$work/resource-token' && test \"\$(cat '$work/resource-token')\" = '$token' && test \"\$(stat -c %a '$work/resource-token')\" = 600"
+check "the token is bound to the resource at the server (RFC 8707 aud)" sh -c "curl -s -u '$rs_client_id:$E2E_RS_SECRET' -d 'token=$token' '$E2E_ISSUER/introspect/' | '$py' -c 'import json,sys; d=json.load(sys.stdin); assert d[\"aud\"] == [\"$mcp\"], d'"
+
+# 4. A token for one resource is never sent to another, and the other refuses it.
+set +e
+"$authctl" request "$other" >/dev/null 2>"$work/other.err"; status=$?
+set -e
+check "request to a resource without a grant is refused before sending (exit 13)" sh -c "test $status -eq 13 && grep -q 'login $other' '$work/other.err'"
+check "the second resource of the same server refuses the first one's token" test "$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $token" "$other")" = 401
+
+# 5. An access token the server ended early (expired in its database; authctl still holds it
+#    as valid): 401 invalid_token, one refresh with resource, one retry.
+(cd "$here/django_provider" && TOKEN="$token" "$py" manage.py shell -c "
+import hashlib, os
+from django.utils import timezone
+from oauth2_provider.models import AccessToken
+checksum = hashlib.sha256(os.environ['TOKEN'].encode()).hexdigest()
+assert AccessToken.objects.filter(token_checksum=checksum).update(expires=timezone.now()) == 1
+")
+check "the ended token is refused by the resource" test "$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $token" "$mcp")" = 401
+check "request refreshes once and gets the data" test "$("$authctl" request "$mcp" | json 'd["data"]')" = "the data of mcp"
+token2="$("$authctl" token --resource "$mcp")"
+check "the refreshed token is another, still bound to the resource" sh -c "test '$token2' != '$token' && curl -s -u '$rs_client_id:$E2E_RS_SECRET' -d 'token=$token2' '$E2E_ISSUER/introspect/' | grep -q '\"aud\": \\[\"$mcp\"\\]'"
+
+# 6. Step-up from a narrower scope.
+check "login --scope read asks only read" sh -c "'$authctl' login '$mcp' --scope read --browser-command '$browser' --timeout 60 >/dev/null 2>&1 && test \"\$('$authctl' token --resource '$mcp' --format json | '$py' -c 'import json,sys; print(\" \".join(json.load(sys.stdin)[\"scopes\"]))')\" = read"
+set +e
+"$authctl" request "$mcp/admin" >/dev/null 2>"$work/stepup.err"; status=$?
+set -e
+check "without a person at the terminal, insufficient_scope exits 21 (step-up-required)" test "$status" -eq 21
+check "the message names the command to run" grep -q "authctl login $mcp --scope read --scope write" "$work/stepup.err"
+check "with a browser, request steps up to read write and gets the data" sh -c "'$authctl' request '$mcp/admin' --browser-command '$browser' --timeout 60 2>'$work/stepup2.err' | grep -q 'the data of mcp'"
+check "the stepped-up grant holds read and write" test "$("$authctl" token --resource "$mcp" --format json | json '" ".join(sorted(d["scopes"]))')" = "read write"
+
+# 6b. A person at the terminal (a pty): the step-up runs without --browser-command, the
+#     browser from AUTHCTL_BROWSER.
+"$authctl" login "$mcp" --scope read --browser-command "$browser" --timeout 60 >/dev/null 2>&1
+check "on a terminal, request steps up by itself" sh -c "AUTHCTL_BROWSER='$browser' script -qec \"'$authctl' request '$mcp/admin' --timeout 60\" /dev/null </dev/null | grep -q 'the data of mcp'"
+
+# 6c. RFC 9470: a fresh authentication asked with acr_values and max_age.
+set +e
+"$authctl" request "$mcp/mfa" >/dev/null 2>"$work/mfa.err"; status=$?
+set -e
+check "insufficient_user_authentication without a person exits 21" test "$status" -eq 21
+check "the command to run asks acr_values and max_age" grep -q -- "--param acr_values=urn:example:mfa --param max_age=0" "$work/mfa.err"
+check "with a browser, request signs in again and gets the data" sh -c "'$authctl' request '$mcp/mfa' --browser-command '$browser' --timeout 60 2>/dev/null | grep -q 'the data of mcp'"
+
+# 7. Safety.
+set +e
+"$authctl" login "http://127.0.0.1:$rs_port/evil" --browser-command "$browser" --timeout 30 >/dev/null 2>"$work/evil.err"; status=$?
+set -e
+check "metadata naming another resource is refused (RFC 9728 §3.3, exit 7)" sh -c "test $status -eq 7 && grep -q 'somewhere-else' '$work/evil.err'"
+set +e
+"$authctl" login "http://api.example.com/mcp" >/dev/null 2>"$work/http.err"; status=$?
+set -e
+check "a plain-http resource off loopback is refused (exit 2)" test "$status" -eq 2
+check "the keystore matches docs/keystore.schema.json" "$py" -c "
+import json, jsonschema
+jsonschema.validate(json.load(open('$keystore')), json.load(open('$here/../../docs/keystore.schema.json')))"
+check "no token, secret or password reached stderr or the resource's log" sh -c "! grep -rqF -e '$token' -e '$token2' -e '$E2E_PASSWORD' -e '$E2E_RS_SECRET' '$work'/*.err '$work/resource.log'"
+check "-v logs the exchange without the token" sh -c "'$authctl' -v request '$mcp' 2>'$work/verbose.err' >/dev/null && grep -q '/mcp' '$work/verbose.err' && ! grep -qF \"\$('$authctl' token --resource '$mcp')\" '$work/verbose.err'"
+
+# 8. signout --revoke revokes the resource grant's refresh token (RFC 7009 at the server).
+check "signout --revoke revokes the grant's refresh token" test "$("$authctl" signout --revoke --json 2>"$work/signout.err" | json '[r["result"] for r in d["revocations"] if r["providerId"] == "oidc.127-0-0-1"]')" = "['revoked']"
+check "the keystore keeps no token of the grant" "$py" -c "
+import json
+users = json.load(open('$keystore'))['users']
+assert all('tokens' not in g for u in users for g in u.get('resourceGrants', [])), users"
+check "after signout, request says to sign in (exit 16)" sh -c "'$authctl' request '$mcp' >/dev/null 2>&1; test \$? -eq 16"
+
+# 9. providers remove deletes the registration at the server (RFC 7592).
+client_id="$("$py" -c "import json; print(json.load(open('$config'))['providers']['oidc.127-0-0-1']['clientId'])")"
+check "providers remove deletes the registered client at its server" sh -c "'$authctl' providers remove oidc.127-0-0-1 --yes | grep -q 'deleted its registration'"
+check "the server no longer knows the client" sh -c "cd '$here/django_provider' && CLIENT='$client_id' '$py' manage.py shell -c \"
+import os
+from oauth2_provider.models import Application
+assert not Application.objects.filter(client_id=os.environ['CLIENT']).exists()
+\""
+check "the registration access token is forgotten" test "$(cat "$XDG_DATA_HOME/authctl/registrations.json")" = "{}"
+
+# 9b. A client ID metadata document: with no provider configured and the server advertising
+#     support, its https URL is the client id (DOT reads the document from a file here).
+cimd_url="https://client.authctl.test/metadata.json"
+"$py" -c "
+import json
+json.dump({'client_id': '$cimd_url', 'client_name': 'authctl (test)', 'redirect_uris': ['http://127.0.0.1/callback'],
+           'grant_types': ['authorization_code', 'refresh_token'], 'token_endpoint_auth_method': 'none', 'application_type': 'native'},
+          open('$E2E_CIMD_DOCUMENT', 'w'))"
+check "login <resource URL> --client-metadata-url uses the document's URL as the client id" sh -c "'$authctl' login '$mcp' --client-metadata-url '$cimd_url' --browser-command '$browser' --timeout 60 >/dev/null 2>'$work/cimd.err'"
+check "the provider saved names the document's URL, and nothing was registered" sh -c "test \"\$('$py' -c \"import json; print(json.load(open('$config'))['providers']['oidc.127-0-0-1']['clientId'])\")\" = '$cimd_url' && ! test -s '$XDG_DATA_HOME/authctl/registrations.json' -a \"\$(cat '$XDG_DATA_HOME/authctl/registrations.json')\" != '{}'"
+check "request works with the document's client" test "$("$authctl" request "$mcp" | json 'd["data"]')" = "the data of mcp"
+check "providers remove of a document's client deletes nothing at the server" sh -c "'$authctl' providers remove oidc.127-0-0-1 --yes | grep -qv 'deleted its registration'"
+"$authctl" signout >/dev/null 2>&1
+
+# 10. A provider configured for the issuer is used as it is (no registration), and with an ID
+#     token the identity is linked by the account rules and holds the grant.
+"$authctl" providers add oidc.dot --issuer "$E2E_ISSUER" --client-id "$public_client" >/dev/null
+check "login <resource URL> --scope openid uses the configured provider" sh -c "'$authctl' login '$mcp' --scope openid --scope read --browser-command '$browser' --timeout 60 --json >'$work/login2.json' 2>'$work/login2.err'"
+check "no client was registered" sh -c "! grep -q 'Registered authctl' '$work/login2.err' && test \"\$('$py' -c \"import json; print(sorted(json.load(open('$config'))['providers']))\")\" = \"['oidc.dot']\""
+check "the ID token's identity is linked to the user" test "$(json 'd["user"]["providerData"][0]["providerId"] + " " + d["user"]["providerData"][0]["issuer"] + " " + str(bool(d["user"]["providerData"][0]["federatedId"]))' <"$work/login2.json")" = "oidc.dot $E2E_ISSUER True"
+check "the grant is the identity's user's" test "$(json 'd["user"]["resourceGrants"][0]["resource"] + " " + d["user"]["resourceGrants"][0]["providerId"]' <"$work/login2.json")" = "$mcp oidc.dot"
+check "request works with the configured provider's grant" test "$("$authctl" request "$mcp" | json 'd["user"]')" = ada
+
+summary
