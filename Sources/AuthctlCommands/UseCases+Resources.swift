@@ -7,7 +7,9 @@ extension UseCases {
 
     var resourceTokens: ResourceTokens { ResourceTokens(keystore: keystore, configStore: configStore, tokens: tokens, clock: clock) }
 
-    var resourceRequest: ResourceRequest { ResourceRequest(tokens: resourceTokens, transport: transport) }
+    var resourceRequest: ResourceRequest {
+        ResourceRequest(tokens: resourceTokens, transport: transport, random: random, clock: clock)
+    }
 
     var resourceSignIn: ResourceSignIn {
         ResourceSignIn(

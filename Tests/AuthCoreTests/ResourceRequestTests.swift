@@ -1,5 +1,6 @@
 import AuthCore
 import AuthCoreTestSupport
+import Crypto
 import Foundation
 import Testing
 
@@ -70,7 +71,63 @@ struct ResourceRequestTests {
         let client = TokenClient(
             transport: transport, clock: clock, random: SeededRandom(), metadataCache: NoMetadataCache(), secrets: StaticSecrets())
         return ResourceRequest(
-            tokens: ResourceTokens(keystore: keystore, configStore: configStore(), tokens: client, clock: clock), transport: transport)
+            tokens: ResourceTokens(keystore: keystore, configStore: configStore(), tokens: client, clock: clock), transport: transport,
+            random: SeededRandom(), clock: clock)
+    }
+
+    @Test(
+        "a DPoP-bound grant: Authorization: DPoP and a proof of this request (ath, htm, htu); the resource's nonce asked once; refreshed with a proof"
+    )
+    func dpopBound() async throws {
+        let key = DPoPKey.generate(using: SeededRandom(seed: 42))
+        let state = try keystore().read()
+        var user = try #require(state.currentUser)
+        var grant = try #require(user.resourceGrants.first)
+        grant.tokens?.tokenType = "DPoP"
+        grant.tokens?.proofKey = key
+        user.store(grant)
+        let keystore = InMemoryKeystore(AccountState(currentUID: "u1", users: [user]))
+        let transport = StubTransport { request in
+            switch request.url.absoluteString {
+            case "https://as.example/.well-known/oauth-authorization-server":
+                return HTTPResponse(status: 200, body: Data(Self.serverDocument.utf8))
+            case "https://as.example/token":
+                guard request.headers["DPoP"] != nil else { return HTTPResponse(status: 400) }
+                return HTTPResponse(
+                    status: 200,
+                    body: Data(#"{"access_token": "at2", "token_type": "DPoP", "expires_in": 3600, "refresh_token": "rt2"}"#.utf8))
+            default:
+                guard let proof = request.headers["DPoP"], let body = proof.split(separator: ".").dropFirst().first,
+                    let bytes = Base64URL.decode(body), let claims = JSONValue.object(from: bytes)
+                else { return HTTPResponse(status: 401, headers: ["WWW-Authenticate": "DPoP"]) }
+                guard claims["nonce"] == "rs-nonce" else {
+                    return HTTPResponse(
+                        status: 401, headers: ["WWW-Authenticate": #"DPoP error="use_dpop_nonce""#, "DPoP-Nonce": "rs-nonce"])
+                }
+                let token = String(request.headers["Authorization"]?.dropFirst("DPoP ".count) ?? "")
+                guard request.headers["Authorization"]?.hasPrefix("DPoP ") == true, claims["htm"] == "POST",
+                    claims["htu"] == "https://api.example.com/mcp/items",
+                    claims["ath"] == .string(Base64URL.encode(SHA256.hash(data: Data(token.utf8))))
+                else { return HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"DPoP error="invalid_token""#]) }
+                return HTTPResponse(status: 200, body: Data("data:\(token)".utf8))
+            }
+        }
+        let outcome = try await request(keystore, transport).run(
+            .init(method: "post", url: URL(string: "https://api.example.com/mcp/items?x=1")!))
+        guard case .answered(let response) = outcome else {
+            Issue.record("an answer, got \(outcome)")
+            return
+        }
+        #expect(response.status == 200 && String(decoding: response.body, as: UTF8.self) == "data:at1")
+        let resourceRequests = transport.requests.filter { $0.url.host == "api.example.com" }
+        #expect(resourceRequests.count == 2, "once without the nonce, once with it")
+        let refreshed = try await ResourceTokens(
+            keystore: keystore, configStore: configStore(),
+            tokens: TokenClient(
+                transport: transport, clock: clock, random: SeededRandom(), metadataCache: NoMetadataCache(), secrets: StaticSecrets()),
+            clock: clock
+        ).token(for: URL(string: "https://api.example.com/mcp/items")!, forceRefresh: true)
+        #expect(refreshed.accessToken == "at2" && refreshed.proofKey == key && refreshed.tokenType == "DPoP")
     }
 
     @Test("a 401 invalid_token refreshes once, with the resource, and the request is sent again")

@@ -1,12 +1,19 @@
 /// The one place the headers that present a resource grant's token are made
-/// (docs/resources.md): `Authorization: Bearer …` today. A sender-constrained token (DPoP,
-/// RFC 9449) will add its proof here, from the method and URL of the request it goes with.
+/// (docs/resources.md): `Authorization: Bearer …`, or for a DPoP-bound token (RFC 9449 §7)
+/// `Authorization: DPoP …` and the request's own proof.
 public enum ResourceAuthorization {
-    /// The headers that authorize `method url` with `accessToken` of type `tokenType`.
-    public static func headers(accessToken: String, tokenType: String, method: String, url: URL) -> [String: String] {
-        // RFC 6750 §2.1: the scheme is `Bearer` whatever case the token endpoint used. The
-        // method, URL and token type are what a DPoP proof (RFC 9449 §4.2) will be made of.
-        _ = (method, url, tokenType)
-        return ["Authorization": "Bearer \(accessToken)"]
+    /// The headers that authorize `method url` with `accessToken`: bearer, or with `proofKey`
+    /// DPoP and a proof made now for this request (`ath` binds it to the token), carrying the
+    /// resource's `nonce` when it gave one.
+    public static func headers(
+        accessToken: String, proofKey: DPoPKey?, method: String, url: URL, now: Date, random: any RandomSource, nonce: String? = nil
+    ) throws -> [String: String] {
+        guard let proofKey else {
+            // RFC 6750 §2.1: the scheme is `Bearer` whatever case the token endpoint used.
+            return ["Authorization": "Bearer \(accessToken)"]
+        }
+        let proof = try proofKey.proof(
+            method: method, url: url, now: now, jti: random.base64URL(bytes: 18), nonce: nonce, accessToken: accessToken)
+        return ["Authorization": "DPoP \(accessToken)", "DPoP": proof]
     }
 }

@@ -53,10 +53,15 @@ public struct ResourceRequest: Sendable {
 
     let tokens: ResourceTokens
     let transport: any HTTPTransport
+    /// A DPoP-bound grant's proofs draw their `jti` here and their `iat` from the clock.
+    let random: any RandomSource
+    let clock: any Clock
 
-    public init(tokens: ResourceTokens, transport: any HTTPTransport) {
+    public init(tokens: ResourceTokens, transport: any HTTPTransport, random: any RandomSource, clock: any Clock) {
         self.tokens = tokens
         self.transport = transport
+        self.random = random
+        self.clock = clock
     }
 
     public func run(_ input: Input) async throws -> Outcome {
@@ -100,16 +105,27 @@ public struct ResourceRequest: Sendable {
         guard let resource = try? ResourceIdentifier(parsing: token.grant.resource), resource.covers(input.url) else {
             throw AuthError.internalError("the grant for \(token.grant.resource) does not cover the request's URL")
         }
-        var headers: [String: String] = [:]
-        for (name, value) in input.headers { headers[name] = value }
-        for (name, value) in ResourceAuthorization.headers(
-            accessToken: token.accessToken, tokenType: token.tokenType, method: method, url: input.url)
-        {
-            headers[name] = value
+        var nonce: String?
+        while true {
+            var headers: [String: String] = [:]
+            for (name, value) in input.headers { headers[name] = value }
+            for (name, value) in try ResourceAuthorization.headers(
+                accessToken: token.accessToken, proofKey: token.proofKey, method: method, url: input.url, now: clock.now(),
+                random: random, nonce: nonce)
+            {
+                headers[name] = value
+            }
+            let request = HTTPRequest(
+                method: method, url: input.url, headers: headers, body: input.body, responseLimit: Self.responseLimit)
+            try request.checkHeaders()
+            let response = try await transport.send(request)
+            // RFC 9449 §9: a resource that wants a nonce says so once; the proof is made again with it.
+            if token.proofKey != nil, nonce == nil, DPoPNonces.asksForNonce(response), let given = response.header("DPoP-Nonce") {
+                nonce = given
+                continue
+            }
+            return response
         }
-        let request = HTTPRequest(method: method, url: input.url, headers: headers, body: input.body, responseLimit: Self.responseLimit)
-        try request.checkHeaders()
-        return try await transport.send(request)
     }
 
     static func challenge(_ response: HTTPResponse) -> BearerChallenge? {

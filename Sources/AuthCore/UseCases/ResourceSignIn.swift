@@ -69,10 +69,9 @@ public struct ResourceSignIn: Sendable {
         var options = input.options
         options.resource = resource.url
         if options.scopes.isEmpty { options.scopes = found.metadata.scopesSupported ?? [] }
-        // A grant holds no DPoP key yet: its tokens are bearer tokens, and `ResourceAuthorization`
-        // is where a request's proof will go.
-        var config = client.config
-        config.dpop = "never"
+        // DPoP as the provider's configuration and metadata say: a bound grant keeps its key
+        // with its tokens, and `ResourceAuthorization` proves it at each request.
+        let config = client.config
         let provider = try GenericOIDCProvider(id: try ProviderID(parsing: config.id), config: config, metadata: found.server.document)
         return try await issuer.credential(from: .interactive(options), provider: provider) { credential in
             try await store(credential, resource: resource, providerID: client.config.id, registered: client.registered)

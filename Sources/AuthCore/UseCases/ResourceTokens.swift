@@ -24,12 +24,16 @@ public struct ResourceTokens: Sendable {
         public var expiresAt: Date?
         public var scopes: [String]
         public var refreshed: Bool
+        /// The DPoP key the token is bound to (RFC 9449); each request presenting it needs a proof.
+        public var proofKey: DPoPKey? = nil
 
         /// As `authctl token` prints any token (every `--format`).
         public var asTokenOutput: TokenRefresh.Output {
-            TokenRefresh.Output(
+            var output = TokenRefresh.Output(
                 uid: uid, providerID: grant.providerID, tokenType: tokenType, token: accessToken, isIDToken: false, expiresAt: expiresAt,
                 scopes: scopes, refreshed: refreshed)
+            output.proofKey = proofKey
+            return output
         }
     }
 
@@ -81,9 +85,11 @@ public struct ResourceTokens: Sendable {
         guard let tokens = grant.tokens, let accessToken = tokens.accessToken, tokens.needsSignInSince == nil,
             minimumTTL.map({ tokens.isValid(at: now, minimumTTL: $0) }) ?? true
         else { return nil }
-        return Output(
+        var output = Output(
             uid: uid, grant: grant, accessToken: accessToken, tokenType: tokens.tokenType, expiresAt: tokens.expiresAt,
             scopes: tokens.scopes, refreshed: refreshed)
+        output.proofKey = tokens.proofKey
+        return output
     }
 
     /// One refresh-token grant with `resource` (RFC 8707 §2.2).
@@ -100,12 +106,23 @@ public struct ResourceTokens: Sendable {
                 "the provider \(grant.providerID) now names another issuer than the one that issued the token for \(grant.resource); authctl will not send its refresh token there. Sign in again: \(command: .login, "\(grant.resource)")"
             )
         }
+        // A DPoP-bound grant refreshes with a proof of its key; its new tokens are bound to it too.
+        let proof: TokenClient.Proof
+        if let key = current.proofKey {
+            proof = .required(key)
+        } else if current.isDPoPBound {
+            throw AuthError.invalidCredential(
+                "the token for \(grant.resource) is bound to a DPoP key the keystore no longer holds (the file was changed or damaged). Sign in again: \(command: .login, "\(grant.resource)")"
+            )
+        } else {
+            proof = .none
+        }
         let provider = try ProviderRegistry.provider(for: config)
         let discovery = try await tokens.discovery(for: provider)
         let issued: TokenClient.Issued
         do {
             issued = try await tokens.requestTokens(
-                .refreshToken(refreshToken, scopes: nil), provider: provider, discovery: discovery, idToken: nil,
+                .refreshToken(refreshToken, scopes: nil), provider: provider, discovery: discovery, idToken: nil, proof: proof,
                 resource: URL(string: grant.resource))
         } catch let error as AuthError where error.oauthError == .invalidGrant {
             throw AuthError.invalidCredential(
