@@ -149,7 +149,7 @@ struct TokenClientDPoPTests {
         } throws: { ($0 as? AuthError)?.code == .invalidCredential }
         let offered = try await client(bearer).requestTokens(
             .refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery, proof: .offered(key))
-        #expect(offered.proofKey == nil && offered.response.tokenType == "Bearer")
+        #expect(offered.proofKey == key && offered.response.tokenType == "Bearer", "the key proved is kept: the refresh token may be bound")
         let bound = StubTransport { _ in answer(#"{"access_token":"at","token_type":"dpop"}"#) }
         await #expect {
             _ = try await client(bound).requestTokens(.refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery)
@@ -282,5 +282,100 @@ struct RequestProtectionTests {
         #expect(throws: AuthError.self) {
             try ProviderConfig(id: "oidc.x", issuer: "https://x.example", dpop: "never", profile: "fapi2").validate()
         }
+    }
+}
+
+/// What an attacker's review of the DPoP work found (each test failed before its fix).
+@Suite("DPoP: the review's findings")
+struct DPoPReviewTests {
+    let key = DPoPKey.generate(using: SeededRandom(seed: 11))
+    let discovery = DiscoveryDocument(
+        issuer: "https://idp.example", authorizationEndpoint: URL(string: "https://idp.example/authorize")!,
+        tokenEndpoint: URL(string: "https://idp.example/token")!, jwksURI: URL(string: "https://idp.example/jwks")!)
+
+    func provider(_ configure: (inout ProviderConfig) -> Void = { _ in }) throws -> any IdentityProvider {
+        var config = ProviderConfig(id: "oidc.example", clientID: "client", issuer: "https://idp.example")
+        configure(&config)
+        return try ProviderRegistry.provider(for: config)
+    }
+
+    func client(_ transport: StubTransport) -> TokenClient {
+        TokenClient(
+            transport: transport, clock: ManualClock(), random: SeededRandom(), metadataCache: NoMetadataCache(),
+            secrets: StaticSecrets([:]))
+    }
+
+    @Test("1: a resource's plain OAuth grant keeps the key its tokens are bound to")
+    func resourceGrantKeepsKey() throws {
+        let assembly = CredentialAssembly(
+            transport: StubTransport { _ in HTTPResponse(status: 500) }, clock: ManualClock(),
+            metadata: ProviderMetadata(
+                transport: StubTransport { _ in HTTPResponse(status: 500) }, clock: ManualClock(), metadataCache: NoMetadataCache()))
+        let issued = TokenClient.Issued(response: TokenResponse(accessToken: "at", tokenType: "DPoP"), proofKey: key)
+        let credential = try assembly.resourceOnly(
+            issued, provider: try provider(), askedScopes: [], resource: URL(string: "https://api.example/mcp")!)
+        #expect(credential.tokens.proofKey == key)
+    }
+
+    @Test("1: a DPoP token without its key is never presented as bearer")
+    func neverBearerWithoutKey() throws {
+        #expect(throws: AuthError.self) {
+            try ResourceAuthorization.headers(
+                accessToken: "at", tokenType: "DPoP", proofKey: nil, method: "GET", url: URL(string: "https://api.example/x")!,
+                now: Date(), random: SeededRandom())
+        }
+        let bearer = try ResourceAuthorization.headers(
+            accessToken: "at", tokenType: "Bearer", proofKey: nil, method: "GET", url: URL(string: "https://api.example/x")!, now: Date(),
+            random: SeededRandom())
+        #expect(bearer == ["Authorization": "Bearer at"])
+    }
+
+    @Test("3: fapi2 requires DPoP and PAR whatever --dpop and --par say; auto is refused with the profile")
+    func fapi2RequiresDPoP() throws {
+        let config = ProviderConfig(id: "oidc.x", issuer: "https://x.example", profile: "fapi2")
+        #expect(config.dpopUse == .always && config.parUse == .always)
+        #expect(throws: AuthError.self) {
+            try ProviderConfig(id: "oidc.x", issuer: "https://x.example", dpop: "auto", profile: "fapi2").validate()
+        }
+        #expect(throws: AuthError.self) {
+            try ProviderConfig(id: "oidc.x", issuer: "https://x.example", par: "auto", profile: "fapi2").validate()
+        }
+        try ProviderConfig(id: "oidc.x", issuer: "https://x.example", dpop: "always", par: "always", profile: "fapi2").validate()
+    }
+
+    @Test("4: a key proved at the grant is kept when the access token comes back bearer (a bound refresh token), and proved at refresh")
+    func keyKeptForBoundRefreshToken() async throws {
+        let transport = StubTransport { request in
+            guard request.headers["DPoP"] != nil else { return HTTPResponse(status: 400, body: Data(#"{"error":"invalid_grant"}"#.utf8)) }
+            return HTTPResponse(status: 200, body: Data(#"{"access_token":"at","token_type":"Bearer","refresh_token":"rt"}"#.utf8))
+        }
+        let issued = try await client(transport).requestTokens(
+            .refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery, proof: .offered(key))
+        #expect(issued.proofKey == key && issued.response.tokenType == "Bearer")
+        var tokens = TokenSet(accessToken: "at", tokenType: "Bearer", expiresAt: nil, refreshToken: "rt", idToken: nil, scopes: [])
+        tokens.proofKey = key
+        #expect(!tokens.isDPoPBound, "the access token is a bearer token: exec and git may use it")
+        #expect(tokens.refreshProof == .offered(key))
+        tokens.tokenType = "DPoP"
+        #expect(tokens.refreshProof == .required(key))
+    }
+
+    @Test("5: a PAR endpoint's redirect, 5xx or empty 204 is not the protocol (network-request-failed); a bare 4xx is a refusal")
+    func parStatuses() async throws {
+        let endpoint = URL(string: "https://idp.example/par")!
+        for (status, code) in [
+            (302, AuthError.Code.networkRequestFailed), (500, .networkRequestFailed), (204, .networkRequestFailed),
+            (401, .invalidCredential), (403, .invalidCredential),
+        ] {
+            await #expect {
+                _ = try await client(StubTransport { _ in HTTPResponse(status: status, headers: ["Location": "https://evil.example/"]) })
+                    .pushAuthorization([], at: endpoint, provider: try provider(), discovery: discovery)
+            } throws: { ($0 as? AuthError)?.code == code }
+        }
+    }
+
+    @Test("8: htu never carries userinfo")
+    func htuWithoutUserinfo() {
+        #expect(DPoPKey.htu(URL(string: "https://user:pa%40ss@api.example.com:8443/x?q=1#f")!) == "https://api.example.com:8443/x")
     }
 }

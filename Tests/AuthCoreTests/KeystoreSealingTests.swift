@@ -79,6 +79,24 @@ final class KeystoreSealingTests: KeystoreDirectoryFixture {
         #expect(withoutKey?.proofKey == nil && withoutKey?.isSealed == true && withoutKey?.isDPoPBound == true)
     }
 
+    @Test("6: a damaged dpopKey is a damaged keystore: refused, never dropped at the next write")
+    func damagedKeyRefused() async throws {
+        var state = self.state
+        state.users[0].providerData[0].tokens?.tokenType = "DPoP"
+        state.users[0].providerData[0].tokens?.proofKey = DPoPKey.generate(using: SeededRandom(seed: 5))
+        try await write(state)
+        let stored = try #require(state.users[0].providerData[0].tokens?.proofKey?.storedForm)
+        for damaged in ["zzz", String(repeating: "A", count: 43)] {
+            let text = fileText.replacingOccurrences(of: stored, with: damaged)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            #expect(throws: AuthError.self) { try keystore().read() }
+            #expect(throws: AuthError.self) { try keystore().readCurrentUser() }
+            await #expect(throws: AuthError.self) { try await keystore().update { _ in } }
+            #expect(fileText == text, "nothing rewritten")
+            try Data(text.replacingOccurrences(of: damaged, with: stored).utf8).write(to: URL(fileURLWithPath: path))
+        }
+    }
+
     @Test("without the key: the commands that need a token fail saying how to give it; profiles read with tokens marked sealed")
     func withoutTheKey() async throws {
         try await write(state)

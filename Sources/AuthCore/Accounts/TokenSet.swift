@@ -23,15 +23,15 @@ public struct TokenSet: Sendable, Equatable {
     /// and only a new sign-in gives tokens again. Nil while the session is good, and after
     /// every sign-in or refresh that succeeds.
     public var needsSignInSince: Date?
-    /// The DPoP key the tokens are bound to (`tokenType` `DPoP`, RFC 9449): every refresh
-    /// proves it, and every use of the access token needs a proof made by it. A secret: sealed
-    /// with the tokens, never exported or printed. Nil for bearer tokens.
+    /// The DPoP key proved when the tokens were issued (RFC 9449): every refresh proves it, and
+    /// when `tokenType` is `DPoP` every use of the access token needs a proof made by it. A
+    /// secret: sealed with the tokens, never exported or printed. Nil when none was proved.
     public var proofKey: DPoPKey?
     /// The rich authorization granted (RFC 9396), as the provider said or as asked.
     public var authorizationDetails: AuthorizationDetails?
 
     /// Whether the access token is bound to a DPoP key and useless without a proof.
-    public var isDPoPBound: Bool { proofKey != nil || tokenType.lowercased() == "dpop" }
+    public var isDPoPBound: Bool { tokenType.lowercased() == "dpop" }
 
     public init(
         accessToken: String?, tokenType: String = "Bearer", expiresAt: Date?, refreshToken: String?, idToken: String?, scopes: [String],

@@ -46,7 +46,9 @@ extension KeystoreRecord.Tokens {
     /// Whether the secrets are where a file of this kind keeps them: in a sealed keystore
     /// every one under `sealed` (nothing beside it), in a plaintext one nothing sealed.
     func isShaped(sealed: Bool) -> Bool {
-        sealed ? self.sealed != nil && self == readable.with(sealed: self.sealed) : self.sealed == nil
+        // A DPoP key that is not one is damage, refused like any: never dropped at the next write.
+        guard dpopKey.map({ DPoPKey(storedForm: $0) != nil }) ?? true else { return false }
+        return sealed ? self.sealed != nil && self == readable.with(sealed: self.sealed) : self.sealed == nil
     }
 
     private func with(sealed: String?) -> KeystoreRecord.Tokens {
@@ -78,6 +80,7 @@ extension KeystoreRecord.Tokens {
             let secrets = SealedSecrets.fastDecoded(plaintext) ?? (try? KeystoreFile.decoder.decode(SealedSecrets.self, from: plaintext))
         else { throw SealedValueRefused() }
         if version >= KeystoreFile.sealedVersion, secrets.bound == nil { throw SealedValueRefused() }
+        if let key = secrets.dpopKey, DPoPKey(storedForm: key) == nil { throw SealedValueRefused() }
         return secrets
     }
 

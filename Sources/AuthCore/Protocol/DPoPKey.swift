@@ -79,6 +79,8 @@ public struct DPoPKey: Sendable, Equatable, CustomStringConvertible, CustomDebug
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
         components.query = nil
         components.fragment = nil
+        components.user = nil
+        components.password = nil
         return components.string ?? url.absoluteString
     }
 }

@@ -141,9 +141,9 @@ extension ProviderConfig {
                     "\(input: .profile) must be fapi2 (the only profile), not '\(Sanitize.text(profile, limit: 20))'")
             }
             if isFAPI2 {
-                if dpop == Use.never.rawValue || par == Use.never.rawValue {
+                if dpop.map({ $0 != Use.always.rawValue }) == true || par.map({ $0 != Use.always.rawValue }) == true {
                     throw AuthError.invalidArgument(
-                        "\(input: .profile) fapi2 requires DPoP and pushed authorization requests; remove \(input: .dpop) never and \(input: .par) never"
+                        "\(input: .profile) fapi2 requires DPoP and pushed authorization requests: \(input: .dpop) and \(input: .par) can only be always with it (or left out)"
                     )
                 }
                 if flow == "implicit" {

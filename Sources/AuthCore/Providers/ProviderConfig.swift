@@ -141,9 +141,10 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
     }
 
     /// `dpop`, `auto` when absent (validated on load; an unknown value reads as `auto`).
-    public var dpopUse: Use { dpop.flatMap(Use.init(rawValue:)) ?? (isFAPI2 ? .always : .auto) }
-    /// `par`, `auto` when absent.
-    public var parUse: Use { par.flatMap(Use.init(rawValue:)) ?? (isFAPI2 ? .always : .auto) }
+    /// Under `fapi2`, `always` whatever it says (validation refuses another value).
+    public var dpopUse: Use { isFAPI2 ? .always : dpop.flatMap(Use.init(rawValue:)) ?? .auto }
+    /// `par`, `auto` when absent; under `fapi2`, `always`.
+    public var parUse: Use { isFAPI2 ? .always : par.flatMap(Use.init(rawValue:)) ?? .auto }
     /// `profile` is `fapi2`.
     public var isFAPI2: Bool { profile == "fapi2" }
 

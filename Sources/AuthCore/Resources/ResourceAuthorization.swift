@@ -5,10 +5,14 @@ public enum ResourceAuthorization {
     /// The headers that authorize `method url` with `accessToken`: bearer, or with `proofKey`
     /// DPoP and a proof made now for this request (`ath` binds it to the token), carrying the
     /// resource's `nonce` when it gave one.
+    /// A DPoP token whose key is missing is refused: it is never presented as a bearer token.
     public static func headers(
-        accessToken: String, proofKey: DPoPKey?, method: String, url: URL, now: Date, random: any RandomSource, nonce: String? = nil
+        accessToken: String, tokenType: String, proofKey: DPoPKey?, method: String, url: URL, now: Date, random: any RandomSource,
+        nonce: String? = nil
     ) throws -> [String: String] {
-        guard let proofKey else {
+        let bound = tokenType.lowercased() == "dpop"
+        if bound, proofKey == nil { throw AuthError.dpopKeyMissing("the token for \(url.host ?? "the resource")") }
+        guard bound, let proofKey else {
             // RFC 6750 §2.1: the scheme is `Bearer` whatever case the token endpoint used.
             return ["Authorization": "Bearer \(accessToken)"]
         }

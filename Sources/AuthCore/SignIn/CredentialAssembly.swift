@@ -43,10 +43,12 @@ struct CredentialAssembly: Sendable {
         -> Credential
     {
         let tokens = issued.response
-        let tokenSet = TokenSet(
+        var tokenSet = TokenSet(
             accessToken: tokens.accessToken, tokenType: tokens.tokenType,
             expiresAt: tokens.expiresIn.map { clock.now().addingTimeInterval($0) }, refreshToken: tokens.refreshToken, idToken: nil,
             scopes: tokens.scopes ?? askedScopes)
+        tokenSet.proofKey = issued.proofKey
+        tokenSet.authorizationDetails = tokens.authorizationDetails
         var credential = Credential(
             providerID: provider.id.rawValue, issuer: provider.issuer, federatedID: "", profile: Profile(), tokens: tokenSet,
             claims: IDTokenClaims(raw: [:]))

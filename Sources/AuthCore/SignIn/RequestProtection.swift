@@ -69,10 +69,18 @@ public struct RequestProtection: Sendable, Equatable {
             }
         case .always, .auto:
             guard let endpoint else {
-                if config.parUse == .always || required {
-                    let why: Message = required ? "its metadata requires them" : "it is set to \(input: .par) always"
+                if required {
                     throw AuthError.notConfigured(
-                        "\(id) has no pushed_authorization_request_endpoint in its metadata, but \(why). Check the provider's configuration, or set \(input: .par) auto with: \(command: .providersAdd, "\(id)", .input(.par, "auto"))"
+                        "\(id) requires pushed authorization requests (require_pushed_authorization_requests) but names no pushed_authorization_request_endpoint in its metadata. The provider is misconfigured: tell its administrators"
+                    )
+                }
+                if config.parUse == .always {
+                    let fix: Message =
+                        config.isFAPI2
+                        ? "FAPI 2.0 requires them: use a provider that offers them"
+                        : "Check the provider's configuration, or set \(input: .par) auto with: \(command: .providersAdd, "\(id)", .input(.par, "auto"))"
+                    throw AuthError.notConfigured(
+                        "\(id) has no pushed_authorization_request_endpoint in its metadata, but it is set to \(input: .par) always. \(fix)"
                     )
                 }
                 break

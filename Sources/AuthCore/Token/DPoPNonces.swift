@@ -57,7 +57,12 @@ extension TokenClient.Pushed {
             throw AuthError.invalidCredential(
                 "\(host) refused the pushed authorization request: \(error.summary). \(error.nextStep)", oauthError: error.code)
         }
-        guard response.status == 201 || response.status == 200 else {
+        guard (200...201).contains(response.status), json != nil else {
+            guard (400..<500).contains(response.status) else {
+                throw AuthError.network(
+                    "the pushed authorization request endpoint at \(host) answered HTTP \(response.status) without an OAuth response (RFC 9126 §2.2). The provider may be down or misconfigured; try again later"
+                )
+            }
             throw AuthError.invalidCredential(
                 "\(host) refused the pushed authorization request (HTTP \(response.status), no OAuth error). Check the app's registration at the provider (its redirect URI, scopes and client authentication); run with -v to see the exchange"
             )

@@ -48,7 +48,9 @@ public struct TokenClient: Sendable {
         /// The ID token's claims, validated (OpenID Connect Core 3.1.3.7), when the response
         /// carried one and the caller asked for its validation.
         public var idTokenClaims: IDTokenClaims?
-        /// The key the tokens are bound to (`token_type` `DPoP`); nil for bearer tokens.
+        /// The key the request proved: the access token is bound to it when `token_type` is
+        /// `DPoP`, and a public client's refresh token may be either way (RFC 9449 §5). Nil when
+        /// no proof was sent.
         public var proofKey: DPoPKey?
 
         public init(response: TokenResponse, idTokenClaims: IDTokenClaims? = nil, proofKey: DPoPKey? = nil) {
@@ -205,12 +207,18 @@ public struct TokenClient: Sendable {
                 "\(host) issued a DPoP-bound token to a request that proved no key (RFC 9449 §5); authctl cannot use it. Set the provider's \(input: .dpop) to auto or always and sign in again"
             )
         case .required where !bound:
+            let fix: Message =
+                provider.config.isFAPI2
+                ? "Check that the provider supports DPoP for this client: FAPI 2.0 requires it"
+                : "Check that the provider supports DPoP for this client, or set the provider's \(input: .dpop) to auto"
             throw AuthError.invalidCredential(
-                "\(host) issued a bearer token where authctl asked for one bound to its DPoP key (RFC 9449); a bearer token would be usable by anyone who copies it, so authctl refused it and stored nothing. Check that the provider supports DPoP for this client, or set the provider's \(input: .dpop) to auto"
+                "\(host) issued a bearer token where authctl asked for one bound to its DPoP key (RFC 9449); a bearer token would be usable by anyone who copies it, so authctl refused it and stored nothing. \(fix)"
             )
         default: break
         }
-        let key = bound ? proof.key : nil
+        // The key is kept whenever it was proved: a public client's refresh token is bound to it
+        // even when the access token comes back bearer (RFC 9449 §5), and refreshes prove it.
+        let key = proof.key
         guard let expectation = idToken, let token = response.idToken else { return Issued(response: response, proofKey: key) }
         let claims = try await IDTokenVerification(clock: clock, metadata: metadata)
             .validate(token, provider: provider, discovery: discovery, clientID: clientID, nonce: expectation.nonce)

@@ -110,7 +110,8 @@ public struct ResourceRequest: Sendable {
             var headers: [String: String] = [:]
             for (name, value) in input.headers { headers[name] = value }
             for (name, value) in try ResourceAuthorization.headers(
-                accessToken: token.accessToken, proofKey: token.proofKey, method: method, url: input.url, now: clock.now(),
+                accessToken: token.accessToken, tokenType: token.tokenType, proofKey: token.proofKey, method: method, url: input.url,
+                now: clock.now(),
                 random: random, nonce: nonce)
             {
                 headers[name] = value

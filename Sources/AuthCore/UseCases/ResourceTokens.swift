@@ -88,7 +88,7 @@ public struct ResourceTokens: Sendable {
         var output = Output(
             uid: uid, grant: grant, accessToken: accessToken, tokenType: tokens.tokenType, expiresAt: tokens.expiresAt,
             scopes: tokens.scopes, refreshed: refreshed)
-        output.proofKey = tokens.proofKey
+        output.proofKey = tokens.isDPoPBound ? tokens.proofKey : nil
         return output
     }
 
@@ -107,15 +107,9 @@ public struct ResourceTokens: Sendable {
             )
         }
         // A DPoP-bound grant refreshes with a proof of its key; its new tokens are bound to it too.
-        let proof: TokenClient.Proof
-        if let key = current.proofKey {
-            proof = .required(key)
-        } else if current.isDPoPBound {
-            throw AuthError.invalidCredential(
-                "the token for \(grant.resource) is bound to a DPoP key the keystore no longer holds (the file was changed or damaged). Sign in again: \(command: .login, "\(grant.resource)")"
-            )
-        } else {
-            proof = .none
+        guard let proof = current.refreshProof else {
+            throw AuthError.dpopKeyMissing(
+                "the token for \(grant.resource)", signIn: "Sign in again: \(command: .login, "\(grant.resource)")")
         }
         let provider = try ProviderRegistry.provider(for: config)
         let discovery = try await tokens.discovery(for: provider)

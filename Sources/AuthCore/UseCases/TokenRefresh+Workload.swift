@@ -15,15 +15,10 @@ extension TokenRefresh {
         let grant = WorkloadGrant(tokens: tokens, clock: clock)
         return { identity, current in
             // A DPoP-bound workload proves the key it signed in with, and gets tokens bound to it.
-            let proof: TokenClient.Proof
-            if let key = current.proofKey {
-                proof = .required(key)
-            } else if current.isDPoPBound {
-                throw AuthError.invalidCredential(
-                    "the workload's tokens are bound to a DPoP key the keystore no longer holds (the file was changed or damaged). Sign the workload in again: \(command: .login, "\(providerID)", .input(.clientCredentials, nil))"
-                )
-            } else {
-                proof = .none
+            guard let proof = current.refreshProof else {
+                throw AuthError.dpopKeyMissing(
+                    "the workload's token",
+                    signIn: "Sign the workload in again: \(command: .login, "\(providerID)", .input(.clientCredentials, nil))")
             }
             let result = try await grant.run(client, provider: provider, scopes: input.scopes, issuer: identity.issuer, proof: proof)
             var renewed = current

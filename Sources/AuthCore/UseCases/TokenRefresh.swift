@@ -323,7 +323,7 @@ public struct TokenRefresh: Sendable {
         var output = Output(
             uid: uid, providerID: providerID, tokenType: tokens.tokenType, token: accessToken, isIDToken: false,
             expiresAt: tokens.expiresAt, scopes: tokens.scopes, refreshed: refreshed)
-        output.proofKey = tokens.proofKey
+        output.proofKey = tokens.isDPoPBound ? tokens.proofKey : nil
         return output
     }
 
@@ -341,15 +341,9 @@ public struct TokenRefresh: Sendable {
         }
         // A DPoP-bound session refreshes with a proof of its key, and its new tokens must be
         // bound to the same key (RFC 9449 §5): never a fall back to bearer tokens.
-        let proof: TokenClient.Proof
-        if let key = current.proofKey {
-            proof = .required(key)
-        } else if current.isDPoPBound {
-            throw AuthError.invalidCredential(
-                "the \(identity.providerID) session is bound to a DPoP key the keystore no longer holds (the file was changed or damaged); its tokens cannot be used or refreshed without it. Sign in again: \(command: .login, "\(identity.providerID)")"
-            )
-        } else {
-            proof = .none
+        guard let proof = current.refreshProof else {
+            throw AuthError.dpopKeyMissing(
+                "the \(identity.providerID) session", signIn: "Sign in again: \(command: .login, "\(identity.providerID)")")
         }
         let discovery = try await tokens.discovery(for: provider)
         let issued: TokenClient.Issued

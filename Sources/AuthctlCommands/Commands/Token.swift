@@ -68,8 +68,8 @@ struct Token: AuthctlCommand {
             throw ValidationError("--min-ttl \(minimumTTL) is out of range: give 0…86400 seconds (a day at most)")
         }
         // Without --exchange, --resource names a resource grant's token (docs/resources.md).
-        if !cloud.exchange, cloud.resource != nil, provider != nil || idToken || !scopes.isEmpty || method != nil || url != nil {
-            throw ValidationError("--resource names the token itself: give no provider, --id-token, --scope, --method or --url with it")
+        if !cloud.exchange, cloud.resource != nil, provider != nil || idToken || !scopes.isEmpty {
+            throw ValidationError("--resource names the token itself: give no provider, --id-token or --scope with it")
         }
         guard scopes.allSatisfy(ScopeSyntax.isValid) else {
             throw ValidationError("--scope takes one scope each time (printable ASCII, no spaces); repeat it for several")
@@ -117,25 +117,28 @@ struct TokenInvocation: Equatable, WiredCommand {
         var method: String
         var url: URL
 
-        /// Both or neither; a method of token characters (upper-cased), an http(s) URL with a
-        /// host and no fragment.
+        /// Both or neither; a method in capitals as it is sent (methods are case-sensitive: a
+        /// proof names the one sent), an http(s) URL with a host, a port that is one, no
+        /// user or password (a proof's `htu` never carries them) and no fragment.
         init?(method: String?, url: String?) throws {
             guard method != nil || url != nil else { return nil }
             guard let method, let url else {
                 throw ValidationError("--method and --url go together: give the method and the URL of the request the token is for")
             }
-            let upper = method.uppercased()
-            guard !upper.isEmpty, upper.utf8.count <= 16, upper.utf8.allSatisfy({ (0x41...0x5A).contains($0) }) else {
-                throw ValidationError("--method '\(Sanitize.text(method, limit: 20))' is not an HTTP method: give GET, POST, PUT, …")
+            guard !method.isEmpty, method.utf8.count <= 16, method.utf8.allSatisfy({ (0x41...0x5A).contains($0) }) else {
+                throw ValidationError(
+                    "--method '\(Sanitize.text(method, limit: 20))' is not an HTTP method in capitals, as the request sends it: give GET, POST, PUT, …"
+                )
             }
             guard url.utf8.count <= 4096, !url.contains(where: { $0.isWhitespace || $0.isNewline }), let parsed = URL(string: url),
                 let scheme = parsed.scheme?.lowercased(), scheme == "https" || scheme == "http", parsed.host?.isEmpty == false,
-                parsed.fragment == nil
+                parsed.fragment == nil, parsed.user == nil, parsed.password == nil, (parsed.port ?? 0) <= 65535
             else {
                 throw ValidationError(
-                    "--url must be the http(s) URL of the request, with a host and no fragment: https://api.example.com/v1/me")
+                    "--url must be the http(s) URL of the request, with a host, no user or password and no fragment: https://api.example.com/v1/me"
+                )
             }
-            self.method = upper
+            self.method = method
             self.url = parsed
         }
     }
@@ -236,7 +239,8 @@ struct TokenInvocation: Equatable, WiredCommand {
             let url = try ResourceIdentifier(parsing: resource).url
             let found = try await environment.resourceTokens.token(
                 for: url, minimumTTL: TimeInterval(minimumTTL), forceRefresh: forceRefresh)
-            return wiring.output.write(try printed(found.asTokenOutput, proof: nil))
+            let output = found.asTokenOutput
+            return wiring.output.write(try printed(output, proof: try proof(of: output, environment)))
         }
         do {
             output = try await environment.tokenRefresh.run(input)
@@ -247,10 +251,20 @@ struct TokenInvocation: Equatable, WiredCommand {
         }
         // An early refresh that could not reach the provider: the token in hand, and a warning.
         if let stale = output.stillValidEvent(now: environment.clock.now()) { environment.events.report(stale) }
-        let proof = try proofTarget.flatMap {
-            try output.proof(method: $0.method, url: $0.url, now: environment.clock.now(), random: environment.random)
+        wiring.output.write(try printed(output, proof: try proof(of: output, environment)))
+    }
+
+    /// The DPoP proof of `--method` and `--url` for a DPoP-bound token; nil for a bearer one,
+    /// or without them. A DPoP token whose key is missing is refused here, whatever the format
+    /// (raw excepted: the token as it is, useless alone).
+    func proof(of output: TokenRefresh.Output, _ environment: UseCases) throws -> String? {
+        let bound = !output.isIDToken && output.tokenType.lowercased() == "dpop"
+        if bound, output.proofKey == nil, format != .raw || settings.json {
+            throw AuthError.dpopKeyMissing(
+                "the \(output.providerID) access token", signIn: "Sign in again: \(command: .login, "\(output.providerID)")")
         }
-        wiring.output.write(try printed(output, proof: proof))
+        guard let proofTarget else { return nil }
+        return try output.proof(method: proofTarget.method, url: proofTarget.url, now: environment.clock.now(), random: environment.random)
     }
 
     /// `value` as one word of a POSIX shell: bare when it holds only a bearer token's
