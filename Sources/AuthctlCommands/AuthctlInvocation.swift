@@ -52,9 +52,12 @@ public struct AuthctlInvocation: Sendable {
     /// request it is printed, and the status is 0. nil for everything else — a refresh, an
     /// error, any other command — which `run()` then does (and reports) in full.
     public func finishWithoutConcurrency() -> Int32? {
-        guard let fastToken,
-            let printed = fastToken.printedFromCache(
-                keystore: Wiring.keystore(fastToken.settings, io: io, keyMemory: nil, asking: false), now: io.clock.now())
+        guard let fastToken, let choice = IdentityChoice.fast(fastToken.settings, io: io) else { return nil }
+        let keystore = Wiring.keystore(fastToken.settings, io: io, keyMemory: nil, asking: false)
+        // The identity a rule, --user or AUTHCTL_USER chose (docs/identities.md); a problem
+        // with it is the full command's to report.
+        guard let request = try? fastToken.choosing(choice, keystore: keystore, verifying: false),
+            let printed = request.printedFromCache(keystore: keystore, now: io.clock.now())
         else { return nil }
         Output(stdout: io.stdout, stderr: io.stderr).write(printed)
         return 0
@@ -118,6 +121,8 @@ protocol AuthctlCommand: ParsableCommand, WiredCommand {
 
 extension AuthctlCommand {
     var settings: Wiring.Settings {
-        Wiring.Settings(keystore: global.keystore, config: global.config, json: global.json, verbose: global.verbose, quiet: global.quiet)
+        Wiring.Settings(
+            keystore: global.keystore, config: global.config, json: global.json, verbose: global.verbose, quiet: global.quiet,
+            user: global.user)
     }
 }

@@ -57,6 +57,11 @@ enum MessageSpelling {
         case .lock: "lock"
         case .backendUse: "backend use"
         case .backendShow: "backend show"
+        case .rulesAdd: "rules add"
+        case .rulesList: "rules list"
+        case .rulesRemove: "rules remove"
+        case .rulesExplain: "rules explain"
+        case .kubeconfigSetCredentials: "kubeconfig set-credentials"
         }
     }
 
@@ -110,6 +115,7 @@ enum MessageSpelling {
         case .domain: "--domain"
         case .realm: "--realm"
         case .authorizationServer: "--authorization-server"
+        case .user: "--user"
         }
     }
 }

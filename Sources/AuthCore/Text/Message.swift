@@ -28,6 +28,7 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case providersAdd, providersShow, providersList, providersRemove
         case keystoreStatus, keystoreSeal, keystoreUnseal, keystoreRekey, keystoreNewKey, unlock, lock
         case backendUse, backendShow
+        case rulesAdd, rulesList, rulesRemove, rulesExplain, kubeconfigSetCredentials
     }
 
     /// An input a person gives to a command; the executable spells it as its option
@@ -40,6 +41,7 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case clientCredentials, certificateFile, federatedToken, federatedTokenFile, federatedTokenEnv, federatedAudience
         case project, apiKey, tenantID, emulator
         case noCheck, preset, domain, realm, authorizationServer
+        case user
     }
 
     /// One argument of a command: a value as written (a provider id, a handle, a

@@ -35,10 +35,13 @@ struct ExecCommand: AuthctlCommand {
         var wiring = wiring
         let keys = KeystoreKeyMemory()
         wiring.keyMemory = keys
-        let status = try await wiring.useCases().exec(runner: wiring.io.childProcesses).run(
-            .init(
-                providerID: try provider.map(ProviderID.init(parsing:)), scopes: scopes, command: command,
-                environment: wiring.childEnvironment, runtimeDirectory: wiring.runtimeDirectory, keystoreKeys: keys))
+        // The identity a rule, --user or AUTHCTL_USER chose (docs/identities.md).
+        let choice = try wiring.identityChoice()
+        var input = Exec.Input(
+            providerID: try (provider ?? choice?.provider).map(ProviderID.init(parsing:)), scopes: scopes, command: command,
+            environment: wiring.childEnvironment, runtimeDirectory: wiring.runtimeDirectory, keystoreKeys: keys)
+        input.uid = try choice?.uid(in: wiring.keystore())
+        let status = try await wiring.useCases().exec(runner: wiring.io.childProcesses).run(input)
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -80,6 +80,8 @@ struct TokenInvocation: Equatable, WiredCommand {
     var forceRefresh = false
     var format: Token.Format = .raw
     var scopes: [String] = []
+    /// The user chosen by `--user`, `AUTHCTL_USER` or a rule (`IdentityChoice`); nil: the current user.
+    var uid: String?
 
     /// The common forms of `authctl token …` (arguments after `token`), parsed by hand;
     /// nil for anything else — help, an unknown option, a bad value, `-vq`, `--`, a value
@@ -123,6 +125,9 @@ struct TokenInvocation: Equatable, WiredCommand {
             case "--config":
                 guard let path = value(inline), isPath(path) else { return nil }
                 request.settings.config = path
+            case "--user":
+                guard let user = value(inline), IdentityRule.isUserSelector(user) else { return nil }
+                request.settings.user = user
             case "--min-ttl":
                 guard let seconds = value(inline).flatMap({ Int($0) }), Token.minimumTTLRange.contains(seconds) else { return nil }
                 request.minimumTTL = seconds
@@ -154,8 +159,18 @@ struct TokenInvocation: Equatable, WiredCommand {
         get throws {
             TokenRefresh.Input(
                 providerID: try provider.map(ProviderID.init(parsing:)), idToken: printsIDToken,
-                minimumTTL: TimeInterval(minimumTTL), forceRefresh: forceRefresh, scopes: scopes)
+                minimumTTL: TimeInterval(minimumTTL), forceRefresh: forceRefresh, scopes: scopes, uid: uid)
         }
+    }
+
+    /// The request for the identity `choice` names (docs/identities.md): its user, and its
+    /// provider unless one was given.
+    func choosing(_ choice: IdentityChoice?, keystore: FileKeystore, verifying: Bool = true) throws -> TokenInvocation {
+        guard let choice else { return self }
+        var request = self
+        request.uid = try choice.uid(in: keystore, verifying: verifying)
+        if request.provider == nil { request.provider = choice.provider }
+        return request
     }
 
     /// The hot path without Swift concurrency: what `run` would print when the keystore holds
@@ -170,9 +185,10 @@ struct TokenInvocation: Equatable, WiredCommand {
     func run(_ wiring: Wiring) async throws {
         let output: TokenRefresh.Output
         let environment = wiring.useCases()
+        let request = try choosing(wiring.identityChoice(), keystore: wiring.keystore())
         do {
-            output = try await environment.tokenRefresh.run(input)
-        } catch let error as AuthError where error.code == .noCurrentUser && provider == nil {
+            output = try await environment.tokenRefresh.run(request.input)
+        } catch let error as AuthError where error.code == .noCurrentUser && request.provider == nil && request.uid == nil {
             // Nobody signed in and no provider named: the only configured one, if there is one.
             guard let only = wiring.onlyConfiguredProvider() else { throw error }
             throw AuthError.noCurrentUser(signInWith: only)

@@ -1,0 +1,129 @@
+/// The choice of an identity by config.json's rules (docs/identities.md): the first rule whose
+/// conditions all hold wins. Pure but for the facts `RuleContext` gives, each asked once and
+/// only when a condition needs it (so a rule on an environment variable reads no file).
+public enum IdentityRules {
+    /// What one condition of one rule found.
+    public struct ConditionResult: Sendable, Equatable {
+        public var condition: IdentityRule.Condition
+        public var pattern: String
+        /// What it was compared with (the working directory, the remotes, the context, the
+        /// variable's value); empty when there was nothing to compare.
+        public var found: [String]
+        public var holds: Bool
+    }
+
+    /// One rule looked at: whether it won, and each condition's result (those after the
+    /// first that failed are not looked at, and not listed).
+    public struct Evaluation: Sendable, Equatable {
+        /// Its place in the file, from 1.
+        public var index: Int
+        public var rule: IdentityRule
+        public var conditions: [ConditionResult]
+        public var matches: Bool { conditions.allSatisfy(\.holds) && !conditions.isEmpty }
+    }
+
+    /// The winning rule and its place (from 1), or nil.
+    public static func winner(_ rules: [IdentityRule], in context: any RuleContext) -> (index: Int, rule: IdentityRule)? {
+        let facts = Facts(context)
+        for (offset, rule) in rules.enumerated() where evaluate(rule, index: offset + 1, facts: facts).matches {
+            return (offset + 1, rule)
+        }
+        return nil
+    }
+
+    /// Every rule looked at (`rules explain`), the winner being the first that matches.
+    public static func explain(_ rules: [IdentityRule], in context: any RuleContext) -> [Evaluation] {
+        let facts = Facts(context)
+        return rules.enumerated().map { evaluate($1, index: $0 + 1, facts: facts) }
+    }
+
+    static func evaluate(_ rule: IdentityRule, index: Int, facts: Facts) -> Evaluation {
+        var results: [ConditionResult] = []
+        for (condition, pattern) in rule.conditions {
+            let result = check(condition, pattern, facts: facts)
+            results.append(result)
+            if !result.holds { break }
+        }
+        return Evaluation(index: index, rule: rule, conditions: results)
+    }
+
+    static func check(_ condition: IdentityRule.Condition, _ pattern: String, facts: Facts) -> ConditionResult {
+        switch condition {
+        case .env:
+            let parts = pattern.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let value = facts.context.variable(String(parts[0]))
+            let holds = parts.count == 2 ? value == String(parts[1]) : !(value ?? "").isEmpty
+            return ConditionResult(condition: .env, pattern: pattern, found: value.map { [$0] } ?? [], holds: holds)
+        case .directory:
+            guard let directory = facts.workingDirectory else {
+                return ConditionResult(condition: .directory, pattern: pattern, found: [], holds: false)
+            }
+            return ConditionResult(
+                condition: .directory, pattern: pattern, found: [directory],
+                holds: directoryMatches(pattern, directory, context: facts.context))
+        case .kubeContext:
+            guard let context = facts.kubeContext else {
+                return ConditionResult(condition: .kubeContext, pattern: pattern, found: [], holds: false)
+            }
+            return ConditionResult(condition: .kubeContext, pattern: pattern, found: [context], holds: Glob.matches(pattern, context))
+        case .remote:
+            let remotes = facts.remotes
+            let wanted = RemoteURL.normalized(pattern)
+            return ConditionResult(
+                condition: .remote, pattern: pattern, found: remotes,
+                holds: remotes.contains { Glob.matches(wanted, RemoteURL.normalized($0)) })
+        }
+    }
+
+    /// Whether `directory` (real, absolute) is the rule's directory or under it. `~` is the home
+    /// directory; a directory without wildcards is compared with its symbolic links resolved too.
+    public static func directoryMatches(_ pattern: String, _ directory: String, context: any RuleContext) -> Bool {
+        var expanded = pattern
+        if pattern == "~" || pattern.hasPrefix("~/") {
+            guard let home = context.homeDirectory() else { return false }
+            expanded = home + pattern.dropFirst()
+        }
+        while expanded.count > 1, expanded.hasSuffix("/") { expanded.removeLast() }
+        if Glob.hasWildcards(expanded) {
+            return Glob.matches(expanded, directory) || Glob.matches(expanded + "/**", directory)
+        }
+        for candidate in [expanded, context.realPath(expanded)].compactMap({ $0 }) {
+            if directory == candidate || directory.hasPrefix(candidate == "/" ? "/" : candidate + "/") { return true }
+        }
+        return false
+    }
+
+    /// The facts, each asked of the context once.
+    final class Facts {
+        let context: any RuleContext
+        init(_ context: any RuleContext) { self.context = context }
+        lazy var workingDirectory: String? = context.workingDirectory()
+        lazy var remotes: [String] = context.gitRemotes()
+        lazy var kubeContext: String? = context.kubeContext()
+    }
+}
+
+/// A remote URL as rules compare it: scheme and host in lower case, no user name or password,
+/// no trailing `/` or `.git`; git's scp-like `user@host:path` is `ssh://host/path`.
+public enum RemoteURL {
+    public static func normalized(_ url: String) -> String {
+        var text = Substring(url)
+        var scheme = "ssh"
+        if let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://") {
+            scheme = text[..<colon].lowercased()
+            text = text[text.index(colon, offsetBy: 3)...]
+        } else if let colon = text.firstIndex(of: ":"), !text[..<colon].contains("/") {
+            // scp-like: [user@]host:path
+            text = Substring(String(text[..<colon]) + "/" + String(text[text.index(after: colon)...]))
+        } else {
+            return String(url)
+        }
+        let hostEnd = text.firstIndex(of: "/") ?? text.endIndex
+        var authority = text[..<hostEnd]
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        var path = String(text[hostEnd...])
+        while path.hasSuffix("/") { path.removeLast() }
+        if path.hasSuffix(".git") { path.removeLast(4) }
+        return scheme + "://" + authority.lowercased() + path
+    }
+}
