@@ -43,8 +43,12 @@ public struct SystemRuleContext: RuleContext {
 
     public func gitRemotes() -> [String] {
         if let askedRemote { return [askedRemote] }
-        guard let config = gitConfigPath(), let text = Self.readSmall(config) else { return [] }
-        return Self.remoteURLs(inGitConfig: text)
+        return Self.gitRemotes(configPath: gitConfigPath())
+    }
+
+    static func gitRemotes(configPath: String?) -> [String] {
+        guard let configPath, let text = readSmall(configPath) else { return [] }
+        return remoteURLs(inGitConfig: text)
     }
 
     public func kubeContext() -> String? {
@@ -63,21 +67,25 @@ public struct SystemRuleContext: RuleContext {
 
     /// The repository's `config`: `$GIT_DIR/config`, else that of the `.git` nearest the working directory.
     func gitConfigPath() -> String? {
-        if let gitDirectory = environment("GIT_DIR"), !gitDirectory.isEmpty {
-            let absolute = gitDirectory.hasPrefix("/") ? gitDirectory : (workingDirectory() ?? "") + "/" + gitDirectory
-            return Self.commonDirectory(of: absolute) + "/config"
+        Self.gitConfigPath(from: workingDirectory(), gitDirectory: environment("GIT_DIR"))
+    }
+
+    static func gitConfigPath(from start: String?, gitDirectory: String?) -> String? {
+        if let gitDirectory, !gitDirectory.isEmpty {
+            let absolute = gitDirectory.hasPrefix("/") ? gitDirectory : (start ?? "") + "/" + gitDirectory
+            return commonDirectory(of: absolute) + "/config"
         }
-        guard var directory = workingDirectory() else { return nil }
+        guard var directory = start else { return nil }
         for _ in 0..<256 {
             let candidate = directory == "/" ? "/.git" : directory + "/.git"
             var info = stat()
             if lstat(candidate, &info) == 0 {
-                if (info.st_mode & S_IFMT) == S_IFDIR { return Self.commonDirectory(of: candidate) + "/config" }
-                if (info.st_mode & S_IFMT) == S_IFREG, let text = Self.readSmall(candidate), text.hasPrefix("gitdir:") {
+                if (info.st_mode & S_IFMT) == S_IFDIR { return commonDirectory(of: candidate) + "/config" }
+                if (info.st_mode & S_IFMT) == S_IFREG, let text = readSmall(candidate), text.hasPrefix("gitdir:") {
                     // A worktree or submodule: `gitdir: PATH`, relative to the directory holding `.git`.
                     let target = text.dropFirst(7).trimming(.whitespacesAndNewlines)
                     let gitDirectory = target.hasPrefix("/") ? target : directory + "/" + target
-                    return Self.commonDirectory(of: gitDirectory) + "/config"
+                    return commonDirectory(of: gitDirectory) + "/config"
                 }
             }
             if directory == "/" { return nil }

@@ -233,15 +233,55 @@ public indirect enum KubeconfigYAML: Sendable, Equatable {
                 }
                 throw Unsupported(line: line, reason: "a quoted string that does not end on its line")
             case "{", "[":
-                let trimmed = cutComment(raw)
-                if trimmed == "{}" { return .mapping([]) }
-                if trimmed == "[]" { return .sequence([]) }
-                throw Unsupported(line: line, reason: "a flow collection ({…} or […])")
+                return try flow(cutComment(raw), line: line)
             case "&", "*", "!", "|", ">", "%", "@", "`":
                 throw Unsupported(line: line, reason: "YAML's \(first) (anchors, aliases, tags and block scalars are not read)")
             default:
                 return .plain(String(cutComment(raw)))
             }
+        }
+
+        /// A flow collection of scalars on one line: `[a, "b", c]`, `{cluster: local, user: oidc}`.
+        /// Nesting is not read.
+        static func flow(_ raw: Substring, line: Int) throws(Unsupported) -> KubeconfigYAML {
+            let isMapping = raw.first == "{"
+            guard raw.last == (isMapping ? "}" : "]") else { throw Unsupported(line: line, reason: "a flow collection over several lines") }
+            let inner = raw.dropFirst().dropLast()
+            var parts: [Substring] = []
+            var start = inner.startIndex
+            var quote: Character?
+            var index = inner.startIndex
+            while index < inner.endIndex {
+                let character = inner[index]
+                if let open = quote {
+                    if character == open { quote = nil }
+                } else if character == "\"" || character == "'" {
+                    quote = character
+                } else if character == "{" || character == "[" || character == "}" || character == "]" {
+                    throw Unsupported(line: line, reason: "a nested flow collection")
+                } else if character == "," {
+                    parts.append(inner[start..<index])
+                    start = inner.index(after: index)
+                }
+                index = inner.index(after: index)
+            }
+            parts.append(inner[start...])
+            let items = parts.map { $0.drop { $0 == " " } }.map { part -> Substring in
+                var part = part
+                while part.last == " " { part = part.dropLast() }
+                return part
+            }
+            if items.count == 1, items[0].isEmpty { return isMapping ? .mapping([]) : .sequence([]) }
+            guard !items.contains(where: \.isEmpty) else { throw Unsupported(line: line, reason: "an empty entry in a flow collection") }
+            if !isMapping { return .sequence(try items.map { item throws(Unsupported) in try scalar(item, line: line) }) }
+            var pairs: [(key: String, value: KubeconfigYAML)] = []
+            for item in items {
+                guard let end = keyEnd(item) else { throw Unsupported(line: line, reason: "a flow mapping entry that is not key: value") }
+                let key = try self.key(item[..<end], line: line)
+                let value = item[item.index(after: end)...].drop { $0 == " " }
+                pairs.append((key, try scalar(value, line: line)))
+            }
+            return .mapping(pairs)
         }
 
         static func trailing(_ rest: Substring, line: Int) throws(Unsupported) {

@@ -50,7 +50,7 @@ struct RulesCommand: ParsableCommand {
         func run(_ wiring: Wiring) async throws {
             // The user it chooses is --user (here not the user to act as: nothing acts).
             var rule = IdentityRule(
-                name: name, user: global.user, provider: provider, directory: directory, remote: remote,
+                name: name, user: global.user, provider: try provider.map { try ProviderID(parsing: $0).rawValue }, directory: directory, remote: remote,
                 kubeContext: kubeContext, env: env)
             // A relative directory is taken from here, as the shell would.
             if let directory, !directory.hasPrefix("/"), !directory.hasPrefix("~") {

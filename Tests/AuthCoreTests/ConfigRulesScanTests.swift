@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+@testable import AuthCore
+
+@Suite("The token hot path's reading of config.json's rules")
+struct ConfigRulesScanTests {
+    static let rules = [
+        IdentityRule(name: "work", user: "ada@contoso.com", provider: "microsoft.com", directory: "~/work/"),
+        IdentityRule(user: "uid_0123456789abcdefghij", remote: "https://dev.azure.com/contoso/**", kubeContext: "aks-*", env: "TEAM=x"),
+    ]
+
+    @Test("what authctl writes is read to the same rules as JSONDecoder reads them")
+    func agreesWithTheDecoder() async throws {
+        let storage = InMemoryConfigStorageForScan()
+        let store = ConfigStore(storage: storage)
+        try await store.update { file in
+            file.providers["oidc.a"] = try? JSONDecoder().decode(ProviderConfig.self, from: Data(#"{"id":"oidc.a","clientId":"c","issuer":"https://a.example"}"#.utf8))
+            file.rules = Self.rules
+        }
+        let data = try #require(storage.data)
+        #expect(ConfigRulesScan.rules(in: data) == .rules(Self.rules))
+        #expect(try store.rules() == Self.rules)
+    }
+
+    @Test(
+        "a file without rules needs no scan; anything unusual is left to the full reading",
+        arguments: [
+            (#"{"version": 1, "providers": {}}"#, ConfigRulesScan.Result.none),
+            (#"{"version": 1, "providers": {"oidc.rules": {"id": "oidc.rules"}}}"#, .none),
+            (#"{"rules": [], "version": 1}"#, .rules([])),
+            (#"{"rules": [{"user": "a@b", "env": "A\u0042"}], "version": 1}"#, .unsure),
+            (#"{"rules": [{"user": "a@b", "env": "A", "extra": "x"}]}"#, .unsure),
+            (#"{"rules": [{"user": "a@b", "env": 1}]}"#, .unsure),
+            (#"{"rules": [{"user": "a@b"}]}"#, .unsure),
+            (#"{"rules": [{"user": "a@b", "env": "A"}], "rules": []}"#, .unsure),
+            (#"{"rules": [{"user": "a@b", "env": "A"}]"#, .unsure),
+            (#"{"x": [1, -2.5e3, true, null, {"y": "\"rules\""}], "rules": [{"user": "a@b", "env": "A"}]}"#,
+             .rules([IdentityRule(user: "a@b", env: "A")])),
+        ])
+    func oddFiles(text: String, result: ConfigRulesScan.Result) {
+        #expect(ConfigRulesScan.rules(in: Data(text.utf8)) == result, "\(text)")
+    }
+
+    @Test("a broken rule fails the configuration's load, naming the file, the rule and the field")
+    func validatedOnLoad() throws {
+        let storage = InMemoryConfigStorageForScan()
+        storage.data = Data(#"{"version": 1, "providers": {}, "rules": [{"user": "a@b", "env": "A"}, {"user": "a@b", "directory": "relative"}]}"#.utf8)
+        do {
+            _ = try ConfigStore(storage: storage).load()
+            Issue.record("loaded")
+        } catch let error as AuthError {
+            #expect(error.code == .providerNotConfigured)
+            #expect(error.message.description.contains("rule 2, field \"directory\""), "\(error.message)")
+        }
+    }
+}
+
+final class InMemoryConfigStorageForScan: ConfigStorage, @unchecked Sendable {
+    var data: Data?
+    var path: String { "/config.json" }
+    func read() throws -> Data? { data }
+    func update(_ change: (Data?) throws -> Data) async throws { data = try change(data) }
+}
