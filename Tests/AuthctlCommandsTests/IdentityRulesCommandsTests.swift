@@ -3,6 +3,8 @@ import AuthCoreTestSupport
 import Foundation
 import Testing
 
+@testable import AuthctlCommands
+
 /// docs/identities.md: rules, `--user` and `AUTHCTL_USER` choose the user of `token`, `exec`,
 /// `status` and `git-credential` without changing the current user.
 @Suite("Rules and --user choose the identity", .serialized)
@@ -83,6 +85,33 @@ final class IdentityRulesCommandsTests {
         // exec's child gets the rule's user's token.
         let exec = try await authctl.run(["exec", "--", "/bin/sh", "-c", "test \"$AUTHCTL_TOKEN\" = \(adaToken)"], environment: ["WORK": "1"])
         #expect(exec.status == 0, "\(exec.stderr)")
+    }
+
+    /// `token` on the synchronous hot path (before any task): what it printed, nil when it handed over.
+    func hotPath(_ arguments: [String], environment: [String: String]) -> String? {
+        let stdout = CapturedOutput(isTerminal: false), stderr = CapturedOutput(isTerminal: false)
+        let invocation = AuthctlInvocation(
+            arguments: ["token"] + arguments,
+            io: authctl.io(stdin: ScriptedInput(Data(), isTerminal: false), stdout: stdout, stderr: stderr, environment: environment))
+        return invocation.finishWithoutConcurrency() == 0 ? stdout.text.trimmingCharacters(in: .whitespacesAndNewlines) : nil
+    }
+
+    @Test("the hot path answers for a rule's user (uid or email), --user and AUTHCTL_USER itself, without handing over")
+    func hotPathAnswers() async throws {
+        try await signInBoth()
+        #expect(hotPath(["--user", adaUID], environment: [:]) == adaToken)
+        #expect(hotPath([], environment: ["AUTHCTL_USER": "ada@example.com"]) == adaToken)
+        for user in [adaUID, "ada@example.com"] {
+            try Data(#"{"version": 1, "providers": {}, "rules": [{"user": "\#(user)", "env": "WORK"}]}"#.utf8).write(
+                to: URL(fileURLWithPath: authctl.configPath))
+            #expect(hotPath([], environment: ["WORK": "yes"]) == adaToken, "\(user)")
+            #expect(hotPath([], environment: [:]) == graceToken)
+        }
+        // A rule the scan is unsure of (an escape): the full command reads it, with the same result.
+        try Data(#"{"version": 1, "providers": {}, "rules": [{"user": "ada\u0040example.com", "env": "WORK"}]}"#.utf8).write(
+            to: URL(fileURLWithPath: authctl.configPath))
+        #expect(hotPath([], environment: ["WORK": "yes"]) == nil)
+        #expect(try await token(environment: ["WORK": "yes"]) == adaToken)
     }
 
     @Test("rules list, remove by name or number; bad rules are refused with exit 2 and nothing written")

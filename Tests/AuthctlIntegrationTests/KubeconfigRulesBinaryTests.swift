@@ -172,3 +172,55 @@ final class KubeconfigRulesBinaryTests {
         #expect(users.stdout == "oidc")
     }
 }
+
+/// A directory rule as the real binary sees the working directory: symbolic links resolved.
+@Suite("A directory rule, run from a real directory and through a symbolic link", .serialized)
+final class DirectoryRuleBinaryTests {
+    let provider: FakeIdentityProvider
+    let authctl = AuthctlProcess()
+
+    init() throws { provider = try FakeIdentityProvider() }
+
+    deinit { try? FileManager.default.removeItem(atPath: authctl.home) }
+
+    /// `authctl token` run in `directory` (through a shell's cd, as a person would).
+    func token(in directory: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "cd \"$1\" && exec \"$2\" token", "sh", directory, AuthctlProcess.binary]
+        process.environment = authctl.environment
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test("in ~/work and under it (also reached through a link) Ada's token; elsewhere the current user's")
+    func directoryRule() async throws {
+        try await authctl.addFakeProvider(provider)
+        var tokens: [String] = []
+        for (subject, email) in [("ada-subject", "ada@example.com"), ("grace-subject", "grace@example.com")] {
+            provider.update {
+                $0.subject = subject
+                $0.email = email
+            }
+            let login = try await authctl.run(["login", "oidc.fake", "--browser-command", AuthctlProcess.browserCommand, "--timeout", "20"])
+            #expect(login.status == 0, "\(login.stderr)")
+            tokens.append(try await authctl.run(["token"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        let work = authctl.home + "/projects/work"
+        try FileManager.default.createDirectory(atPath: work + "/app/src", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: authctl.home + "/projects/workshop", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: authctl.home + "/w", withDestinationPath: work)
+        let rule = try await authctl.run(["rules", "add", "--user", "ada@example.com", "--directory", "~/projects/work/"])
+        #expect(rule.status == 0, "\(rule.stderr)")
+        #expect(try token(in: work) == tokens[0])
+        #expect(try token(in: work + "/app/src") == tokens[0])
+        #expect(try token(in: authctl.home + "/w/app") == tokens[0], "through the link: the real directory is under the rule's")
+        #expect(try token(in: authctl.home + "/projects/workshop") == tokens[1], "a sibling that shares the prefix is not under it")
+        #expect(try token(in: "/") == tokens[1])
+    }
+}
