@@ -182,13 +182,13 @@ _authctl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    login|link|reauth|unlink|status|token|exec|git-credential|signout|providers|users|keystore|unlock|lock|backend|version|completion|doctor|help)
+    login|link|reauth|unlink|status|token|exec|git-credential|signout|providers|users|keystore|unlock|lock|backend|version|completion|doctor|rules|kubeconfig|help)
         # Offer subcommand argument completions
         "_authctl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec git-credential signout providers users keystore unlock lock backend version completion doctor help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec git-credential signout providers users keystore unlock lock backend version completion doctor rules kubeconfig help' -- "${cur}"))
         ;;
     esac
 }
@@ -197,7 +197,7 @@ _authctl_login() {
     repeating_flags=()
     non_repeating_flags=(--no-browser --device-code --manual --allow-any-local-user --client-credentials --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --client-id --client-secret-env --client-secret-file --certificate-file --assertion-algorithm --federated-token-file --federated-token-env --federated-token --federated-audience --credential --keystore --config)
+    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --client-id --client-secret-env --client-secret-file --certificate-file --assertion-algorithm --federated-token-file --federated-token-env --federated-token --federated-audience --credential --keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -272,6 +272,10 @@ _authctl_login() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion login -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -287,7 +291,7 @@ _authctl_link() {
     repeating_flags=()
     non_repeating_flags=(--no-browser --device-code --manual --allow-any-local-user --consent --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --pending --keystore --config)
+    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --pending --keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -330,6 +334,10 @@ _authctl_link() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion link -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -345,7 +353,7 @@ _authctl_reauth() {
     repeating_flags=()
     non_repeating_flags=(--no-browser --device-code --manual --allow-any-local-user --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --keystore --config)
+    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --id-token --raw-nonce --keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -385,6 +393,10 @@ _authctl_reauth() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion reauth -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -400,7 +412,7 @@ _authctl_unlink() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -411,6 +423,10 @@ _authctl_unlink() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion unlink -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -428,7 +444,7 @@ _authctl_status() {
     repeating_flags=()
     non_repeating_flags=(--check --json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -441,6 +457,10 @@ _authctl_status() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion status -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 }
 
@@ -448,7 +468,7 @@ _authctl_token() {
     repeating_flags=()
     non_repeating_flags=(--id-token --access-token --force-refresh --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope)
-    non_repeating_options=(--min-ttl --format --keystore --config)
+    non_repeating_options=(--min-ttl --format --keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -471,6 +491,10 @@ _authctl_token() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion token -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -486,7 +510,7 @@ _authctl_exec() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope)
-    non_repeating_options=(--provider --keystore --config)
+    non_repeating_options=(--provider --keystore --config --user)
     __authctl_offer_flags_options -1
 
     # Offer option value completions
@@ -506,6 +530,10 @@ _authctl_exec() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion exec -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 }
 
@@ -513,7 +541,7 @@ _authctl_git-credential() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope)
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 2
 
     # Offer option value completions
@@ -524,6 +552,10 @@ _authctl_git-credential() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion git-credential -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     '--scope')
@@ -544,7 +576,7 @@ _authctl_signout() {
     repeating_flags=()
     non_repeating_flags=(--all --revoke --json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -555,6 +587,10 @@ _authctl_signout() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion signout -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -587,7 +623,7 @@ _authctl_providers_add() {
     repeating_flags=()
     non_repeating_flags=(--clear-scopes --clear-params --clear-redirect-uri --clear-listen-address --clear-client-secret --no-check --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--preset --domain --realm --authorization-server --client-id --client-secret-env --client-secret-file --redirect-uri --listen-address --issuer --flow --tenant --authority-host --graph-host --team-id --key-id --private-key-file --keystore --config)
+    non_repeating_options=(--preset --domain --realm --authorization-server --client-id --client-secret-env --client-secret-file --redirect-uri --listen-address --issuer --flow --tenant --authority-host --graph-host --team-id --key-id --private-key-file --keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -660,6 +696,10 @@ _authctl_providers_add() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion providers add -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 }
 
@@ -667,7 +707,7 @@ _authctl_providers_list() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -680,6 +720,10 @@ _authctl_providers_list() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion providers list -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 }
 
@@ -687,7 +731,7 @@ _authctl_providers_show() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -698,6 +742,10 @@ _authctl_providers_show() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion providers show -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -715,7 +763,7 @@ _authctl_providers_remove() {
     repeating_flags=()
     non_repeating_flags=(-y --yes --json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -726,6 +774,10 @@ _authctl_providers_remove() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion providers remove -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -766,7 +818,7 @@ _authctl_users_list() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -779,6 +831,10 @@ _authctl_users_list() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion users list -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 }
 
@@ -786,7 +842,7 @@ _authctl_users_show() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -797,6 +853,10 @@ _authctl_users_show() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion users show -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -814,7 +874,7 @@ _authctl_users_use() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -825,6 +885,10 @@ _authctl_users_use() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion users use -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -842,7 +906,7 @@ _authctl_users_delete() {
     repeating_flags=()
     non_repeating_flags=(-y --yes --json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -853,6 +917,10 @@ _authctl_users_delete() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion users delete -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -870,7 +938,7 @@ _authctl_users_export() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--format --keystore --config)
+    non_repeating_options=(--format --keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -887,6 +955,10 @@ _authctl_users_export() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion users export -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 }
 
@@ -894,7 +966,7 @@ _authctl_users_import() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -905,6 +977,10 @@ _authctl_users_import() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion users import -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -922,7 +998,7 @@ _authctl_users_photo() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--output -o --keystore --config)
+    non_repeating_options=(--output -o --keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -937,6 +1013,10 @@ _authctl_users_photo() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion users photo -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -969,7 +1049,7 @@ _authctl_keystore_status() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -980,6 +1060,10 @@ _authctl_keystore_status() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion keystore status -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -989,7 +1073,7 @@ _authctl_keystore_seal() {
     repeating_flags=()
     non_repeating_flags=(--keyring --json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--key-file --passphrase-env --passphrase-file --keystore --config)
+    non_repeating_options=(--key-file --passphrase-env --passphrase-file --keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -1011,6 +1095,10 @@ _authctl_keystore_seal() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion keystore seal -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -1020,7 +1108,7 @@ _authctl_keystore_unseal() {
     repeating_flags=()
     non_repeating_flags=(-y --yes --json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -1033,6 +1121,10 @@ _authctl_keystore_unseal() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion keystore unseal -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 }
 
@@ -1040,7 +1132,7 @@ _authctl_keystore_rekey() {
     repeating_flags=()
     non_repeating_flags=(--keyring --json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--key-file --passphrase-env --passphrase-file --keystore --config)
+    non_repeating_options=(--key-file --passphrase-env --passphrase-file --keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -1064,6 +1156,10 @@ _authctl_keystore_rekey() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion keystore rekey -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 }
 
@@ -1071,7 +1167,7 @@ _authctl_keystore_new-key() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -1084,6 +1180,10 @@ _authctl_keystore_new-key() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion keystore new-key -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 }
 
@@ -1091,7 +1191,7 @@ _authctl_unlock() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--for --keystore --config)
+    non_repeating_options=(--for --keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -1107,6 +1207,10 @@ _authctl_unlock() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion unlock -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 }
 
@@ -1114,7 +1218,7 @@ _authctl_lock() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -1125,6 +1229,10 @@ _authctl_lock() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion lock -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -1157,7 +1265,7 @@ _authctl_backend_use() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--project --api-key --tenant-id --emulator --keystore --config)
+    non_repeating_options=(--project --api-key --tenant-id --emulator --keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -1182,6 +1290,10 @@ _authctl_backend_use() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion backend use -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -1197,7 +1309,7 @@ _authctl_backend_show() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -1208,6 +1320,10 @@ _authctl_backend_show() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion backend show -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -1217,7 +1333,7 @@ _authctl_version() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -1230,6 +1346,10 @@ _authctl_version() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion version -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 }
 
@@ -1237,7 +1357,7 @@ _authctl_completion() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -1248,6 +1368,10 @@ _authctl_completion() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion completion -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -1265,7 +1389,7 @@ _authctl_doctor() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -1278,12 +1402,219 @@ _authctl_doctor() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion doctor -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 
     # Offer positional completions
     case "${positional_number}" in
     1)
         __authctl_add_custom_completions ---completion doctor -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
+    esac
+}
+
+_authctl_rules() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __authctl_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    add|list|remove|explain)
+        # Offer subcommand argument completions
+        "_authctl_rules_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'add list remove explain' -- "${cur}"))
+        ;;
+    esac
+}
+
+_authctl_rules_add() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--name --provider --directory --remote --kube-context --env --position --keystore --config --user)
+    __authctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--name')
+        return
+        ;;
+    '--provider')
+        __authctl_add_custom_completions ---completion rules add -- --provider "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
+    '--directory')
+        __authctl_add_completions -d
+        return
+        ;;
+    '--remote')
+        return
+        ;;
+    '--kube-context')
+        return
+        ;;
+    '--env')
+        return
+        ;;
+    '--position')
+        return
+        ;;
+    '--keystore')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--config')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion rules add -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
+    esac
+}
+
+_authctl_rules_list() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--keystore --config --user)
+    __authctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--keystore')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--config')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion rules list -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
+    esac
+}
+
+_authctl_rules_remove() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--keystore --config --user)
+    __authctl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--keystore')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--config')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion rules remove -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
+    esac
+}
+
+_authctl_rules_explain() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--remote --keystore --config --user)
+    __authctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--remote')
+        return
+        ;;
+    '--keystore')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--config')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion rules explain -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
+    esac
+}
+
+_authctl_kubeconfig() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __authctl_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    set-credentials)
+        # Offer subcommand argument completions
+        "_authctl_kubeconfig_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'set-credentials' -- "${cur}"))
+        ;;
+    esac
+}
+
+_authctl_kubeconfig_set-credentials() {
+    repeating_flags=()
+    non_repeating_flags=(--dry-run --json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--provider --kubeconfig --command --keystore --config --user)
+    __authctl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--provider')
+        __authctl_add_custom_completions ---completion kubeconfig set-credentials -- --provider "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
+    '--kubeconfig')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--command')
+        return
+        ;;
+    '--keystore')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--config')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion kubeconfig set-credentials -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
