@@ -36,7 +36,8 @@ struct GlobalOptions: ParsableArguments {
             }
         }
         if let user, !IdentityRule.isUserSelector(user) {
-            throw ValidationError("--user '\(Sanitize.text(user, limit: 80))' is neither a uid nor an email address (authctl users list shows both)")
+            throw ValidationError(
+                "--user '\(Sanitize.text(user, limit: 80))' is neither a uid nor an email address (authctl users list shows both)")
         }
     }
 

@@ -15,7 +15,8 @@ struct ConfigRulesScanTests {
         let storage = InMemoryConfigStorageForScan()
         let store = ConfigStore(storage: storage)
         try await store.update { file in
-            file.providers["oidc.a"] = try? JSONDecoder().decode(ProviderConfig.self, from: Data(#"{"id":"oidc.a","clientId":"c","issuer":"https://a.example"}"#.utf8))
+            file.providers["oidc.a"] = try? JSONDecoder().decode(
+                ProviderConfig.self, from: Data(#"{"id":"oidc.a","clientId":"c","issuer":"https://a.example"}"#.utf8))
             file.rules = Self.rules
         }
         let data = try #require(storage.data)
@@ -35,8 +36,10 @@ struct ConfigRulesScanTests {
             (#"{"rules": [{"user": "a@b"}]}"#, .unsure),
             (#"{"rules": [{"user": "a@b", "env": "A"}], "rules": []}"#, .unsure),
             (#"{"rules": [{"user": "a@b", "env": "A"}]"#, .unsure),
-            (#"{"x": [1, -2.5e3, true, null, {"y": "\"rules\""}], "rules": [{"user": "a@b", "env": "A"}]}"#,
-             .rules([IdentityRule(user: "a@b", env: "A")])),
+            (
+                #"{"x": [1, -2.5e3, true, null, {"y": "\"rules\""}], "rules": [{"user": "a@b", "env": "A"}]}"#,
+                .rules([IdentityRule(user: "a@b", env: "A")])
+            ),
         ])
     func oddFiles(text: String, result: ConfigRulesScan.Result) {
         #expect(ConfigRulesScan.rules(in: Data(text.utf8)) == result, "\(text)")
@@ -45,7 +48,8 @@ struct ConfigRulesScanTests {
     @Test("a broken rule fails the configuration's load, naming the file, the rule and the field")
     func validatedOnLoad() throws {
         let storage = InMemoryConfigStorageForScan()
-        storage.data = Data(#"{"version": 1, "providers": {}, "rules": [{"user": "a@b", "env": "A"}, {"user": "a@b", "directory": "relative"}]}"#.utf8)
+        storage.data = Data(
+            #"{"version": 1, "providers": {}, "rules": [{"user": "a@b", "env": "A"}, {"user": "a@b", "directory": "relative"}]}"#.utf8)
         do {
             _ = try ConfigStore(storage: storage).load()
             Issue.record("loaded")

@@ -79,7 +79,9 @@ struct IdentityRulesTests {
         let context = FixedRuleContext(remotes: ["https://dev.azure.com/contoso/app/_git/app"], variables: ["CI": "true"])
         let rules = [
             IdentityRule(name: "ci", user: "bot@example.com", env: "CI=false"),
-            IdentityRule(name: "work", user: "ada@contoso.com", provider: "microsoft.com", directory: "~/work/", remote: "https://dev.azure.com/contoso/**"),
+            IdentityRule(
+                name: "work", user: "ada@contoso.com", provider: "microsoft.com", directory: "~/work/",
+                remote: "https://dev.azure.com/contoso/**"),
             IdentityRule(name: "any-ci", user: "bot@example.com", env: "CI"),
         ]
         let winner = IdentityRules.winner(rules, in: context)
@@ -168,7 +170,8 @@ struct IdentityRulesTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         try FileManager.default.createDirectory(atPath: root + "/repo/.git", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: root + "/repo/src/deep", withIntermediateDirectories: true)
-        try Data("[remote \"origin\"]\n\turl = https://example.com/a.git\n".utf8).write(to: URL(fileURLWithPath: root + "/repo/.git/config"))
+        try Data("[remote \"origin\"]\n\turl = https://example.com/a.git\n".utf8).write(
+            to: URL(fileURLWithPath: root + "/repo/.git/config"))
         // A worktree: `.git` is a file naming its git directory, whose commondir is the repository's.
         try FileManager.default.createDirectory(atPath: root + "/repo/.git/worktrees/wt", withIntermediateDirectories: true)
         try Data("../..\n".utf8).write(to: URL(fileURLWithPath: root + "/repo/.git/worktrees/wt/commondir"))

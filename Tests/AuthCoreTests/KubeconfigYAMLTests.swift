@@ -65,12 +65,16 @@ struct KubeconfigYAMLTests {
             Issue.record("no users")
             return
         }
-        #expect(users.first?["user"]?["exec"]?["args"] == .sequence([.plain("token"), .string("oidc.k8s"), .plain("--format"), .plain("kubectl-exec")]))
+        #expect(
+            users.first?["user"]?["exec"]?["args"]
+                == .sequence([.plain("token"), .string("oidc.k8s"), .plain("--format"), .plain("kubectl-exec")]))
         // What it writes reads back to the same document.
         #expect(try KubeconfigYAML.parse(document.emitted()).emitted() == document.emitted())
-        #expect(try KubeconfigYAML.parse(document.emitted())["contexts"] == .sequence([
-            .mapping([("name", .plain("local")), ("context", .mapping([("cluster", .plain("local")), ("user", .plain("oidc"))]))])
-        ]))
+        #expect(
+            try KubeconfigYAML.parse(document.emitted())["contexts"]
+                == .sequence([
+                    .mapping([("name", .plain("local")), ("context", .mapping([("cluster", .plain("local")), ("user", .plain("oidc"))]))])
+                ]))
     }
 
     @Test(
@@ -106,7 +110,8 @@ struct KubeconfigYAMLTests {
     func setCredentials() throws {
         let directory = NSTemporaryDirectory() + "authctl-kube-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let path = directory + "/config"
         try Data(Self.kubectlWritten.utf8).write(to: URL(fileURLWithPath: path))
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)

@@ -83,7 +83,8 @@ final class IdentityRulesCommandsTests {
         #expect(text.stdout.contains("rule 1 (work): does not match") && text.stdout.contains("no rule matches"), "\(text.stdout)")
 
         // exec's child gets the rule's user's token.
-        let exec = try await authctl.run(["exec", "--", "/bin/sh", "-c", "test \"$AUTHCTL_TOKEN\" = \(adaToken)"], environment: ["WORK": "1"])
+        let exec = try await authctl.run(
+            ["exec", "--", "/bin/sh", "-c", "test \"$AUTHCTL_TOKEN\" = \(adaToken)"], environment: ["WORK": "1"])
         #expect(exec.status == 0, "\(exec.stderr)")
     }
 

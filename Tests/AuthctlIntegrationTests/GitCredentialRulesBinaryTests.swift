@@ -33,7 +33,9 @@ extension GitCredentialBinaryTests {
         #expect(try await git(["clone", "-q", "--bare", work, root + "/srv/" + path]).status == 0)
     }
 
-    @Test("git clone: a rule on the remote's path (credential.useHttpPath) gives Ada's token while Grace is current; without the path it cannot")
+    @Test(
+        "git clone: a rule on the remote's path (credential.useHttpPath) gives Ada's token while Grace is current; without the path it cannot"
+    )
     func cloneChoosesByRemote() async throws {
         let server = try GitSmartHTTPServer(root: root + "/srv")
         try await makeRepository(at: "ada/repo.git")
@@ -42,7 +44,9 @@ extension GitCredentialBinaryTests {
         let helper = "!\(Self.shellQuoted(AuthctlProcess.binary)) git-credential oidc.fake"
         #expect(try await git(["config", "--global", "credential.helper", helper]).status == 0)
         #expect(try await git(["config", "--global", "credential.useHttpPath", "true"]).status == 0)
-        let rule = try await authctl.run(["rules", "add", "--name", "ada-repos", "--user", "ada@example.com", "--remote", server.baseURL + "/ada/**"])
+        let rule = try await authctl.run([
+            "rules", "add", "--name", "ada-repos", "--user", "ada@example.com", "--remote", server.baseURL + "/ada/**",
+        ])
         #expect(rule.status == 0, "\(rule.stderr)")
 
         server.expect(token: ada)
@@ -101,11 +105,13 @@ extension GitCredentialBinaryTests {
 
         // erase naming another credential (already replaced): nothing changes.
         let keystore = authctl.keystoreBytes()
-        let stale = try await gitCredential(["oidc.fake", "erase"], input: contoso.replacing("\n\n", with: "\nauthtype=Bearer\ncredential=at-old\n\n"))
+        let stale = try await gitCredential(
+            ["oidc.fake", "erase"], input: contoso.replacing("\n\n", with: "\nauthtype=Bearer\ncredential=at-old\n\n"))
         #expect(stale.status == 0 && stale.stdout.isEmpty)
         #expect(authctl.keystoreBytes() == keystore)
         // erase of Ada's credential: Ada's next token is a new one, Grace's is untouched.
-        let erase = try await gitCredential(["oidc.fake", "erase"], input: contoso.replacing("\n\n", with: "\nauthtype=Bearer\ncredential=\(ada)\n\n"))
+        let erase = try await gitCredential(
+            ["oidc.fake", "erase"], input: contoso.replacing("\n\n", with: "\nauthtype=Bearer\ncredential=\(ada)\n\n"))
         #expect(erase.status == 0 && erase.stdout.isEmpty, "\(erase.stderr)")
         // (The fake provider's refreshed ID token names its current subject: Ada's, for Ada's refresh.)
         provider.update {
@@ -114,7 +120,9 @@ extension GitCredentialBinaryTests {
         }
         let after = try await gitCredential(["oidc.fake", "get"], input: contoso)
         #expect(after.status == 0 && !after.stdout.contains(ada) && after.stdout.contains("credential=at-"), "\(after.stderr)")
-        #expect(try await authctl.run(["token", "oidc.fake"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == grace, "Grace's is untouched")
+        #expect(
+            try await authctl.run(["token", "oidc.fake"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == grace,
+            "Grace's is untouched")
         let explain = try await authctl.run(["rules", "explain", "--remote", "https://dev.azure.com/contoso/x", "--json"])
         #expect(explain.json?["winner"] == .number(1))
     }

@@ -86,7 +86,8 @@ final class KubeconfigRulesBinaryTests {
             #expect(login.status == 0, "\(login.stderr)")
         }
         let directory = authctl.home + "/cluster"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         #expect(
             Process.run(
                 "openssl",
@@ -138,7 +139,9 @@ final class KubeconfigRulesBinaryTests {
         try Data(original.utf8).write(to: URL(fileURLWithPath: kubeconfig))
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: kubeconfig)
 
-        let dryRun = try await authctl.run(["kubeconfig", "set-credentials", "oidc", "--provider", "oidc.k8s", "--kubeconfig", kubeconfig, "--dry-run"])
+        let dryRun = try await authctl.run([
+            "kubeconfig", "set-credentials", "oidc", "--provider", "oidc.k8s", "--kubeconfig", kubeconfig, "--dry-run",
+        ])
         #expect(dryRun.status == 0 && dryRun.stdout.contains("interactiveMode: IfAvailable"), "\(dryRun.stderr)")
         #expect(FileManager.default.contents(atPath: kubeconfig) == Data(original.utf8), "--dry-run changes nothing")
         let set = try await authctl.run(["kubeconfig", "set-credentials", "oidc", "--provider", "oidc.k8s", "--kubeconfig", kubeconfig])

@@ -165,7 +165,9 @@ public struct SystemRuleContext: RuleContext {
                 let inner = value.dropFirst()
                 guard let end = inner.firstIndex(of: first) else { return nil }
                 value = inner[..<end]
-            } else if let hash = value.indices.first(where: { value[$0] == "#" && $0 > value.startIndex && value[value.index(before: $0)] == " " }) {
+            } else if let hash = value.indices.first(where: {
+                value[$0] == "#" && $0 > value.startIndex && value[value.index(before: $0)] == " "
+            }) {
                 value = value[..<hash]
             }
             let context = value.trimming(.whitespaces)

@@ -51,7 +51,9 @@ public enum ConfigRulesScan {
         static let openBracket = UInt8(ascii: "["), closeBracket = UInt8(ascii: "]")
 
         mutating func skipSpace() {
-            while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x0A || bytes[position] == 0x0D || bytes[position] == 0x09 {
+            while position < bytes.count,
+                bytes[position] == 0x20 || bytes[position] == 0x0A || bytes[position] == 0x0D || bytes[position] == 0x09
+            {
                 position += 1
             }
         }
@@ -178,7 +180,8 @@ public enum ConfigRulesScan {
                 while position < bytes.count {
                     let current = bytes[position]
                     let isWord =
-                        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(current) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(current)
+                        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(current)
+                        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(current)
                         || current == UInt8(ascii: "-") || current == UInt8(ascii: "+") || current == UInt8(ascii: ".")
                         || current == UInt8(ascii: "E")
                     guard isWord else { break }

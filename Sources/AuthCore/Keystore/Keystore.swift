@@ -88,12 +88,13 @@ public struct FileKeystore: Keystore {
     }
 
     private func readCurrentUser(opening: Bool, uid: String? = nil) throws -> AccountState {
-        let record = try SafeFile.withOpened(path, what: "the keystore") { fd, info -> KeystoreFile.CurrentUserRecord? in
-            if let record = KeystoreFile.decodeCurrentUser(file: fd, uid: uid) { return record }
-            guard uid == nil else { return nil }
-            let data = try SafeFile.readAll(fd, size: info.st_size, path: path, what: "the keystore", code: .keystoreError)
-            return try KeystoreFile.decodeCurrentUser(data, path: path)
-        } ?? nil
+        let record =
+            try SafeFile.withOpened(path, what: "the keystore") { fd, info -> KeystoreFile.CurrentUserRecord? in
+                if let record = KeystoreFile.decodeCurrentUser(file: fd, uid: uid) { return record }
+                guard uid == nil else { return nil }
+                let data = try SafeFile.readAll(fd, size: info.st_size, path: path, what: "the keystore", code: .keystoreError)
+                return try KeystoreFile.decodeCurrentUser(data, path: path)
+            } ?? nil
         if let uid, record == nil || record?.user == nil {
             // Not found by the scan (or not there): the whole file, which also explains damage.
             let state = try read()

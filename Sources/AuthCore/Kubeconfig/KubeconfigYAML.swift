@@ -123,7 +123,9 @@ public indirect enum KubeconfigYAML: Sendable, Equatable {
                     throw Unsupported(line: line.number, reason: "a line that is not key: value")
                 }
                 let key = try Self.key(line.content[..<end], line: line.number)
-                guard !pairs.contains(where: { $0.key == key }) else { throw Unsupported(line: line.number, reason: "the key \(key) twice") }
+                guard !pairs.contains(where: { $0.key == key }) else {
+                    throw Unsupported(line: line.number, reason: "the key \(key) twice")
+                }
                 let rest = line.content[line.content.index(after: end)...].drop { $0 == " " }
                 index += 1
                 if rest.isEmpty || rest.hasPrefix("#") {

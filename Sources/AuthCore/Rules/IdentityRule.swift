@@ -76,7 +76,8 @@ public struct IdentityRule: Codable, Sendable, Equatable {
         if let name {
             guard Self.isName(name) else {
                 throw refuse(
-                    "name", "'\(Sanitize.text(name, limit: 60))' is not a rule name: give 1 to 64 letters, digits, '.', '_' or '-', not all digits")
+                    "name",
+                    "'\(Sanitize.text(name, limit: 60))' is not a rule name: give 1 to 64 letters, digits, '.', '_' or '-', not all digits")
             }
         }
         guard user != nil || provider != nil else {
@@ -95,7 +96,8 @@ public struct IdentityRule: Codable, Sendable, Equatable {
             }
         }
         guard !conditions.isEmpty else {
-            throw refuse("directory", "a rule needs at least one condition: a directory, a remote, a kube context or an environment variable")
+            throw refuse(
+                "directory", "a rule needs at least one condition: a directory, a remote, a kube context or an environment variable")
         }
         if let directory {
             guard directory == "~" || directory.hasPrefix("~/") || directory.hasPrefix("/"), Self.isPrintable(directory, limit: 4096)
@@ -106,7 +108,8 @@ public struct IdentityRule: Codable, Sendable, Equatable {
         }
         if let remote {
             guard Self.isPrintable(remote, limit: 2048), !remote.contains(" ") else {
-                throw refuse("remote", "'\(Sanitize.text(remote, limit: 80))' is not a remote URL pattern (no spaces, at most 2048 characters)")
+                throw refuse(
+                    "remote", "'\(Sanitize.text(remote, limit: 80))' is not a remote URL pattern (no spaces, at most 2048 characters)")
             }
         }
         if let kubeContext {
@@ -117,7 +120,8 @@ public struct IdentityRule: Codable, Sendable, Equatable {
         if let env {
             guard Self.isVariableCondition(env) else {
                 throw refuse(
-                    "env", "'\(Sanitize.text(env, limit: 80))' is not NAME or NAME=VALUE (NAME: letters, digits and _, not starting with a digit)")
+                    "env",
+                    "'\(Sanitize.text(env, limit: 80))' is not NAME or NAME=VALUE (NAME: letters, digits and _, not starting with a digit)")
             }
         }
     }
@@ -148,7 +152,9 @@ public struct IdentityRule: Codable, Sendable, Equatable {
         guard let first = name.utf8.first, !(48...57).contains(first), name.utf8.count <= 128, isPrintable(text, limit: 4096) else {
             return false
         }
-        return name.utf8.allSatisfy { byte in (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 95 }
+        return name.utf8.allSatisfy { byte in
+            (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 95
+        }
     }
 
     /// The rules of a file: each by `check`, and names unique.

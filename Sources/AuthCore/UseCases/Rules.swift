@@ -44,7 +44,8 @@ public struct Rules: Sendable {
                 rules.firstIndex { $0.name == reference } ?? Int(reference).flatMap { rules.indices.contains($0 - 1) ? $0 - 1 : nil }
             guard let index else {
                 throw AuthError.invalidArgument(
-                    "there is no rule '\(Sanitize.text(reference, limit: 60))': give a rule's name or number, as \(command: .rulesList) shows them")
+                    "there is no rule '\(Sanitize.text(reference, limit: 60))': give a rule's name or number, as \(command: .rulesList) shows them"
+                )
             }
             removed = rules.remove(at: index)
             file.rules = rules.isEmpty ? nil : rules

@@ -59,7 +59,8 @@ struct KubeconfigCommand: ParsableCommand {
                 return
             }
             wiring.output.line(
-                "\(output.replaced ? "Replaced" : "Added") the user \(name) in \(path). Use it with: kubectl config set-context CONTEXT --user \(name)")
+                "\(output.replaced ? "Replaced" : "Added") the user \(name) in \(path). Use it with: kubectl config set-context CONTEXT --user \(name)"
+            )
         }
 
         static func defaultPath(_ wiring: Wiring) -> String {

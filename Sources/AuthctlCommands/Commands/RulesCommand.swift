@@ -32,9 +32,11 @@ struct RulesCommand: ParsableCommand {
             completion: .directory)
         var directory: String?
         @Option(
-            help: ArgumentHelp("Holds when a git remote (or the URL git asks about) matches: * within a segment, ** across.", valueName: "url-pattern"))
+            help: ArgumentHelp(
+                "Holds when a git remote (or the URL git asks about) matches: * within a segment, ** across.", valueName: "url-pattern"))
         var remote: String?
-        @Option(name: .customLong("kube-context"), help: ArgumentHelp("Holds when kubectl's current context matches.", valueName: "pattern"))
+        @Option(
+            name: .customLong("kube-context"), help: ArgumentHelp("Holds when kubectl's current context matches.", valueName: "pattern"))
         var kubeContext: String?
         @Option(help: ArgumentHelp("Holds when NAME is set and not empty, or NAME=VALUE when it equals VALUE.", valueName: "NAME[=VALUE]"))
         var env: String?
@@ -50,7 +52,8 @@ struct RulesCommand: ParsableCommand {
         func run(_ wiring: Wiring) async throws {
             // The user it chooses is --user (here not the user to act as: nothing acts).
             var rule = IdentityRule(
-                name: name, user: global.user, provider: try provider.map { try ProviderID(parsing: $0).rawValue }, directory: directory, remote: remote,
+                name: name, user: global.user, provider: try provider.map { try ProviderID(parsing: $0).rawValue }, directory: directory,
+                remote: remote,
                 kubeContext: kubeContext, env: env)
             // A relative directory is taken from here, as the shell would.
             if let directory, !directory.hasPrefix("/"), !directory.hasPrefix("~") {
@@ -132,7 +135,11 @@ struct RulesCommand: ParsableCommand {
                     "winner": winner.map { .number(Double($0.index)) } ?? .null,
                     "overriddenBy": override.map { .string($0.sourceDescription) } ?? .null,
                 ]
-                if let chosen = override ?? winner.map({ IdentityChoice(user: $0.rule.user, provider: $0.rule.provider, source: .rule(index: $0.index, name: $0.rule.name)) }) {
+                if let chosen = override
+                    ?? winner.map({
+                        IdentityChoice(user: $0.rule.user, provider: $0.rule.provider, source: .rule(index: $0.index, name: $0.rule.name))
+                    })
+                {
                     document["user"] = Output.optional(chosen.user)
                     document["provider"] = Output.optional(chosen.provider)
                 }
@@ -142,10 +149,13 @@ struct RulesCommand: ParsableCommand {
             if rules.isEmpty { wiring.output.line("No rules in \(wiring.configPath).") }
             for evaluation in evaluations {
                 let label = "rule \(evaluation.index)\(evaluation.rule.name.map { " (\($0))" } ?? "")"
-                let verdict = evaluation.matches ? (evaluation.index == winner?.index ? "matches — wins" : "matches (an earlier rule won)") : "does not match"
+                let verdict =
+                    evaluation.matches
+                    ? (evaluation.index == winner?.index ? "matches — wins" : "matches (an earlier rule won)") : "does not match"
                 wiring.output.line("\(label): \(verdict)")
                 for result in evaluation.conditions {
-                    let found = result.found.isEmpty ? "nothing" : result.found.map { Sanitize.text($0, limit: 200) }.joined(separator: ", ")
+                    let found =
+                        result.found.isEmpty ? "nothing" : result.found.map { Sanitize.text($0, limit: 200) }.joined(separator: ", ")
                     wiring.output.line(
                         "  \(result.holds ? "✓" : "✗") \(RulesCommand.conditionName(result.condition)) \(result.pattern) — found \(found)")
                 }
@@ -153,7 +163,8 @@ struct RulesCommand: ParsableCommand {
             if let override {
                 wiring.output.line("\(override.sourceDescription) overrides every rule: the user is \(override.user ?? "")")
             } else if let winner {
-                wiring.output.line("Here: \(RulesCommand.describe(winner.rule, conditions: false)) (rule \(winner.index); the current user is unchanged)")
+                wiring.output.line(
+                    "Here: \(RulesCommand.describe(winner.rule, conditions: false)) (rule \(winner.index); the current user is unchanged)")
             } else {
                 wiring.output.line("Here no rule matches: the current user.")
             }
