@@ -94,9 +94,13 @@ struct IdentityRulesTests {
 
         let explained = IdentityRules.explain(rules, in: context)
         #expect(explained.map(\.matches) == [false, true, true])
-        #expect(explained[0].conditions == [.init(condition: .env, pattern: "CI=false", found: ["true"], holds: false)])
+        #expect(explained[0].conditions == [.init(condition: .env, pattern: "CI=false", found: ["(set)"], holds: false)])
         #expect(explained[1].conditions.map(\.holds) == [true, true])
         #expect(IdentityRules.winner(rules, in: FixedRuleContext(directory: "/tmp")) == nil)
+        // A remote URL's user name and password (a token, often) are never part of what is shown.
+        let withToken = FixedRuleContext(remotes: ["https://x-access-token:ghp_secret@github.com/octo/app.git"])
+        let shown = IdentityRules.explain([IdentityRule(user: "a@b", remote: "https://github.com/octo/**")], in: withToken)
+        #expect(shown[0].matches && shown[0].conditions[0].found == ["https://github.com/octo/app"])
     }
 
     @Test("a kube context rule matches kubectl's current context; none set: it does not hold")

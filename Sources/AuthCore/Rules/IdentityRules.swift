@@ -6,8 +6,8 @@ public enum IdentityRules {
     public struct ConditionResult: Sendable, Equatable {
         public var condition: IdentityRule.Condition
         public var pattern: String
-        /// What it was compared with (the working directory, the remotes, the context, the
-        /// variable's value); empty when there was nothing to compare.
+        /// What it was compared with (the working directory, the remotes, the context; for a
+        /// variable only `(set)`, never its value); empty when there was nothing to compare.
         public var found: [String]
         public var holds: Bool
     }
@@ -53,7 +53,8 @@ public enum IdentityRules {
             let parts = pattern.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let value = facts.context.variable(String(parts[0]))
             let holds = parts.count == 2 ? value == String(parts[1]) : !(value ?? "").isEmpty
-            return ConditionResult(condition: .env, pattern: pattern, found: value.map { [$0] } ?? [], holds: holds)
+            // The value itself is never shown (a variable may hold a secret): only whether it is set.
+            return ConditionResult(condition: .env, pattern: pattern, found: (value ?? "").isEmpty ? [] : ["(set)"], holds: holds)
         case .directory:
             guard let directory = facts.workingDirectory else {
                 return ConditionResult(condition: .directory, pattern: pattern, found: [], holds: false)
@@ -67,11 +68,11 @@ public enum IdentityRules {
             }
             return ConditionResult(condition: .kubeContext, pattern: pattern, found: [context], holds: Glob.matches(pattern, context))
         case .remote:
-            let remotes = facts.remotes
+            // Compared (and shown) without a user name or password: a remote URL may carry a token.
+            let remotes = facts.remotes.map(RemoteURL.normalized)
             let wanted = RemoteURL.normalized(pattern)
             return ConditionResult(
-                condition: .remote, pattern: pattern, found: remotes,
-                holds: remotes.contains { Glob.matches(wanted, RemoteURL.normalized($0)) })
+                condition: .remote, pattern: pattern, found: remotes, holds: remotes.contains { Glob.matches(wanted, $0) })
         }
     }
 
