@@ -52,13 +52,19 @@ public struct AuthctlInvocation: Sendable {
     /// request it is printed, and the status is 0. nil for everything else — a refresh, an
     /// error, any other command — which `run()` then does (and reports) in full.
     public func finishWithoutConcurrency() -> Int32? {
-        guard let fastToken, let choice = IdentityChoice.fast(fastToken.settings, io: io) else { return nil }
-        let keystore = Wiring.keystore(fastToken.settings, io: io, keyMemory: nil, asking: false)
+        guard let fastToken else { return nil }
         // The identity a rule, --user or AUTHCTL_USER chose (docs/identities.md); a problem
         // with it is the full command's to report.
-        guard let request = try? fastToken.choosing(choice, keystore: keystore, verifying: false),
-            let printed = request.printedFromCache(keystore: keystore, now: io.clock.now())
-        else { return nil }
+        var request = fastToken
+        let keystore = Wiring.keystore(fastToken.settings, io: io, keyMemory: nil, asking: false)
+        switch IdentityChoice.fast(fastToken.settings, io: io) {
+        case .none: break
+        case .unsure: return nil
+        case .chosen(let choice):
+            guard let chosen = try? fastToken.choosing(choice, keystore: keystore, verifying: false) else { return nil }
+            request = chosen
+        }
+        guard let printed = request.printedFromCache(keystore: keystore, now: io.clock.now()) else { return nil }
         Output(stdout: io.stdout, stderr: io.stderr).write(printed)
         return 0
     }

@@ -33,24 +33,35 @@ struct IdentityChoice: Equatable {
         return nil
     }
 
-    /// The choice for the token hot path, read cheaply: `.some(nil)` when nothing chooses,
-    /// nil when it cannot tell without the full reading (`Wiring.identityChoice`), which the
-    /// full command then does (and reports).
-    static func fast(_ settings: Wiring.Settings, io: AuthctlIO) -> IdentityChoice?? {
+    /// What the token hot path found, read cheaply.
+    enum Fast {
+        /// Nothing chooses: the current user.
+        case none
+        case chosen(IdentityChoice)
+        /// It cannot tell without the full reading (`Wiring.identityChoice`), which the full
+        /// command then does (and reports).
+        case unsure
+    }
+
+    /// The choice for the token hot path. (A plain enum, not a double optional, whose
+    /// metadata the runtime would make at run time on the hot path.)
+    static func fast(_ settings: Wiring.Settings, io: AuthctlIO) -> Fast {
         if let chosen = overriding(settings, io: io) {
-            return IdentityChoice.isValidUser(chosen.user) ? .some(chosen) : nil
+            return IdentityChoice.isValidUser(chosen.user) ? .chosen(chosen) : .unsure
         }
+        let storage = io.configStorage(Wiring.configPath(settings, io: io))
+        guard storage.mayHoldRules() else { return .none }
         let data: Data?
         do {
-            data = try io.configStorage(Wiring.configPath(settings, io: io)).read()
+            data = try storage.read()
         } catch {
-            return nil
+            return .unsure
         }
-        guard let data else { return .some(nil) }
+        guard let data else { return .none }
         switch ConfigRulesScan.rules(in: data) {
-        case .none: return .some(nil)
-        case .unsure: return nil
-        case .rules(let rules): return .some(winner(rules, io: io, askedRemote: nil))
+        case .none: return .none
+        case .unsure: return .unsure
+        case .rules(let rules): return winner(rules, io: io, askedRemote: nil).map(Fast.chosen) ?? .none
         }
     }
 
@@ -112,7 +123,8 @@ extension Wiring {
             return chosen
         }
         // A file without rules is not validated here: the command does as it did before rules.
-        guard let data = try io.configStorage(configPath).read() else { return nil }
+        let storage = io.configStorage(configPath)
+        guard storage.mayHoldRules(), let data = try storage.read() else { return nil }
         let rules: [IdentityRule]
         switch ConfigRulesScan.rules(in: data) {
         case .none: return nil

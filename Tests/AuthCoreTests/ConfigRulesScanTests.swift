@@ -66,3 +66,27 @@ final class InMemoryConfigStorageForScan: ConfigStorage, @unchecked Sendable {
     func read() throws -> Data? { data }
     func update(_ change: (Data?) throws -> Data) async throws { data = try change(data) }
 }
+
+@Suite("The hot path's peek at config.json for rules")
+struct ConfigRulesPeekTests {
+    @Test("a missing file or one without the bytes \"rules\" holds none, also through a link; one with them may")
+    func peek() throws {
+        let directory = NSTemporaryDirectory() + "authctl-peek-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = directory + "/config.json"
+        let storage = FileConfigStorage(path: path, random: SystemRandomSource())
+        #expect(!storage.mayHoldRules())
+        try Data(#"{"version": 1, "providers": {}}"#.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(!storage.mayHoldRules())
+        try Data(#"{"version": 1, "rules": []}"#.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(storage.mayHoldRules())
+        let link = directory + "/link.json"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        let linked = FileConfigStorage(path: link, random: SystemRandomSource())
+        #expect(linked.mayHoldRules(), "then the full read refuses the link")
+        #expect(throws: AuthError.self) { try linked.read() }
+        try Data(#"{"version": 1, "providers": {}}"#.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(!linked.mayHoldRules(), "no rules through the link: as before rules existed")
+    }
+}

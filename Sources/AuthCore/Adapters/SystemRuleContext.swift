@@ -108,8 +108,9 @@ public struct SystemRuleContext: RuleContext {
     public static func remoteURLs(inGitConfig text: String) -> [String] {
         var urls: [String] = []
         var inRemote = false
-        for rawLine in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-            let line = rawLine.trimming(.whitespaces)
+        // Lines split on the bytes (a split over Characters costs the token hot path more).
+        for rawLine in text.utf8.split(separator: UInt8(ascii: "\n")) {
+            let line = Substring(rawLine).trimming(.whitespacesAndNewlines)
             if line.hasPrefix("[") {
                 let header = line.dropFirst().prefix { $0 != "]" }
                 let name = header.prefix { $0 != " " && $0 != "\t" && $0 != "\"" && $0 != "." }
@@ -196,6 +197,6 @@ public struct SystemRuleContext: RuleContext {
             length += count
         }
         guard length <= limit else { return nil }
-        return String(decoding: bytes[..<length], as: UTF8.self)
+        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[..<length]), as: UTF8.self) }
     }
 }

@@ -15,7 +15,7 @@ public enum ConfigRulesScan {
     public static func rules(in data: Data) -> Result {
         data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            guard contains(bytes, Array("\"rules\"".utf8)) else { return .none }
+            guard mentionsRules(bytes) else { return .none }
             var scanner = Scanner(bytes: bytes)
             guard let rules = scanner.file() else { return .unsure }
             guard let rules else { return .none }
@@ -28,14 +28,18 @@ public enum ConfigRulesScan {
         }
     }
 
-    static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
-        guard bytes.count >= needle.count, let first = needle.first else { return false }
+    /// Whether the bytes `"rules"` occur (a file without them holds no rules).
+    static func mentionsRules(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let needle: StaticString = "\"rules\""
+        let count = needle.utf8CodeUnitCount
+        let start = needle.utf8Start
+        guard bytes.count >= count else { return false }
         var index = 0
-        while index <= bytes.count - needle.count {
-            if bytes[index] == first {
+        while index <= bytes.count - count {
+            if bytes[index] == start[0] {
                 var offset = 1
-                while offset < needle.count, bytes[index + offset] == needle[offset] { offset += 1 }
-                if offset == needle.count { return true }
+                while offset < count, bytes[index + offset] == start[offset] { offset += 1 }
+                if offset == count { return true }
             }
             index += 1
         }
@@ -139,12 +143,14 @@ public enum ConfigRulesScan {
             let start = position + 1
             var end = start
             while end < bytes.count, bytes[end] != Self.quote {
-                if bytes[end] == Self.backslash || bytes[end] < 0x20 { return nil }
+                if bytes[end] == Self.backslash || bytes[end] < 0x20 || bytes[end] >= 0x80 { return nil }
                 end += 1
             }
             guard end < bytes.count else { return nil }
             position = end + 1
-            return String(validating: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+            // ASCII only (a rule with other characters is read by the full decoder):
+            // `String(validating:)` is generic, a run-time lookup on the token hot path.
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
         }
 
         /// Any JSON value, not built; false on what is not JSON as far as it looks.

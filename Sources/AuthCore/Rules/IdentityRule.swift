@@ -148,11 +148,11 @@ public struct IdentityRule: Codable, Sendable, Equatable {
     }
 
     static func isVariableCondition(_ text: String) -> Bool {
-        let name = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        guard let first = name.utf8.first, !(48...57).contains(first), name.utf8.count <= 128, isPrintable(text, limit: 4096) else {
+        let name = text.utf8.prefix { $0 != UInt8(ascii: "=") }
+        guard let first = name.first, !(48...57).contains(first), name.count <= 128, isPrintable(text, limit: 4096) else {
             return false
         }
-        return name.utf8.allSatisfy { byte in
+        return name.allSatisfy { byte in
             (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 95
         }
     }

@@ -25,9 +25,7 @@ public enum IdentityRules {
     /// The winning rule and its place (from 1), or nil.
     public static func winner(_ rules: [IdentityRule], in context: any RuleContext) -> (index: Int, rule: IdentityRule)? {
         let facts = Facts(context)
-        for (offset, rule) in rules.enumerated() where evaluate(rule, index: offset + 1, facts: facts).matches {
-            return (offset + 1, rule)
-        }
+        for index in rules.indices where holds(rules[index], facts: facts) { return (index + 1, rules[index]) }
         return nil
     }
 
@@ -35,6 +33,17 @@ public enum IdentityRules {
     public static func explain(_ rules: [IdentityRule], in context: any RuleContext) -> [Evaluation] {
         let facts = Facts(context)
         return rules.enumerated().map { evaluate($1, index: $0 + 1, facts: facts) }
+    }
+
+    /// Whether every condition of `rule` holds (`evaluate` without its record).
+    static func holds(_ rule: IdentityRule, facts: Facts) -> Bool {
+        var any = false
+        for condition in IdentityRule.Condition.allCases {
+            guard let pattern = rule.pattern(of: condition) else { continue }
+            guard check(condition, pattern, facts: facts).holds else { return false }
+            any = true
+        }
+        return any
     }
 
     static func evaluate(_ rule: IdentityRule, index: Int, facts: Facts) -> Evaluation {
@@ -50,9 +59,10 @@ public enum IdentityRules {
     static func check(_ condition: IdentityRule.Condition, _ pattern: String, facts: Facts) -> ConditionResult {
         switch condition {
         case .env:
-            let parts = pattern.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let value = facts.context.variable(String(parts[0]))
-            let holds = parts.count == 2 ? value == String(parts[1]) : !(value ?? "").isEmpty
+            let equals = pattern.utf8.firstIndex(of: UInt8(ascii: "="))
+            let name = equals.map { String(pattern[..<$0]) } ?? pattern
+            let value = facts.context.variable(name)
+            let holds = equals.map { value == String(pattern[pattern.index(after: $0)...]) } ?? !(value ?? "").isEmpty
             // The value itself is never shown (a variable may hold a secret): only whether it is set.
             return ConditionResult(condition: .env, pattern: pattern, found: (value ?? "").isEmpty ? [] : ["(set)"], holds: holds)
         case .directory:
@@ -79,19 +89,24 @@ public enum IdentityRules {
     /// Whether `directory` (real, absolute) is the rule's directory or under it. `~` is the home
     /// directory; a directory without wildcards is compared with its symbolic links resolved too.
     public static func directoryMatches(_ pattern: String, _ directory: String, context: any RuleContext) -> Bool {
+        // (Concrete String operations only: a generic `append(contentsOf:)` or an array of
+        // optionals costs the token hot path a run-time type lookup, bench/README.md.)
         var expanded = pattern
         if pattern == "~" || pattern.hasPrefix("~/") {
             guard let home = context.homeDirectory() else { return false }
-            expanded = home + pattern.dropFirst()
+            expanded = home + String(pattern.dropFirst())
         }
-        while expanded.count > 1, expanded.hasSuffix("/") { expanded.removeLast() }
+        while expanded.utf8.count > 1, expanded.hasSuffix("/") { expanded.removeLast() }
         if Glob.hasWildcards(expanded) {
             return Glob.matches(expanded, directory) || Glob.matches(expanded + "/**", directory)
         }
-        for candidate in [expanded, context.realPath(expanded)].compactMap({ $0 }) {
-            if directory == candidate || directory.hasPrefix(candidate == "/" ? "/" : candidate + "/") { return true }
-        }
-        return false
+        if isSameOrUnder(directory, expanded) { return true }
+        guard let real = context.realPath(expanded), real != expanded else { return false }
+        return isSameOrUnder(directory, real)
+    }
+
+    static func isSameOrUnder(_ directory: String, _ base: String) -> Bool {
+        directory == base || directory.hasPrefix(base == "/" ? "/" : base + "/")
     }
 
     /// The facts, each asked of the context once.
