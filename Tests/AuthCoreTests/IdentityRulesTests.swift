@@ -149,8 +149,12 @@ struct IdentityRulesTests {
             [remote "origin"]
             \turl = https://dev.azure.com/contoso/app/_git/app ; the work remote
             \tfetch = +refs/heads/*:refs/remotes/origin/*
-            [Remote "fork"]
-            \tURL = "git@github.com:ada/app.git" # mine
+            [Remote "fork"]\r
+            \tURL = "git@github.com:ada/app.git" # mine\r
+            [remotex]
+            \turl = https://not-a-remote-either.example
+            [remote "third"]
+            \turlx = https://not-a-url.example
             [branch "main"]
             \tremote = origin
 

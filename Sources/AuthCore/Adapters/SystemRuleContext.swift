@@ -34,11 +34,19 @@ public struct SystemRuleContext: RuleContext {
         return String(cString: resolved)
     }
 
+    /// getcwd(3): on Linux the kernel's path of the directory, with every symbolic link
+    /// resolved already (elsewhere it is resolved here).
     public func workingDirectory() -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return nil }
-        let directory = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return realPath(directory) ?? directory
+        let directory: String? = buffer.withUnsafeMutableBufferPointer { pointer in
+            guard let base = pointer.baseAddress, getcwd(base, pointer.count) != nil else { return nil }
+            return String(cString: base)
+        }
+        #if os(Linux)
+            return directory
+        #else
+            return directory.map { realPath($0) ?? $0 }
+        #endif
     }
 
     public func gitRemotes() -> [String] {
@@ -104,22 +112,25 @@ public struct SystemRuleContext: RuleContext {
 
     /// Every `url` of every `[remote "NAME"]` section of a git config file (git-config(1)'s
     /// syntax: sections and keys without case, `#` and `;` comments, double-quoted values).
-    /// `include`s and `insteadOf` are not followed.
+    /// `include`s and `insteadOf` are not followed. Read on the bytes, line by line (the token
+    /// hot path reads it when a rule names a remote).
     public static func remoteURLs(inGitConfig text: String) -> [String] {
         var urls: [String] = []
         var inRemote = false
-        // Lines split on the bytes (a split over Characters costs the token hot path more).
-        for rawLine in text.utf8.split(separator: UInt8(ascii: "\n")) {
-            let line = Substring(rawLine).trimming(.whitespacesAndNewlines)
-            if line.hasPrefix("[") {
-                let header = line.dropFirst().prefix { $0 != "]" }
-                let name = header.prefix { $0 != " " && $0 != "\t" && $0 != "\"" && $0 != "." }
-                inRemote = name.lowercased() == "remote"
+        for line in text.utf8.split(separator: UInt8(ascii: "\n")) {
+            guard let first = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
+            let rest = line[first...]
+            if rest.first == UInt8(ascii: "[") {
+                let name = rest.dropFirst().prefix {
+                    $0 != 0x20 && $0 != 0x09 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "]") && $0 != UInt8(ascii: ".")
+                }
+                inRemote = name.count == 6 && zip(name, "remote".utf8).allSatisfy { $0 | 0x20 == $1 }
                 continue
             }
-            guard inRemote, let equals = line.firstIndex(of: "=") else { continue }
-            guard line[..<equals].trimming(.whitespaces).lowercased() == "url" else { continue }
-            if let value = gitValue(line[line.index(after: equals)...]), !value.isEmpty { urls.append(value) }
+            guard inRemote, rest.count > 3, zip(rest.prefix(3), "url".utf8).allSatisfy({ $0 | 0x20 == $1 }) else { continue }
+            let afterKey = rest.dropFirst(3).drop { $0 == 0x20 || $0 == 0x09 }
+            guard afterKey.first == UInt8(ascii: "=") else { continue }
+            if let value = gitValue(Substring(afterKey.dropFirst())), !value.isEmpty { urls.append(value) }
             if urls.count >= 64 { break }
         }
         return urls
@@ -144,7 +155,7 @@ public struct SystemRuleContext: RuleContext {
                 value.append(character)
             }
         }
-        let trimmed = value.trimming(.whitespaces)
+        let trimmed = value.trimming(.whitespacesAndNewlines)
         return trimmed.isEmpty ? nil : trimmed
     }
 

@@ -106,6 +106,7 @@ public enum ConfigRulesScan {
         mutating func rulesArray() -> [IdentityRule]? {
             guard take(Self.openBracket) else { return nil }
             var rules: [IdentityRule] = []
+            rules.reserveCapacity(8)
             if take(Self.closeBracket) { return rules }
             while true {
                 guard rules.count < IdentityRule.maximumCount, let rule = rule() else { return nil }
@@ -117,20 +118,22 @@ public enum ConfigRulesScan {
 
         mutating func rule() -> IdentityRule? {
             var rule = IdentityRule()
-            var seen: [String] = []
+            var seen = 0  // a bit per field: a field given twice is left to the full decoder
             let ok = members { scanner, key in
-                guard !seen.contains(key), let value = scanner.plainString() else { return false }
-                seen.append(key)
+                guard let value = scanner.plainString() else { return false }
+                let bit: Int
                 switch key {
-                case "name": rule.name = value
-                case "user": rule.user = value
-                case "provider": rule.provider = value
-                case "directory": rule.directory = value
-                case "remote": rule.remote = value
-                case "kubeContext": rule.kubeContext = value
-                case "env": rule.env = value
+                case "name": (bit, rule.name) = (1, value)
+                case "user": (bit, rule.user) = (2, value)
+                case "provider": (bit, rule.provider) = (4, value)
+                case "directory": (bit, rule.directory) = (8, value)
+                case "remote": (bit, rule.remote) = (16, value)
+                case "kubeContext": (bit, rule.kubeContext) = (32, value)
+                case "env": (bit, rule.env) = (64, value)
                 default: return false
                 }
+                guard seen & bit == 0 else { return false }
+                seen |= bit
                 return true
             }
             return ok ? rule : nil

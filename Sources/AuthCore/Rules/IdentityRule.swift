@@ -55,6 +55,9 @@ public struct IdentityRule: Codable, Sendable, Equatable {
         }
     }
 
+    /// No condition at all (`check` refuses such a rule).
+    var conditionsEmpty: Bool { env == nil && directory == nil && kubeContext == nil && remote == nil }
+
     public var conditions: [(Condition, String)] {
         Condition.allCases.compactMap { condition in pattern(of: condition).map { (condition, $0) } }
     }
@@ -95,7 +98,7 @@ public struct IdentityRule: Codable, Sendable, Equatable {
                 throw refuse("provider", (error as? AuthError)?.message ?? "'\(Sanitize.text(provider, limit: 60))' is not a provider id")
             }
         }
-        guard !conditions.isEmpty else {
+        guard !conditionsEmpty else {
             throw refuse(
                 "directory", "a rule needs at least one condition: a directory, a remote, a kube context or an environment variable")
         }
@@ -107,7 +110,7 @@ public struct IdentityRule: Codable, Sendable, Equatable {
             }
         }
         if let remote {
-            guard Self.isPrintable(remote, limit: 2048), !remote.contains(" ") else {
+            guard Self.isPrintable(remote, limit: 2048), !remote.utf8.contains(0x20) else {
                 throw refuse(
                     "remote", "'\(Sanitize.text(remote, limit: 80))' is not a remote URL pattern (no spaces, at most 2048 characters)")
             }
@@ -139,12 +142,16 @@ public struct IdentityRule: Codable, Sendable, Equatable {
     static func isUser(_ user: String) -> Bool {
         if UIDSyntax.isUID(user) { return true }
         // An email: something@something, printable, no spaces.
-        guard isPrintable(user, limit: 320), !user.contains(" "), let at = user.firstIndex(of: "@") else { return false }
-        return at != user.startIndex && user.index(after: at) != user.endIndex
+        guard isPrintable(user, limit: 320), !user.utf8.contains(0x20), let at = user.utf8.firstIndex(of: UInt8(ascii: "@")) else {
+            return false
+        }
+        return at != user.utf8.startIndex && user.utf8.index(after: at) != user.utf8.endIndex
     }
 
+    /// Not empty, at most `limit` bytes, no control character (U+0000–U+001F, U+007F): checked on
+    /// the bytes, which in valid UTF-8 says the same as on the scalars.
     static func isPrintable(_ text: String, limit: Int) -> Bool {
-        !text.isEmpty && text.utf8.count <= limit && text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
+        !text.isEmpty && text.utf8.count <= limit && text.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x7F }
     }
 
     static func isVariableCondition(_ text: String) -> Bool {

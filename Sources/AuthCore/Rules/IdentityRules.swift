@@ -35,15 +35,29 @@ public enum IdentityRules {
         return rules.enumerated().map { evaluate($1, index: $0 + 1, facts: facts) }
     }
 
-    /// Whether every condition of `rule` holds (`evaluate` without its record).
+    /// Whether every condition of `rule` holds: `evaluate` without its record (whose arrays
+    /// cost the token hot path), in the same order.
     static func holds(_ rule: IdentityRule, facts: Facts) -> Bool {
-        var any = false
-        for condition in IdentityRule.Condition.allCases {
-            guard let pattern = rule.pattern(of: condition) else { continue }
-            guard check(condition, pattern, facts: facts).holds else { return false }
-            any = true
+        guard !rule.conditionsEmpty else { return false }
+        if let pattern = rule.env, !envHolds(pattern, facts: facts) { return false }
+        if let pattern = rule.directory {
+            guard let directory = facts.workingDirectory, directoryMatches(pattern, directory, context: facts.context) else { return false }
         }
-        return any
+        if let pattern = rule.kubeContext {
+            guard let context = facts.kubeContext, Glob.matches(pattern, context) else { return false }
+        }
+        if let pattern = rule.remote {
+            let wanted = RemoteURL.normalized(pattern)
+            guard facts.normalizedRemotes.contains(where: { Glob.matches(wanted, $0) }) else { return false }
+        }
+        return true
+    }
+
+    static func envHolds(_ pattern: String, facts: Facts) -> Bool {
+        let equals = pattern.utf8.firstIndex(of: UInt8(ascii: "="))
+        let name = equals.map { String(pattern[..<$0]) } ?? pattern
+        let value = facts.context.variable(name)
+        return equals.map { value == String(pattern[pattern.index(after: $0)...]) } ?? !(value ?? "").isEmpty
     }
 
     static func evaluate(_ rule: IdentityRule, index: Int, facts: Facts) -> Evaluation {
@@ -59,10 +73,8 @@ public enum IdentityRules {
     static func check(_ condition: IdentityRule.Condition, _ pattern: String, facts: Facts) -> ConditionResult {
         switch condition {
         case .env:
-            let equals = pattern.utf8.firstIndex(of: UInt8(ascii: "="))
-            let name = equals.map { String(pattern[..<$0]) } ?? pattern
-            let value = facts.context.variable(name)
-            let holds = equals.map { value == String(pattern[pattern.index(after: $0)...]) } ?? !(value ?? "").isEmpty
+            let value = facts.context.variable(String(pattern.utf8.prefix { $0 != UInt8(ascii: "=") }) ?? pattern)
+            let holds = envHolds(pattern, facts: facts)
             // The value itself is never shown (a variable may hold a secret): only whether it is set.
             return ConditionResult(condition: .env, pattern: pattern, found: (value ?? "").isEmpty ? [] : ["(set)"], holds: holds)
         case .directory:
@@ -79,7 +91,7 @@ public enum IdentityRules {
             return ConditionResult(condition: .kubeContext, pattern: pattern, found: [context], holds: Glob.matches(pattern, context))
         case .remote:
             // Compared (and shown) without a user name or password: a remote URL may carry a token.
-            let remotes = facts.remotes.map(RemoteURL.normalized)
+            let remotes = facts.normalizedRemotes
             let wanted = RemoteURL.normalized(pattern)
             return ConditionResult(
                 condition: .remote, pattern: pattern, found: remotes, holds: remotes.contains { Glob.matches(wanted, $0) })
@@ -114,7 +126,7 @@ public enum IdentityRules {
         let context: any RuleContext
         init(_ context: any RuleContext) { self.context = context }
         lazy var workingDirectory: String? = context.workingDirectory()
-        lazy var remotes: [String] = context.gitRemotes()
+        lazy var normalizedRemotes: [String] = context.gitRemotes().map(RemoteURL.normalized)
         lazy var kubeContext: String? = context.kubeContext()
     }
 }
