@@ -44,6 +44,7 @@ with os.fdopen(fd, "w") as f:
               "scopes": ["offline_access"]}}}, f, indent=2, sort_keys=True)
 for name, last in [("none", {"name": "five", "user": other["uid"], "env": "AUTHCTL_BENCH_NEVER_SET_EITHER"}),
                    ("uid", {"name": "five", "user": other["uid"], "directory": "/"}),
+                   ("provider", {"name": "five", "user": other["uid"], "provider": "oidc.bench", "directory": "/"}),
                    ("email", {"name": "five", "user": other["email"], "directory": "/"})]:
     path = f"{work}/rules-{name}.json"
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -75,6 +76,7 @@ cases=(
     "token, 2 users|||token --keystore $work/keystore-2.json --config $work/none.json"
     "token, 5 rules, none holds|||token --keystore $work/keystore-2.json --config $work/rules-none.json"
     "token, 5 rules, the 5th: another uid|||token --keystore $work/keystore-2.json --config $work/rules-uid.json"
+    "token, 5 rules, the 5th: a uid and a provider|||token --keystore $work/keystore-2.json --config $work/rules-provider.json"
     "token, 5 rules, the 5th: an email|||token --keystore $work/keystore-2.json --config $work/rules-email.json"
 )
 printf '%-40s' case
