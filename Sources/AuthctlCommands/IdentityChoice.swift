@@ -58,10 +58,12 @@ struct IdentityChoice: Equatable {
             return .unsure
         }
         guard let data else { return .none }
-        switch ConfigRulesScan.rules(in: data) {
+        let chooser = IdentityRules.Chooser(ruleContext(io: io, askedRemote: nil))
+        switch ConfigRulesScan.firstMatch(in: data, where: chooser.holds) {
         case .none: return .none
         case .unsure: return .unsure
-        case .rules(let rules): return winner(rules, io: io, askedRemote: nil).map(Fast.chosen) ?? .none
+        case .rule(let rule, let index):
+            return .chosen(IdentityChoice(user: rule.user, provider: rule.provider, source: .rule(index: index, name: rule.name)))
         }
     }
 

@@ -117,7 +117,14 @@ public struct SystemRuleContext: RuleContext {
     public static func remoteURLs(inGitConfig text: String) -> [String] {
         var urls: [String] = []
         var inRemote = false
-        for line in text.utf8.split(separator: UInt8(ascii: "\n")) {
+        // Line by line, without an array of lines (whose element type the runtime would make
+        // metadata for on the token hot path).
+        let all = text.utf8
+        var start = all.startIndex
+        while start < all.endIndex {
+            let end = all[start...].firstIndex(of: UInt8(ascii: "\n")) ?? all.endIndex
+            let line = all[start..<end]
+            start = end < all.endIndex ? all.index(after: end) : end
             guard let first = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
             let rest = line[first...]
             if rest.first == UInt8(ascii: "[") {

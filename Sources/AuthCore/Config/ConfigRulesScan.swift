@@ -13,18 +13,73 @@ public enum ConfigRulesScan {
     }
 
     public static func rules(in data: Data) -> Result {
+        var rules: [IdentityRule] = []
+        switch visit(
+            data,
+            { rule, _ in
+                rules.append(rule)
+                return true
+            })
+        {
+        case .none: return .none
+        case .unsure: return .unsure
+        case .visited: break
+        }
+        do {
+            try IdentityRule.check(rules)
+        } catch {
+            return .unsure
+        }
+        return .rules(rules)
+    }
+
+    /// What `firstMatch` found.
+    public enum Match: Equatable, Sendable {
+        /// No rules, or none that holds.
+        case none
+        /// The first rule that holds and its place (from 1).
+        case rule(IdentityRule, index: Int)
+        case unsure
+    }
+
+    /// The first rule for which `holds` is true, every rule of the file held to
+    /// `IdentityRule.check` (names unique) as `rules(in:)` does; `holds` is asked only until
+    /// one holds. No array of rules is made (on the token hot path the runtime would make its
+    /// type's metadata: bench/README.md).
+    public static func firstMatch(in data: Data, where holds: (IdentityRule) -> Bool) -> Match {
+        var names: [String] = []
+        var found: (IdentityRule, Int)?
+        var count = 0
+        let result = visit(data) { rule, index in
+            count += 1
+            guard count <= IdentityRule.maximumCount, (try? rule.check()) != nil else { return false }
+            if let name = rule.name {
+                guard !names.contains(name) else { return false }
+                names.append(name)
+            }
+            if found == nil, holds(rule) { found = (rule, index) }
+            return true
+        }
+        switch result {
+        case .none: return .none
+        case .unsure: return .unsure
+        case .visited: return found.map { .rule($0.0, index: $0.1) } ?? .none
+        }
+    }
+
+    enum Visit {
+        case none, unsure, visited
+    }
+
+    /// Each rule of the file given to `rule` with its place (from 1), which returns false to
+    /// give up (`.unsure`).
+    static func visit(_ data: Data, _ rule: (IdentityRule, Int) -> Bool) -> Visit {
         data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             guard mentionsRules(bytes) else { return .none }
             var scanner = Scanner(bytes: bytes)
-            guard let rules = scanner.file() else { return .unsure }
-            guard let rules else { return .none }
-            do {
-                try IdentityRule.check(rules)
-            } catch {
-                return .unsure
-            }
-            return .rules(rules)
+            guard let seen = scanner.file(rule) else { return .unsure }
+            return seen ? .visited : .none
         }
     }
 
@@ -72,21 +127,20 @@ public enum ConfigRulesScan {
         func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
 
         /// The top-level object: `.some(rules)` when it has `rules`, `.some(nil)` when not, nil when unsure.
-        mutating func file() -> [IdentityRule]?? {
-            var rules: [IdentityRule]?
+        /// The top-level object, each rule given to `visit`: whether it has `rules`, nil when unsure.
+        mutating func file(_ visit: (IdentityRule, Int) -> Bool) -> Bool? {
             var seenRules = false
             let ok = members { scanner, key in
                 if key == "rules" {
                     guard !seenRules else { return false }
                     seenRules = true
-                    rules = scanner.rulesArray()
-                    return rules != nil
+                    return scanner.rulesArray(visit)
                 }
                 return scanner.skipValue(depth: 0)
             }
             skipSpace()
             guard ok, position == bytes.count else { return nil }
-            return .some(rules)
+            return seenRules
         }
 
         /// `{ "key": value, … }`, `member` reading each value.
@@ -103,16 +157,15 @@ public enum ConfigRulesScan {
             }
         }
 
-        mutating func rulesArray() -> [IdentityRule]? {
-            guard take(Self.openBracket) else { return nil }
-            var rules: [IdentityRule] = []
-            rules.reserveCapacity(8)
-            if take(Self.closeBracket) { return rules }
+        mutating func rulesArray(_ visit: (IdentityRule, Int) -> Bool) -> Bool {
+            guard take(Self.openBracket) else { return false }
+            if take(Self.closeBracket) { return true }
+            var index = 0
             while true {
-                guard rules.count < IdentityRule.maximumCount, let rule = rule() else { return nil }
-                rules.append(rule)
+                index += 1
+                guard index <= IdentityRule.maximumCount, let rule = rule(), visit(rule, index) else { return false }
                 if take(Self.comma) { continue }
-                return take(Self.closeBracket) ? rules : nil
+                return take(Self.closeBracket)
             }
         }
 

@@ -29,6 +29,13 @@ public enum IdentityRules {
         return nil
     }
 
+    /// Rules looked at one by one, the facts shared (the token hot path, `ConfigRulesScan.firstMatch`).
+    public struct Chooser {
+        let facts: Facts
+        public init(_ context: any RuleContext) { facts = Facts(context) }
+        public func holds(_ rule: IdentityRule) -> Bool { IdentityRules.holds(rule, facts: facts) }
+    }
+
     /// Every rule looked at (`rules explain`), the winner being the first that matches.
     public static func explain(_ rules: [IdentityRule], in context: any RuleContext) -> [Evaluation] {
         let facts = Facts(context)
@@ -135,23 +142,33 @@ public enum IdentityRules {
 /// no trailing `/` or `.git`; git's scp-like `user@host:path` is `ssh://host/path`.
 public enum RemoteURL {
     public static func normalized(_ url: String) -> String {
-        var text = Substring(url)
-        var scheme = "ssh"
-        if let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://") {
-            scheme = text[..<colon].lowercased()
-            text = text[text.index(colon, offsetBy: 3)...]
-        } else if let colon = text.firstIndex(of: ":"), !text[..<colon].contains("/") {
-            // scp-like: [user@]host:path
-            text = Substring(String(text[..<colon]) + "/" + String(text[text.index(after: colon)...]))
+        // On the bytes, ASCII case only (scheme and host are ASCII; a full Unicode lowercasing
+        // costs the token hot path).
+        let bytes = Array(url.utf8)
+        let colon = UInt8(ascii: ":"), slash = UInt8(ascii: "/"), at = UInt8(ascii: "@")
+        var scheme: [UInt8] = Array("ssh".utf8)
+        var rest = bytes[...]
+        if let index = bytes.firstIndex(of: colon) {
+            if bytes[index...].starts(with: [colon, slash, slash]) {
+                scheme = bytes[..<index].map(lowercase)
+                rest = bytes[(index + 3)...]
+            } else if !bytes[..<index].contains(slash) {
+                // scp-like: [user@]host:path
+                rest = (Array(bytes[..<index]) + [slash] + Array(bytes[(index + 1)...]))[...]
+            } else {
+                return url
+            }
         } else {
-            return String(url)
+            return url
         }
-        let hostEnd = text.firstIndex(of: "/") ?? text.endIndex
-        var authority = text[..<hostEnd]
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        var path = String(text[hostEnd...])
-        while path.hasSuffix("/") { path.removeLast() }
-        if path.hasSuffix(".git") { path.removeLast(4) }
-        return scheme + "://" + authority.lowercased() + path
+        let hostEnd = rest.firstIndex(of: slash) ?? rest.endIndex
+        var authority = rest[..<hostEnd]
+        if let index = authority.lastIndex(of: at) { authority = authority[(index + 1)...] }
+        var path = Array(rest[hostEnd...])
+        while path.last == slash { path.removeLast() }
+        if path.count >= 4, path.suffix(4).elementsEqual(".git".utf8) { path.removeLast(4) }
+        return String(decoding: scheme + [colon, slash, slash] + authority.map(lowercase) + path, as: UTF8.self)
     }
+
+    static func lowercase(_ byte: UInt8) -> UInt8 { (65...90).contains(byte) ? byte | 0x20 : byte }
 }
