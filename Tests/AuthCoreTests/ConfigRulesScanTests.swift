@@ -45,6 +45,26 @@ struct ConfigRulesScanTests {
         #expect(ConfigRulesScan.rules(in: Data(text.utf8)) == result, "\(text)")
     }
 
+    @Test("firstMatch gives the winner rules(in:) and IdentityRules.winner give, and is unsure where rules(in:) is")
+    func firstMatchAgrees() {
+        let text = #"{"rules": [{"user": "a@b", "env": "A"}, {"name": "two", "user": "c@d", "env": "B"}, {"user": "e@f", "env": "B"}]}"#
+        let data = Data(text.utf8)
+        let context = FixedRuleContext(variables: ["B": "1"])
+        guard case .rules(let rules) = ConfigRulesScan.rules(in: data) else {
+            Issue.record("not read")
+            return
+        }
+        let winner = IdentityRules.winner(rules, in: context)
+        #expect(ConfigRulesScan.firstMatch(in: data, where: IdentityRules.Chooser(context).holds) == .rule(rules[1], index: 2))
+        #expect(winner?.index == 2)
+        #expect(ConfigRulesScan.firstMatch(in: data, where: { _ in false }) == .none)
+        // A broken rule after the winner still makes it unsure, as the full reading fails.
+        let broken = Data(#"{"rules": [{"user": "a@b", "env": "A"}, {"user": "c@d", "directory": "relative"}]}"#.utf8)
+        #expect(ConfigRulesScan.firstMatch(in: broken, where: { _ in true }) == .unsure)
+        let twice = Data(#"{"rules": [{"name": "n", "user": "a@b", "env": "A"}, {"name": "n", "user": "c@d", "env": "B"}]}"#.utf8)
+        #expect(ConfigRulesScan.firstMatch(in: twice, where: { _ in true }) == .unsure)
+    }
+
     @Test("a broken rule fails the configuration's load, naming the file, the rule and the field")
     func validatedOnLoad() throws {
         let storage = InMemoryConfigStorageForScan()
