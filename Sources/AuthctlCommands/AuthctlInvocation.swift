@@ -61,8 +61,11 @@ public struct AuthctlInvocation: Sendable {
         case .none: break
         case .unsure: return nil
         case .chosen(let choice):
-            guard let chosen = try? fastToken.choosing(choice, keystore: keystore, verifying: false) else { return nil }
-            request = chosen
+            do {
+                request = try fastToken.choosing(choice, keystore: keystore, verifying: false)
+            } catch {
+                return nil
+            }
         }
         guard let printed = request.printedFromCache(keystore: keystore, now: io.clock.now()) else { return nil }
         Output(stdout: io.stdout, stderr: io.stderr).write(printed)

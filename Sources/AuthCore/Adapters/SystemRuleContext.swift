@@ -37,8 +37,8 @@ public struct SystemRuleContext: RuleContext {
     /// getcwd(3): on Linux the kernel's path of the directory, with every symbolic link
     /// resolved already (elsewhere it is resolved here).
     public func workingDirectory() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let directory: String? = buffer.withUnsafeMutableBufferPointer { pointer in
+        // On the stack: nothing to allocate, zero and free on the token hot path.
+        let directory: String? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX) + 1) { pointer in
             guard let base = pointer.baseAddress, getcwd(base, pointer.count) != nil else { return nil }
             return String(cString: base)
         }

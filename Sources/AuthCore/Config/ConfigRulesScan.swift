@@ -48,7 +48,9 @@ public enum ConfigRulesScan {
     /// type's metadata: bench/README.md).
     public static func firstMatch(in data: Data, where holds: (IdentityRule) -> Bool) -> Match {
         var names: [String] = []
-        var found: (IdentityRule, Int)?
+        // Two variables, not an optional tuple (whose metadata the runtime would make).
+        var found: IdentityRule?
+        var foundIndex = 0
         var count = 0
         let result = visit(data) { rule, index in
             count += 1
@@ -57,13 +59,18 @@ public enum ConfigRulesScan {
                 guard !names.contains(name) else { return false }
                 names.append(name)
             }
-            if found == nil, holds(rule) { found = (rule, index) }
+            if found == nil, holds(rule) {
+                found = rule
+                foundIndex = index
+            }
             return true
         }
         switch result {
         case .none: return .none
         case .unsure: return .unsure
-        case .visited: return found.map { .rule($0.0, index: $0.1) } ?? .none
+        case .visited:
+            guard let found else { return .none }
+            return .rule(found, index: foundIndex)
         }
     }
 
