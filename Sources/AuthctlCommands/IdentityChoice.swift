@@ -87,7 +87,7 @@ struct IdentityChoice: Equatable {
     /// user fails anyway when it is not there, and the full command then says why).
     func uid(in keystore: FileKeystore, verifying: Bool = true) throws -> String? {
         guard let user else { return nil }
-        if !user.contains("@") {
+        if !user.utf8.contains(UInt8(ascii: "@")) {
             guard verifying else { return user }
             guard try keystore.readUser(uid: user).users.contains(where: { $0.uid == user }) else { throw unknownUser(user) }
             return user

@@ -63,7 +63,7 @@ public struct IdentityRule: Codable, Sendable, Equatable {
     }
 
     /// The user as a uid, or nil when it is an email (an email holds `@`, which no uid does).
-    public var userUID: String? { user.flatMap { $0.contains("@") ? nil : $0 } }
+    public var userUID: String? { user.flatMap { $0.utf8.contains(UInt8(ascii: "@")) ? nil : $0 } }
 
     /// A field that breaks a rule of `rules add`: its config.json key and what is wrong.
     public struct FieldError: Error, Sendable, Equatable {
