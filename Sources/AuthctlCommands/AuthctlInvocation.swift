@@ -55,19 +55,24 @@ public struct AuthctlInvocation: Sendable {
         guard let fastToken else { return nil }
         // The identity a rule, --user or AUTHCTL_USER chose (docs/identities.md); a problem
         // with it is the full command's to report.
-        var request = fastToken
         let keystore = Wiring.keystore(fastToken.settings, io: io, keyMemory: nil, asking: false)
+        let printed: Data?
         switch IdentityChoice.fast(fastToken.settings, io: io) {
-        case .none: break
+        case .none: printed = fastToken.printedFromCache(keystore: keystore, now: io.clock.now())
         case .unsure: return nil
         case .chosen(let choice):
+            // The chosen user and provider passed as they are (a copy of the request, changed,
+            // costs the hot path the runtime's metadata for it: bench/README.md).
+            let uid: String?
             do {
-                request = try fastToken.choosing(choice, keystore: keystore, verifying: false)
+                uid = try choice.uid(in: keystore, verifying: false)
             } catch {
                 return nil
             }
+            printed = fastToken.printedFromCache(
+                keystore: keystore, now: io.clock.now(), uid: uid, provider: fastToken.provider ?? choice.provider)
         }
-        guard let printed = request.printedFromCache(keystore: keystore, now: io.clock.now()) else { return nil }
+        guard let printed else { return nil }
         Output(stdout: io.stdout, stderr: io.stderr).write(printed)
         return 0
     }

@@ -156,11 +156,15 @@ struct TokenInvocation: Equatable, WiredCommand {
 
     /// The token asked for, as `TokenRefresh` gives it.
     var input: TokenRefresh.Input {
-        get throws {
-            TokenRefresh.Input(
-                providerID: try provider.map(ProviderID.init(parsing:)), idToken: printsIDToken,
-                minimumTTL: TimeInterval(minimumTTL), forceRefresh: forceRefresh, scopes: scopes, uid: uid)
-        }
+        get throws { try input(uid: uid, provider: provider) }
+    }
+
+    /// The token asked for, for `uid` and `provider` (the hot path's chosen identity, without
+    /// a copy of the request: bench/README.md).
+    func input(uid: String?, provider: String?) throws -> TokenRefresh.Input {
+        TokenRefresh.Input(
+            providerID: try provider.map(ProviderID.init(parsing:)), idToken: printsIDToken,
+            minimumTTL: TimeInterval(minimumTTL), forceRefresh: forceRefresh, scopes: scopes, uid: uid)
     }
 
     /// The request for the identity `choice` names (docs/identities.md): its user, and its
@@ -178,7 +182,14 @@ struct TokenInvocation: Equatable, WiredCommand {
     /// then `run` does it all again and says what went wrong. The entry point calls it before
     /// main.swift creates a `Task`, a Dispatch source or a thread (bench/README.md).
     func printedFromCache(keystore: any Keystore, now: Date) -> Data? {
-        guard let output = try? TokenRefresh.cachedOutput(input, keystore: keystore, now: now) else { return nil }
+        printedFromCache(keystore: keystore, now: now, uid: uid, provider: provider)
+    }
+
+    /// The same for the identity chosen by `IdentityChoice` (`uid`, and `provider` when none was given).
+    func printedFromCache(keystore: any Keystore, now: Date, uid: String?, provider: String?) -> Data? {
+        guard let input = try? input(uid: uid, provider: provider),
+            let output = try? TokenRefresh.cachedOutput(input, keystore: keystore, now: now)
+        else { return nil }
         return printed(output)
     }
 
