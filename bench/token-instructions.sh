@@ -3,7 +3,9 @@
 # are not) of the commands that answer from the keystore, for one or more authctl binaries
 # side by side (bench/README.md, issue 24):
 #   token (1 and 1,000 users), token sealed with a key file (1 and 1,000 users),
-#   token --format kubectl-exec, status, git-credential get (https remote).
+#   token --format kubectl-exec, status, git-credential get (https remote), and token with
+#   five rules in config.json (docs/identities.md): none holds; the fifth chooses another
+#   user by uid; by email (issue 29).
 # Usage: bench/token-instructions.sh BINARY [BINARY…]   (needs valgrind and python3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +21,36 @@ for users in 1 1000; do
     HOME="$work" "$1" keystore seal --keystore "$work/sealed-$users.json" --key-file "$work/keystore.key" -q
 done
 mkdir -p "$work/xdg"
+# Two users, the second record another user; five rules: four that do not hold (a directory,
+# a git remote — this checkout's config is read —, a kube context, a variable), then one that
+# holds everywhere and names the other user, by uid or by email; or no rule that holds.
+python3 bench/make-keystore.py 2 "$work/keystore-2.json" >/dev/null
+python3 - "$work" <<'PY'
+import json, os, sys
+work = sys.argv[1]
+users = json.load(open(f"{work}/keystore-2.json"))["users"]
+other = users[1]
+def rules(last):
+    return [
+        {"name": "work", "user": other["uid"], "directory": "~/work/"},
+        {"name": "contoso", "user": other["uid"], "remote": "https://dev.azure.com/contoso/**"},
+        {"name": "prod", "user": other["uid"], "kubeContext": "prod-*"},
+        {"name": "ci", "user": other["uid"], "env": "AUTHCTL_BENCH_NEVER_SET"},
+        last,
+    ]
+fd = os.open(f"{work}/providers.json", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+with os.fdopen(fd, "w") as f:
+    json.dump({"version": 1, "providers": {"oidc.bench": {"id": "oidc.bench", "clientId": "bench", "issuer": "https://auth.example.com",
+              "scopes": ["offline_access"]}}}, f, indent=2, sort_keys=True)
+for name, last in [("none", {"name": "five", "user": other["uid"], "env": "AUTHCTL_BENCH_NEVER_SET_EITHER"}),
+                   ("uid", {"name": "five", "user": other["uid"], "directory": "/"}),
+                   ("provider", {"name": "five", "user": other["uid"], "provider": "oidc.bench", "directory": "/"}),
+                   ("email", {"name": "five", "user": other["email"], "directory": "/"})]:
+    path = f"{work}/rules-{name}.json"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        json.dump({"version": 1, "providers": {}, "rules": rules(last)}, f, indent=2, sort_keys=True)
+PY
 
 # count BINARY STDIN ARGS…: the instructions of one run (callgrind's total).
 count() {
@@ -40,6 +72,12 @@ cases=(
     "token --format kubectl-exec|||token --format kubectl-exec --keystore $work/keystore-1.json --config $work/none.json"
     "status|||status --keystore $work/keystore-1.json --config $work/none.json"
     "git-credential get|protocol=https\\nhost=git.example.com\\n\\n||git-credential oidc.bench --keystore $work/keystore-1.json --config $work/none.json get"
+    "token, a config.json without rules|||token --keystore $work/keystore-1.json --config $work/providers.json"
+    "token, 2 users|||token --keystore $work/keystore-2.json --config $work/none.json"
+    "token, 5 rules, none holds|||token --keystore $work/keystore-2.json --config $work/rules-none.json"
+    "token, 5 rules, the 5th: another uid|||token --keystore $work/keystore-2.json --config $work/rules-uid.json"
+    "token, 5 rules, the 5th: a uid and a provider|||token --keystore $work/keystore-2.json --config $work/rules-provider.json"
+    "token, 5 rules, the 5th: an email|||token --keystore $work/keystore-2.json --config $work/rules-email.json"
 )
 printf '%-40s' case
 for binary in "$@"; do printf ' %16s' "$(basename "$(dirname "$binary")")"; done

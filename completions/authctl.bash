@@ -182,13 +182,13 @@ _authctl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    login|link|reauth|unlink|status|token|exec|git-credential|signout|request|providers|users|keystore|unlock|lock|backend|version|completion|doctor|aws-credentials|gcp-token|help)
+    login|link|reauth|unlink|status|token|exec|git-credential|signout|request|providers|users|keystore|unlock|lock|backend|version|completion|doctor|aws-credentials|gcp-token|backend|version|completion|doctor|rules|kubeconfig|help)
         # Offer subcommand argument completions
         "_authctl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec git-credential signout request providers users keystore unlock lock backend version completion doctor aws-credentials gcp-token help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec git-credential signout request providers users keystore unlock lock backend version completion doctor aws-credentials gcp-token backend version completion doctor rules kubeconfig help' -- "${cur}"))
         ;;
     esac
 }
@@ -197,7 +197,7 @@ _authctl_login() {
     repeating_flags=()
     non_repeating_flags=(--no-browser --device-code --manual --allow-any-local-user --client-credentials --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --authorization-details --id-token --raw-nonce --client-id --client-secret-env --client-secret-file --certificate-file --assertion-algorithm --federated-token-file --federated-token-env --federated-token --federated-audience --credential --issuer --client-metadata-url --keystore --config)
+    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --authorization-details --id-token --raw-nonce --client-id --client-secret-env --client-secret-file --certificate-file --assertion-algorithm --federated-token-file --federated-token-env --federated-token --federated-audience --credential --issuer --client-metadata-url --keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -281,6 +281,10 @@ _authctl_login() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion login -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -296,7 +300,7 @@ _authctl_link() {
     repeating_flags=()
     non_repeating_flags=(--no-browser --device-code --manual --allow-any-local-user --consent --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --authorization-details --id-token --raw-nonce --pending --keystore --config)
+    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --authorization-details --id-token --raw-nonce --pending --keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -342,6 +346,10 @@ _authctl_link() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion link -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -357,7 +365,7 @@ _authctl_reauth() {
     repeating_flags=()
     non_repeating_flags=(--no-browser --device-code --manual --allow-any-local-user --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --authorization-details --id-token --raw-nonce --keystore --config)
+    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --authorization-details --id-token --raw-nonce --keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -400,6 +408,10 @@ _authctl_reauth() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion reauth -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -415,7 +427,7 @@ _authctl_unlink() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -426,6 +438,10 @@ _authctl_unlink() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion unlink -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -443,7 +459,7 @@ _authctl_status() {
     repeating_flags=()
     non_repeating_flags=(--check --json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -456,6 +472,10 @@ _authctl_status() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion status -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 }
 
@@ -463,7 +483,7 @@ _authctl_token() {
     repeating_flags=()
     non_repeating_flags=(--id-token --access-token --force-refresh --exchange --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope)
-    non_repeating_options=(--min-ttl --format --method --url --audience --resource --requested-token-type --subject-token-type --actor-token-file --actor-token-env --actor-token-type --output-file --keystore --config)
+    non_repeating_options=(--min-ttl --format --method --url --audience --resource --requested-token-type --subject-token-type --actor-token-file --actor-token-env --actor-token-type --output-file --keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -519,6 +539,10 @@ _authctl_token() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion token -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -534,7 +558,7 @@ _authctl_exec() {
     repeating_flags=()
     non_repeating_flags=(--id-token --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope)
-    non_repeating_options=(--provider --keystore --config)
+    non_repeating_options=(--provider --keystore --config --user)
     __authctl_offer_flags_options -1
 
     # Offer option value completions
@@ -554,6 +578,10 @@ _authctl_exec() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion exec -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 }
 
@@ -561,7 +589,7 @@ _authctl_git-credential() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope)
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 2
 
     # Offer option value completions
@@ -572,6 +600,10 @@ _authctl_git-credential() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion git-credential -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     '--scope')
@@ -592,7 +624,7 @@ _authctl_signout() {
     repeating_flags=()
     non_repeating_flags=(--all --revoke --json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -605,6 +637,10 @@ _authctl_signout() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion signout -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 }
 
@@ -612,7 +648,7 @@ _authctl_request() {
     repeating_flags=()
     non_repeating_flags=(--include --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(-H --header)
-    non_repeating_options=(-X --method --data --browser-command --timeout --keystore --config)
+    non_repeating_options=(-X --method --data --browser-command --timeout --keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -638,6 +674,10 @@ _authctl_request() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion request -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -670,7 +710,7 @@ _authctl_providers_add() {
     repeating_flags=()
     non_repeating_flags=(--clear-scopes --clear-params --clear-redirect-uri --clear-listen-address --clear-client-secret --no-check --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--preset --domain --realm --authorization-server --client-id --client-secret-env --client-secret-file --redirect-uri --listen-address --issuer --flow --dpop --par --profile --tenant --authority-host --graph-host --team-id --key-id --private-key-file --keystore --config)
+    non_repeating_options=(--preset --domain --realm --authorization-server --client-id --client-secret-env --client-secret-file --redirect-uri --listen-address --issuer --flow --dpop --par --profile --tenant --authority-host --graph-host --team-id --key-id --private-key-file --keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -752,6 +792,10 @@ _authctl_providers_add() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion providers add -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 }
 
@@ -759,7 +803,7 @@ _authctl_providers_list() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -772,6 +816,10 @@ _authctl_providers_list() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion providers list -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 }
 
@@ -779,7 +827,7 @@ _authctl_providers_show() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -790,6 +838,10 @@ _authctl_providers_show() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion providers show -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -807,7 +859,7 @@ _authctl_providers_remove() {
     repeating_flags=()
     non_repeating_flags=(-y --yes --json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -818,6 +870,10 @@ _authctl_providers_remove() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion providers remove -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -858,7 +914,7 @@ _authctl_users_list() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -871,6 +927,10 @@ _authctl_users_list() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion users list -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 }
 
@@ -878,7 +938,7 @@ _authctl_users_show() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -889,6 +949,10 @@ _authctl_users_show() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion users show -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -906,7 +970,7 @@ _authctl_users_use() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -917,6 +981,10 @@ _authctl_users_use() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion users use -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -934,7 +1002,7 @@ _authctl_users_delete() {
     repeating_flags=()
     non_repeating_flags=(-y --yes --json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -945,6 +1013,10 @@ _authctl_users_delete() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion users delete -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -962,7 +1034,7 @@ _authctl_users_export() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--format --keystore --config)
+    non_repeating_options=(--format --keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -979,6 +1051,10 @@ _authctl_users_export() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion users export -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 }
 
@@ -986,7 +1062,7 @@ _authctl_users_import() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -997,6 +1073,10 @@ _authctl_users_import() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion users import -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -1014,7 +1094,7 @@ _authctl_users_photo() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--output -o --keystore --config)
+    non_repeating_options=(--output -o --keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -1029,6 +1109,10 @@ _authctl_users_photo() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion users photo -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -1061,7 +1145,7 @@ _authctl_keystore_status() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -1072,6 +1156,10 @@ _authctl_keystore_status() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion keystore status -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -1081,7 +1169,7 @@ _authctl_keystore_seal() {
     repeating_flags=()
     non_repeating_flags=(--keyring --json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--key-file --passphrase-env --passphrase-file --keystore --config)
+    non_repeating_options=(--key-file --passphrase-env --passphrase-file --keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -1103,6 +1191,10 @@ _authctl_keystore_seal() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion keystore seal -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -1112,7 +1204,7 @@ _authctl_keystore_unseal() {
     repeating_flags=()
     non_repeating_flags=(-y --yes --json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -1125,6 +1217,10 @@ _authctl_keystore_unseal() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion keystore unseal -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 }
 
@@ -1132,7 +1228,7 @@ _authctl_keystore_rekey() {
     repeating_flags=()
     non_repeating_flags=(--keyring --json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--key-file --passphrase-env --passphrase-file --keystore --config)
+    non_repeating_options=(--key-file --passphrase-env --passphrase-file --keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -1156,6 +1252,10 @@ _authctl_keystore_rekey() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion keystore rekey -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 }
 
@@ -1163,7 +1263,7 @@ _authctl_keystore_new-key() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -1176,6 +1276,10 @@ _authctl_keystore_new-key() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion keystore new-key -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 }
 
@@ -1183,7 +1287,7 @@ _authctl_unlock() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--for --keystore --config)
+    non_repeating_options=(--for --keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -1199,6 +1303,10 @@ _authctl_unlock() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion unlock -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 }
 
@@ -1206,7 +1314,7 @@ _authctl_lock() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -1217,6 +1325,10 @@ _authctl_lock() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion lock -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -1249,7 +1361,7 @@ _authctl_backend_use() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--project --api-key --tenant-id --emulator --keystore --config)
+    non_repeating_options=(--project --api-key --tenant-id --emulator --keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -1274,6 +1386,10 @@ _authctl_backend_use() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion backend use -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -1289,7 +1405,7 @@ _authctl_backend_show() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -1300,6 +1416,10 @@ _authctl_backend_show() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion backend show -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -1309,7 +1429,7 @@ _authctl_version() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -1322,6 +1442,10 @@ _authctl_version() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion version -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 }
 
@@ -1329,7 +1453,7 @@ _authctl_completion() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -1340,6 +1464,10 @@ _authctl_completion() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion completion -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -1357,7 +1485,7 @@ _authctl_doctor() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--keystore --config)
+    non_repeating_options=(--keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -1368,6 +1496,10 @@ _authctl_doctor() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion doctor -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac
@@ -1385,7 +1517,7 @@ _authctl_aws-credentials() {
     repeating_flags=()
     non_repeating_flags=(--force-refresh --json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--role-arn --duration --session-name --sts-endpoint --region --audience --subject-token-type --provider --keystore --config)
+    non_repeating_options=(--role-arn --duration --session-name --sts-endpoint --region --audience --subject-token-type --provider --keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -1424,6 +1556,10 @@ _authctl_aws-credentials() {
         __authctl_add_completions -f
         return
         ;;
+    '--user')
+        __authctl_add_custom_completions ---completion aws-credentials -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
     esac
 }
 
@@ -1431,7 +1567,7 @@ _authctl_gcp-token() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--audience --subject-token-type --provider --keystore --config)
+    non_repeating_options=(--audience --subject-token-type --provider --keystore --config --user)
     __authctl_offer_flags_options 0
 
     # Offer option value completions
@@ -1453,6 +1589,392 @@ _authctl_gcp-token() {
         ;;
     '--config')
         __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion gcp-token -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
+    esac
+}
+
+_authctl_backend() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __authctl_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    use|show)
+        # Offer subcommand argument completions
+        "_authctl_backend_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'use show' -- "${cur}"))
+        ;;
+    esac
+}
+
+_authctl_backend_use() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--project --api-key --tenant-id --emulator --keystore --config --user)
+    __authctl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--project')
+        return
+        ;;
+    '--api-key')
+        return
+        ;;
+    '--tenant-id')
+        return
+        ;;
+    '--emulator')
+        return
+        ;;
+    '--keystore')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--config')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion backend use -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __authctl_add_completions -W 'local'$'\n''firebase'
+        return
+        ;;
+    esac
+}
+
+_authctl_backend_show() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--keystore --config --user)
+    __authctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--keystore')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--config')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion backend show -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
+    esac
+}
+
+_authctl_version() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--keystore --config --user)
+    __authctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--keystore')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--config')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion version -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
+    esac
+}
+
+_authctl_completion() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--keystore --config --user)
+    __authctl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--keystore')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--config')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion completion -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __authctl_add_completions -W 'bash'$'\n''zsh'$'\n''fish'
+        return
+        ;;
+    esac
+}
+
+_authctl_doctor() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--keystore --config --user)
+    __authctl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--keystore')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--config')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion doctor -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __authctl_add_custom_completions ---completion doctor -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
+    esac
+}
+
+_authctl_rules() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __authctl_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    add|list|remove|explain)
+        # Offer subcommand argument completions
+        "_authctl_rules_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'add list remove explain' -- "${cur}"))
+        ;;
+    esac
+}
+
+_authctl_rules_add() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--name --provider --directory --remote --kube-context --env --position --keystore --config --user)
+    __authctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--name')
+        return
+        ;;
+    '--provider')
+        __authctl_add_custom_completions ---completion rules add -- --provider "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
+    '--directory')
+        __authctl_add_completions -d
+        return
+        ;;
+    '--remote')
+        return
+        ;;
+    '--kube-context')
+        return
+        ;;
+    '--env')
+        return
+        ;;
+    '--position')
+        return
+        ;;
+    '--keystore')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--config')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion rules add -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
+    esac
+}
+
+_authctl_rules_list() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--keystore --config --user)
+    __authctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--keystore')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--config')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion rules list -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
+    esac
+}
+
+_authctl_rules_remove() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--keystore --config --user)
+    __authctl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--keystore')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--config')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion rules remove -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
+    esac
+}
+
+_authctl_rules_explain() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--remote --keystore --config --user)
+    __authctl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--remote')
+        return
+        ;;
+    '--keystore')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--config')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion rules explain -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
+    esac
+}
+
+_authctl_kubeconfig() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __authctl_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    set-credentials)
+        # Offer subcommand argument completions
+        "_authctl_kubeconfig_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'set-credentials' -- "${cur}"))
+        ;;
+    esac
+}
+
+_authctl_kubeconfig_set-credentials() {
+    repeating_flags=()
+    non_repeating_flags=(--dry-run --json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--provider --kubeconfig --command --keystore --config --user)
+    __authctl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--provider')
+        __authctl_add_custom_completions ---completion kubeconfig set-credentials -- --provider "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
+    '--kubeconfig')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--command')
+        return
+        ;;
+    '--keystore')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--config')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion kubeconfig set-credentials -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac

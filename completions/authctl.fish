@@ -23,91 +23,123 @@ function __authctl_parse_tokens -S
         __authctl_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'login'
-            __authctl_parse_subcommand 1 'scope=+' 'param=+' 'browser-command=' 'no-browser' 'device-code' 'manual' 'timeout=' 'listen-address=' 'redirect-uri=' 'allow-any-local-user' 'tenant=' 'authorization-details=' 'id-token=' 'raw-nonce=' 'client-credentials' 'client-id=' 'client-secret-env=' 'client-secret-file=' 'certificate-file=' 'assertion-algorithm=' 'federated-token-file=' 'federated-token-env=' 'federated-token=' 'federated-audience=' 'credential=' 'issuer=' 'client-metadata-url=' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            __authctl_parse_subcommand 1 'scope=+' 'param=+' 'browser-command=' 'no-browser' 'device-code' 'manual' 'timeout=' 'listen-address=' 'redirect-uri=' 'allow-any-local-user' 'tenant=' 'authorization-details=' 'id-token=' 'raw-nonce=' 'client-credentials' 'client-id=' 'client-secret-env=' 'client-secret-file=' 'certificate-file=' 'assertion-algorithm=' 'federated-token-file=' 'federated-token-env=' 'federated-token=' 'federated-audience=' 'credential=' 'issuer=' 'client-metadata-url=' 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'link'
-            __authctl_parse_subcommand 1 'scope=+' 'param=+' 'browser-command=' 'no-browser' 'device-code' 'manual' 'timeout=' 'listen-address=' 'redirect-uri=' 'allow-any-local-user' 'tenant=' 'authorization-details=' 'id-token=' 'raw-nonce=' 'pending=' 'consent' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            __authctl_parse_subcommand 1 'scope=+' 'param=+' 'browser-command=' 'no-browser' 'device-code' 'manual' 'timeout=' 'listen-address=' 'redirect-uri=' 'allow-any-local-user' 'tenant=' 'authorization-details=' 'id-token=' 'raw-nonce=' 'pending=' 'consent' 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'reauth'
-            __authctl_parse_subcommand 1 'scope=+' 'param=+' 'browser-command=' 'no-browser' 'device-code' 'manual' 'timeout=' 'listen-address=' 'redirect-uri=' 'allow-any-local-user' 'tenant=' 'authorization-details=' 'id-token=' 'raw-nonce=' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            __authctl_parse_subcommand 1 'scope=+' 'param=+' 'browser-command=' 'no-browser' 'device-code' 'manual' 'timeout=' 'listen-address=' 'redirect-uri=' 'allow-any-local-user' 'tenant=' 'authorization-details=' 'id-token=' 'raw-nonce=' 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'unlink'
-            __authctl_parse_subcommand 1 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            __authctl_parse_subcommand 1 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'status'
-            __authctl_parse_subcommand 0 'check' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            __authctl_parse_subcommand 0 'check' 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'token'
-            __authctl_parse_subcommand 1 'id-token' 'access-token' 'min-ttl=' 'force-refresh' 'format=' 'scope=+' 'method=' 'url=' 'exchange' 'audience=' 'resource=' 'requested-token-type=' 'subject-token-type=' 'actor-token-file=' 'actor-token-env=' 'actor-token-type=' 'output-file=' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            __authctl_parse_subcommand 1 'id-token' 'access-token' 'min-ttl=' 'force-refresh' 'format=' 'scope=+' 'method=' 'url=' 'exchange' 'audience=' 'resource=' 'requested-token-type=' 'subject-token-type=' 'actor-token-file=' 'actor-token-env=' 'actor-token-type=' 'output-file=' 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'exec'
-            __authctl_parse_subcommand -r 1 'provider=' 'scope=+' 'id-token' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            __authctl_parse_subcommand -r 1 'provider=' 'scope=+' 'id-token' 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'git-credential'
-            __authctl_parse_subcommand 2 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'scope=+' 'version' 'h/help'
+            __authctl_parse_subcommand 2 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'scope=+' 'version' 'h/help'
         case 'signout'
-            __authctl_parse_subcommand 0 'all' 'revoke' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            __authctl_parse_subcommand 0 'all' 'revoke' 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'request'
-            __authctl_parse_subcommand 1 'X/method=' 'H/header=+' 'data=' 'include' 'browser-command=' 'timeout=' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            __authctl_parse_subcommand 1 'X/method=' 'H/header=+' 'data=' 'include' 'browser-command=' 'timeout=' 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'providers'
             __authctl_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
             case 'add'
-                __authctl_parse_subcommand 1 'preset=' 'domain=' 'realm=' 'authorization-server=' 'client-id=' 'client-secret-env=' 'client-secret-file=' 'scope=+' 'param=+' 'redirect-uri=' 'listen-address=' 'issuer=' 'flow=' 'dpop=' 'par=' 'profile=' 'tenant=' 'authority-host=' 'graph-host=' 'team-id=' 'key-id=' 'private-key-file=' 'clear-scopes' 'clear-params' 'clear-redirect-uri' 'clear-listen-address' 'clear-client-secret' 'no-check' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+                __authctl_parse_subcommand 1 'preset=' 'domain=' 'realm=' 'authorization-server=' 'client-id=' 'client-secret-env=' 'client-secret-file=' 'scope=+' 'param=+' 'redirect-uri=' 'listen-address=' 'issuer=' 'flow=' 'dpop=' 'par=' 'profile=' 'tenant=' 'authority-host=' 'graph-host=' 'team-id=' 'key-id=' 'private-key-file=' 'clear-scopes' 'clear-params' 'clear-redirect-uri' 'clear-listen-address' 'clear-client-secret' 'no-check' 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             case 'list'
-                __authctl_parse_subcommand 0 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+                __authctl_parse_subcommand 0 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             case 'show'
-                __authctl_parse_subcommand 1 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+                __authctl_parse_subcommand 1 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             case 'remove'
-                __authctl_parse_subcommand 1 'y/yes' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+                __authctl_parse_subcommand 1 'y/yes' 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             end
         case 'users'
             __authctl_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
             case 'list'
-                __authctl_parse_subcommand 0 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+                __authctl_parse_subcommand 0 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             case 'show'
-                __authctl_parse_subcommand 1 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+                __authctl_parse_subcommand 1 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             case 'use'
-                __authctl_parse_subcommand 1 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+                __authctl_parse_subcommand 1 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             case 'delete'
-                __authctl_parse_subcommand 1 'y/yes' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+                __authctl_parse_subcommand 1 'y/yes' 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             case 'export'
-                __authctl_parse_subcommand 0 'format=' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+                __authctl_parse_subcommand 0 'format=' 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             case 'import'
-                __authctl_parse_subcommand 1 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+                __authctl_parse_subcommand 1 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             case 'photo'
-                __authctl_parse_subcommand 0 'o/output=' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+                __authctl_parse_subcommand 0 'o/output=' 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             end
         case 'keystore'
             __authctl_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
             case 'status'
-                __authctl_parse_subcommand 0 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+                __authctl_parse_subcommand 0 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             case 'seal'
-                __authctl_parse_subcommand 0 'key-file=' 'passphrase-env=' 'passphrase-file=' 'keyring' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+                __authctl_parse_subcommand 0 'key-file=' 'passphrase-env=' 'passphrase-file=' 'keyring' 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             case 'unseal'
-                __authctl_parse_subcommand 0 'y/yes' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+                __authctl_parse_subcommand 0 'y/yes' 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             case 'rekey'
-                __authctl_parse_subcommand 0 'key-file=' 'passphrase-env=' 'passphrase-file=' 'keyring' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+                __authctl_parse_subcommand 0 'key-file=' 'passphrase-env=' 'passphrase-file=' 'keyring' 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             case 'new-key'
-                __authctl_parse_subcommand 0 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+                __authctl_parse_subcommand 0 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             end
         case 'unlock'
-            __authctl_parse_subcommand 0 'for=' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            __authctl_parse_subcommand 0 'for=' 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'lock'
-            __authctl_parse_subcommand 0 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            __authctl_parse_subcommand 0 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'backend'
             __authctl_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
             case 'use'
-                __authctl_parse_subcommand 1 'project=' 'api-key=' 'tenant-id=' 'emulator=' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+                __authctl_parse_subcommand 1 'project=' 'api-key=' 'tenant-id=' 'emulator=' 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             case 'show'
-                __authctl_parse_subcommand 0 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+                __authctl_parse_subcommand 0 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             end
         case 'version'
-            __authctl_parse_subcommand 0 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            __authctl_parse_subcommand 0 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'completion'
-            __authctl_parse_subcommand 1 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            __authctl_parse_subcommand 1 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'doctor'
-            __authctl_parse_subcommand 1 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            __authctl_parse_subcommand 1 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'aws-credentials'
-            __authctl_parse_subcommand 0 'role-arn=' 'duration=' 'session-name=' 'sts-endpoint=' 'region=' 'audience=' 'subject-token-type=' 'provider=' 'force-refresh' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            __authctl_parse_subcommand 0 'role-arn=' 'duration=' 'session-name=' 'sts-endpoint=' 'region=' 'audience=' 'subject-token-type=' 'provider=' 'force-refresh' 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
         case 'gcp-token'
-            __authctl_parse_subcommand 0 'audience=' 'subject-token-type=' 'provider=' 'keystore=' 'config=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            __authctl_parse_subcommand 0 'audience=' 'subject-token-type=' 'provider=' 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+        case 'backend'
+            __authctl_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'use'
+                __authctl_parse_subcommand 1 'project=' 'api-key=' 'tenant-id=' 'emulator=' 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            case 'show'
+                __authctl_parse_subcommand 0 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            end
+        case 'version'
+            __authctl_parse_subcommand 0 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+        case 'completion'
+            __authctl_parse_subcommand 1 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+        case 'doctor'
+            __authctl_parse_subcommand 1 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+        case 'rules'
+            __authctl_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'add'
+                __authctl_parse_subcommand 0 'name=' 'provider=' 'directory=' 'remote=' 'kube-context=' 'env=' 'position=' 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            case 'list'
+                __authctl_parse_subcommand 0 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            case 'remove'
+                __authctl_parse_subcommand 1 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            case 'explain'
+                __authctl_parse_subcommand 0 'remote=' 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            end
+        case 'kubeconfig'
+            __authctl_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'set-credentials'
+                __authctl_parse_subcommand 1 'provider=' 'kubeconfig=' 'command=' 'dry-run' 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            end
         case 'help'
             __authctl_parse_subcommand -r 1 'version'
         end
@@ -186,6 +218,12 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "aut
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'doctor' -d 'Check a provider and this machine for what would make a sign-in fail, and say the fix.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'aws-credentials' -d 'Print AWS credentials for a role, from STS AssumeRoleWithWebIdentity with the current identity (credential_process).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'gcp-token' -d 'Print the current identity\'s token as Google\'s executable-sourced credential response (workload identity federation).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'backend' -d 'Choose where users live: the local keystore (default) or a Firebase project.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'version' -d 'Print the version and the commit authctl was built from (as --version does).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'completion' -d 'Print the shell completion script for bash, zsh or fish.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'doctor' -d 'Check a provider and this machine for what would make a sign-in fail, and say the fix.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'rules' -d 'Choose the identity by where a command runs: directory, git remote, kube context, environment.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'kubeconfig' -d 'Set up kubectl to get its tokens from authctl.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl login" -eq 1' -fka '(__authctl_custom_completion ---completion login -- positional@0 (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login"' -l 'scope' -d 'A scope to ask beside the defaults (repeatable).' -rfka ''
@@ -217,6 +255,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" client-metadata-url' -l 'client-metadata-url' -d 'With a resource\'s URL: the https URL of your client ID metadata document, used as the client id where the server supports them.' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion login -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl login" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -241,6 +280,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl link" consent' -l 'consent' -d 'Agree to link a private-relay (hidden email) identity with another one, without being asked.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl link" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl link" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl link" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion link -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl link" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl link" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl link" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -263,6 +303,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl reauth" raw-nonce' -l 'raw-nonce' -d 'The nonce the --id-token was requested with (it must match).' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl reauth" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl reauth" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl reauth" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion reauth -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl reauth" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl reauth" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl reauth" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -271,6 +312,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl unlink" -eq 1' -fka '(__authctl_custom_completion ---completion unlink -- positional@0 (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlink" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlink" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlink" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion unlink -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlink" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlink" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlink" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -279,6 +321,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl status" check' -l 'check' -d 'Also ask the provider whether the session is still active (introspection, else userinfo).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl status" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl status" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl status" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion status -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl status" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl status" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl status" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -304,6 +347,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" output-file' -l 'output-file' -d 'Write the token alone (no newline) to this file, mode 0600, atomically, instead of stdout (Azure\'s AZURE_FEDERATED_TOKEN_FILE).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion token -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl token" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -314,6 +358,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl exec" id-token' -l 'id-token' -d 'Give the ID token instead of the access token (Azure workload identity: AZURE_FEDERATED_TOKEN_FILE=$AUTHCTL_TOKEN_FILE).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl exec" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl exec" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl exec" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion exec -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl exec" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl exec" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl exec" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -321,6 +366,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl exec" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl git-credential" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl git-credential" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl git-credential" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion git-credential -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl git-credential" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl git-credential" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl git-credential" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -332,6 +378,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" revoke' -l 'revoke' -d 'First revoke the refresh tokens at providers that support it, and report each result.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion signout -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl signout" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -345,6 +392,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl request" timeout' -l 'timeout' -d 'Seconds to wait for a step-up\'s sign-in.' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl request" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl request" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl request" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion request -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl request" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl request" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl request" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -386,6 +434,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" no-check' -l 'no-check' -d 'Save without fetching the provider\'s discovery document (an offline set-up; it is checked at the first sign-in).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion providers add -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -393,6 +442,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers list" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers list" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers list" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion providers list -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers list" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers list" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers list" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -401,6 +451,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl providers show" -eq 1' -fka '(__authctl_custom_completion ---completion providers show -- positional@0 (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers show" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers show" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers show" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion providers show -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers show" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers show" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers show" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -410,6 +461,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "aut
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers remove" y yes' -s 'y' -l 'yes' -d 'Do not ask for confirmation on a terminal.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers remove" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers remove" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers remove" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion providers remove -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers remove" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers remove" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers remove" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -426,6 +478,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "aut
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl users" -eq 1' -fa 'photo' -d 'Fetch the current user\'s photo from the provider (Microsoft Graph).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users list" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users list" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users list" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion users list -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users list" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users list" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users list" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -434,6 +487,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl users show" -eq 1' -fka '(__authctl_custom_completion ---completion users show -- positional@0 (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users show" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users show" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users show" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion users show -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users show" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users show" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users show" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -442,6 +496,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl users use" -eq 1' -fka '(__authctl_custom_completion ---completion users use -- positional@0 (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users use" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users use" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users use" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion users use -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users use" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users use" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users use" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -451,6 +506,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "aut
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users delete" y yes' -s 'y' -l 'yes' -d 'Do not ask for confirmation on a terminal.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users delete" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users delete" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users delete" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion users delete -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users delete" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users delete" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users delete" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -459,6 +515,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users export" format' -l 'format' -d 'authctl or firebase.' -rfka 'authctl firebase'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users export" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users export" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users export" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion users export -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users export" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users export" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users export" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -467,6 +524,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl users import" -eq 1' -F
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users import" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users import" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users import" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion users import -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users import" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users import" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users import" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -475,6 +533,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users photo" o output' -l 'output' -s 'o' -d 'The file to write the image to.' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users photo" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users photo" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users photo" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion users photo -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users photo" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users photo" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl users photo" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -489,6 +548,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "aut
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl keystore" -eq 1' -fa 'new-key' -d 'Print a new random 32-byte key in base64, for a key file: authctl keystore new-key > PATH; chmod 600 PATH.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore status" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore status" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore status" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion keystore status -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore status" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore status" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore status" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -500,6 +560,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore seal" keyring' -l 'keyring' -d 'Seal with a key kept in the system keyring (the Secret Service: GNOME Keyring, KWallet, KeePassXC).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore seal" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore seal" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore seal" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion keystore seal -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore seal" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore seal" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore seal" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -508,6 +569,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore unseal" y yes' -s 'y' -l 'yes' -d 'Do not ask for confirmation on a terminal.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore unseal" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore unseal" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore unseal" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion keystore unseal -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore unseal" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore unseal" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore unseal" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -519,6 +581,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore rekey" keyring' -l 'keyring' -d 'Seal with a key kept in the system keyring (the Secret Service: GNOME Keyring, KWallet, KeePassXC).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore rekey" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore rekey" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore rekey" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion keystore rekey -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore rekey" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore rekey" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore rekey" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -526,6 +589,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore rekey" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore new-key" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore new-key" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore new-key" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion keystore new-key -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore new-key" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore new-key" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl keystore new-key" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -534,6 +598,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlock" for' -l 'for' -d 'How long: a number with s, m or h (at most 24h).' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlock" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlock" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlock" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion unlock -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlock" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlock" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlock" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -541,6 +606,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl unlock" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl lock" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl lock" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl lock" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion lock -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl lock" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl lock" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl lock" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -557,6 +623,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" emulator' -l 'emulator' -d 'firebase: the Auth emulator on this machine.' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion backend use -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -564,6 +631,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend show" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend show" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend show" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion backend show -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend show" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend show" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend show" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -571,6 +639,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend show" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl version" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl version" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl version" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion version -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl version" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl version" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl version" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -579,6 +648,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl completion" -eq 1' -fka 'bash zsh fish'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl completion" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl completion" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl completion" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion completion -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl completion" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl completion" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl completion" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -587,6 +657,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl doctor" -eq 1' -fka '(__authctl_custom_completion ---completion doctor -- positional@0 (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl doctor" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl doctor" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl doctor" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion doctor -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl doctor" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl doctor" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl doctor" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -603,6 +674,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl aws-credentials" force-refresh' -l 'force-refresh' -d 'Assume the role again even when the cached credentials are still valid.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl aws-credentials" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl aws-credentials" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl aws-credentials" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion aws-credentials -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl aws-credentials" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl aws-credentials" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl aws-credentials" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
@@ -613,9 +685,122 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl gcp-token" provider' -l 'provider' -d 'The identity\'s provider (default: the one of the last sign-in).' -rfka '(__authctl_custom_completion ---completion gcp-token -- --provider (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl gcp-token" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl gcp-token" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl gcp-token" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion gcp-token -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl gcp-token" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl gcp-token" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl gcp-token" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl gcp-token" version' -l 'version' -d 'Show the version.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl gcp-token" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl backend" -eq 1' -fa 'use' -d 'Use the local keystore, or a Firebase project, as the user database.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl backend" -eq 1' -fa 'show' -d 'Show where users live.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl backend use" -eq 1' -fka 'local firebase'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" project' -l 'project' -d 'firebase: the project id.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" api-key' -l 'api-key' -d 'firebase: the project\'s Web API key (never printed).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" tenant-id' -l 'tenant-id' -d 'firebase: the Identity Platform tenant users sign in to.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" emulator' -l 'emulator' -d 'firebase: the Auth emulator on this machine.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion backend use -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend use" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend show" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend show" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend show" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion backend show -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend show" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend show" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend show" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend show" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl backend show" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl version" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl version" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl version" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion version -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl version" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl version" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl version" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl version" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl version" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl completion" -eq 1' -fka 'bash zsh fish'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl completion" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl completion" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl completion" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion completion -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl completion" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl completion" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl completion" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl completion" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl completion" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl doctor" -eq 1' -fka '(__authctl_custom_completion ---completion doctor -- positional@0 (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl doctor" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl doctor" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl doctor" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion doctor -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl doctor" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl doctor" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl doctor" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl doctor" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl doctor" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl rules" -eq 1' -fa 'add' -d 'Add a rule (last, or at --position); every condition given must hold.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl rules" -eq 1' -fa 'list' -d 'List the rules in the order they are tried.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl rules" -eq 1' -fa 'remove' -d 'Remove a rule by its name or number.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl rules" -eq 1' -fa 'explain' -d 'Show which rule wins here, and why each rule does or does not hold.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules add" name' -l 'name' -d 'A name to remove it by.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules add" provider' -l 'provider' -d 'The provider whose token to give.' -rfka '(__authctl_custom_completion ---completion rules add -- --provider (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules add" directory' -l 'directory' -d 'Holds in this directory and under it (~ for home; symbolic links resolved).' -rfa '(__authctl_complete_directories)'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules add" remote' -l 'remote' -d 'Holds when a git remote (or the URL git asks about) matches: * within a segment, ** across.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules add" kube-context' -l 'kube-context' -d 'Holds when kubectl\'s current context matches.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules add" env' -l 'env' -d 'Holds when NAME is set and not empty, or NAME=VALUE when it equals VALUE.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules add" position' -l 'position' -d 'Its place among the rules, from 1 (default: last).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules add" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules add" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules add" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion rules add -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules add" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules add" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules add" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules add" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules add" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules list" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules list" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules list" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion rules list -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules list" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules list" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules list" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules list" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules list" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules remove" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules remove" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules remove" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion rules remove -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules remove" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules remove" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules remove" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules remove" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules remove" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules explain" remote' -l 'remote' -d 'Explain for this URL, as git asks a credential for it.' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules explain" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules explain" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules explain" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion rules explain -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules explain" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules explain" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules explain" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules explain" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl rules explain" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl kubeconfig" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl kubeconfig" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_positional "authctl kubeconfig" -eq 1' -fa 'set-credentials' -d 'Write a kubeconfig user whose exec plugin runs authctl token --format kubectl-exec.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl kubeconfig set-credentials" provider' -l 'provider' -d 'The provider whose token kubectl gets.' -rfka '(__authctl_custom_completion ---completion kubeconfig set-credentials -- --provider (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl kubeconfig set-credentials" kubeconfig' -l 'kubeconfig' -d 'The kubeconfig file (default: the first of KUBECONFIG, else ~/.kube/config).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl kubeconfig set-credentials" command' -l 'command' -d 'The program kubectl runs (default: authctl, found on kubectl\'s PATH).' -rfka ''
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl kubeconfig set-credentials" dry-run' -l 'dry-run' -d 'Print the entry; change nothing.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl kubeconfig set-credentials" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl kubeconfig set-credentials" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl kubeconfig set-credentials" user' -l 'user' -d 'The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json\'s rules).' -rfka '(__authctl_custom_completion ---completion kubeconfig set-credentials -- --user (count (__authctl_tokens -pc)) (__authctl_tokens -tC))'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl kubeconfig set-credentials" json' -l 'json' -d 'Print exactly one JSON document on stdout (the result or the error).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl kubeconfig set-credentials" v verbose' -l 'verbose' -s 'v' -d 'Log each HTTP exchange (method, host, path, status, duration) to stderr; secrets are never logged.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl kubeconfig set-credentials" q quiet' -l 'quiet' -s 'q' -d 'Print no progress lines.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl kubeconfig set-credentials" version' -l 'version' -d 'Show the version.'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl kubeconfig set-credentials" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl help" version' -l 'version' -d 'Show the version.'

@@ -17,7 +17,7 @@ import re
 import subprocess
 import sys
 
-GLOBAL = {"keystore", "config", "json", "verbose", "quiet"}
+GLOBAL = {"keystore", "config", "user", "json", "verbose", "quiet"}
 HIDDEN = {"help", "version"}
 
 
@@ -184,6 +184,7 @@ def main():
     environment = [
         ("AUTHCTL_KEYSTORE", "The keystore file, when --keystore is not given."),
         ("AUTHCTL_CONFIG", "The configuration file, when --config is not given."),
+        ("AUTHCTL_USER", "The user to act as (uid or email), when --user is not given; overrides config.json's rules."),
         ("AUTHCTL_BROWSER", "The browser command, when --browser-command is not given."),
         ("BROWSER", "A colon-separated list of browser commands, tried before xdg-open."),
         ("AUTHCTL_ALLOW_ANY_LOCAL_USER", "Set to 1: as --allow-any-local-user on every sign-in."),
@@ -206,7 +207,8 @@ def main():
         esc("The keystore: users, linked providers and tokens; mode 0600 in a directory only its owner may write "
             "(default $HOME/.local/share/authctl)."),
         ".It Pa $XDG_CONFIG_HOME/authctl/config.json",
-        esc("The providers (default $HOME/.config/authctl). Secrets are referenced, never stored."),
+        esc("The providers and the rules that choose an identity by directory, git remote, kube context or "
+            "environment variable (default $HOME/.config/authctl). Secrets are referenced, never stored."),
         ".It Pa $XDG_CACHE_HOME/authctl/",
         esc("Cached discovery documents and key sets (public)."),
         ".It Pa /usr/share/doc/authctl/",
@@ -243,6 +245,15 @@ def main():
         "authctl exec -- ./deploy.sh",
         ".Ed",
         ".Pp",
+        "The work identity under ~/work and for one Azure DevOps organisation, whatever the current user,",
+        "and kubectl set up to get its tokens from authctl:",
+        ".Bd -literal -offset indent",
+        "authctl rules add --name work --user alice@contoso.com --directory ~/work/",
+        "authctl rules add --user alice@contoso.com --remote 'https://dev.azure.com/contoso/**'",
+        "authctl rules explain",
+        "authctl kubeconfig set-credentials aks --provider microsoft --user alice@contoso.com",
+        ".Ed",
+        ".Pp",
         "Sign in over SSH without a browser on the machine:",
         ".Bd -literal -offset indent",
         "authctl login oidc.example --device-code",
@@ -255,7 +266,7 @@ def main():
         ".Pp",
         esc("The documentation, installed in /usr/share/doc/authctl/ by the .deb and in PREFIX/share/doc/authctl/ "
             "by scripts/install.sh and the tarball: getting-started.md, configuration.md, microsoft.md, apple.md, "
-            "accounts.md, ci.md, git.md, firebase.md, keystore.md, exit-codes.md, security.md."),
+            "accounts.md, identities.md, ci.md, git.md, firebase.md, keystore.md, exit-codes.md, security.md."),
     ]
     sys.stdout.write("\n".join(line for line in out if line) + "\n")
 

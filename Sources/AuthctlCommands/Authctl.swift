@@ -8,7 +8,7 @@ struct Authctl: ParsableCommand {
         commandName: "authctl",
         abstract:
             "Sign in to Microsoft Entra ID, Sign in with Apple and OpenID Connect providers from the command line; keep the session in a local keystore.",
-        discussion: "Global options (--keystore, --config, --json, -v, -q) go before or after the subcommand.",
+        discussion: "Global options (--keystore, --config, --user, --json, -v, -q) go before or after the subcommand.",
         version: AuthctlVersion.description,
         subcommands: [
             Login.self, LinkCommand.self, ReauthCommand.self, UnlinkCommand.self, Status.self, Token.self, ExecCommand.self,
@@ -16,6 +16,8 @@ struct Authctl: ParsableCommand {
             ProvidersCommand.self, UsersCommand.self, KeystoreCommand.self, UnlockCommand.self, LockCommand.self,
             BackendCommand.self, VersionCommand.self, CompletionCommand.self, DoctorCommand.self,
             AWSCredentialsCommand.self, GCPTokenCommand.self,
+            BackendCommand.self, VersionCommand.self, CompletionCommand.self, DoctorCommand.self, RulesCommand.self,
+            KubeconfigCommand.self,
         ])
 }
 

@@ -52,10 +52,27 @@ public struct AuthctlInvocation: Sendable {
     /// request it is printed, and the status is 0. nil for everything else — a refresh, an
     /// error, any other command — which `run()` then does (and reports) in full.
     public func finishWithoutConcurrency() -> Int32? {
-        guard let fastToken,
-            let printed = fastToken.printedFromCache(
-                keystore: Wiring.keystore(fastToken.settings, io: io, keyMemory: nil, asking: false), now: io.clock.now())
-        else { return nil }
+        guard let fastToken else { return nil }
+        // The identity a rule, --user or AUTHCTL_USER chose (docs/identities.md); a problem
+        // with it is the full command's to report.
+        let keystore = Wiring.keystore(fastToken.settings, io: io, keyMemory: nil, asking: false)
+        let printed: Data?
+        switch IdentityChoice.fast(fastToken.settings, io: io) {
+        case .none: printed = fastToken.printedFromCache(keystore: keystore, now: io.clock.now())
+        case .unsure: return nil
+        case .chosen(let choice):
+            // The chosen user and provider passed as they are (a copy of the request, changed,
+            // costs the hot path the runtime's metadata for it: bench/README.md).
+            let uid: String?
+            do {
+                uid = try choice.uid(in: keystore, verifying: false)
+            } catch {
+                return nil
+            }
+            printed = fastToken.printedFromCache(
+                keystore: keystore, now: io.clock.now(), uid: uid, provider: fastToken.provider ?? choice.provider)
+        }
+        guard let printed else { return nil }
         Output(stdout: io.stdout, stderr: io.stderr).write(printed)
         return 0
     }
@@ -118,6 +135,8 @@ protocol AuthctlCommand: ParsableCommand, WiredCommand {
 
 extension AuthctlCommand {
     var settings: Wiring.Settings {
-        Wiring.Settings(keystore: global.keystore, config: global.config, json: global.json, verbose: global.verbose, quiet: global.quiet)
+        Wiring.Settings(
+            keystore: global.keystore, config: global.config, json: global.json, verbose: global.verbose, quiet: global.quiet,
+            user: global.user)
     }
 }

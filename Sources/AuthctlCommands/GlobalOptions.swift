@@ -13,6 +13,13 @@ struct GlobalOptions: ParsableArguments {
         completion: .file())
     var config: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json's rules).",
+            valueName: "uid-or-email"),
+        completion: Completions.uids)
+    var user: String?
+
     @Flag(help: "Print exactly one JSON document on stdout (the result or the error).")
     var json = false
 
@@ -28,12 +35,16 @@ struct GlobalOptions: ParsableArguments {
                 throw ValidationError("\(option) '\(value)' is not a path: give a file path, or leave the option out for the default")
             }
         }
+        if let user, !IdentityRule.isUserSelector(user) {
+            throw ValidationError(
+                "--user '\(Sanitize.text(user, limit: 80))' is neither a uid nor an email address (authctl users list shows both)")
+        }
     }
 
     /// The global options that take a value. (Arrays, not sets: every command line goes
     /// through `hoistingLeadingGlobals`, and a `Set`'s first use costs the token hot path a
     /// search of the protocol conformances, issue 24.)
-    static let valued = ["--keystore", "--config"]
+    static let valued = ["--keystore", "--config", "--user"]
     static let flags = ["--json", "-v", "--verbose", "-q", "--quiet"]
 
     /// `authctl --json status` → `authctl status --json`: global options given before the

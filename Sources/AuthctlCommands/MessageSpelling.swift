@@ -60,6 +60,11 @@ enum MessageSpelling {
         case .awsCredentials: "aws-credentials"
         case .gcpToken: "gcp-token"
         case .request: "request"
+        case .rulesAdd: "rules add"
+        case .rulesList: "rules list"
+        case .rulesRemove: "rules remove"
+        case .rulesExplain: "rules explain"
+        case .kubeconfigSetCredentials: "kubeconfig set-credentials"
         }
     }
 
@@ -132,6 +137,7 @@ enum MessageSpelling {
         case .stsEndpoint: "--sts-endpoint"
         case .awsRegion: "--region"
         case .clientMetadataURL: "--client-metadata-url"
+        case .user: "--user"
         }
     }
 }

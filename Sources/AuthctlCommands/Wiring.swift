@@ -11,6 +11,8 @@ struct Wiring {
         var json = false
         var verbose = false
         var quiet = false
+        /// `--user`: the user to act as (uid or email), over `AUTHCTL_USER` and the rules.
+        var user: String?
     }
 
     let options: Settings

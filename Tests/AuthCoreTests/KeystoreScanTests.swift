@@ -157,3 +157,32 @@ final class KeystoreScanTests {
         #expect(KeystoreScan.currentUser(in: Data(content.utf8)) == nil)
     }
 }
+
+@Suite("A rule's user read alone from the keystore")
+final class KeystoreReadUserTests {
+    let directory = NSTemporaryDirectory() + "authctl-readuser-\(UUID().uuidString)"
+    var keystore: FileKeystore { FileKeystore(path: directory + "/keystore.json", random: SystemRandomSource()) }
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+    @Test("readUser(uid:) gives that user's record, current or not, and nothing for an unknown uid", arguments: [0, 5, 9])
+    func readsOneUser(index: Int) async throws {
+        let date = Date(timeIntervalSince1970: 1_790_000_000)
+        let users = (0..<10).map { n in
+            User(
+                uid: "uid-\(n)-" + String(repeating: "y", count: 20), email: "u\(n)@example.com", emailVerified: true, displayName: nil,
+                photoURL: nil, createdAt: date, lastSignInAt: date, lastAuthAt: date, lastProviderID: "oidc.a",
+                providerData: [
+                    LinkedIdentity(
+                        providerID: "oidc.a", issuer: "https://idp.example", federatedID: "s\(n)", profile: Profile(), linkedAt: date,
+                        tokens: TokenSet(accessToken: "at-\(n)", expiresAt: date, refreshToken: nil, idToken: nil, scopes: []))
+                ])
+        }
+        let state = AccountState(currentUID: users[3].uid, users: users)
+        try await keystore.update { $0 = state }
+        let read = try keystore.readUser(uid: users[index].uid)
+        #expect(read.users == [users[index]])
+        #expect(read.currentUID == users[3].uid)
+        #expect(try keystore.readUser(uid: "nobody-" + String(repeating: "z", count: 20)).users.isEmpty)
+    }
+}

@@ -14,6 +14,7 @@ struct TokenFastPathTests {
             ["--min-ttl=0", "--force-refresh", "apple"], ["--scope", "Mail.Read", "--scope=https://graph.microsoft.com/.default"],
             ["--keystore", "/tmp/k.json", "--config=/tmp/c.json", "--json", "-v", "-q"], ["--verbose", "--quiet", "--format", "env"],
             ["oidc.x", "--format", "header"], ["--format", "kubectl-exec", "--access-token"], ["--access-token", "oidc.k8s"],
+            ["--user", "ada@example.com"], ["--user=uid_0123456789abcdefghij", "oidc.x"],
         ])
     func agrees(arguments: [String]) throws {
         let fast = try #require(TokenInvocation.parseFast(arguments), "\(arguments)")
@@ -25,7 +26,7 @@ struct TokenFastPathTests {
         arguments: [
             ["--help"], ["-h"], ["--format", "yaml"], ["--min-ttl", "-1"], ["--min-ttl", "soon"], ["--min-ttl"], ["a", "b"],
             ["--unknown"], ["-vq"], ["--json=yes"], ["--scope", "two scopes"], ["--", "x"], ["--generate-completion-script", "bash"],
-            ["--id-token", "--access-token"], ["--access-token=yes"],
+            ["--id-token", "--access-token"], ["--access-token=yes"], ["--user", "not a user"], ["--user"],
         ])
     func handsOver(arguments: [String]) {
         #expect(TokenInvocation.parseFast(arguments) == nil, "\(arguments)")

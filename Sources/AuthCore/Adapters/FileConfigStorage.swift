@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// config.json on disk: read as the user's own file (`SafeFile`), changed under its lock
 /// and written atomically (mode 0600).
 public struct FileConfigStorage: ConfigStorage {
@@ -11,6 +17,29 @@ public struct FileConfigStorage: ConfigStorage {
 
     public func read() throws -> Data? {
         try SafeFile.read(path, what: "the configuration file", code: .providerNotConfigured)
+    }
+
+    /// A peek, with none of `read`'s checks (a symbolic link is followed): the bytes decide
+    /// nothing but "no rules here", and the command then does what it did before rules
+    /// existed; a file that may hold rules is then read with every check (and a link refused).
+    /// A missing file holds none; one that cannot be opened or read may (the read explains).
+    public func mayHoldRules() -> Bool {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return errno != ENOENT }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size < 1 << 20 else { return true }
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: Int(info.st_size) + 1)
+        defer { buffer.deallocate() }
+        var length = 0
+        while length < buffer.count, let base = buffer.baseAddress {
+            let count = Glibc.read(fd, base + length, buffer.count - length)
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return true }
+            if count == 0 { break }
+            length += count
+        }
+        return ConfigRulesScan.mentionsRules(UnsafeBufferPointer(rebasing: buffer[..<length]))
     }
 
     public func update(_ change: (Data?) throws -> Data) async throws {

@@ -8,6 +8,9 @@ public struct ConfigFile: Codable, Sendable, Equatable {
     public var backend: String?
     /// The Firebase project of `backend use firebase`, kept when the backend goes back to local.
     public var firebase: FirebaseConfig?
+    /// Which identity a command uses where (docs/identities.md), in order: the first that
+    /// matches wins. Absent: the current user, as before rules existed.
+    public var rules: [IdentityRule]?
 
     public init(providers: [String: ProviderConfig] = [:]) {
         version = Self.currentVersion

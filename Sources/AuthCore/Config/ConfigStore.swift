@@ -38,6 +38,7 @@ public struct ConfigStore: Sendable {
             }
         }
         try checkBackend(file)
+        try checkRules(file.rules ?? [])
         return file
     }
 
@@ -85,6 +86,22 @@ public struct ConfigStore: Sendable {
             "the configuration file \(path), provider \(id), field \"\(Sanitize.text(problem.field, limit: 60))\": \(message). Correct the field in the file, or remove the provider (\(command: .providersRemove, "\(id)")) and add it again"
         )
     }
+
+    /// The rules held to the rules of `rules add` (docs/identities.md).
+    func checkRules(_ rules: [IdentityRule]) throws {
+        do {
+            try IdentityRule.check(rules)
+        } catch {
+            let place = error.index.map { "rule \($0)" } ?? "rules"
+            let message = error.message.dropping(suffix: ".")
+            throw AuthError.notConfigured(
+                "the configuration file \(path), \(place), field \"\(error.field)\": \(message). Correct the rule in the file, or remove it (\(command: .rulesRemove, "\(error.index.map(String.init) ?? "N")")) and add it again"
+            )
+        }
+    }
+
+    /// The rules of config.json (validated with the rest of the file); none when it has none.
+    public func rules() throws -> [IdentityRule] { try load().rules ?? [] }
 
     public func provider(_ id: ProviderID) throws -> ProviderConfig {
         let providers = try load().providers

@@ -8,6 +8,9 @@ public protocol Keystore: Sendable {
     /// `token` and `status`, which must not pay for every other user. Read-only: never
     /// write it back.
     func readCurrentUser() throws -> AccountState
+    /// Reads the user `uid` alone (`users` holds it, or nothing), as `readCurrentUser` reads
+    /// the current one: a rule's or `--user`'s user on the token hot path (docs/identities.md).
+    func readUser(uid: String) throws -> AccountState
     /// Every user's profile, a sealed keystore left sealed: its tokens come back with
     /// `isSealed` and no secret. What shows or exports accounts needs no more, and no key.
     func readProfiles() throws -> AccountState
@@ -22,6 +25,11 @@ extension Keystore {
     public func readCurrentUser() throws -> AccountState {
         let state = try read()
         return AccountState(currentUID: state.currentUID, users: state.currentUser.map { [$0] } ?? [])
+    }
+
+    public func readUser(uid: String) throws -> AccountState {
+        let state = try read()
+        return AccountState(currentUID: state.currentUID, users: state.users.filter { $0.uid == uid })
     }
 }
 
@@ -73,11 +81,24 @@ public struct FileKeystore: Keystore {
         try readCurrentUser(opening: false)
     }
 
-    private func readCurrentUser(opening: Bool) throws -> AccountState {
-        let record = try SafeFile.withOpened(path, what: "the keystore") { fd, info in
-            if let record = KeystoreFile.decodeCurrentUser(file: fd) { return record }
-            let data = try SafeFile.readAll(fd, size: info.st_size, path: path, what: "the keystore", code: .keystoreError)
-            return try KeystoreFile.decodeCurrentUser(data, path: path)
+    /// The user `uid` alone, found by the same scan; a file the scan does not understand is
+    /// read whole (`read`), which explains the problem.
+    public func readUser(uid: String) throws -> AccountState {
+        try readCurrentUser(opening: true, uid: uid)
+    }
+
+    private func readCurrentUser(opening: Bool, uid: String? = nil) throws -> AccountState {
+        let record =
+            try SafeFile.withOpened(path, what: "the keystore") { fd, info -> KeystoreFile.CurrentUserRecord? in
+                if let record = KeystoreFile.decodeCurrentUser(file: fd, uid: uid) { return record }
+                guard uid == nil else { return nil }
+                let data = try SafeFile.readAll(fd, size: info.st_size, path: path, what: "the keystore", code: .keystoreError)
+                return try KeystoreFile.decodeCurrentUser(data, path: path)
+            } ?? nil
+        if let uid, record == nil || record?.user == nil {
+            // Not found by the scan (or not there): the whole file, which also explains damage.
+            let state = try read()
+            return AccountState(currentUID: state.currentUID, users: state.users.filter { $0.uid == uid })
         }
         guard let record else { return AccountState() }
         if record.sealing != nil { Self.noteFoundSealed(path) }

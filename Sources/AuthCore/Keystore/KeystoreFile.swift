@@ -104,8 +104,9 @@ struct KeystoreFile: Codable, Equatable {
     /// window and with only the current user's record read out: a large keystore is never
     /// in memory whole. Nil when the scan does not understand the file or a read fails; the
     /// caller then reads the file whole and `decodeCurrentUser` explains what is wrong.
-    static func decodeCurrentUser(file fd: Int32) -> CurrentUserRecord? {
-        guard let found = KeystoreScan.currentUser(inFile: fd), (1...currentVersion).contains(found.version) else { return nil }
+    /// `uid`: that user's record instead of the current user's (nil when the scan cannot tell).
+    static func decodeCurrentUser(file fd: Int32, uid: String? = nil) -> CurrentUserRecord? {
+        guard let found = KeystoreScan.currentUser(inFile: fd, uid: uid), (1...currentVersion).contains(found.version) else { return nil }
         var sealing: KeystoreSealing?
         if let range = found.sealing {
             guard let slice = SafeFile.read(fd, range: range), let decoded = readSealing(slice)
@@ -119,7 +120,7 @@ struct KeystoreFile: Codable, Equatable {
         // The record must still be the current user's (a file changed in place under us is
         // not), its tokens where the file's kind keeps them (else the full read explains).
         guard let slice = SafeFile.read(fd, range: range), let user = readUser(slice),
-            user.uid == found.currentUID, user.isShaped(sealed: sealing != nil)
+            user.uid == (uid ?? found.currentUID), user.isShaped(sealed: sealing != nil)
         else { return nil }
         return CurrentUserRecord(version: found.version, currentUID: found.currentUID, user: user, sealing: sealing)
     }

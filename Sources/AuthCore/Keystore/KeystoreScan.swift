@@ -45,10 +45,13 @@ enum KeystoreScan {
     /// The same scan over the file open at `fd`, from its start to its end, read `window`
     /// bytes at a time with `pread` (the descriptor's offset is left where it was). Nil also
     /// when a read fails.
-    static func currentUser(inFile fd: Int32, window: Int = 65536) -> Found? {
+    /// `uid`: the user whose record to find instead of the current user's (a rule's user,
+    /// docs/identities.md); `Found.user` is then that record's range.
+    static func currentUser(inFile fd: Int32, window: Int = 65536, uid: String? = nil) -> Found? {
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(window, 1))
         defer { buffer.deallocate() }
         var scanner = Scanner(source: .file(fd, buffer))
+        scanner.wanted = uid
         return scanner.keystore()
     }
 
@@ -67,6 +70,8 @@ enum KeystoreScan {
         var windowStart = 0
         /// A read failed: the scan gives up.
         var failed = false
+        /// The uid whose record is looked for; nil: the current user's.
+        var wanted: String?
         var position = 0
 
         init(source: Source) {
@@ -127,8 +132,8 @@ enum KeystoreScan {
                     case "users":
                         let start = scanner.position
                         guard scanner.peek() == Self.openBracket else { return false }
-                        if let currentUID {
-                            guard let found = scanner.findUser(currentUID, stoppingThere: true) else { return false }
+                        if let target = scanner.wanted ?? currentUID {
+                            guard let found = scanner.findUser(target, stoppingThere: true) else { return false }
                             if let found, scanner.stoppedAt != nil {
                                 user = .some(found)
                                 return false  // stop here: the rest of the file is not read
@@ -144,7 +149,7 @@ enum KeystoreScan {
                 })
             else {
                 // Stopped at the current user's record: `version` is the file's last member.
-                guard let found = stoppedAt, !failed, let currentUID, let version = version ?? tailVersion(),
+                guard let found = stoppedAt, !failed, currentUID != nil || wanted != nil, let version = version ?? tailVersion(),
                     version == 1 || sealing != nil  // a sealed file's `sealing` comes before `users`
                 else {
                     if stoppedAt != nil { return restarted() }
@@ -154,10 +159,10 @@ enum KeystoreScan {
             }
             skipWhitespace()
             guard peek() == nil, !failed, let version, let users else { return nil }
-            guard let currentUID else { return Found(version: version, currentUID: nil, user: nil, sealing: sealing) }
+            guard let target = wanted ?? currentUID else { return Found(version: version, currentUID: nil, user: nil, sealing: sealing) }
             if let user { return Found(version: version, currentUID: currentUID, user: user, sealing: sealing) }
             position = users.lowerBound
-            guard let found = findUser(currentUID), !failed else { return nil }
+            guard let found = findUser(target), !failed else { return nil }
             return Found(version: version, currentUID: currentUID, user: found, sealing: sealing)
         }
 
@@ -166,6 +171,7 @@ enum KeystoreScan {
         mutating func restarted() -> Found? {
             var again = Scanner(source: source)
             again.stopAtUser = false
+            again.wanted = wanted
             return again.keystore()
         }
 

@@ -30,6 +30,7 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case backendUse, backendShow
         case awsCredentials, gcpToken
         case request
+        case rulesAdd, rulesList, rulesRemove, rulesExplain, kubeconfigSetCredentials
     }
 
     /// An input a person gives to a command; the executable spells it as its option
@@ -46,6 +47,7 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case exchange, audience, resource, requestedTokenType, subjectTokenType, actorTokenFile, actorTokenEnv
         case roleARN, sessionName, duration, stsEndpoint, awsRegion
         case clientMetadataURL
+        case user
     }
 
     /// One argument of a command: a value as written (a provider id, a handle, a

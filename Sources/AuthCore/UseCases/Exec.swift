@@ -19,6 +19,8 @@ public struct Exec: Sendable {
         /// Where the keystore's key is kept (the keystore's `KeystoreKeys.memory`): refreshes
         /// open the keystore with it, and nothing is asked once the command runs.
         public var keystoreKeys: KeystoreKeyMemory?
+        /// The user whose token to give (a rule's or `--user`'s, docs/identities.md); nil: the current user.
+        public var uid: String?
 
         public init(
             providerID: ProviderID? = nil, scopes: [String] = [], command: [String], environment: ChildEnvironment,
@@ -57,8 +59,9 @@ public struct Exec: Sendable {
         }
         // A passphrase is asked (if at all) here, before the command starts: the command
         // shares the terminal, and a prompt while it runs would hand it what is typed.
-        let first = try await tokens.run(.init(providerID: input.providerID, idToken: input.idToken, scopes: input.scopes)).requireBearer(
-            for: "the command (through AUTHCTL_TOKEN)")
+        let first = try await tokens.run(
+            .init(providerID: input.providerID, idToken: input.idToken, scopes: input.scopes, uid: input.uid)
+        ).requireBearer(for: "the command (through AUTHCTL_TOKEN)")
         input.keystoreKeys?.stopAsking()
         if let stale = first.stillValidEvent(now: clock.now()) { events.report(stale) }
         let directory = try PrivateDirectory.create(under: input.runtimeDirectory, random: random)

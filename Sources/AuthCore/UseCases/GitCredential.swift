@@ -4,17 +4,21 @@
 /// when git announces `capability[]=authtype` (git ≥ 2.46), else as the password of a Basic
 /// credential, which is what Azure DevOps accepts from Entra ID and Git Credential Manager sends.
 ///
-/// `store` and `erase` are not here: the token is authctl's, refreshed by authctl, and git has
-/// nothing to store or forget (docs/git.md).
+/// `erase` (git tells a helper the server refused the credential): the cached access token
+/// that git was given is dropped (marked expired), so that the next `get` refreshes it.
+/// `store` is not here: the token is authctl's, refreshed by authctl (docs/git.md).
 public struct GitCredential: Sendable {
     public struct Input: Sendable {
         public var providerID: ProviderID
         public var scopes: [String]
         public var description: GitCredentialDescription
-        public init(providerID: ProviderID, scopes: [String], description: GitCredentialDescription) {
+        /// The user to answer for (a rule's or `--user`'s, docs/identities.md); nil: the current user.
+        public var uid: String?
+        public init(providerID: ProviderID, scopes: [String], description: GitCredentialDescription, uid: String? = nil) {
             self.providerID = providerID
             self.scopes = scopes
             self.description = description
+            self.uid = uid
         }
     }
 
@@ -34,7 +38,7 @@ public struct GitCredential: Sendable {
     /// token can be given.
     public func get(_ input: Input) async throws -> GitCredentialDescription {
         try Self.checkDestination(input.description)
-        guard let user = try keystore.readCurrentUser().currentUser else { throw AuthError.noCurrentUser }
+        let user = try self.user(input)
         let output = try await tokens.run(
             .init(providerID: input.providerID, minimumTTL: Self.minimumTTL, scopes: input.scopes, uid: user.uid)
         ).requireBearer(for: "git")
@@ -42,6 +46,45 @@ public struct GitCredential: Sendable {
         let username = identity?.profile.email ?? user.email ?? identity?.federatedID ?? user.uid
         return Self.answer(
             to: input.description, token: output.token, tokenType: output.tokenType, expiresAt: output.expiresAt, username: username)
+    }
+
+    /// The user answered for: `input.uid`'s, else the current one.
+    func user(_ input: Input) throws -> User {
+        guard let uid = input.uid else {
+            guard let user = try keystore.readCurrentUser().currentUser else { throw AuthError.noCurrentUser }
+            return user
+        }
+        guard let user = try keystore.readUser(uid: uid).users.first(where: { $0.uid == uid }) else { throw AuthError.userRemoved(uid) }
+        return user
+    }
+
+    /// `erase`: the server refused the token git sent. The cached token for the provider (or
+    /// for `scopes`) is dropped — when it is the one git names, or git names none — so that the
+    /// next `get` refreshes it; a token already replaced meanwhile is left alone. Nothing to
+    /// erase (another destination, nobody signed in, no such token) is not an error: git
+    /// ignores what a helper says to `erase`.
+    public func erase(_ input: Input) async throws {
+        guard (try? Self.checkDestination(input.description)) != nil else { return }
+        guard let uid = try input.uid ?? keystore.readCurrentUser().currentUID else { return }
+        let offered = input.description["credential"] ?? input.description["password"]
+        let providerID = input.providerID.rawValue
+        let scopeKey = input.scopes.isEmpty ? nil : TokenSet.scopeKey(input.scopes)
+        try await keystore.update { state in
+            guard let userIndex = state.userIndex(uid: uid),
+                let identityIndex = state.users[userIndex].providerData.firstIndex(where: { $0.providerID == providerID }),
+                var tokens = state.users[userIndex].providerData[identityIndex].tokens
+            else { return }
+            if let scopeKey {
+                guard let scoped = tokens.additionalTokens?[scopeKey], offered.map({ constantTimeEquals($0, scoped.accessToken) }) ?? true
+                else { return }
+                tokens.additionalTokens?[scopeKey] = nil
+                if tokens.additionalTokens?.isEmpty == true { tokens.additionalTokens = nil }
+            } else {
+                guard let cached = tokens.accessToken, offered.map({ constantTimeEquals($0, cached) }) ?? true else { return }
+                tokens.expiresAt = Date(timeIntervalSince1970: 0)
+            }
+            state.users[userIndex].providerData[identityIndex].tokens = tokens
+        }
     }
 
     /// What git is told. With the `authtype` capability: `capability[]=authtype` first (git

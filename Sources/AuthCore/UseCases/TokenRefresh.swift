@@ -245,9 +245,8 @@ public struct TokenRefresh: Sendable {
             }
             return user
         }
-        let state = try keystore.readCurrentUser()
-        if let user = state.currentUser, user.uid == uid { return user }
-        guard let user = try keystore.read().users.first(where: { $0.uid == uid }) else { throw AuthError.userRemoved(uid) }
+        // That user alone, as the current one is read (a rule's user, docs/identities.md).
+        guard let user = try keystore.readUser(uid: uid).users.first(where: { $0.uid == uid }) else { throw AuthError.userRemoved(uid) }
         return user
     }
 

@@ -40,10 +40,13 @@ struct ExecCommand: AuthctlCommand {
         var wiring = wiring
         let keys = KeystoreKeyMemory()
         wiring.keyMemory = keys
+        // The identity a rule, --user or AUTHCTL_USER chose (docs/identities.md).
+        let choice = try wiring.identityChoice()
         var input = Exec.Input(
-            providerID: try provider.map(ProviderID.init(parsing:)), scopes: scopes, command: command,
+            providerID: try (provider ?? choice?.provider).map(ProviderID.init(parsing:)), scopes: scopes, command: command,
             environment: wiring.childEnvironment, runtimeDirectory: wiring.runtimeDirectory, keystoreKeys: keys)
         input.idToken = idToken
+        input.uid = try choice?.uid(in: wiring.keystore())
         let status = try await wiring.useCases().exec(runner: wiring.io.childProcesses).run(input)
         if status != 0 { throw ExitCode(status) }
     }

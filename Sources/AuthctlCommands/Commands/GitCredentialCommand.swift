@@ -13,7 +13,9 @@ struct GitCredentialCommand: AuthctlCommand {
             Set it for one remote host: git config --global credential.https://dev.azure.com.helper \
             "!authctl git-credential microsoft.com --scope 499b84ac-1321-427f-aa17-267ca6975798/.default". \
             get prints the token as the password (or, when git announces the authtype capability, as a Bearer \
-            credential); store and erase change nothing: the token stays authctl's (git.md in the documentation).
+            credential); erase (the server refused it) drops that cached token so the next get refreshes it; store \
+            changes nothing. The user is the one config.json's rules choose for the remote (with \
+            credential.useHttpPath, its path too), --user, or the current user (identities.md in the documentation).
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -41,16 +43,29 @@ struct GitCredentialCommand: AuthctlCommand {
             return
         }
         let description = try Self.readDescription(wiring.io.stdin)
-        switch operation {
-        case "get":
-            let answer = try await wiring.useCases().gitCredential.get(
-                .init(providerID: providerID, scopes: scopes, description: description))
-            try Self.emit(to: wiring, answer.encoded())
-        default:
-            // store, erase, and any operation a later git adds: nothing to do (gitcredentials(7):
-            // a helper ignores operations it does not know).
-            break
+        guard operation == "get" || operation == "erase" else {
+            // store, and any operation a later git adds: nothing to do (gitcredentials(7): a
+            // helper ignores operations it does not know).
+            return
         }
+        // The identity the rules choose for the URL git asks about (docs/identities.md).
+        let choice = try wiring.identityChoice(askedRemote: Self.askedURL(description))
+        var input = GitCredential.Input(providerID: providerID, scopes: scopes, description: description)
+        input.uid = try choice?.uid(in: wiring.keystore())
+        if operation == "erase" {
+            try await wiring.useCases().gitCredential.erase(input)
+            return
+        }
+        let answer = try await wiring.useCases().gitCredential.get(input)
+        try Self.emit(to: wiring, answer.encoded())
+    }
+
+    /// The URL git asks a credential for: `protocol://host[/path]` (the path only with
+    /// `credential.useHttpPath`); nil without a protocol and a host.
+    static func askedURL(_ description: GitCredentialDescription) -> String? {
+        guard let scheme = description["protocol"], let host = description["host"], !scheme.isEmpty, !host.isEmpty else { return nil }
+        let path = description["path"].map { $0.hasPrefix("/") ? $0 : "/" + $0 } ?? ""
+        return scheme + "://" + host + path
     }
 
     /// git's description from stdin, bounded, and cancellable (Ctrl-C).

@@ -25,7 +25,15 @@ struct Status: AuthctlCommand {
     func run(_ wiring: Wiring) async throws {
         // Profiles only: a sealed keystore's status needs no key (its tokens say they are sealed).
         // --check needs the tokens themselves, so a sealed keystore is opened then.
-        let state = try check ? wiring.keystore().readCurrentUser() : wiring.keystore().readCurrentUserProfile()
+        // The user a rule, --user or AUTHCTL_USER chose (docs/identities.md), else the current one.
+        let choice = try wiring.identityChoice()
+        var state: AccountState
+        if let uid = try choice?.uid(in: wiring.keystore()) {
+            let read = try check ? wiring.keystore().readUser(uid: uid) : wiring.keystore().readProfiles()
+            state = AccountState(currentUID: uid, users: read.users.filter { $0.uid == uid })
+        } else {
+            state = try check ? wiring.keystore().readCurrentUser() : wiring.keystore().readCurrentUserProfile()
+        }
         guard let user = state.currentUser else {
             // Another user may still have a session (the current one signed out): say who, and how to switch.
             let others = (try? wiring.keystore().readProfiles().usersByCreation.filter(Output.hasSession)) ?? []
@@ -38,9 +46,14 @@ struct Status: AuthctlCommand {
         }
         guard check else {
             if global.json {
-                wiring.output.json(.object(["signedIn": .bool(true), "user": Output.user(user)]))
+                var document: [String: JSONValue] = ["signedIn": .bool(true), "user": Output.user(user)]
+                if let choice, choice.user != nil { document["chosenBy"] = .string(choice.sourceDescription) }
+                wiring.output.json(.object(document))
             } else {
                 wiring.output.line("Signed in as " + Output.describe(user, now: wiring.io.clock.now()).joined(separator: "\n"))
+                if let choice, choice.user != nil {
+                    wiring.output.line("Chosen by \(choice.sourceDescription) (the current user is unchanged).")
+                }
             }
             return
         }

@@ -142,6 +142,8 @@ struct TokenInvocation: Equatable, WiredCommand {
             self.url = parsed
         }
     }
+    /// The user chosen by `--user`, `AUTHCTL_USER` or a rule (`IdentityChoice`); nil: the current user.
+    var uid: String?
 
     /// The common forms of `authctl token …` (arguments after `token`), parsed by hand;
     /// nil for anything else — help, an unknown option, a bad value, `-vq`, `--`, a value
@@ -185,6 +187,9 @@ struct TokenInvocation: Equatable, WiredCommand {
             case "--config":
                 guard let path = value(inline), isPath(path) else { return nil }
                 request.settings.config = path
+            case "--user":
+                guard let user = value(inline), IdentityRule.isUserSelector(user) else { return nil }
+                request.settings.user = user
             case "--min-ttl":
                 guard let seconds = value(inline).flatMap({ Int($0) }), Token.minimumTTLRange.contains(seconds) else { return nil }
                 request.minimumTTL = seconds
@@ -213,11 +218,25 @@ struct TokenInvocation: Equatable, WiredCommand {
 
     /// The token asked for, as `TokenRefresh` gives it.
     var input: TokenRefresh.Input {
-        get throws {
-            TokenRefresh.Input(
-                providerID: try provider.map(ProviderID.init(parsing:)), idToken: printsIDToken,
-                minimumTTL: TimeInterval(minimumTTL), forceRefresh: forceRefresh, scopes: scopes)
-        }
+        get throws { try input(uid: uid, provider: provider) }
+    }
+
+    /// The token asked for, for `uid` and `provider` (the hot path's chosen identity, without
+    /// a copy of the request: bench/README.md).
+    func input(uid: String?, provider: String?) throws -> TokenRefresh.Input {
+        TokenRefresh.Input(
+            providerID: try provider.map(ProviderID.init(parsing:)), idToken: printsIDToken,
+            minimumTTL: TimeInterval(minimumTTL), forceRefresh: forceRefresh, scopes: scopes, uid: uid)
+    }
+
+    /// The request for the identity `choice` names (docs/identities.md): its user, and its
+    /// provider unless one was given.
+    func choosing(_ choice: IdentityChoice?, keystore: FileKeystore, verifying: Bool = true) throws -> TokenInvocation {
+        guard let choice else { return self }
+        var request = self
+        request.uid = try choice.uid(in: keystore, verifying: verifying)
+        if request.provider == nil { request.provider = choice.provider }
+        return request
     }
 
     /// The hot path without Swift concurrency: what `run` would print when the keystore holds
@@ -225,8 +244,14 @@ struct TokenInvocation: Equatable, WiredCommand {
     /// then `run` does it all again and says what went wrong. The entry point calls it before
     /// main.swift creates a `Task`, a Dispatch source or a thread (bench/README.md).
     func printedFromCache(keystore: any Keystore, now: Date) -> Data? {
-        // A DPoP-bound token takes the general path: its proof is drawn from the random source.
-        guard resource == nil, let output = try? TokenRefresh.cachedOutput(input, keystore: keystore, now: now), output.proofKey == nil,
+        printedFromCache(keystore: keystore, now: now, uid: uid, provider: provider)
+    }
+
+    /// The same for the identity chosen by `IdentityChoice` (`uid`, and `provider` when none was given).
+    /// A DPoP-bound token takes the general path: its proof is drawn from the random source.
+    func printedFromCache(keystore: any Keystore, now: Date, uid: String?, provider: String?) -> Data? {
+        guard resource == nil, let input = try? input(uid: uid, provider: provider),
+            let output = try? TokenRefresh.cachedOutput(input, keystore: keystore, now: now), output.proofKey == nil,
             output.tokenType.lowercased() != "dpop"
         else { return nil }
         return try? printed(output, proof: nil)
@@ -242,9 +267,10 @@ struct TokenInvocation: Equatable, WiredCommand {
             let output = found.asTokenOutput
             return wiring.output.write(try printed(output, proof: try proof(of: output, environment)))
         }
+        let request = try choosing(wiring.identityChoice(), keystore: wiring.keystore())
         do {
-            output = try await environment.tokenRefresh.run(input)
-        } catch let error as AuthError where error.code == .noCurrentUser && provider == nil {
+            output = try await environment.tokenRefresh.run(request.input)
+        } catch let error as AuthError where error.code == .noCurrentUser && request.provider == nil && request.uid == nil {
             // Nobody signed in and no provider named: the only configured one, if there is one.
             guard let only = wiring.onlyConfiguredProvider() else { throw error }
             throw AuthError.noCurrentUser(signInWith: only)
