@@ -122,7 +122,7 @@ final class CapturedOutput: OutputChannel, @unchecked Sendable {
     /// Waits (20 s at most) until the text holds `marker`, then returns its first line that
     /// `matches` (trimmed), or nil.
     func waitForLine(containing marker: String, where matches: (String) -> Bool) async throws -> String? {
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while !text.contains(marker) && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
         return text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first(where: matches)
     }

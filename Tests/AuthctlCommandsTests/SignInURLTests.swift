@@ -26,7 +26,7 @@ final class SignInURLTests {
     func silentBrowser(quiet: Bool) async throws {
         let stdout = CapturedOutput(isTerminal: false), stderr = CapturedOutput(isTerminal: false)
         let io = authctl.io(stdin: ScriptedInput(Data(), isTerminal: false), stdout: stdout, stderr: stderr, environment: [:])
-        let arguments = ["login", "oidc.fake", "--timeout", "20"] + (quiet ? ["--quiet"] : [])
+        let arguments = ["login", "oidc.fake", "--timeout", "60"] + (quiet ? ["--quiet"] : [])
         let running = Task { await AuthctlInvocation.run(arguments, io: io) }
         let line = try await stderr.waitForLine(containing: "/start/") { $0.hasPrefix("http://") }
         let start = try #require(line.flatMap(URL.init(string:)), "no start URL on stderr: \(stderr.text)")
