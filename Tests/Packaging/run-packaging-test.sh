@@ -58,7 +58,9 @@ check "the binary is stripped" sh -c "! file -L '$work/root/usr/bin/authctl' 2>/
 # every one of its thousands of entries), ICU's code (`ucol_`, `icu_NN::` symbols and
 # messages) and FoundationInternationalization's metadata all leave a trace in the strings
 # of a stripped binary; the 68 MB binary of swift-corelibs-foundation holds all of them.
-check "the stripped binary is at most 25 MB" sh -c "[ \$(stat -c %s '$work/root/usr/bin/authctl') -le 25000000 ]"
+# Issue 24's bound: 25 MiB (26,214,400 bytes). DPoP, resources, cloud credentials and rules
+# took it from 24.5 MB to 25.5 MB (bench/README.md).
+check "the stripped binary is at most 25 MiB" sh -c "[ \$(stat -c %s '$work/root/usr/bin/authctl') -le 26214400 ]"
 check "the binary holds no ICU (data, code, FoundationInternationalization) and links no libicu" sh -c "
     ! strings -n 6 '$work/root/usr/bin/authctl' | grep -Eq 'icudt[0-9]+[lb]|_ZN6icu|ucol_|icu_[0-9]+::|FoundationInternationalization' &&
     ! ldd '$work/root/usr/bin/authctl' | grep -qi 'libicu\|libFoundation\.so\|libFoundationInternationalization'"
