@@ -65,3 +65,25 @@ python_venv() {
     python3 -m venv "$dir"
     "$dir/bin/pip" install --quiet --disable-pip-version-check "$@"
 }
+
+# django_provider_state: django-oauth-toolkit 3.4.1's venv (its python in $dot_python) and
+# the secrets of one run of Tests/E2E/django_provider, generated now: the Django secret,
+# the RS256 signing key, the password of the user ada (E2E_STATE_DIR, E2E_USERNAME,
+# E2E_PASSWORD exported). The run-*-e2e.sh scripts that start the provider share it.
+django_provider_state() {
+    local venv="${XDG_CACHE_HOME:-$HOME/.cache}/authctl-e2e/venv-dot341"
+    python_venv "$venv" "oauth2_provider, jsonschema" "Django==5.2.19" "django-oauth-toolkit==3.4.1" "jsonschema==4.26.0"
+    dot_python="$venv/bin/python"
+    export E2E_STATE_DIR="$work/provider"
+    mkdir -p "$E2E_STATE_DIR"
+    "$dot_python" -c 'import secrets; print(secrets.token_urlsafe(48), end="")' >"$E2E_STATE_DIR/django-secret"
+    "$dot_python" -c '
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+print(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode(), end="")
+' >"$E2E_STATE_DIR/oidc-key.pem"
+    export E2E_USERNAME=ada
+    E2E_PASSWORD="$("$dot_python" -c 'import secrets; print(secrets.token_urlsafe(18))')"
+    export E2E_PASSWORD
+}

@@ -13,24 +13,11 @@ here="$(cd "$(dirname "$0")" && pwd)"
 
 source "$here/lib.sh"
 
-venv="${XDG_CACHE_HOME:-$HOME/.cache}/authctl-e2e/venv-dot341"
-python_venv "$venv" "oauth2_provider, jsonschema" "Django==5.2.19" "django-oauth-toolkit==3.4.1" "jsonschema==4.26.0"
-py="$venv/bin/python"
-
-# Secrets of the run, generated now, never committed.
-export E2E_STATE_DIR="$work/provider"
-mkdir -p "$E2E_STATE_DIR"
-"$py" -c 'import secrets; print(secrets.token_urlsafe(48), end="")' >"$E2E_STATE_DIR/django-secret"
-"$py" -c '
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
-key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-print(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode(), end="")
-' >"$E2E_STATE_DIR/oidc-key.pem"
-export E2E_USERNAME=ada
-E2E_PASSWORD="$("$py" -c 'import secrets; print(secrets.token_urlsafe(18))')"
+# django-oauth-toolkit and the secrets of the run, generated now, never committed (lib.sh).
+django_provider_state
+py="$dot_python"
 E2E_RS_SECRET="$("$py" -c 'import secrets; print(secrets.token_urlsafe(32))')"
-export E2E_PASSWORD E2E_RS_SECRET
+export E2E_RS_SECRET
 
 port="$(free_port)"
 export E2E_ISSUER="http://127.0.0.1:$port/o"

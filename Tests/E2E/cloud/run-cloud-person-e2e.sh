@@ -13,31 +13,18 @@ here="$(cd "$(dirname "$0")" && pwd)"
 e2e="$here/.."
 source "$e2e/lib.sh"
 
-dot_venv="${XDG_CACHE_HOME:-$HOME/.cache}/authctl-e2e/venv-dot341"
 cloud_venv="${XDG_CACHE_HOME:-$HOME/.cache}/authctl-e2e/venv-cloud"
-python_venv "$dot_venv" "oauth2_provider, jsonschema" "Django==5.2.19" "django-oauth-toolkit==3.4.1" "jsonschema==4.26.0"
 python_venv "$cloud_venv" "awscli, moto, google.auth, requests" \
     "awscli==1.45.11" "moto[server]==5.2.1" "google-auth==2.63.0" "requests==2.34.2"
 py="$cloud_venv/bin/python"
 
-# The provider, as run-django-e2e.sh starts it: its secrets generated now.
-export E2E_STATE_DIR="$work/provider"
-mkdir -p "$E2E_STATE_DIR"
-"$dot_venv/bin/python" -c 'import secrets; print(secrets.token_urlsafe(48), end="")' >"$E2E_STATE_DIR/django-secret"
-"$dot_venv/bin/python" -c '
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
-key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-print(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode(), end="")
-' >"$E2E_STATE_DIR/oidc-key.pem"
-export E2E_USERNAME=ada
-E2E_PASSWORD="$("$dot_venv/bin/python" -c 'import secrets; print(secrets.token_urlsafe(18))')"
-export E2E_PASSWORD
+# The provider, as run-django-e2e.sh starts it: its secrets generated now (lib.sh).
+django_provider_state
 cd "$e2e/django_provider"
-"$dot_venv/bin/python" manage.py migrate --verbosity 0
-client_id="$("$dot_venv/bin/python" bootstrap.py | head -n 1)"
+"$dot_python" manage.py migrate --verbosity 0
+client_id="$("$dot_python" bootstrap.py | head -n 1)"
 dot_port="$(free_port)"
-start_provider "$work/provider.log" "$dot_venv/bin/python" manage.py runserver "127.0.0.1:$dot_port" --noreload --verbosity 0
+start_provider "$work/provider.log" "$dot_python" manage.py runserver "127.0.0.1:$dot_port" --noreload --verbosity 0
 issuer="http://127.0.0.1:$dot_port/o"
 wait_for "$issuer/.well-known/openid-configuration"
 cd "$here"
