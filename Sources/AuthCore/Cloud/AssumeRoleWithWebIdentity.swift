@@ -42,14 +42,16 @@ public enum STSEndpoint {
     /// `https://sts.amazonaws.com/` (the global endpoint), or a region's own
     /// (`https://sts.eu-west-1.amazonaws.com/`; China's regions under `amazonaws.com.cn`).
     public static func url(region: String?) throws -> URL {
-        guard let region else { return URL(string: "https://sts.amazonaws.com/")! }
-        guard isRegion(region) else {
-            throw AuthError.invalidArgument(
-                "'\(Sanitize.text(region, limit: 40))' is not an AWS region name (such as eu-west-1). Check \(input: .awsRegion)")
+        var host = "sts.amazonaws.com"
+        if let region {
+            guard isRegion(region) else {
+                throw AuthError.invalidArgument(
+                    "'\(Sanitize.text(region, limit: 40))' is not an AWS region name (such as eu-west-1). Check \(input: .awsRegion)")
+            }
+            host = "sts.\(region).\(region.hasPrefix("cn-") ? "amazonaws.com.cn" : "amazonaws.com")"
         }
-        let domain = region.hasPrefix("cn-") ? "amazonaws.com.cn" : "amazonaws.com"
-        guard let url = URL(string: "https://sts.\(region).\(domain)/") else {
-            throw AuthError.invalidArgument("'\(region)' gives no STS address. Check \(input: .awsRegion)")
+        guard let url = URL(string: "https://\(host)/") else {
+            throw AuthError.invalidArgument("'\(region ?? "")' gives no STS address. Check \(input: .awsRegion)")
         }
         return url
     }
