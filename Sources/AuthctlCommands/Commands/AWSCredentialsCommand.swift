@@ -36,19 +36,7 @@ struct AWSCredentialsCommand: AuthctlCommand {
     var stsEndpoint: String?
     @Option(name: .customLong("region"), help: ArgumentHelp("Call the STS of this region (such as eu-west-1).", valueName: "region"))
     var region: String?
-    @Option(
-        name: .customLong("audience"),
-        help: ArgumentHelp("Give STS a token exchanged for this audience (RFC 8693) instead of the ID token.", valueName: "audience"))
-    var audience: String?
-    @Option(
-        name: .customLong("subject-token-type"),
-        help: ArgumentHelp(
-            "With --audience: the identity's token given in exchange: access_token (default) or id_token.", valueName: "type"))
-    var subjectTokenType: TokenExchange.SubjectToken?
-    @Option(
-        name: .customLong("provider"), help: "The identity's provider (default: the one of the last sign-in).",
-        completion: Completions.providerIDs)
-    var provider: String?
+    @OptionGroup var subject: SubjectTokenArguments
     @Flag(name: .customLong("force-refresh"), help: "Assume the role again even when the cached credentials are still valid.")
     var forceRefresh = false
     @OptionGroup var global: GlobalOptions
@@ -60,20 +48,14 @@ struct AWSCredentialsCommand: AuthctlCommand {
         guard stsEndpoint == nil || region == nil else {
             throw ValidationError("--sts-endpoint and --region exclude each other: the endpoint names its region")
         }
-        if subjectTokenType != nil, audience == nil {
-            throw ValidationError("--subject-token-type belongs to --audience (a token exchange)")
-        }
     }
 
     func run(_ wiring: Wiring) async throws {
         let endpoint = try stsEndpoint.map(STSEndpoint.parse) ?? STSEndpoint.url(region: region)
-        let exchange = audience.map {
-            TokenExchange.Input(audience: $0, subjectToken: subjectTokenType ?? .accessToken, minimumTTL: 60)
-        }
         let output = try await wiring.useCases().awsRoleCredentials.run(
             .init(
-                providerID: try provider.map(ProviderID.init(parsing:)), roleARN: roleARN, sessionName: sessionName,
-                durationSeconds: duration, endpoint: endpoint, exchange: exchange, forceRefresh: forceRefresh))
+                providerID: try subject.providerID, roleARN: roleARN, sessionName: sessionName, durationSeconds: duration,
+                endpoint: endpoint, exchange: subject.exchange, forceRefresh: forceRefresh))
         wiring.output.write(Self.document(output.credentials))
     }
 

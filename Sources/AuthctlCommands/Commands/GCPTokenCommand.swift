@@ -19,26 +19,8 @@ struct GCPTokenCommand: AuthctlCommand {
             a token exchanged for that audience (RFC 8693, given as a JWT).
             """)
 
-    @Option(
-        name: .customLong("audience"),
-        help: ArgumentHelp("Give a token exchanged for this audience (RFC 8693) instead of the ID token.", valueName: "audience"))
-    var audience: String?
-    @Option(
-        name: .customLong("subject-token-type"),
-        help: ArgumentHelp(
-            "With --audience: the identity's token given in exchange: access_token (default) or id_token.", valueName: "type"))
-    var subjectTokenType: TokenExchange.SubjectToken?
-    @Option(
-        name: .customLong("provider"), help: "The identity's provider (default: the one of the last sign-in).",
-        completion: Completions.providerIDs)
-    var provider: String?
+    @OptionGroup var subject: SubjectTokenArguments
     @OptionGroup var global: GlobalOptions
-
-    func validate() throws {
-        if subjectTokenType != nil, audience == nil {
-            throw ValidationError("--subject-token-type belongs to --audience (a token exchange)")
-        }
-    }
 
     func run(_ wiring: Wiring) async throws {
         let environment = wiring.environment
@@ -67,9 +49,7 @@ struct GCPTokenCommand: AuthctlCommand {
     func response(_ wiring: Wiring, asked: String?) async throws -> Data {
         let output = try await wiring.useCases().gcpSubjectToken.run(
             .init(
-                providerID: try provider.map(ProviderID.init(parsing:)),
-                exchange: audience.map { TokenExchange.Input(audience: $0, subjectToken: subjectTokenType ?? .accessToken) },
-                askedType: asked))
+                providerID: try subject.providerID, exchange: subject.exchange, askedType: asked))
         var document: [String: JSONValue] = [
             "version": .number(1), "success": .bool(true), "token_type": .string(output.tokenType), "id_token": .string(output.token),
         ]
