@@ -2,6 +2,9 @@
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
+#elseif canImport(FrontLibc)
+    // The token front (Sources/authctl-front, Embedded Swift: no Glibc module) compiles this file too.
+    import FrontLibc
 #endif
 
 /// Finds the current user's record in a keystore file without decoding the others: a

@@ -1,0 +1,177 @@
+import FrontLibc
+
+// The front's reads, writes and hand-over, each mirroring the full program's (AuthCore's
+// `FileConfigStorage.mayHoldRules`, `SafeFile.withOpened`, `KeystoreFile.decodeCurrentUser`,
+// `TokenRefresh.cached`): where the core would refuse, warn or look further, the front hands
+// over instead, and the core says what it says.
+
+/// Whether config.json may hold `rules` (docs/identities.md): the core's peek, byte for byte.
+/// A file that cannot be opened or read "may" (the full program reads and explains).
+func configMayHoldRules(_ path: String) -> Bool {
+    let fd = front_open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else { return errno != ENOENT }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_mode & 0o170000 == 0o100000, info.st_size < 1 << 20 else { return true }
+    var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
+    var length = 0
+    let failed = bytes.withUnsafeMutableBytes { buffer -> Bool in
+        guard let base = buffer.baseAddress else { return true }
+        while length < buffer.count {
+            let count = read(fd, base + length, buffer.count - length)
+            if count < 0, errno == EINTR { continue }
+            if count < 0 { return true }
+            if count == 0 { break }
+            length += count
+        }
+        return false
+    }
+    if failed { return true }
+    let needle = Array("\"rules\"".utf8)
+    guard length >= needle.count else { return false }
+    var start = 0
+    while start <= length - needle.count {
+        var offset = 0
+        while offset < needle.count, bytes[start + offset] == needle[offset] { offset += 1 }
+        if offset == needle.count { return true }
+        start += 1
+    }
+    return false
+}
+
+/// The keystore's directory and name as `SafeFile` opens them (`Path.parent`,
+/// `Path.lastComponent`); nil for a path ending in `/` (the full program's).
+func directoryAndName(_ path: String) -> (directory: String, name: String)? {
+    let bytes = Array(path.utf8)
+    guard let last = bytes.last, last != UInt8(ascii: "/") else { return nil }
+    guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return (".", path) }
+    var end = slash
+    while end > 1, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+    let head = end == 0 ? "/" : String(decoding: bytes[..<end], as: UTF8.self)
+    return (head, String(decoding: bytes[(slash + 1)...], as: UTF8.self))
+}
+
+/// The access token `authctl token` prints for `request` from the keystore at `path`, with
+/// its newline; nil whenever the full program might do anything else.
+func cachedToken(_ request: TokenRequest, keystorePath path: String) -> [UInt8]? {
+    guard let (directoryPath, name) = directoryAndName(path) else { return nil }
+    // SafeFile's checks: a directory of ours or root's that no one else may write to, a
+    // regular file (no symbolic link) of ours that no one else may read or write.
+    let directory = front_open(directoryPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard directory >= 0 else { return nil }
+    defer { close(directory) }
+    var info = stat()
+    let me = geteuid()
+    guard fstat(directory, &info) == 0, info.st_uid == me || info.st_uid == 0, info.st_mode & 0o022 == 0 else { return nil }
+    let fd = front_openat(directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    guard fstat(fd, &info) == 0, info.st_mode & 0o170000 == 0o100000, info.st_uid == me, info.st_mode & 0o077 == 0 else { return nil }
+    // `KeystoreFile.decodeCurrentUser(file:)`: the shared scan, a plaintext keystore (version 1,
+    // no sealing), a current uid of the uid syntax and its record, read whole.
+    guard let found = KeystoreScan.currentUser(inFile: fd), found.version == 1, found.sealing == nil,
+        let uid = found.currentUID, isUID(uid), let range = found.user, range.count > 0, range.count <= 1 << 24
+    else { return nil }
+    var record = [UInt8](repeating: 0, count: range.count)
+    var length = 0
+    while length < range.count {
+        let count = record.withUnsafeMutableBytes { buffer -> Int in
+            guard let base = buffer.baseAddress else { return -1 }
+            return pread(fd, base + length, buffer.count - length, off_t(range.lowerBound + length))
+        }
+        if count < 0, errno == EINTR { continue }
+        guard count > 0 else { return nil }
+        length += count
+    }
+    let user = record.withUnsafeBufferPointer { bytes -> FrontUser? in
+        var reader = KeystoreRecordReader(bytes)
+        guard let user = FrontUser.read(&reader), reader.atEnd() else { return nil }
+        return user
+    }
+    guard let user, user.uid == uid else { return nil }
+    // `TokenRefresh.select` and `validOutput`: the provider asked, else the last sign-in's,
+    // else the first; its access token, a bearer token valid for more than --min-ttl.
+    let providerID = request.provider ?? user.lastProviderId ?? user.providerData.first?.providerId ?? ""
+    guard let identity = user.providerData.first(where: { $0.providerId == providerID }), let tokens = identity.tokens,
+        let token = tokens.accessToken, isBearer(tokens.tokenType), isValid(tokens.expiresAt, minimumTTL: request.minimumTTL)
+    else { return nil }
+    return Array(token.utf8) + [0x0A]
+}
+
+/// `UIDSyntax.isUID`: 1–128 of `[A-Za-z0-9_-]`.
+func isUID(_ uid: String) -> Bool {
+    let bytes = uid.utf8
+    return !bytes.isEmpty && bytes.count <= 128
+        && bytes.allSatisfy {
+            ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F
+        }
+}
+
+/// Not DPoP (`tokenType.lowercased() != "dpop"`); a type of any but ASCII letters is the full program's.
+func isBearer(_ tokenType: String) -> Bool {
+    let bytes = Array(tokenType.utf8)
+    guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
+    let lower = bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+    return lower != Array("dpop".utf8)
+}
+
+/// `TokenSet.isValid(at: now, minimumTTL:)`, with a second to spare: a token that expires
+/// within a second of the bound is the full program's to judge (it runs a moment later).
+func isValid(_ expiresAt: Date?, minimumTTL: Int) -> Bool {
+    guard let expiresAt else { return true }
+    var now = timespec()
+    guard clock_gettime(CLOCK_REALTIME, &now) == 0 else { return false }
+    let seconds = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    return expiresAt.timeIntervalSince1970 - seconds > Double(minimumTTL) + 1
+}
+
+/// Writes `bytes` to stdout whole; false when nothing could be written (the full program then
+/// runs, and meets the same stdout). A write that fails midway ends the front with status 1.
+func writeAll(_ bytes: [UInt8]) -> Bool {
+    var written = 0
+    while written < bytes.count {
+        let count = bytes.withUnsafeBytes { buffer -> Int in
+            guard let base = buffer.baseAddress else { return -1 }
+            return write(1, base + written, buffer.count - written)
+        }
+        if count < 0, errno == EINTR { continue }
+        if count <= 0 {
+            if written == 0 { return false }
+            exit(1)
+        }
+        written += count
+    }
+    return true
+}
+
+/// Executes the full program, `<bindir>/../lib/authctl/authctl` of this program's real path,
+/// with the same arguments and environment; never returns but with a message and status 1.
+func handOver(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+    var target: [UInt8] = []
+    var link = [CChar](repeating: 0, count: 4097)
+    let length = link.withUnsafeMutableBufferPointer { readlink("/proc/self/exe", $0.baseAddress!, 4096) }
+    if length > 0 {
+        let path = link.prefix(length).map { UInt8(bitPattern: $0) }
+        // <bindir> is the directory of the real path; its parent holds lib/authctl/authctl.
+        if let slash = path.lastIndex(of: UInt8(ascii: "/")), let parent = path[..<slash].lastIndex(of: UInt8(ascii: "/")) {
+            target = Array(path[..<parent]) + Array("/lib/authctl/authctl".utf8)
+        }
+    }
+    guard !target.isEmpty else {
+        fail("authctl: cannot find its own path (/proc/self/exe), so not the full program either: reinstall authctl\n")
+        return 1
+    }
+    target.append(0)
+    target.withUnsafeBufferPointer { buffer in
+        buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { _ = execv($0, argv) }
+    }
+    let reason = String(cString: strerror(errno))
+    target.removeLast()
+    fail("authctl: the full program " + String(decoding: target, as: UTF8.self) + " cannot be run (" + reason + "): reinstall authctl\n")
+    return 1
+}
+
+func fail(_ message: String) {
+    let bytes = Array(message.utf8)
+    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress!, $0.count) }
+}

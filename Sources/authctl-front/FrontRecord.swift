@@ -1,0 +1,132 @@
+// The current user's record as the front reads it: the same keys, the same value readers
+// (`KeystoreRecordReader`, shared with AuthCore) and the same required members as
+// AuthCore's `KeystoreRecord.User.read` (KeystoreRecord+Reading.swift), so that a record the
+// front takes is one the core's reader takes, with the same values. It keeps only what
+// `token` needs, and refuses (nil: the front hands the command to the full program) every
+// member the front does not answer for: a Firebase `backend`, a `workload`, cached tokens of
+// other scopes (`additionalTokens`), derived credentials, a DPoP key, a sealed value, a
+// resource grant, and any key it does not know.
+
+struct FrontTokens {
+    var accessToken: String?
+    var tokenType: String
+    var expiresAt: Date?
+    var idToken: String?
+}
+
+struct FrontIdentity {
+    var providerId: String
+    var tokens: FrontTokens?
+}
+
+struct FrontUser {
+    var uid: String
+    var lastProviderId: String?
+    var providerData: [FrontIdentity]
+
+    static func read(_ reader: inout KeystoreRecordReader) -> FrontUser? {
+        var seen = SeenKeys()
+        var uid: String?, emailVerified: Bool?, createdAt: Date?, lastSignInAt: Date?, lastAuthAt: Date?
+        var lastProviderId: String?, providerData: [FrontIdentity]?
+        let ok = reader.object { reader, key in
+            switch key {
+            case "uid": return seen.first(0) && reader.set(&uid, reader.string())
+            case "email": return seen.first(1) && reader.string() != nil
+            case "emailVerified": return seen.first(2) && reader.set(&emailVerified, reader.bool())
+            case "displayName": return seen.first(3) && reader.string() != nil
+            case "photoURL": return seen.first(4) && reader.string() != nil
+            case "createdAt": return seen.first(5) && reader.set(&createdAt, reader.date())
+            case "lastSignInAt": return seen.first(6) && reader.set(&lastSignInAt, reader.date())
+            case "lastAuthAt": return seen.first(7) && reader.set(&lastAuthAt, reader.date())
+            case "lastProviderId": return seen.first(8) && reader.set(&lastProviderId, reader.string())
+            case "providerData": return seen.first(9) && reader.set(&providerData, reader.identities())
+            case "kind": return seen.first(10) && reader.string() == "person"
+            default: return false
+            }
+        }
+        guard ok, let uid, emailVerified != nil, createdAt != nil, lastSignInAt != nil, lastAuthAt != nil, let providerData else {
+            return nil
+        }
+        return FrontUser(uid: uid, lastProviderId: lastProviderId, providerData: providerData)
+    }
+}
+
+extension KeystoreRecordReader {
+    /// Stores `value` in `target`; false when there is none.
+    func set<T>(_ target: inout T?, _ value: T?) -> Bool {
+        guard let value else { return false }
+        target = value
+        return true
+    }
+
+    /// `providerData`: `[ identity, … ]`.
+    mutating func identities() -> [FrontIdentity]? {
+        guard take(Self.openBracket) else { return nil }
+        var values: [FrontIdentity] = []
+        if take(Self.closeBracket) { return values }
+        while true {
+            guard values.count < Self.maximumCount, let value = identity() else { return nil }
+            values.append(value)
+            if take(Self.comma) { continue }
+            return take(Self.closeBracket) ? values : nil
+        }
+    }
+
+    mutating func identity() -> FrontIdentity? {
+        var seen = SeenKeys()
+        var providerId: String?, issuer: String?, federatedId: String?, profile = false, linkedAt: Date?
+        var tokens: FrontTokens?
+        let ok = object { reader, key in
+            switch key {
+            case "providerId": return seen.first(0) && reader.set(&providerId, reader.string())
+            case "issuer": return seen.first(1) && reader.set(&issuer, reader.string())
+            case "federatedId": return seen.first(2) && reader.set(&federatedId, reader.string())
+            case "profile":
+                guard seen.first(3), reader.profile() else { return false }
+                profile = true
+                return true
+            case "linkedAt": return seen.first(4) && reader.set(&linkedAt, reader.date())
+            case "tokens": return seen.first(5) && reader.set(&tokens, reader.tokens())
+            default: return false
+            }
+        }
+        guard ok, let providerId, issuer != nil, federatedId != nil, profile, linkedAt != nil else { return nil }
+        return FrontIdentity(providerId: providerId, tokens: tokens)
+    }
+
+    /// An identity's profile, checked as the core reads it, and dropped.
+    mutating func profile() -> Bool {
+        var seen = SeenKeys()
+        var emailVerified: Bool?
+        let ok = object { reader, key in
+            switch key {
+            case "email": return seen.first(0) && reader.string() != nil
+            case "emailVerified": return seen.first(1) && reader.set(&emailVerified, reader.bool())
+            case "displayName": return seen.first(2) && reader.string() != nil
+            case "photoURL": return seen.first(3) && reader.string() != nil
+            case "isPrivateEmail": return seen.first(4) && reader.bool() != nil
+            default: return false
+            }
+        }
+        return ok && emailVerified != nil
+    }
+
+    mutating func tokens() -> FrontTokens? {
+        var seen = SeenKeys()
+        var accessToken: String?, tokenType: String?, expiresAt: Date?, idToken: String?, scopes: [String]?
+        let ok = object { reader, key in
+            switch key {
+            case "accessToken": return seen.first(0) && reader.set(&accessToken, reader.string())
+            case "tokenType": return seen.first(1) && reader.set(&tokenType, reader.string())
+            case "expiresAt": return seen.first(2) && reader.set(&expiresAt, reader.date())
+            case "refreshToken": return seen.first(3) && reader.string() != nil
+            case "idToken": return seen.first(4) && reader.set(&idToken, reader.string())
+            case "scopes": return seen.first(5) && reader.set(&scopes, reader.strings())
+            case "needsSignInSince": return seen.first(7) && reader.date() != nil
+            default: return false  // additionalTokens, sealed, dpopKey, derivedCredentials: the full program's
+            }
+        }
+        guard ok, let tokenType, scopes != nil else { return nil }
+        return FrontTokens(accessToken: accessToken, tokenType: tokenType, expiresAt: expiresAt, idToken: idToken)
+    }
+}
