@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds authctl's front (Sources/authctl-front, docs/front.md): an Embedded Swift program
-# linked as a static PIE, with AuthCore's keystore scan and record reader compiled in as they
-# are (one source, two programs). Prints the path of the stripped front.
+# linked as a static PIE, with AuthCore's keystore scan, record reader and ID token expiry
+# reader and the command layer's TokenOutputBytes compiled in as they are (one source, two
+# programs). Prints the path of the stripped front.
 # Usage: scripts/build-front.sh [OUT_DIR]   (default .build/front)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,11 +11,12 @@ mkdir -p "$out"
 swiftc=$(command -v swiftc)
 toolchain="$(dirname "$(dirname "$(readlink -f "$swiftc")")")"
 tables="$toolchain/lib/swift/embedded/x86_64-unknown-linux-gnu/libswiftUnicodeDataTables.a"
-shared=(Sources/AuthCore/Keystore/KeystoreScan.swift Sources/AuthCore/Keystore/KeystoreRecordReader.swift)
-swiftc -target x86_64-unknown-linux-gnu -enable-experimental-feature Embedded -wmo -Osize -parse-as-library \
+shared=(Sources/AuthCore/Keystore/KeystoreScan.swift Sources/AuthCore/Keystore/KeystoreRecordReader.swift
+    Sources/AuthCore/Keystore/IDTokenExpiryReader.swift Sources/AuthctlCommands/Commands/TokenOutputBytes.swift)
+swiftc -target x86_64-unknown-linux-gnu -enable-experimental-feature Embedded -wmo -Osize -parse-as-library -D AUTHCTL_FRONT \
     -I Sources/authctl-front/include -module-name AuthctlFront -c Sources/authctl-front/*.swift "${shared[@]}" \
     -o "$out/front.o" 2> >(grep -v -e 'warning:' -e '^ *[0-9]* |' -e '^ *|' -e '^$' >&2 || true)
-clang -static-pie -fuse-ld=lld -Wl,-z,relro,-z,now -o "$out/authctl.unstripped" "$out/front.o" "$tables"
+clang -static-pie -fuse-ld=lld -Wl,-z,relro,-z,now -o "$out/authctl.unstripped" "$out/front.o" "$tables" -lm
 strip --strip-all -o "$out/authctl" "$out/authctl.unstripped"
 chmod 0755 "$out/authctl"
 echo "$out/authctl"

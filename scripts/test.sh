@@ -23,6 +23,8 @@ if ! swift test --skip-build 2>&1 | tee .build/swift-test.log; then
     exit 1
 fi
 authctl="$(swift build --show-bin-path)/authctl"
+# The token front (docs/front.md) against this full program: every keystore the tests know.
+Tests/Front/run-front-test.sh "$authctl"
 Tests/E2E/run-oidc-provider-mock-e2e.sh "$authctl"
 Tests/E2E/run-django-e2e.sh "$authctl"
 # DPoP, pushed and rich authorization requests, one-time refresh chains: Glewlwyd, three ways.

@@ -8,6 +8,8 @@ import FrontLibc
 struct Data {
     var bytes: [UInt8]
 
+    init(buffer: UnsafeBufferPointer<UInt8>) { bytes = Array(buffer) }
+
     func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R { bytes.withUnsafeBytes(body) }
 }
 

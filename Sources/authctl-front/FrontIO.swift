@@ -92,10 +92,21 @@ func cachedToken(_ request: TokenRequest, keystorePath path: String) -> [UInt8]?
     // `TokenRefresh.select` and `validOutput`: the provider asked, else the last sign-in's,
     // else the first; its access token, a bearer token valid for more than --min-ttl.
     let providerID = request.provider ?? user.lastProviderId ?? user.providerData.first?.providerId ?? ""
-    guard let identity = user.providerData.first(where: { $0.providerId == providerID }), let tokens = identity.tokens,
-        let token = tokens.accessToken, isBearer(tokens.tokenType), isValid(tokens.expiresAt, minimumTTL: request.minimumTTL)
-    else { return nil }
-    return Array(token.utf8) + [0x0A]
+    guard let identity = user.providerData.first(where: { $0.providerId == providerID }), let tokens = identity.tokens else { return nil }
+    if request.kubectlExec {
+        // The ID token (`printsIDToken`), valid until its `exp` (read as the core reads it; a
+        // token whose expiry the shared reader is unsure of, or without one, is the full
+        // program's), as `TokenOutputBytes` writes it for the core.
+        guard let idToken = tokens.idToken, let known = IDTokenExpiryReader.expiry(of: idToken), let expiresAt = known,
+            isValid(expiresAt, minimumTTL: request.minimumTTL),
+            let credential = TokenOutputBytes.kubectlExecCredential(token: idToken, expiresAt: expiresAt)
+        else { return nil }
+        return credential.bytes
+    }
+    guard let token = tokens.accessToken, isBearer(tokens.tokenType), isValid(tokens.expiresAt, minimumTTL: request.minimumTTL) else {
+        return nil
+    }
+    return TokenOutputBytes.data(token + "\n").bytes
 }
 
 /// `UIDSyntax.isUID`: 1–128 of `[A-Za-z0-9_-]`.

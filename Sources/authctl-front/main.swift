@@ -2,7 +2,8 @@ import FrontLibc
 
 // authctl's front (issue 24, bench/README.md): the small static-PIE program installed as
 // `bin/authctl`. It answers the commonest `authctl token` itself — a valid cached access token
-// of the current user, read from a plaintext keystore — and for everything else executes the
+// of the current user, read from a plaintext keystore, or its ID token as kubectl's
+// ExecCredential — and for everything else executes the
 // full program (`<bindir>/../lib/authctl/authctl`) with the very same arguments and
 // environment, having printed and read nothing. Whenever it is not sure, it hands over: the
 // full program then answers as it always does, with its own messages and exit status.
@@ -14,6 +15,8 @@ struct TokenRequest {
     var config: String?
     var minimumTTL = 60
     var provider: String?
+    /// `--format kubectl-exec`: the ID token in an ExecCredential (else `raw`: the access token).
+    var kubectlExec = false
 }
 
 @_cdecl("main")
@@ -49,7 +52,7 @@ func answer(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CCh
 }
 
 /// The arguments of `authctl token` the front answers: `--keystore P`, `--config P`,
-/// `--min-ttl N`, `--format raw`, a provider (each option also as `--name=value`); nil for
+/// `--min-ttl N`, `--format raw` or `kubectl-exec`, a provider (each option also as `--name=value`); nil for
 /// anything else. It takes a subset of what `TokenInvocation.parseFast` takes, with its rules.
 func parse(_ arguments: [String]) -> TokenRequest? {
     guard arguments.first == "token" else { return nil }
@@ -80,7 +83,11 @@ func parse(_ arguments: [String]) -> TokenRequest? {
             guard let seconds = value().flatMap(seconds) else { return nil }
             request.minimumTTL = seconds
         case "--format":
-            guard value() == "raw" else { return nil }
+            switch value() {
+            case "raw": request.kubectlExec = false
+            case "kubectl-exec": request.kubectlExec = true
+            default: return nil
+            }
         default:
             guard inline == nil, !argument.hasPrefix("-"), request.provider == nil, let provider = providerID(argument) else { return nil }
             request.provider = provider

@@ -1,6 +1,9 @@
-import AuthCore
+#if !AUTHCTL_FRONT
+    import AuthCore
+#endif
 
-/// The bytes `authctl token` prints, made without `JSONEncoder`, date formatting or generic
+/// The bytes `authctl token` prints (the token front, Sources/authctl-front, compiles this file
+/// too, with `AUTHCTL_FRONT` set), made without `JSONEncoder`, date formatting or generic
 /// `Data` initialisers (each of which costs the hot path a search of the binary's protocol
 /// conformances: bench/README.md, issue 24). Each gives exactly what `TokenInvocation.printed`
 /// gave before — TokenOutputBytesTests compares them — or nil when the token or the date is

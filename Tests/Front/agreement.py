@@ -1,0 +1,277 @@
+#!/usr/bin/env python3
+"""The token front (Sources/authctl-front, docs/front.md) against the full program, both real
+binaries, each run as a fresh process.
+
+Usage: agreement.py FRONT CORE [CORPUS_DIR]
+
+Two installs are made in a private temporary directory, as scripts/install.sh lays them out:
+`full/` (bin/authctl the front, lib/authctl/authctl the full program) and `front-only/` (the
+front alone). For every case:
+  - the full install and the full program give the same stdout, stderr and exit status;
+  - the front alone either answers — exit 0, and exactly what the full program printed, which
+    itself exited 0 with nothing on stderr — or hands over, which with no full program beside it
+    is exit 1 and one line naming that program and "reinstall authctl", nothing on stdout.
+Cases marked `answer` must be answered by the front, cases marked `hand over` must not be.
+The keystores: every keystore the Swift tests know (CORPUS_DIR, written by
+KeystoreCorpusExportTests), one and 1,000 users of bench/make-keystore.py, expired tokens, tokens
+within --min-ttl, another provider, DPoP, sealed, damaged copies cut or changed anywhere, a
+symbolic link, group-writable files and directories; config.json with and without rules;
+AUTHCTL_USER and the keystore key variables; then commands that only pass through.
+"""
+import datetime, json, os, shutil, subprocess, sys, tempfile
+
+front, core = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+corpus = sys.argv[3] if len(sys.argv) > 3 else None
+here = os.path.dirname(os.path.abspath(__file__))
+root = tempfile.mkdtemp(prefix="authctl-front-")
+os.chmod(root, 0o700)
+failures, answered, handed, cases = [], 0, 0, 0
+
+def install(name, with_core):
+    os.makedirs(f"{root}/{name}/bin")
+    shutil.copy(front, f"{root}/{name}/bin/authctl")
+    if with_core:
+        os.makedirs(f"{root}/{name}/lib/authctl")
+        os.symlink(core, f"{root}/{name}/lib/authctl/authctl")
+    return f"{root}/{name}/bin/authctl"
+
+full, alone = install("full", True), install("front-only", False)
+home = f"{root}/home"
+os.makedirs(home, mode=0o700)
+base_env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home, "LANG": "C.UTF-8"}
+
+def run(program, args, env, stdin=b"", cwd=None):
+    done = subprocess.run([program] + args, env=env, input=stdin, capture_output=True, timeout=60, cwd=cwd or root)
+    return done.returncode, done.stdout, done.stderr
+
+def check(name, args, env_extra=None, expect=None, stdin=b"", cwd=None):
+    global answered, handed, cases
+    cases += 1
+    env = dict(base_env)
+    for key, value in (env_extra or {}).items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+    reference = run(core, args, env, stdin, cwd)
+    through = run(full, args, env, stdin, cwd)
+    if through != reference:
+        failures.append(f"{name}: the installed front and the full program differ: {through!r:.300} vs {reference!r:.300}")
+    status, out, err = run(alone, args, env, stdin, cwd)
+    if status == 0:
+        answered += 1
+        if (status, out, err) != reference:
+            failures.append(f"{name}: the front answered {out[:60]!r} (stderr {err[:80]!r}) where the full program gave {reference!r:.300}")
+        if expect == "hand over":
+            failures.append(f"{name}: the front answered, but this case is the full program's")
+    else:
+        handed += 1
+        missing = f"{root}/front-only/lib/authctl/authctl".encode()
+        if status != 1 or out != b"" or missing not in err or b"reinstall authctl" not in err or err.count(b"\n") != 1:
+            failures.append(f"{name}: the front alone neither answered nor handed over: {status} {out[:60]!r} {err!r:.300}")
+        if expect == "answer":
+            failures.append(f"{name}: the front handed over a case it must answer (the full program gave {reference!r:.200})")
+    return reference
+
+def place(name, document=None, raw=None, mode=0o600, dir_mode=0o700):
+    """A keystore at ks/NAME/keystore.json; returns its path."""
+    directory = f"{root}/ks/{name}"
+    os.makedirs(directory)
+    path = f"{directory}/keystore.json"
+    with open(path, "wb") as f:
+        f.write(raw if raw is not None else json.dumps(document, indent=2, sort_keys=True).encode())
+    os.chmod(path, mode)
+    os.chmod(directory, dir_mode)
+    return path
+
+def make(n):
+    path = f"{root}/made-{n}.json"
+    subprocess.run([sys.executable, f"{here}/../../bench/make-keystore.py", str(n), path], check=True, capture_output=True)
+    with open(path) as f:
+        return json.load(f)
+
+stamp = lambda d: d.strftime("%Y-%m-%dT%H:%M:%SZ")
+now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+
+def jwt(expires_in, **claims):
+    """An ID token's shape (unsigned: only its `exp` is read) expiring `expires_in` seconds from now."""
+    import base64
+    part = lambda value: base64.urlsafe_b64encode(json.dumps(value).encode()).rstrip(b"=").decode()
+    if expires_in is not None:
+        claims["exp"] = expires_in if isinstance(expires_in, str) else (now.timestamp() + expires_in)
+        if isinstance(claims["exp"], float) and claims["exp"].is_integer():
+            claims["exp"] = int(claims["exp"])
+    return part({"alg": "RS256"}) + "." + part({"sub": "s", **claims}) + ".c2ln"
+
+def with_tokens(document, **changes):
+    document = json.loads(json.dumps(document))
+    tokens = document["users"][0]["providerData"][0]["tokens"]
+    for key, value in changes.items():
+        if value is None:
+            tokens.pop(key, None)
+        else:
+            tokens[key] = value
+    return document
+
+one, thousand = make(1), make(1000)
+uid = one["currentUid"]
+
+# The hot path: the front answers.
+for label, document in [("1 user", one), ("1,000 users", thousand)]:
+    path = place(label.replace(" ", "-").replace(",", ""), document)
+    for args in (["token"], ["token", "--format", "raw"], ["token", "--format=raw", "--min-ttl=300"], ["token", "oidc.bench"],
+                 ["token", "--min-ttl", "0", "oidc.bench", "--format", "raw"], ["token", "--min-ttl", "86400"],
+                 ["token", "--format", "kubectl-exec"], ["token", "--format=kubectl-exec", "--min-ttl", "0", "oidc.bench"]):
+        check(f"{label}: {' '.join(args)}", args + ["--keystore", path], expect="answer")
+    check(f"{label}: --keystore=PATH first", ["token", f"--keystore={path}"], expect="answer")
+    check(f"{label}: AUTHCTL_KEYSTORE", ["token"], {"AUTHCTL_KEYSTORE": path}, expect="answer")
+    # What the front leaves to the full program.
+    for args in (["token", "--format", "json"], ["token", "--format", "kubectl-exec", "--access-token"], ["token", "--format", "header"],
+                 ["token", "--id-token"], ["token", "--access-token"], ["token", "-v"], ["token", "-q"], ["token", "--json"],
+                 ["token", "--force-refresh"], ["token", "--user", uid], ["token", "--scope", "openid"], ["token", "--min-ttl", "86401"],
+                 ["token", "--min-ttl", "+5"], ["token", "--min-ttl", "-5"], ["token", "oidc.other"], ["token", "oidc.Bad"],
+                 ["token", "oidc.bench", "oidc.bench"], ["token", "--"], ["token", "--help"], ["--keystore", path, "token"],
+                 ["token", "--frobnicate"]):
+        check(f"{label}: {' '.join(args)}", args + ["--keystore", path], expect="hand over")
+    check(f"{label}: AUTHCTL_USER", ["token", "--keystore", path], {"AUTHCTL_USER": uid}, expect="hand over")
+    check(f"{label}: AUTHCTL_USER empty", ["token", "--keystore", path], {"AUTHCTL_USER": ""}, expect="answer")
+    for variable in ("AUTHCTL_KEYSTORE_KEY_FILE", "AUTHCTL_KEYSTORE_PASSPHRASE", "AUTHCTL_KEYSTORE_KEYRING"):
+        check(f"{label}: {variable}", ["token", "--keystore", path], {variable: f"{root}/nothing"}, expect="hand over")
+
+# The default places: HOME, XDG_DATA_HOME (absolute, or ignored when relative), config.json's.
+default = f"{home}/.local/share/authctl/keystore.json"
+os.makedirs(os.path.dirname(default), mode=0o700)
+shutil.copy(f"{root}/ks/1-user/keystore.json", default)
+os.chmod(default, 0o600)
+check("HOME's keystore", ["token"], expect="answer")
+check("XDG_DATA_HOME relative (ignored)", ["token"], {"XDG_DATA_HOME": "relative/place"}, expect="answer")
+xdg = f"{root}/xdg-data"
+os.makedirs(f"{xdg}/authctl", mode=0o700)
+os.chmod(xdg, 0o700)
+shutil.copy(default, f"{xdg}/authctl/keystore.json")
+check("XDG_DATA_HOME's keystore", ["token"], {"XDG_DATA_HOME": xdg}, expect="answer")
+check("no HOME", ["token"], {"HOME": None}, expect="hand over")
+check("HOME empty", ["token"], {"HOME": ""}, expect="hand over")
+check("AUTHCTL_KEYSTORE empty", ["token"], {"AUTHCTL_KEYSTORE": ""}, expect="hand over")
+check("a keystore path that is not ASCII", ["token", "--keystore", f"{root}/ks/ü/keystore.json"], expect="hand over")
+check("no keystore", ["token", "--keystore", f"{root}/nowhere/keystore.json"], expect="hand over")
+check("relative --keystore", ["token", "--keystore", "ks/1-user/keystore.json"], expect="answer")
+config_dir = f"{home}/.config/authctl"
+os.makedirs(config_dir, mode=0o700)
+for label, text, expect in [
+        ("config.json without rules", '{"providers": {}}', "answer"),
+        ("config.json with rules", '{"rules": [{"user": "%s", "when": {"directory": "/"}}]}' % uid, "hand over"),
+        ("config.json with the word \"rules\" anywhere", '{"providers": {"oidc.x": {"note": "rules"}}}', "hand over")]:
+    with open(f"{config_dir}/config.json", "w") as f:
+        f.write(text)
+    os.chmod(f"{config_dir}/config.json", 0o600)
+    check(label, ["token"], expect=expect)
+    check(label + " (--config)", ["token", "--config", f"{config_dir}/config.json"], expect=expect)
+os.remove(f"{config_dir}/config.json")
+os.mkdir(f"{config_dir}/config.json")
+check("config.json a directory", ["token"], expect="hand over")
+os.rmdir(f"{config_dir}/config.json")
+
+# Tokens the front must not print.
+later = lambda seconds: stamp(now + datetime.timedelta(seconds=seconds))
+for label, changes, args, expect in [
+        ("expired", {"expiresAt": later(-3600)}, [], "hand over"),
+        ("expires within --min-ttl", {"expiresAt": later(120)}, ["--min-ttl", "300"], "hand over"),
+        ("expires within the default --min-ttl", {"expiresAt": later(30)}, [], "hand over"),
+        ("expires after --min-ttl 0", {"expiresAt": later(120)}, ["--min-ttl", "0"], "answer"),
+        ("no expiry", {"expiresAt": None}, [], "answer"),
+        ("no access token", {"accessToken": None}, [], "hand over"),
+        ("DPoP-bound", {"tokenType": "DPoP"}, [], "hand over"),
+        ("DPoP-bound, lower case", {"tokenType": "dpop"}, [], "hand over"),
+        ("a DPoP key", {"dpopKey": "not-a-key"}, [], "hand over"),
+        ("a sealed value beside", {"sealed": "AAAA"}, [], "hand over"),
+        ("tokens of other scopes", {"additionalTokens": {}}, [], "hand over"),
+        ("an unknown member", {"future": 1}, [], "hand over"),
+        ("a token with escapes", {"accessToken": "a\\\"b\u00e9\u2028"}, [], None),
+        ("an empty token", {"accessToken": ""}, [], None),
+        ("an ID token expired, kubectl-exec", {"idToken": jwt(-3600)}, ["--format", "kubectl-exec"], "hand over"),
+        ("an ID token expired, raw", {"idToken": jwt(-3600)}, [], "answer"),
+        ("an ID token within --min-ttl", {"idToken": jwt(100)}, ["--format", "kubectl-exec", "--min-ttl", "200"], "hand over"),
+        ("an ID token after --min-ttl", {"idToken": jwt(300)}, ["--format", "kubectl-exec", "--min-ttl", "200"], "answer"),
+        ("an access token expired, kubectl-exec", {"expiresAt": later(-3600)}, ["--format", "kubectl-exec"], "answer"),
+        ("an ID token without exp", {"idToken": jwt(None)}, ["--format", "kubectl-exec"], "hand over"),
+        ("an ID token with exp as a string", {"idToken": jwt("1")}, ["--format", "kubectl-exec"], None),
+        ("an ID token with a fraction in exp", {"idToken": jwt(3600.5)}, ["--format", "kubectl-exec"], None),
+        ("an ID token that is no JWT", {"idToken": "opaque"}, ["--format", "kubectl-exec"], None),
+        ("an ID token with a quote", {"idToken": jwt(3600) + '"'}, ["--format", "kubectl-exec"], None),
+        ("no ID token", {"idToken": None}, ["--format", "kubectl-exec"], "hand over"),
+        ("a DPoP-bound session's ID token", {"tokenType": "DPoP"}, ["--format", "kubectl-exec"], None)]:
+    path = place("tokens-" + label.replace(" ", "-").replace(",", ""), with_tokens(one, **changes))
+    check(f"token {label}", ["token", "--keystore", path] + args, expect=expect)
+other = json.loads(json.dumps(one))
+other["users"][0]["lastProviderId"] = "oidc.elsewhere"
+check("the last sign-in's provider is another", ["token", "--keystore", place("other-provider", other)], expect="hand over")
+check("another provider, asked for the one it has", ["token", "oidc.bench", "--keystore", f"{root}/ks/other-provider/keystore.json"],
+      expect="answer")
+nobody = json.loads(json.dumps(one))
+nobody.pop("currentUid")
+check("nobody signed in", ["token", "--keystore", place("nobody", nobody)], expect="hand over")
+firebase = json.loads(json.dumps(one))
+firebase["users"][0]["backend"] = {"kind": "firebase", "projectId": "p"}
+check("a Firebase user", ["token", "--keystore", place("firebase", firebase)], expect="hand over")
+
+# Files the core's SafeFile refuses.
+good = f"{root}/ks/1-user/keystore.json"
+os.makedirs(f"{root}/ks/link", mode=0o700)
+os.symlink(good, f"{root}/ks/link/keystore.json")
+check("a symbolic link", ["token", "--keystore", f"{root}/ks/link/keystore.json"], expect="hand over")
+with open(good, "rb") as f:
+    good_bytes = f.read()
+check("group-readable", ["token", "--keystore", place("group-readable", raw=good_bytes, mode=0o640)], expect="hand over")
+check("world-writable", ["token", "--keystore", place("world-writable", raw=good_bytes, mode=0o606)], expect="hand over")
+check("a group-writable directory", ["token", "--keystore", place("group-dir", raw=good_bytes, dir_mode=0o770)], expect="hand over")
+check("a sticky shared directory", ["token", "--keystore", place("sticky-dir", raw=good_bytes, dir_mode=0o1777)], expect="hand over")
+os.makedirs(f"{root}/ks/fifo", mode=0o700)
+os.mkfifo(f"{root}/ks/fifo/keystore.json", 0o600)
+check("a FIFO", ["token", "--keystore", f"{root}/ks/fifo/keystore.json"], expect="hand over")
+if os.geteuid() == 0:
+    path = place("another-owner", raw=good_bytes)
+    os.chown(path, 12345, 12345)
+    check("another user's file", ["token", "--keystore", path], expect="hand over")
+
+# Damaged copies: cut anywhere, a byte changed anywhere (the first 4 KB, the record, the tail).
+size = len(good_bytes)
+cuts = sorted(set(list(range(0, 200, 7)) + list(range(200, size, max(1, size // 60))) + [size - k for k in range(1, 40)]))
+for cut in cuts:
+    check(f"cut at {cut}", ["token", "--keystore", place(f"cut-{cut}", raw=good_bytes[:cut])])
+for offset in sorted(set(list(range(0, size, max(1, size // 50))) + [size - k for k in range(1, 30)])):
+    for replacement in (b"\"", b"}", b"\\", b"\x00", b"7"):
+        damaged = good_bytes[:offset] + replacement + good_bytes[offset + 1:]
+        if damaged != good_bytes:
+            check(f"byte {offset} as {replacement!r}", ["token", "--keystore", place(f"byte-{offset}-{replacement[0]}", raw=damaged)])
+
+# Every keystore the Swift tests know, each user current in turn.
+corpus_answered = 0
+if corpus:
+    for name in sorted(os.listdir(corpus)):
+        with open(f"{corpus}/{name}", "rb") as f:
+            path = place("corpus-" + name, raw=f.read())
+        for args in (["token"], ["token", "--min-ttl", "0"]):
+            before = answered
+            check(f"corpus {name}: {' '.join(args)}", args + ["--keystore", path])
+            corpus_answered += answered - before
+    if corpus_answered == 0:
+        failures.append("the front answered none of the Swift tests' keystores")
+
+# Commands that pass through: arguments, stdin, exit statuses, as the full program gives them.
+for args, stdin in [(["--version"], b""), (["version", "--json"], b""), (["status", "--keystore", good], b""),
+                    (["exec", "--keystore", good, "--", "sh", "-c", "exit 7"], b""),
+                    (["exec", "--keystore", good, "--", "printf", "%s|", "a b", "ü", "*", ""], b""),
+                    (["exec", "--keystore", good, "--", "cat"], b"from stdin\n\xff\n"),
+                    (["frobnicate", "ünïcode"], b""), ([], b""), (["token", "oidc.ü"], b""),
+                    (["git-credential", "get"], b"protocol=https\nhost=example.com\n\n")]:
+    reference = check(f"passes through: {args}", args, stdin=stdin, expect="hand over")
+    if args[:1] == ["exec"] and "exit 7" in args and reference[0] != 7:
+        failures.append(f"exec -- sh -c 'exit 7' gave {reference[0]}, not 7")
+
+shutil.rmtree(root, ignore_errors=True)
+for failure in failures:
+    print("FAIL", failure, file=sys.stderr)
+print(f"front agreement: {cases} cases, the front answered {answered}, handed over {handed}"
+      f"{f', {corpus_answered} of them from the Swift tests keystores' if corpus else ''}; {len(failures)} failures", file=sys.stderr)
+sys.exit(1 if failures else 0)
