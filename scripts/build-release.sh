@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds the release binary that install.sh and package.sh ship: optimised, the Swift
 # runtime linked statically (the binary needs only libc and, for HTTP, libcurl4 at run
-# time), stripped, with the commit it was built from embedded (authctl --version).
-# Prints the path of the stripped binary. Usage: scripts/build-release.sh [OUT_DIR]
+# time), stripped, with the commit it was built from embedded (authctl --version); and the
+# token front (docs/front.md, scripts/build-front.sh) beside it as OUT_DIR/authctl-front, which
+# the packages install as bin/authctl, the full program going to lib/authctl/authctl.
+# Prints the path of the stripped full program. Usage: scripts/build-release.sh [OUT_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-.build/dist}"
@@ -33,4 +35,7 @@ swift build "${flags[@]}" --product authctl >.build/release-build.log 2>&1 ||
 bin="$(swift build "${flags[@]}" --show-bin-path)/authctl"
 strip --strip-all -o "$out/authctl" "$bin"
 chmod 0755 "$out/authctl"
+front="$(scripts/build-front.sh .build/front-release)"
+cp "$front" "$out/authctl-front"
+chmod 0755 "$out/authctl-front"
 echo "$out/authctl"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs authctl from this checkout: a release build (static Swift runtime, stripped),
-# the man page, the bash, zsh and fish completions, and the documentation.
+# Installs authctl from this checkout: a release build (static Swift runtime, stripped) as
+# lib/authctl/authctl and its token front (docs/front.md) as bin/authctl, the man page, the bash, zsh and fish completions, and the documentation.
 #
 #   scripts/install.sh                       into ~/.local
 #   scripts/install.sh --prefix /usr/local   anywhere else
@@ -60,7 +60,7 @@ if $uninstall; then
         exit 0
     fi
     rm -f "$manifest"
-    rmdir "$prefix/share/doc/authctl" "$prefix/share/authctl" 2>/dev/null || true
+    rmdir "$prefix/share/doc/authctl" "$prefix/share/authctl" "$prefix/lib/authctl" 2>/dev/null || true
     echo "authctl is uninstalled from $prefix (your keystore and configuration are kept)."
     exit 0
 fi
@@ -70,7 +70,8 @@ binary="$("$root/scripts/build-release.sh")"
 
 # source → destination under the prefix
 files=(
-    "$binary|bin/authctl|0755"
+    "$(dirname "$binary")/authctl-front|bin/authctl|0755"
+    "$binary|lib/authctl/authctl|0755"
     "$root/docs/authctl.1|share/man/man1/authctl.1|0644"
     "$root/completions/authctl.bash|share/bash-completion/completions/authctl|0644"
     "$root/completions/_authctl|share/zsh/site-functions/_authctl|0644"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the release artefacts in dist/:
-#   authctl-VERSION-linux-ARCH.tar.gz   bin/, share/man, share/{bash-completion,zsh,fish},
+#   authctl-VERSION-linux-ARCH.tar.gz   bin/ (the token front, docs/front.md), lib/authctl/
+#                                        (the full program it runs), share/man, share/{bash-completion,zsh,fish},
 #                                        share/doc/authctl (LICENSE, README, CHANGELOG, docs/)
 #   authctl_VERSION_DEBARCH.deb          the same files under /usr (the licence as Debian's
 #                                        copyright file; Depends from dpkg-shlibdeps, libcurl4)
@@ -16,6 +17,7 @@ scripts/setup.sh
 command -v dpkg-deb >/dev/null || { echo "package: dpkg-deb is needed (Debian's dpkg package)" >&2; exit 1; }
 
 binary="$(scripts/build-release.sh)"
+front="$(dirname "$binary")/authctl-front"
 release="$("$binary" --version | awk '{print $2}')"
 [[ "$release" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || { echo "package: unexpected version '$release'" >&2; exit 1; }
 if [[ "$(git describe --exact-match --tags --match "v*" HEAD 2>/dev/null)" == "v$release" ]]; then
@@ -37,7 +39,8 @@ trap 'rm -rf "$stage"' EXIT
 
 # The tarball: the layout of `scripts/install.sh --prefix DIR`.
 tree="$stage/authctl-$version"
-install -D -m 0755 "$binary" "$tree/bin/authctl"
+install -D -m 0755 "$front" "$tree/bin/authctl"
+install -D -m 0755 "$binary" "$tree/lib/authctl/authctl"
 install -D -m 0644 docs/authctl.1 "$tree/share/man/man1/authctl.1"
 install -D -m 0644 completions/authctl.bash "$tree/share/bash-completion/completions/authctl"
 install -D -m 0644 completions/_authctl "$tree/share/zsh/site-functions/_authctl"
@@ -53,7 +56,8 @@ tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH
 
 # The Debian package: Debian's paths (zsh's vendor-completions, a gzipped man page).
 deb="$stage/deb"
-install -D -m 0755 "$binary" "$deb/usr/bin/authctl"
+install -D -m 0755 "$front" "$deb/usr/bin/authctl"
+install -D -m 0755 "$binary" "$deb/usr/lib/authctl/authctl"
 install -d "$deb/usr/share/man/man1"
 gzip -9 -n -c docs/authctl.1 >"$deb/usr/share/man/man1/authctl.1.gz"
 chmod 0644 "$deb/usr/share/man/man1/authctl.1.gz"
@@ -67,7 +71,7 @@ for file in "${docs[@]}"; do
         *) install -D -m 0644 "$file" "$deb/usr/share/doc/authctl/$(basename "$file")" ;;
     esac
 done
-# Depends: what dpkg-shlibdeps finds the binary needs, with the minimum versions of the
+# Depends: what dpkg-shlibdeps finds the full program needs (the front is a static PIE), with the minimum versions of the
 # symbols it uses (libc6 (>= 2.34), …), and libcurl4, which it loads when it first talks
 # to a provider. dpkg-shlibdeps wants a debian/control beside it.
 shlibs="$stage/shlibs"

@@ -53,23 +53,30 @@ check "the .deb holds the man page and the three completions" sh -c "
     test -s '$work/root/usr/share/bash-completion/completions/authctl' &&
     test -s '$work/root/usr/share/zsh/vendor-completions/_authctl' &&
     test -s '$work/root/usr/share/fish/vendor_completions.d/authctl.fish'"
-check "the binary is stripped" sh -c "! file -L '$work/root/usr/bin/authctl' 2>/dev/null | grep -q 'not stripped'"
+check "the binaries are stripped (the front and the full program)" sh -c "
+    ! file -L '$work/root/usr/bin/authctl' '$work/root/usr/lib/authctl/authctl' 2>/dev/null | grep -q 'not stripped'"
 # Issue 14: FoundationEssentials only. ICU's data (its package name, icudtNNl, names
 # every one of its thousands of entries), ICU's code (`ucol_`, `icu_NN::` symbols and
 # messages) and FoundationInternationalization's metadata all leave a trace in the strings
 # of a stripped binary; the 68 MB binary of swift-corelibs-foundation holds all of them.
 # Issue 24's bound: 25 MiB (26,214,400 bytes). DPoP, resources, cloud credentials and rules
 # took it from 24.5 MB to 25.5 MB (bench/README.md).
-check "the stripped binary is at most 25 MiB" sh -c "[ \$(stat -c %s '$work/root/usr/bin/authctl') -le 26214400 ]"
+check "the stripped full program is at most 25 MiB, the front at most 2 MiB" sh -c "
+    [ \$(stat -c %s '$work/root/usr/lib/authctl/authctl') -le 26214400 ] && [ \$(stat -c %s '$work/root/usr/bin/authctl') -le 2097152 ]"
 check "the binary holds no ICU (data, code, FoundationInternationalization) and links no libicu" sh -c "
-    ! strings -n 6 '$work/root/usr/bin/authctl' | grep -Eq 'icudt[0-9]+[lb]|_ZN6icu|ucol_|icu_[0-9]+::|FoundationInternationalization' &&
-    ! ldd '$work/root/usr/bin/authctl' | grep -qi 'libicu\|libFoundation\.so\|libFoundationInternationalization'"
+    ! strings -n 6 '$work/root/usr/lib/authctl/authctl' | grep -Eq 'icudt[0-9]+[lb]|_ZN6icu|ucol_|icu_[0-9]+::|FoundationInternationalization' &&
+    ! ldd '$work/root/usr/lib/authctl/authctl' | grep -qi 'libicu\|libFoundation\.so\|libFoundationInternationalization'"
 
 # Issue 24: the shipped binary links libstdc++ statically and keeps glibc shared; what it
 # loads at run time with dlopen — libcurl (TLS) and libsecret (the keyring) — must work from it.
+# The front (docs/front.md) is a static PIE: ASLR, and no library at all (no interpreter, no NEEDED).
 bin="$work/root/usr/bin/authctl"
-check "the .deb's binary is a position-independent executable (ASLR) linking glibc only (no libstdc++, no libgcc_s)" sh -c "
-    readelf -h '$bin' | grep -q 'Type: *DYN' && ! ldd '$bin' | grep -Eq 'libstdc\+\+|libgcc_s' && ldd '$bin' | grep -q 'libc.so.6'"
+core="$work/root/usr/lib/authctl/authctl"
+check "the .deb's full program is a position-independent executable (ASLR) linking glibc only (no libstdc++, no libgcc_s)" sh -c "
+    readelf -h '$core' | grep -q 'Type: *DYN' && ! ldd '$core' | grep -Eq 'libstdc\+\+|libgcc_s' && ldd '$core' | grep -q 'libc.so.6'"
+check "the .deb's front (bin/authctl) is a static PIE: position-independent (ASLR), no interpreter, no shared library" sh -c "
+    readelf -h '$bin' | grep -q 'Type: *DYN' && ! readelf -l '$bin' | grep -q INTERP && ! readelf -d '$bin' | grep -q NEEDED &&
+    readelf -d '$bin' | grep -q 'FLAGS_1.*PIE'"
 python3 bench/make-keystore.py 1 "$work/hot.json" >"$work/hot.expected"
 cp "$work/hot.json" "$work/hot-sealed.json"
 (umask 077; "$bin" keystore new-key >"$work/hot.key")
@@ -77,6 +84,18 @@ cp "$work/hot.json" "$work/hot-sealed.json"
 check "the .deb's binary prints a cached token from a plaintext keystore and from one sealed with a key file" sh -c "
     [ \"\$('$bin' token --keystore '$work/hot.json' --config '$work/none.json')\" = \"\$(cat '$work/hot.expected')\" ] &&
     [ \"\$(AUTHCTL_KEYSTORE_KEY_FILE='$work/hot.key' '$bin' token --keystore '$work/hot-sealed.json' --config '$work/none.json')\" = \"\$(cat '$work/hot.expected')\" ]"
+# The front alone (no full program beside it): it answers the cached token itself, and hands
+# everything else to lib/authctl/authctl, which it names when it is not there.
+mkdir -p "$work/front-only/bin"
+cp "$bin" "$work/front-only/bin/authctl"
+check "the .deb's front answers a cached token itself, without the full program" sh -c "
+    [ \"\$('$work/front-only/bin/authctl' token --keystore '$work/hot.json' --config '$work/none.json')\" = \"\$(cat '$work/hot.expected')\" ]"
+check "the .deb's front hands every other command to lib/authctl/authctl, and names it when missing (exit 1)" sh -c "
+    '$work/front-only/bin/authctl' status >'$work/front-only.out' 2>'$work/front-only.err'; [ \$? -eq 1 ] &&
+    [ ! -s '$work/front-only.out' ] && grep -q '$work/front-only/lib/authctl/authctl.*reinstall authctl' '$work/front-only.err'"
+check "the .deb's front passes arguments, stdin and the exit status through (exec -- sh -c 'exit 7': 7)" sh -c "
+    '$bin' exec --keystore '$work/hot.json' --config '$work/none.json' -- sh -c 'exit 7'; [ \$? -eq 7 ] &&
+    [ \"\$(printf 'in put' | '$bin' exec --keystore '$work/hot.json' --config '$work/none.json' -- sh -c 'cat; printf \"|%s\" \"\$@\"' x 'a b' 'ü')\" = 'in put|a b|ü' ]"
 
 # libcurl over https, to a provider on 127.0.0.1 whose certificate the test's own CA signed:
 # the CA is made the system's trust store (/etc/ssl/certs, which libcurl reads) in a private
@@ -126,7 +145,8 @@ fi
 
 mkdir -p "$work/tar"
 tar -C "$work/tar" -xzf "$tarball"
-check "the tarball's binary runs" sh -c "'$work/tar'/authctl-*/bin/authctl --version | grep -q '(commit $commit)'"
+check "the tarball's binary runs (the front, handing --version to lib/authctl/authctl)" sh -c "
+    test -x \"\$(echo '$work/tar'/authctl-*/lib/authctl/authctl)\" && '$work/tar'/authctl-*/bin/authctl --version | grep -q '(commit $commit)'"
 check "the tarball ships LICENSE and the docs under share/doc/authctl" sh -c "
     grep -q 'Apache License' '$work/tar'/authctl-*/share/doc/authctl/LICENSE &&
     test -s \"\$(echo '$work/tar'/authctl-*/share/doc/authctl/getting-started.md)\""
@@ -136,7 +156,7 @@ check "the tarball's entries are owned by root" \
 prefix="$work/prefix with space"
 check "install.sh --prefix installs the binary, the man page and the completions" sh -c "
     scripts/install.sh --prefix '$prefix' >'$work/install.out' 2>'$work/install.err' &&
-    test -x '$prefix/bin/authctl' && test -s '$prefix/share/man/man1/authctl.1' &&
+    test -x '$prefix/bin/authctl' && test -x '$prefix/lib/authctl/authctl' && test -s '$prefix/share/man/man1/authctl.1' &&
     test -s '$prefix/share/bash-completion/completions/authctl' && test -s '$prefix/share/zsh/site-functions/_authctl' &&
     test -s '$prefix/share/fish/vendor_completions.d/authctl.fish'"
 check "install.sh says what to add to PATH when the prefix is not on it" grep -q "Add $prefix/bin to PATH" "$work/install.out"
@@ -151,7 +171,7 @@ check "the installed binary runs" sh -c "'$prefix/bin/authctl' --version | grep 
 touch "$prefix/bin/mine"
 check "install.sh --uninstall removes exactly what it installed" sh -c "
     scripts/install.sh --uninstall --prefix '$prefix' >/dev/null &&
-    [ ! -e '$prefix/bin/authctl' ] && [ ! -e '$prefix/share/man/man1/authctl.1' ] &&
+    [ ! -e '$prefix/bin/authctl' ] && [ ! -e '$prefix/lib/authctl' ] && [ ! -e '$prefix/share/man/man1/authctl.1' ] &&
     [ ! -e '$prefix/share/authctl/installed-files' ] && [ -e '$prefix/bin/mine' ]"
 moved="$work/moved prefix"
 check "install.sh --uninstall of a moved prefix removes what it installed there and keeps a file changed since" sh -c "
