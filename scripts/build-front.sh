@@ -12,11 +12,25 @@ swiftc=$(command -v swiftc)
 toolchain="$(dirname "$(dirname "$(readlink -f "$swiftc")")")"
 tables="$toolchain/lib/swift/embedded/x86_64-unknown-linux-gnu/libswiftUnicodeDataTables.a"
 shared=(Sources/AuthCore/Keystore/KeystoreScan.swift Sources/AuthCore/Keystore/KeystoreRecordReader.swift
-    Sources/AuthCore/Keystore/IDTokenExpiryReader.swift Sources/AuthctlCommands/Commands/TokenOutputBytes.swift)
+    Sources/AuthCore/Keystore/IDTokenExpiryReader.swift Sources/AuthCore/Keystore/KeyCheckHMAC.swift
+    Sources/AuthctlCommands/Commands/TokenOutputBytes.swift)
+# AES-256-GCM for a sealed keystore: BoringSSL as swift-crypto builds it (CCryptoBoringSSL, C++
+# objects: libstdc++ linked statically), from the package's release build, else its debug build.
+boringssl="${BORINGSSL_OBJECTS:-}"
+if [[ -z "$boringssl" ]]; then
+    for configuration in release debug; do
+        candidate=".build/$(uname -m)-unknown-linux-gnu/$configuration/CCryptoBoringSSL.build"
+        if [[ -d "$candidate" ]]; then boringssl="$candidate"; break; fi
+    done
+fi
+[[ -d "$boringssl" ]] || { echo "build-front: no CCryptoBoringSSL objects: run swift build (or scripts/build-release.sh) first" >&2; exit 1; }
+rm -f "$out/boringssl.a"
+find "$boringssl" -name '*.o' -print0 | xargs -0 ar rcs "$out/boringssl.a"
+static_cxx="$(scripts/static-cxx-dir.sh)"
 swiftc -target x86_64-unknown-linux-gnu -enable-experimental-feature Embedded -wmo -Osize -parse-as-library -D AUTHCTL_FRONT \
     -I Sources/authctl-front/include -module-name AuthctlFront -c Sources/authctl-front/*.swift "${shared[@]}" \
     -o "$out/front.o" 2> >(grep -v -e 'warning:' -e '^ *[0-9]* |' -e '^ *|' -e '^$' >&2 || true)
-clang -static-pie -fuse-ld=lld -Wl,-z,relro,-z,now -o "$out/authctl.unstripped" "$out/front.o" "$tables" -lm
+clang -static-pie -fuse-ld=lld -Wl,-z,relro,-z,now -o "$out/authctl.unstripped" "$out/front.o" "$tables" "$out/boringssl.a" -L"$static_cxx" -lstdc++ -lm
 strip --strip-all -o "$out/authctl" "$out/authctl.unstripped"
 chmod 0755 "$out/authctl"
 echo "$out/authctl"

@@ -14,7 +14,7 @@ struct Data {
 }
 
 /// A moment as seconds since 1970 (the reader's dates).
-struct Date {
+struct Date: Equatable {
     var timeIntervalSince1970: Double
 
     init(timeIntervalSince1970 seconds: Double) { timeIntervalSince1970 = seconds }

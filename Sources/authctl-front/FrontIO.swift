@@ -53,7 +53,7 @@ func directoryAndName(_ path: String) -> (directory: String, name: String)? {
 
 /// The access token `authctl token` prints for `request` from the keystore at `path`, with
 /// its newline; nil whenever the full program might do anything else.
-func cachedToken(_ request: TokenRequest, keystorePath path: String) -> [UInt8]? {
+func cachedToken(_ request: TokenRequest, keystorePath path: String, keyFile keyFileVariable: String?) -> [UInt8]? {
     guard let (directoryPath, name) = directoryAndName(path) else { return nil }
     // SafeFile's checks: a directory of ours or root's that no one else may write to, a
     // regular file (no symbolic link) of ours that no one else may read or write.
@@ -67,28 +67,44 @@ func cachedToken(_ request: TokenRequest, keystorePath path: String) -> [UInt8]?
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     guard fstat(fd, &info) == 0, info.st_mode & 0o170000 == 0o100000, info.st_uid == me, info.st_mode & 0o077 == 0 else { return nil }
-    // `KeystoreFile.decodeCurrentUser(file:)`: the shared scan, a plaintext keystore (version 1,
-    // no sealing), a current uid of the uid syntax and its record, read whole.
-    guard let found = KeystoreScan.currentUser(inFile: fd), found.version == 1, found.sealing == nil,
-        let uid = found.currentUID, isUID(uid), let range = found.user, range.count > 0, range.count <= 1 << 24
-    else { return nil }
-    var record = [UInt8](repeating: 0, count: range.count)
-    var length = 0
-    while length < range.count {
-        let count = record.withUnsafeMutableBytes { buffer -> Int in
-            guard let base = buffer.baseAddress else { return -1 }
-            return pread(fd, base + length, buffer.count - length, off_t(range.lowerBound + length))
-        }
-        if count < 0, errno == EINTR { continue }
-        guard count > 0 else { return nil }
-        length += count
+    // `KeystoreFile.decodeCurrentUser(file:)`: the shared scan; a plaintext keystore (version 1,
+    // no sealing) or a sealed one (2 or 3, its sealing a key file's); a current uid of the uid
+    // syntax and its record, read whole, its tokens where the file's kind keeps them.
+    guard let found = KeystoreScan.currentUser(inFile: fd), let uid = found.currentUID, isUID(uid), let range = found.user else {
+        return nil
     }
-    let user = record.withUnsafeBufferPointer { bytes -> FrontUser? in
+    var sealing: FrontSealing?
+    if found.version == 1, found.sealing == nil {
+        // A key configured and a plaintext keystore: the core refuses it (a downgrade).
+        guard keyFileVariable == nil else { return nil }
+    } else if found.version == 2 || found.version == 3, let sealingRange = found.sealing {
+        guard let bytes = readRange(fd, sealingRange) else { return nil }
+        sealing = bytes.withUnsafeBufferPointer { bytes -> FrontSealing? in
+            var reader = KeystoreRecordReader(bytes)
+            guard let sealing = reader.sealing(), reader.atEnd() else { return nil }
+            return sealing
+        }
+        guard sealing != nil else { return nil }
+    } else {
+        return nil
+    }
+    guard let record = readRange(fd, range) else { return nil }
+    let read = record.withUnsafeBufferPointer { bytes -> FrontUser? in
         var reader = KeystoreRecordReader(bytes)
         guard let user = FrontUser.read(&reader), reader.atEnd() else { return nil }
         return user
     }
-    guard let user, user.uid == uid else { return nil }
+    guard var user = read, user.uid == uid, user.providerData.allSatisfy({ $0.tokens?.isShaped(sealed: sealing != nil) ?? true }) else {
+        return nil
+    }
+    if let sealing {
+        // `KeystoreKeys.dataKey`: the key file given, else the one the keystore names.
+        let named = sealing.keyFile.flatMap { $0.isEmpty ? nil : $0 }
+        guard let keyFile = keyFileVariable ?? named, isPrintableASCII(keyFile), let key = dataKey(sealing, keyFile: keyFile),
+            let opened = opened(user, key: key, version: found.version)
+        else { return nil }
+        user = opened
+    }
     // `TokenRefresh.select` and `validOutput`: the provider asked, else the last sign-in's,
     // else the first; its access token, a bearer token valid for more than --min-ttl.
     let providerID = request.provider ?? user.lastProviderId ?? user.providerData.first?.providerId ?? ""
@@ -108,6 +124,26 @@ func cachedToken(_ request: TokenRequest, keystorePath path: String) -> [UInt8]?
     }
     return TokenOutputBytes.data(token + "\n").bytes
 }
+
+/// The bytes `range` of the file open at `fd` (`SafeFile.read(_:range:)`); nil when the
+/// file ends before the range does, or the range is larger than any record.
+func readRange(_ fd: Int32, _ range: Range<Int>) -> [UInt8]? {
+    guard range.count > 0, range.count <= 1 << 24 else { return nil }
+    var bytes = [UInt8](repeating: 0, count: range.count)
+    var length = 0
+    while length < range.count {
+        let count = bytes.withUnsafeMutableBytes { buffer -> Int in
+            guard let base = buffer.baseAddress else { return -1 }
+            return pread(fd, base + length, buffer.count - length, off_t(range.lowerBound + length))
+        }
+        if count < 0, errno == EINTR { continue }
+        guard count > 0 else { return nil }
+        length += count
+    }
+    return bytes
+}
+
+func isPrintableASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
 
 /// `UIDSyntax.isUID`: 1–128 of `[A-Za-z0-9_-]`.
 func isUID(_ uid: String) -> Bool {

@@ -3,19 +3,43 @@
 // AuthCore's `KeystoreRecord.User.read` (KeystoreRecord+Reading.swift), so that a record the
 // front takes is one the core's reader takes, with the same values. It keeps only what
 // `token` needs, and refuses (nil: the front hands the command to the full program) every
-// member the front does not answer for: a Firebase `backend`, a `workload`, cached tokens of
-// other scopes (`additionalTokens`), derived credentials, a DPoP key, a sealed value, a
-// resource grant, and any key it does not know.
+// member the front does not answer for: a Firebase `backend`, a `workload`, derived
+// credentials, a DPoP key, a resource grant, and any key it does not know. A sealed value
+// (`sealed`) is kept, for FrontSealed.swift to open; other scopes' tokens are checked, not kept.
 
-struct FrontTokens {
+/// `KeystoreRecord.Tokens` without what the front hands over.
+struct FrontTokens: Equatable {
     var accessToken: String?
     var tokenType: String
     var expiresAt: Date?
+    var refreshToken: String?
     var idToken: String?
+    var scopes: [String]
+    var needsSignInSince: Date?
+    var sealed: String?
+    /// Whether `additionalTokens` (other scopes' tokens, which the front never prints) is there.
+    var additionalTokens = false
+
+    /// The readable part alone (`KeystoreRecord.Tokens.readable`): no secret, nothing sealed.
+    var readable: FrontTokens {
+        FrontTokens(tokenType: tokenType, expiresAt: expiresAt, scopes: scopes, needsSignInSince: needsSignInSince)
+    }
+
+    /// `isShaped(sealed:)`: in a sealed keystore every secret under `sealed` and nothing beside
+    /// it, in a plaintext one nothing sealed.
+    func isShaped(sealed isSealed: Bool) -> Bool {
+        guard isSealed else { return sealed == nil }
+        guard let sealed else { return false }
+        var expected = readable
+        expected.sealed = sealed
+        return self == expected
+    }
 }
 
 struct FrontIdentity {
     var providerId: String
+    var issuer: String
+    var federatedId: String
     var tokens: FrontTokens?
 }
 
@@ -90,8 +114,8 @@ extension KeystoreRecordReader {
             default: return false
             }
         }
-        guard ok, let providerId, issuer != nil, federatedId != nil, profile, linkedAt != nil else { return nil }
-        return FrontIdentity(providerId: providerId, tokens: tokens)
+        guard ok, let providerId, let issuer, let federatedId, profile, linkedAt != nil else { return nil }
+        return FrontIdentity(providerId: providerId, issuer: issuer, federatedId: federatedId, tokens: tokens)
     }
 
     /// An identity's profile, checked as the core reads it, and dropped.
@@ -113,20 +137,56 @@ extension KeystoreRecordReader {
 
     mutating func tokens() -> FrontTokens? {
         var seen = SeenKeys()
-        var accessToken: String?, tokenType: String?, expiresAt: Date?, idToken: String?, scopes: [String]?
+        var accessToken: String?, tokenType: String?, expiresAt: Date?, refreshToken: String?, idToken: String?, scopes: [String]?
+        var needsSignInSince: Date?, sealed: String?, additionalTokens = false
         let ok = object { reader, key in
             switch key {
             case "accessToken": return seen.first(0) && reader.set(&accessToken, reader.string())
             case "tokenType": return seen.first(1) && reader.set(&tokenType, reader.string())
             case "expiresAt": return seen.first(2) && reader.set(&expiresAt, reader.date())
-            case "refreshToken": return seen.first(3) && reader.string() != nil
+            case "refreshToken": return seen.first(3) && reader.set(&refreshToken, reader.string())
             case "idToken": return seen.first(4) && reader.set(&idToken, reader.string())
             case "scopes": return seen.first(5) && reader.set(&scopes, reader.strings())
-            case "needsSignInSince": return seen.first(7) && reader.date() != nil
-            default: return false  // additionalTokens, sealed, dpopKey, derivedCredentials: the full program's
+            case "needsSignInSince": return seen.first(7) && reader.set(&needsSignInSince, reader.date())
+            case "sealed": return seen.first(8) && reader.set(&sealed, reader.string())
+            case "additionalTokens":
+                guard seen.first(6), reader.scopedTokens() else { return false }
+                additionalTokens = true
+                return true
+            default: return false  // dpopKey, derivedCredentials: the full program's
             }
         }
-        guard ok, let tokenType, scopes != nil else { return nil }
-        return FrontTokens(accessToken: accessToken, tokenType: tokenType, expiresAt: expiresAt, idToken: idToken)
+        guard ok, let tokenType, let scopes else { return nil }
+        return FrontTokens(
+            accessToken: accessToken, tokenType: tokenType, expiresAt: expiresAt, refreshToken: refreshToken, idToken: idToken,
+            scopes: scopes, needsSignInSince: needsSignInSince, sealed: sealed, additionalTokens: additionalTokens)
+    }
+
+    /// `additionalTokens` checked as the core reads it (`scopedTokens`: no key twice, each a
+    /// `ScopedToken`), and dropped.
+    mutating func scopedTokens() -> Bool {
+        var keys: [String] = []
+        return object { reader, key in
+            guard !keys.contains(key) else { return false }
+            keys.append(key)
+            var seen = SeenKeys()
+            var accessToken = false, tokenType = false, scopes = false
+            let ok = reader.object { reader, key in
+                switch key {
+                case "accessToken":
+                    accessToken = true
+                    return seen.first(0) && reader.string() != nil
+                case "tokenType":
+                    tokenType = true
+                    return seen.first(1) && reader.string() != nil
+                case "expiresAt": return seen.first(2) && reader.date() != nil
+                case "scopes":
+                    scopes = true
+                    return seen.first(3) && reader.strings() != nil
+                default: return false
+                }
+            }
+            return ok && accessToken && tokenType && scopes
+        }
     }
 }

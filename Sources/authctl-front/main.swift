@@ -2,7 +2,8 @@ import FrontLibc
 
 // authctl's front (issue 24, bench/README.md): the small static-PIE program installed as
 // `bin/authctl`. It answers the commonest `authctl token` itself — a valid cached access token
-// of the current user, read from a plaintext keystore, or its ID token as kubectl's
+// of the current user, read from a plaintext keystore or one sealed with a key file, or its
+// ID token as kubectl's
 // ExecCredential — and for everything else executes the
 // full program (`<bindir>/../lib/authctl/authctl`) with the very same arguments and
 // environment, having printed and read nothing. Whenever it is not sure, it hands over: the
@@ -38,8 +39,14 @@ func answer(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CCh
     }
     guard let request = parse(arguments) else { return nil }
     // What else chooses the user or seals the keystore: the full program's to read.
-    for name in ["AUTHCTL_USER", "AUTHCTL_KEYSTORE_KEY_FILE", "AUTHCTL_KEYSTORE_PASSPHRASE", "AUTHCTL_KEYSTORE_KEYRING"] {
+    for name in ["AUTHCTL_USER", "AUTHCTL_KEYSTORE_PASSPHRASE", "AUTHCTL_KEYSTORE_KEYRING"] {
         if let value = getenv(name), value[0] != 0 { return nil }
+    }
+    // A key file (a keystore sealed with one, docs/keystore.md): empty is unset, as in the core.
+    var keyFile: String?
+    if let value = getenv("AUTHCTL_KEYSTORE_KEY_FILE"), value[0] != 0 {
+        guard let text = plainText(value) else { return nil }
+        keyFile = text
     }
     guard
         let keystorePath = resolvedPath(
@@ -48,7 +55,7 @@ func answer(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CCh
             request.config, variable: "AUTHCTL_CONFIG", xdg: "XDG_CONFIG_HOME", fallback: ".config", file: "config.json"),
         !configMayHoldRules(configPath)
     else { return nil }
-    return cachedToken(request, keystorePath: keystorePath)
+    return cachedToken(request, keystorePath: keystorePath, keyFile: keyFile)
 }
 
 /// The arguments of `authctl token` the front answers: `--keystore P`, `--config P`,

@@ -135,6 +135,7 @@ for label, document in [("1 user", one), ("1,000 users", thousand)]:
         check(f"{label}: {' '.join(args)}", args + ["--keystore", path], expect="hand over")
     check(f"{label}: AUTHCTL_USER", ["token", "--keystore", path], {"AUTHCTL_USER": uid}, expect="hand over")
     check(f"{label}: AUTHCTL_USER empty", ["token", "--keystore", path], {"AUTHCTL_USER": ""}, expect="answer")
+    # A key configured and a plaintext keystore: refused by the full program (a downgrade).
     for variable in ("AUTHCTL_KEYSTORE_KEY_FILE", "AUTHCTL_KEYSTORE_PASSPHRASE", "AUTHCTL_KEYSTORE_KEYRING"):
         check(f"{label}: {variable}", ["token", "--keystore", path], {variable: f"{root}/nothing"}, expect="hand over")
 
@@ -185,7 +186,8 @@ for label, changes, args, expect in [
         ("DPoP-bound, lower case", {"tokenType": "dpop"}, [], "hand over"),
         ("a DPoP key", {"dpopKey": "not-a-key"}, [], "hand over"),
         ("a sealed value beside", {"sealed": "AAAA"}, [], "hand over"),
-        ("tokens of other scopes", {"additionalTokens": {}}, [], "hand over"),
+        ("tokens of other scopes beside", {"additionalTokens": {}}, [], "answer"),
+        ("tokens of other scopes, damaged", {"additionalTokens": {"a": {"accessToken": "x"}}}, [], "hand over"),
         ("an unknown member", {"future": 1}, [], "hand over"),
         ("a token with escapes", {"accessToken": "a\\\"b\u00e9\u2028"}, [], None),
         ("an empty token", {"accessToken": ""}, [], None),
@@ -234,6 +236,92 @@ if os.geteuid() == 0:
     os.chown(path, 12345, 12345)
     check("another user's file", ["token", "--keystore", path], expect="hand over")
 
+# Sealed with a key file (docs/keystore.md): the key given by AUTHCTL_KEYSTORE_KEY_FILE or
+# named by the keystore, raw or in base64; a wrong, unsafe or missing key, a passphrase, a
+# sealed value or a readable field changed without the key: the full program's.
+def sealed_copy(name, key_name="key", key_text=None, **seal_args):
+    directory = f"{root}/sealed/{name}"
+    os.makedirs(directory, mode=0o700)
+    path, key = f"{directory}/keystore.json", f"{directory}/{key_name}"
+    shutil.copy(good, path)
+    os.chmod(path, 0o600)
+    if key_text is None:
+        done = subprocess.run([core, "keystore", "new-key"], capture_output=True, check=True)
+        key_text = done.stdout
+    with open(os.open(key, os.O_WRONLY | os.O_CREAT, 0o600), "wb") as f:
+        f.write(key_text)
+    subprocess.run([core, "keystore", "seal", "--keystore", path, "--key-file", key, "-q"], check=True, env=dict(base_env), capture_output=True)
+    return path, key
+
+path, key = sealed_copy("base64")
+check("sealed: AUTHCTL_KEYSTORE_KEY_FILE", ["token", "--keystore", path], {"AUTHCTL_KEYSTORE_KEY_FILE": key}, expect="answer")
+check("sealed: the key file the keystore names", ["token", "--keystore", path], expect="answer")
+check("sealed: kubectl-exec", ["token", "--keystore", path, "--format", "kubectl-exec"], expect="answer")
+check("sealed: AUTHCTL_KEYSTORE_KEY_FILE empty", ["token", "--keystore", path], {"AUTHCTL_KEYSTORE_KEY_FILE": ""}, expect="answer")
+other_path, other_key = sealed_copy("other")
+check("sealed: another keystore's key", ["token", "--keystore", path], {"AUTHCTL_KEYSTORE_KEY_FILE": other_key}, expect="hand over")
+check("sealed: a missing key file", ["token", "--keystore", path], {"AUTHCTL_KEYSTORE_KEY_FILE": f"{root}/no.key"}, expect="hand over")
+check("sealed: a passphrase given too", ["token", "--keystore", path],
+      {"AUTHCTL_KEYSTORE_KEY_FILE": key, "AUTHCTL_KEYSTORE_PASSPHRASE": "x"}, expect="hand over")
+os.chmod(key, 0o640)
+check("sealed: a group-readable key file", ["token", "--keystore", path], {"AUTHCTL_KEYSTORE_KEY_FILE": key}, expect="hand over")
+os.chmod(key, 0o600)
+os.symlink(key, f"{root}/sealed/base64/link.key")
+check("sealed: a key file that is a symbolic link", ["token", "--keystore", path],
+      {"AUTHCTL_KEYSTORE_KEY_FILE": f"{root}/sealed/base64/link.key"}, expect="hand over")
+raw_path, raw_key = sealed_copy("raw", key_text=os.urandom(32))
+check("sealed: a raw key file", ["token", "--keystore", raw_path], {"AUTHCTL_KEYSTORE_KEY_FILE": raw_key}, expect="answer")
+import base64 as b64
+spaced_path, _ = sealed_copy("spaced", key_text=b"  " + b64.b64encode(os.urandom(32)) + b"\r\n\n")
+check("sealed: a key in base64 among white space", ["token", "--keystore", spaced_path], expect="answer")
+with open(path, "rb") as f:
+    sealed_bytes = f.read()
+sealed_text = sealed_bytes.decode()
+start = sealed_text.index('"sealed" : "') + len('"sealed" : "')
+for offset in (0, 5, 20, 40):
+    index = start + offset
+    flipped = sealed_text[:index] + ("A" if sealed_text[index] != "A" else "B") + sealed_text[index + 1:]
+    check(f"sealed: a sealed value changed at {offset}", ["token", "--keystore", place(f"sealed-flip-{offset}", raw=flipped.encode())],
+          {"AUTHCTL_KEYSTORE_KEY_FILE": key}, expect="hand over")
+document = json.loads(sealed_bytes)
+document["users"][0]["providerData"][0]["tokens"]["expiresAt"] = later(2 * 365 * 86400)
+check("sealed: a later expiry written without the key", ["token", "--keystore", place("sealed-later", document)],
+      {"AUTHCTL_KEYSTORE_KEY_FILE": key}, expect="hand over")
+document = json.loads(sealed_bytes)
+document["users"][0]["providerData"][0]["tokens"]["accessToken"] = "planted"
+check("sealed: a plaintext token beside the sealed one", ["token", "--keystore", place("sealed-planted", document)],
+      {"AUTHCTL_KEYSTORE_KEY_FILE": key}, expect="hand over")
+document = json.loads(sealed_bytes)
+document["users"][0]["providerData"][0]["federatedId"] = "someone-else"
+check("sealed: another identity's place", ["token", "--keystore", place("sealed-moved", document)],
+      {"AUTHCTL_KEYSTORE_KEY_FILE": key}, expect="hand over")
+document = json.loads(sealed_bytes)
+document["sealing"]["keyCheck"] = b64.b64encode(bytes(16)).decode()
+check("sealed: another key check", ["token", "--keystore", place("sealed-check", document)],
+      {"AUTHCTL_KEYSTORE_KEY_FILE": key}, expect="hand over")
+document = json.loads(sealed_bytes)
+document["version"] = 1
+check("sealed: version 1 with a sealing", ["token", "--keystore", place("sealed-v1", document)],
+      {"AUTHCTL_KEYSTORE_KEY_FILE": key}, expect="hand over")
+size = len(sealed_bytes)
+for cut in range(0, size, max(1, size // 25)):
+    check(f"sealed: cut at {cut}", ["token", "--keystore", place(f"sealed-cut-{cut}", raw=sealed_bytes[:cut])],
+          {"AUTHCTL_KEYSTORE_KEY_FILE": key})
+passphrase_path = place("passphrase", raw=good_bytes)
+subprocess.run([core, "keystore", "seal", "--keystore", passphrase_path, "--passphrase-env", "PW", "-q"], env=dict(base_env, PW="a long passphrase"),
+               capture_output=True)
+check("sealed with a passphrase", ["token", "--keystore", passphrase_path], {"AUTHCTL_KEYSTORE_PASSPHRASE": "a long passphrase"},
+      expect="hand over")
+check("sealed with a passphrase, none given", ["token", "--keystore", passphrase_path], expect="hand over")
+# The format 2 fixture (Tests/Fixtures/sealed-keystore-v2.json): its key file holds the bytes 32…63.
+with open(f"{here}/../Fixtures/sealed-keystore-v2.json", "rb") as f:
+    v2 = place("sealed-v2", raw=f.read())
+v2_key = f"{root}/ks/sealed-v2/key"
+with open(os.open(v2_key, os.O_WRONLY | os.O_CREAT, 0o600), "wb") as f:
+    f.write(bytes(range(32, 64)))
+for args in (["token"], ["token", "--min-ttl", "0"], ["token", "--format", "kubectl-exec"]):
+    check(f"the format 2 fixture: {' '.join(args)}", args + ["--keystore", v2], {"AUTHCTL_KEYSTORE_KEY_FILE": v2_key})
+
 # Damaged copies: cut anywhere, a byte changed anywhere (the first 4 KB, the record, the tail).
 size = len(good_bytes)
 cuts = sorted(set(list(range(0, 200, 7)) + list(range(200, size, max(1, size // 60))) + [size - k for k in range(1, 40)]))
@@ -250,11 +338,16 @@ corpus_answered = 0
 if corpus:
     for name in sorted(os.listdir(corpus)):
         with open(f"{corpus}/{name}", "rb") as f:
-            path = place("corpus-" + name, raw=f.read())
-        for args in (["token"], ["token", "--min-ttl", "0"]):
-            before = answered
-            check(f"corpus {name}: {' '.join(args)}", args + ["--keystore", path])
-            corpus_answered += answered - before
+            data = f.read()
+        # As written (their tokens expired long ago), and with every expiry in 2099.
+        import re
+        future = re.sub(rb'("expiresAt" *: *")[0-9T:Z-]{20}"', rb'\g<1>2099-12-31T23:59:59Z"', data)
+        for variant, raw in (("", data), ("future-", future)):
+            path = place(f"corpus-{variant}{name}", raw=raw)
+            for args in (["token"], ["token", "--min-ttl", "0"], ["token", "--format", "kubectl-exec"]):
+                before = answered
+                check(f"corpus {variant}{name}: {' '.join(args)}", args + ["--keystore", path])
+                corpus_answered += answered - before
     if corpus_answered == 0:
         failures.append("the front answered none of the Swift tests' keystores")
 

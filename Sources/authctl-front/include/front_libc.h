@@ -12,3 +12,16 @@ static inline int front_errno(void) { return errno; }
 // open and openat are variadic, which Swift cannot call.
 static inline int front_open(const char *path, int flags) { return open(path, flags); }
 static inline int front_openat(int directory, const char *path, int flags) { return openat(directory, path, flags); }
+
+// AES-256-GCM from BoringSSL (swift-crypto's CCryptoBoringSSL, its symbols prefixed), for a
+// keystore sealed with a key file: the prototypes of its AEAD interface (CCryptoBoringSSL_aead.h).
+#include <stddef.h>
+#include <stdint.h>
+typedef struct evp_aead_st front_EVP_AEAD;
+typedef struct evp_aead_ctx_st front_EVP_AEAD_CTX;
+const front_EVP_AEAD *CCryptoBoringSSL_EVP_aead_aes_256_gcm(void);
+front_EVP_AEAD_CTX *CCryptoBoringSSL_EVP_AEAD_CTX_new(const front_EVP_AEAD *aead, const uint8_t *key, size_t key_len, size_t tag_len);
+int CCryptoBoringSSL_EVP_AEAD_CTX_open(const front_EVP_AEAD_CTX *ctx, uint8_t *out, size_t *out_len, size_t max_out_len,
+                                       const uint8_t *nonce, size_t nonce_len, const uint8_t *in, size_t in_len,
+                                       const uint8_t *ad, size_t ad_len);
+void CCryptoBoringSSL_EVP_AEAD_CTX_free(front_EVP_AEAD_CTX *ctx);

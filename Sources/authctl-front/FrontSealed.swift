@@ -1,0 +1,217 @@
+import FrontLibc
+
+// A keystore sealed with a key file (docs/keystore.md), opened as AuthCore opens it
+// (KeystoreSealing.swift, KeystoreKeyFile.swift, KeystoreSealedRecords.swift): the key file
+// read with `SafeFile`'s checks, the data key unwrapped and checked against `keyCheck`
+// (`KeyCheckHMAC`, shared), every sealed value of the record opened at its place with
+// AES-256-GCM from BoringSSL, its secrets read (`SealedSecrets.fastDecoded`'s rules) and the
+// readable fields it was bound to compared. Anything else — a passphrase or the keyring, a
+// key that does not open, secrets the front does not print — is the full program's (nil).
+
+/// The top-level `sealing` of a keystore sealed with a key file.
+struct FrontSealing {
+    var wrappedKey: String
+    var keyCheck: String
+    var keyFile: String?
+}
+
+extension KeystoreRecordReader {
+    /// `KeystoreSealing.fastDecoded`'s reading; nil unless its key source is a key file.
+    mutating func sealing() -> FrontSealing? {
+        var seen = SeenKeys()
+        var cipher: String?, keySource: String?, wrappedKey: String?, keyCheck: String?, keyFile: String?
+        let ok = object { reader, key in
+            switch key {
+            case "cipher": return seen.first(0) && reader.set(&cipher, reader.string())
+            case "keySource": return seen.first(1) && reader.set(&keySource, reader.string())
+            case "wrappedKey": return seen.first(2) && reader.set(&wrappedKey, reader.string())
+            case "keyCheck": return seen.first(3) && reader.set(&keyCheck, reader.string())
+            case "keyringItem": return seen.first(5) && reader.string() != nil
+            case "keyFile": return seen.first(6) && reader.set(&keyFile, reader.string())
+            default: return false  // kdf: a passphrase's
+            }
+        }
+        guard ok, cipher == "AES-256-GCM", keySource == "keyFile", let wrappedKey, let keyCheck else { return nil }
+        return FrontSealing(wrappedKey: wrappedKey, keyCheck: keyCheck, keyFile: keyFile)
+    }
+
+    /// `SealedSecrets.fastDecoded`: the access, refresh and ID tokens, and the readable tokens
+    /// they were bound to (`bound.tokens`); nil for anything else.
+    mutating func secrets() -> (accessToken: String?, idToken: String?, bound: FrontTokens??)? {
+        var seen = SeenKeys()
+        var accessToken: String?, idToken: String?, bound: FrontTokens??
+        let ok = object { reader, key in
+            switch key {
+            case "accessToken": return seen.first(0) && reader.set(&accessToken, reader.string())
+            case "refreshToken": return seen.first(1) && reader.string() != nil
+            case "idToken": return seen.first(2) && reader.set(&idToken, reader.string())
+            case "additionalTokens": return seen.first(3) && reader.scopedTokens()
+            case "bound":
+                guard seen.first(4) else { return false }
+                var boundSeen = SeenKeys()
+                var tokens: FrontTokens?
+                let ok = reader.object { reader, key in
+                    guard key == "tokens", boundSeen.first(0) else { return false }
+                    return reader.set(&tokens, reader.tokens())
+                }
+                guard ok else { return false }
+                bound = .some(tokens)
+                return true
+            default: return false  // dpopKey, derivedCredentials, claims, pendingToken
+            }
+        }
+        guard ok else { return nil }
+        return (accessToken, idToken, bound)
+    }
+}
+
+/// Standard base64 with its padding, as `Data(base64Encoded:)` takes it; nil for anything
+/// else, and for trailing bits that are not zero (which the front leaves to the full program).
+func base64Decoded(_ text: String) -> [UInt8]? {
+    let bytes = Array(text.utf8)
+    guard bytes.count % 4 == 0 else { return nil }
+    var out: [UInt8] = []
+    var accumulator: UInt32 = 0
+    var bits = 0
+    var padding = 0
+    for byte in bytes {
+        let value: UInt8
+        switch byte {
+        case 0x41...0x5A: value = byte - 0x41
+        case 0x61...0x7A: value = byte - 0x61 + 26
+        case 0x30...0x39: value = byte - 0x30 + 52
+        case 0x2B: value = 62
+        case 0x2F: value = 63
+        case 0x3D:
+            padding += 1
+            continue
+        default: return nil
+        }
+        guard padding == 0 else { return nil }
+        accumulator = accumulator << 6 | UInt32(value)
+        bits += 6
+        if bits >= 8 {
+            bits -= 8
+            out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+            accumulator &= (1 << UInt32(bits)) - 1
+        }
+    }
+    guard padding <= 2, accumulator == 0, (bytes.count / 4 * 3 - padding) == out.count else { return nil }
+    return out
+}
+
+/// AES-256-GCM open of nonce ‖ ciphertext ‖ tag (swift-crypto's `combined`) under `key`,
+/// authenticating `associated`; nil when it does not open.
+func aesGCMOpen(_ combined: [UInt8], key: [UInt8], associated: [UInt8]) -> [UInt8]? {
+    guard key.count == 32, combined.count >= 28,
+        let context = CCryptoBoringSSL_EVP_AEAD_CTX_new(
+            CCryptoBoringSSL_EVP_aead_aes_256_gcm(), key, 32, 16)
+    else { return nil }
+    defer { CCryptoBoringSSL_EVP_AEAD_CTX_free(context) }
+    var out = [UInt8](repeating: 0, count: combined.count)
+    var length = 0
+    let opened = combined.withUnsafeBufferPointer { input -> Int32 in
+        guard let base = input.baseAddress else { return 0 }
+        return out.withUnsafeMutableBufferPointer { output in
+            associated.withUnsafeBufferPointer { ad in
+                CCryptoBoringSSL_EVP_AEAD_CTX_open(
+                    context, output.baseAddress, &length, output.count, base, 12, base + 12, input.count - 12, ad.baseAddress, ad.count)
+            }
+        }
+    }
+    guard opened == 1, length <= out.count else { return nil }
+    return Array(out[..<length])
+}
+
+/// The key file's key: `KeystoreKeyFile.read` (`SafeFile` with any directory: a regular file
+/// of the user's, `0600`, no symbolic link; at most 256 bytes; 32 raw bytes or their base64).
+func keyFileKey(_ path: String) -> [UInt8]? {
+    guard let (directoryPath, name) = directoryAndName(path) else { return nil }
+    let directory = front_open(directoryPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard directory >= 0 else { return nil }
+    defer { close(directory) }
+    let fd = front_openat(directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_mode & 0o170000 == 0o100000, info.st_uid == geteuid(), info.st_mode & 0o077 == 0,
+        info.st_size >= 0, info.st_size <= 256
+    else { return nil }
+    var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+    var length = 0
+    while length < bytes.count {
+        let count = bytes.withUnsafeMutableBytes { buffer -> Int in
+            guard let base = buffer.baseAddress else { return -1 }
+            return pread(fd, base + length, buffer.count - length, off_t(length))
+        }
+        if count < 0, errno == EINTR { continue }
+        guard count > 0 else { return nil }
+        length += count
+    }
+    if bytes.count == 32 { return bytes }
+    // The base64 text, ASCII white space around it (other white space: the full program's).
+    let isSpace: (UInt8) -> Bool = { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }
+    guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else { return nil }
+    let text = bytes[first...last]
+    guard text.allSatisfy({ $0 < 0x80 }), let key = base64Decoded(String(decoding: text, as: UTF8.self)), key.count == 32 else {
+        return nil
+    }
+    return key
+}
+
+/// The data key: unwrapped from `wrappedKey` with the key file's key, and its check value
+/// (`DataKey.checkValue`) the file's `keyCheck`.
+func dataKey(_ sealing: FrontSealing, keyFile: String) -> [UInt8]? {
+    guard let wrapping = keyFileKey(keyFile), let combined = base64Decoded(sealing.wrappedKey),
+        let key = aesGCMOpen(combined, key: wrapping, associated: Array("authctl keystore data key\u{0}keyFile".utf8)), key.count == 32,
+        let check = base64Decoded(sealing.keyCheck),
+        check == Array(KeyCheckHMAC.sha256(key: key, message: Array("authctl keystore key check".utf8)).prefix(16))
+    else { return nil }
+    return key
+}
+
+/// `SealedPlace.associatedData` of an identity's tokens: format 3's place (user, identity,
+/// provider, issuer, federated id), format 2's (user, provider).
+func tokensPlace(uid: String, identity: FrontIdentity, version: Int) -> [UInt8] {
+    let label = version >= 3 ? "authctl keystore v3" : "authctl keystore v2"
+    let parts =
+        version >= 3
+        ? ["user", uid, "identity", identity.providerId, identity.issuer, identity.federatedId, "tokens"]
+        : ["user", uid, identity.providerId, "tokens"]
+    var data = Array(label.utf8)
+    for part in parts {
+        let bytes = Array(part.utf8)
+        let count = UInt32(truncatingIfNeeded: bytes.count)
+        data += [UInt8(count >> 24 & 0xFF), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)]
+        data += bytes
+    }
+    return data
+}
+
+/// `KeystoreRecord.User.opening(with:version:)`: every identity's tokens opened (one that
+/// does not open fails the whole read, as in the core), the secrets put back; nil for anything
+/// the front does not take.
+func opened(_ user: FrontUser, key: [UInt8], version: Int) -> FrontUser? {
+    var user = user
+    for index in user.providerData.indices {
+        guard let tokens = user.providerData[index].tokens else { continue }
+        guard let sealed = tokens.sealed, let combined = base64Decoded(sealed),
+            let plaintext = aesGCMOpen(
+                combined, key: key, associated: tokensPlace(uid: user.uid, identity: user.providerData[index], version: version))
+        else { return nil }
+        let read = plaintext.withUnsafeBufferPointer { bytes -> (accessToken: String?, idToken: String?, bound: FrontTokens??)? in
+            var reader = KeystoreRecordReader(bytes)
+            guard let secrets = reader.secrets(), reader.atEnd() else { return nil }
+            return secrets
+        }
+        guard let secrets = read else { return nil }
+        // Format 3: the readable fields as they were sealed, which must be the file's.
+        if version >= 3, secrets.bound == nil { return nil }
+        if let bound = secrets.bound, bound != tokens.readable { return nil }
+        var filled = tokens.readable
+        filled.accessToken = secrets.accessToken
+        filled.idToken = secrets.idToken
+        user.providerData[index].tokens = filled
+    }
+    return user
+}
