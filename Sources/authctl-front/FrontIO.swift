@@ -196,7 +196,10 @@ func writeAll(_ bytes: [UInt8]) -> Bool {
 func handOver(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
     var target: [UInt8] = []
     var link = [CChar](repeating: 0, count: 4097)
-    let length = link.withUnsafeMutableBufferPointer { readlink("/proc/self/exe", $0.baseAddress!, 4096) }
+    let length = link.withUnsafeMutableBufferPointer { buffer -> Int in
+        guard let base = buffer.baseAddress else { return -1 }
+        return readlink("/proc/self/exe", base, 4096)
+    }
     if length > 0 {
         let path = link.prefix(length).map { UInt8(bitPattern: $0) }
         // <bindir> is the directory of the real path; its parent holds lib/authctl/authctl.
@@ -210,7 +213,8 @@ func handOver(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int
     }
     target.append(0)
     target.withUnsafeBufferPointer { buffer in
-        buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { _ = execv($0, argv) }
+        guard let base = buffer.baseAddress else { return }
+        base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { _ = execv($0, argv) }
     }
     let reason = String(cString: strerror(errno))
     target.removeLast()
@@ -220,5 +224,8 @@ func handOver(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int
 
 func fail(_ message: String) {
     let bytes = Array(message.utf8)
-    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress!, $0.count) }
+    _ = bytes.withUnsafeBytes { buffer -> Int in
+        guard let base = buffer.baseAddress else { return 0 }
+        return write(2, base, buffer.count)
+    }
 }
