@@ -100,9 +100,12 @@ func cachedToken(_ request: TokenRequest, keystorePath path: String, keyFile key
     if let sealing {
         // `KeystoreKeys.dataKey`: the key file given, else the one the keystore names.
         let named = sealing.keyFile.flatMap { $0.isEmpty ? nil : $0 }
-        guard let keyFile = keyFileVariable ?? named, isPrintableASCII(keyFile), let key = dataKey(sealing, keyFile: keyFile),
-            let opened = opened(user, key: key, version: found.version)
-        else { return nil }
+        guard let keyFile = keyFileVariable ?? named, isPrintableASCII(keyFile), var key = dataKey(sealing, keyFile: keyFile) else {
+            return nil
+        }
+        let opened = opened(user, key: key, version: found.version)
+        wipe(&key)
+        guard let opened else { return nil }
         user = opened
     }
     // `TokenRefresh.select` and `validOutput`: the provider asked, else the last sign-in's,

@@ -109,6 +109,7 @@ func aesGCMOpen(_ combined: [UInt8], key: [UInt8], associated: [UInt8]) -> [UInt
     else { return nil }
     defer { CCryptoBoringSSL_EVP_AEAD_CTX_free(context) }
     var out = [UInt8](repeating: 0, count: combined.count)
+    defer { wipe(&out) }
     var length = 0
     let opened = combined.withUnsafeBufferPointer { input -> Int32 in
         guard let base = input.baseAddress else { return 0 }
@@ -149,6 +150,7 @@ func keyFileKey(_ path: String) -> [UInt8]? {
         length += count
     }
     if bytes.count == 32 { return bytes }
+    defer { wipe(&bytes) }
     // The base64 text, ASCII white space around it (other white space: the full program's).
     let isSpace: (UInt8) -> Bool = { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }
     guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else { return nil }
@@ -162,12 +164,21 @@ func keyFileKey(_ path: String) -> [UInt8]? {
 /// The data key: unwrapped from `wrappedKey` with the key file's key, and its check value
 /// (`DataKey.checkValue`) the file's `keyCheck`.
 func dataKey(_ sealing: FrontSealing, keyFile: String) -> [UInt8]? {
-    guard let wrapping = keyFileKey(keyFile), let combined = base64Decoded(sealing.wrappedKey),
+    guard var wrapping = keyFileKey(keyFile) else { return nil }
+    defer { wipe(&wrapping) }
+    guard let combined = base64Decoded(sealing.wrappedKey),
         let key = aesGCMOpen(combined, key: wrapping, associated: Array("authctl keystore data key\u{0}keyFile".utf8)), key.count == 32,
         let check = base64Decoded(sealing.keyCheck),
         check == Array(KeyCheckHMAC.sha256(key: key, message: Array("authctl keystore key check".utf8)).prefix(16))
     else { return nil }
     return key
+}
+
+/// Overwrites a key's bytes before its memory is given back (`explicit_bzero`: not optimised away).
+func wipe(_ bytes: inout [UInt8]) {
+    bytes.withUnsafeMutableBytes { buffer in
+        if let base = buffer.baseAddress { explicit_bzero(base, buffer.count) }
+    }
 }
 
 /// `SealedPlace.associatedData` of an identity's tokens: format 3's place (user, identity,
