@@ -16,7 +16,8 @@ struct FrontTokens: Equatable {
     var idToken: String?
     var scopes: [String]
     var needsSignInSince: Date?
-    var sealed: String?
+    /// The sealed value, its base64 decoded (nonce ‖ ciphertext ‖ tag).
+    var sealed: [UInt8]?
     /// Whether `additionalTokens` (other scopes' tokens, which the front never prints) is there.
     var additionalTokens = false
 
@@ -138,7 +139,7 @@ extension KeystoreRecordReader {
     mutating func tokens() -> FrontTokens? {
         var seen = SeenKeys()
         var accessToken: String?, tokenType: String?, expiresAt: Date?, refreshToken: String?, idToken: String?, scopes: [String]?
-        var needsSignInSince: Date?, sealed: String?, additionalTokens = false
+        var needsSignInSince: Date?, sealed: [UInt8]?, additionalTokens = false
         let ok = object { reader, key in
             switch key {
             case "accessToken": return seen.first(0) && reader.set(&accessToken, reader.string())
@@ -148,7 +149,7 @@ extension KeystoreRecordReader {
             case "idToken": return seen.first(4) && reader.set(&idToken, reader.string())
             case "scopes": return seen.first(5) && reader.set(&scopes, reader.strings())
             case "needsSignInSince": return seen.first(7) && reader.set(&needsSignInSince, reader.date())
-            case "sealed": return seen.first(8) && reader.set(&sealed, reader.string())
+            case "sealed": return seen.first(8) && reader.set(&sealed, reader.base64())
             case "additionalTokens":
                 guard seen.first(6), reader.scopedTokens() else { return false }
                 additionalTokens = true

@@ -68,36 +68,69 @@ extension KeystoreRecordReader {
 /// Standard base64 with its padding, as `Data(base64Encoded:)` takes it; nil for anything
 /// else, and for trailing bits that are not zero (which the front leaves to the full program).
 func base64Decoded(_ text: String) -> [UInt8]? {
-    let bytes = Array(text.utf8)
+    var text = text
+    return text.withUTF8 { base64Decoded($0) }
+}
+
+/// The same over bytes.
+func base64Decoded(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
     guard bytes.count % 4 == 0 else { return nil }
-    var out: [UInt8] = []
-    var accumulator: UInt32 = 0
-    var bits = 0
     var padding = 0
-    for byte in bytes {
-        let value: UInt8
-        switch byte {
-        case 0x41...0x5A: value = byte - 0x41
-        case 0x61...0x7A: value = byte - 0x61 + 26
-        case 0x30...0x39: value = byte - 0x30 + 52
-        case 0x2B: value = 62
-        case 0x2F: value = 63
-        case 0x3D:
-            padding += 1
-            continue
-        default: return nil
+    if bytes.count >= 4, bytes[bytes.count - 1] == 0x3D { padding = bytes[bytes.count - 2] == 0x3D ? 2 : 1 }
+    var out = [UInt8](repeating: 0, count: bytes.count / 4 * 3)
+    let ok = out.withUnsafeMutableBufferPointer { out -> Bool in
+        var index = 0
+        var written = 0
+        while index < bytes.count {
+            // Four characters, three bytes; `=` only as the last one or two of the text.
+            var group: UInt32 = 0
+            for offset in 0..<4 {
+                let byte = bytes[index + offset]
+                let value: UInt32
+                switch byte {
+                case 0x41...0x5A: value = UInt32(byte - 0x41)
+                case 0x61...0x7A: value = UInt32(byte - 0x61 + 26)
+                case 0x30...0x39: value = UInt32(byte - 0x30 + 52)
+                case 0x2B: value = 62
+                case 0x2F: value = 63
+                case 0x3D:
+                    guard index + offset >= bytes.count - padding else { return false }
+                    value = 0
+                default: return false
+                }
+                group = group << 6 | value
+            }
+            out[written] = UInt8(truncatingIfNeeded: group >> 16)
+            out[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
+            out[written + 2] = UInt8(truncatingIfNeeded: group)
+            written += 3
+            index += 4
         }
-        guard padding == 0 else { return nil }
-        accumulator = accumulator << 6 | UInt32(value)
-        bits += 6
-        if bits >= 8 {
-            bits -= 8
-            out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
-            accumulator &= (1 << UInt32(bits)) - 1
-        }
+        // The bits the padding leaves over must be zero.
+        if padding == 1, out[written - 1] != 0 { return false }
+        if padding == 2, out[written - 1] != 0 || out[written - 2] != 0 { return false }
+        return true
     }
-    guard padding <= 2, accumulator == 0, (bytes.count / 4 * 3 - padding) == out.count else { return nil }
+    guard ok else { return nil }
+    out.removeLast(padding)
     return out
+}
+
+extension KeystoreRecordReader {
+    /// A JSON string that holds base64 (a sealed value), decoded straight from the file's
+    /// bytes, without a String: the text up to the next quote must be base64 as
+    /// `base64Decoded` takes it (so no escape, no control character); nil otherwise.
+    mutating func base64() -> [UInt8]? {
+        guard take(Self.quote), position < bytes.count, let base = bytes.baseAddress,
+            let hit = memchr(base + position, Int32(Self.quote), bytes.count - position)
+        else { return nil }
+        let end = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        guard end - position <= Self.maximumString, let decoded = base64Decoded(UnsafeBufferPointer(rebasing: bytes[position..<end])) else {
+            return nil
+        }
+        position = end + 1
+        return decoded
+    }
 }
 
 /// AES-256-GCM open of nonce ‖ ciphertext ‖ tag (swift-crypto's `combined`) under `key`,
@@ -206,7 +239,7 @@ func opened(_ user: FrontUser, key: [UInt8], version: Int) -> FrontUser? {
     var user = user
     for index in user.providerData.indices {
         guard let tokens = user.providerData[index].tokens else { continue }
-        guard let sealed = tokens.sealed, let combined = base64Decoded(sealed),
+        guard let combined = tokens.sealed,
             let plaintext = aesGCMOpen(
                 combined, key: key, associated: tokensPlace(uid: user.uid, identity: user.providerData[index], version: version))
         else { return nil }
