@@ -283,6 +283,10 @@ for offset in (0, 5, 20, 40):
     flipped = sealed_text[:index] + ("A" if sealed_text[index] != "A" else "B") + sealed_text[index + 1:]
     check(f"sealed: a sealed value changed at {offset}", ["token", "--keystore", place(f"sealed-flip-{offset}", raw=flipped.encode())],
           {"AUTHCTL_KEYSTORE_KEY_FILE": key}, expect="hand over")
+escaped = sealed_text[:start] + sealed_text[start:].replace("/", "\\/", 1)
+if escaped != sealed_text:
+    check("sealed: a sealed value with an escaped slash (as JSON may write it)", ["token", "--keystore", place("sealed-escaped", raw=escaped.encode())],
+          {"AUTHCTL_KEYSTORE_KEY_FILE": key}, expect="hand over")
 document = json.loads(sealed_bytes)
 document["users"][0]["providerData"][0]["tokens"]["expiresAt"] = later(2 * 365 * 86400)
 check("sealed: a later expiry written without the key", ["token", "--keystore", place("sealed-later", document)],
