@@ -29,7 +29,8 @@ start_provider "$work/provider.log" "$py" manage.py runserver "127.0.0.1:$port" 
 wait_for "$E2E_ISSUER/.well-known/openid-configuration"
 
 rs_port="$(free_port)"
-RS_PORT="$rs_port" RS_ISSUER="$E2E_ISSUER" RS_INTROSPECT="$E2E_ISSUER/introspect/" RS_CLIENT_ID="$rs_client_id" \
+mkdir -p "$work/gates"
+RS_GATES="$work/gates" RS_PORT="$rs_port" RS_ISSUER="$E2E_ISSUER" RS_INTROSPECT="$E2E_ISSUER/introspect/" RS_CLIENT_ID="$rs_client_id" \
     RS_SECRET="$E2E_RS_SECRET" RS_LOG="$work/resource.log" python3 "$here/resource_server.py" >"$work/resource.err" 2>&1 &
 rs_pid=$!
 trap 'status=$?; kill "$rs_pid" 2>/dev/null || true; wait "$rs_pid" 2>/dev/null || true; (exit "$status"); cleanup' EXIT
@@ -77,6 +78,32 @@ set +e
 set -e
 check "an HTTP error status exits 22 (resource-error), the body on stdout" sh -c "test $status -eq 22 && grep -q 'no such item' '$work/missing.out'"
 check "request --json carries the status" test "$("$authctl" request --json "$mcp/missing" 2>/dev/null | json 'd["status"]')" = 404
+
+# 2b. request streams: an event stream's first event reaches stdout while the resource still
+#     holds the second (stream_check.py: the resource sends it only when the script, having
+#     read the first from authctl's stdout, opens the gate); an answer over 16 MiB whole;
+#     a reader that goes away ends the transfer (exit 141, no crash); Ctrl-C ends a stream (130).
+check "request streams an event stream as it comes (the first event before the resource sends the second)" \
+    python3 "$here/stream_check.py" "$authctl" "$mcp/events?gate=one" "$work/gates/one" "$work/resource.log"
+check "Ctrl-C ends a streamed answer with exit 130" \
+    python3 "$here/stream_check.py" "$authctl" "$mcp/events?gate=never" "$work/gates/never" "$work/resource.log" --interrupt
+big_expected="$(python3 -c '
+import hashlib
+size, block = (16 << 20) + 4099, bytes(range(256)) * 256
+digest = hashlib.sha256()
+for offset in range(0, size, len(block)):
+    digest.update(block[: min(len(block), size - offset)])
+print(size, digest.hexdigest())')"
+check "an answer over 16 MiB streams whole" test "$("$authctl" request "$mcp/big" | python3 -c '
+import hashlib, sys
+data = sys.stdin.buffer.read()
+print(len(data), hashlib.sha256(data).hexdigest())')" = "$big_expected"
+set +e
+"$authctl" request "$mcp/big" 2>"$work/pipe.err" | head -c 10 >"$work/pipe.out"; status="${PIPESTATUS[0]}"
+set -e
+check "a reader that goes away (| head -c 10) ends the transfer: exit 141, nothing on stderr" \
+    sh -c "test $status -eq 141 && test \"\$(wc -c <'$work/pipe.out')\" -eq 10 && ! test -s '$work/pipe.err'"
+check "--json keeps its envelope: the answer read whole, refused over 16 MiB (exit 3)" sh -c "'$authctl' request --json '$mcp/big' >/dev/null 2>&1; test \$? -eq 3"
 
 # 3. token --resource, every format.
 token="$("$authctl" token --resource "$mcp")"
