@@ -124,6 +124,34 @@ struct ResourceStreamingTests {
         #expect(transport.events == ["head 403 → discard", "discarded \(64 << 10) bytes", "end"])
     }
 
+    @Test("a DPoP-bound grant: the resource's use_dpop_nonce is answered on the head, its body never reaching the sink")
+    func dpopNonceDecidedOnHead() async throws {
+        let key = DPoPKey.generate(using: SeededRandom(seed: 42))
+        var user = try #require(try fixture.keystore().read().currentUser)
+        var grant = try #require(user.resourceGrants.first)
+        grant.tokens?.tokenType = "DPoP"
+        grant.tokens?.proofKey = key
+        user.store(grant)
+        let keystore = InMemoryKeystore(AccountState(currentUID: "u1", users: [user]))
+        let transport = StubTransport { request in
+            guard let proof = request.headers["DPoP"], let body = proof.split(separator: ".").dropFirst().first,
+                let bytes = Base64URL.decode(body), let claims = JSONValue.object(from: bytes), claims["nonce"] == "rs-nonce"
+            else {
+                return HTTPResponse(
+                    status: 401, headers: ["WWW-Authenticate": #"DPoP error="use_dpop_nonce""#, "DPoP-Nonce": "rs-nonce"],
+                    body: Data("nonce please".utf8))
+            }
+            return HTTPResponse(status: 200, body: Data("event: a\n\n".utf8))
+        }
+        let sink = RecordingSink(transport)
+        let outcome = try await fixture.request(keystore, transport).run(
+            .init(url: URL(string: "https://api.example.com/mcp/items")!), streamingTo: sink)
+        #expect(outcome == .streamed(HTTPResponseHead(status: 200)))
+        #expect(String(decoding: sink.received, as: UTF8.self) == "event: a\n\n")
+        #expect(Array(transport.events.prefix(3)) == ["head 401 → discard", "discarded 12 bytes", "end"])
+        #expect(transport.requests.count == 2, "once without the nonce, once with it; no refresh")
+    }
+
     @Test("an error status that is not a challenge is streamed like any answer")
     func errorStreamed() async throws {
         let transport = transport()
