@@ -33,12 +33,12 @@ public final class ScriptedLoopbackServer: @unchecked Sendable {
     }
 
     /// Starts listening; `script` runs on its own thread with the first connection, which is
-    /// closed when it returns.
+    /// closed when it returns. The server lives at least until that connection came (the
+    /// thread holds it), however early its test lets go of it.
     public init(script: @escaping @Sendable (Connection) -> Void) throws {
         (fd, port) = try LoopbackHTTPServer.listeningSocket()
-        let listener = fd
-        Thread {
-            let client = accept(listener, nil, nil)
+        Thread { [self] in
+            let client = accept(fd, nil, nil)
             guard client >= 0 else { return }
             defer { close(client) }
             var timeout = timeval(tv_sec: 10, tv_usec: 0)
