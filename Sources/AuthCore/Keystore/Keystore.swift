@@ -284,7 +284,7 @@ extension AccountState {
     /// Whether anything here is a secret a sealed keystore would seal: a session's tokens,
     /// a Firebase session, a pending credential.
     fileprivate var holdsSecrets: Bool {
-        !pendingCredentials.isEmpty
+        !pendingCredentials.isEmpty || !registrationTokens.isEmpty
             || users.contains { user in user.backend?.session != nil || user.providerData.contains { $0.tokens != nil } }
     }
 }
