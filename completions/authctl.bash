@@ -710,7 +710,7 @@ _authctl_providers_add() {
     repeating_flags=()
     non_repeating_flags=(--clear-scopes --clear-params --clear-redirect-uri --clear-listen-address --clear-client-secret --no-check --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--preset --domain --realm --authorization-server --client-id --client-secret-env --client-secret-file --redirect-uri --listen-address --issuer --flow --dpop --par --profile --tenant --authority-host --graph-host --team-id --key-id --private-key-file --keystore --config --user)
+    non_repeating_options=(--preset --domain --realm --authorization-server --client-id --client-secret-env --client-secret-file --client-certificate-file --redirect-uri --listen-address --issuer --flow --dpop --par --profile --tenant --authority-host --graph-host --team-id --key-id --private-key-file --keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -735,6 +735,10 @@ _authctl_providers_add() {
         return
         ;;
     '--client-secret-file')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--client-certificate-file')
         __authctl_add_completions -f
         return
         ;;

@@ -46,7 +46,7 @@ function __authctl_parse_tokens -S
             __authctl_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
             case 'add'
-                __authctl_parse_subcommand 1 'preset=' 'domain=' 'realm=' 'authorization-server=' 'client-id=' 'client-secret-env=' 'client-secret-file=' 'scope=+' 'param=+' 'redirect-uri=' 'listen-address=' 'issuer=' 'flow=' 'dpop=' 'par=' 'profile=' 'tenant=' 'authority-host=' 'graph-host=' 'team-id=' 'key-id=' 'private-key-file=' 'clear-scopes' 'clear-params' 'clear-redirect-uri' 'clear-listen-address' 'clear-client-secret' 'no-check' 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
+                __authctl_parse_subcommand 1 'preset=' 'domain=' 'realm=' 'authorization-server=' 'client-id=' 'client-secret-env=' 'client-secret-file=' 'client-certificate-file=' 'scope=+' 'param=+' 'redirect-uri=' 'listen-address=' 'issuer=' 'flow=' 'dpop=' 'par=' 'profile=' 'tenant=' 'authority-host=' 'graph-host=' 'team-id=' 'key-id=' 'private-key-file=' 'clear-scopes' 'clear-params' 'clear-redirect-uri' 'clear-listen-address' 'clear-client-secret' 'no-check' 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             case 'list'
                 __authctl_parse_subcommand 0 'keystore=' 'config=' 'user=' 'json' 'v/verbose' 'q/quiet' 'version' 'h/help'
             case 'show'
@@ -411,6 +411,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" client-id' -l 'client-id' -d 'The client id registered at the provider.' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" client-secret-env' -l 'client-secret-env' -d 'An environment variable holding the client secret.' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" client-secret-file' -l 'client-secret-file' -d 'A file (mode 0600) holding the client secret.' -rF
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" client-certificate-file' -l 'client-certificate-file' -d 'A PEM (mode 0600) with the client\'s private key, and for Microsoft its certificate: the client authenticates by private_key_jwt (RFC 7523).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add"' -l 'scope' -d 'A default scope (repeatable).' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add"' -l 'param' -d 'A default custom parameter (repeatable).' -rfka ''
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" redirect-uri' -l 'redirect-uri' -d 'The redirect URI to send (a loopback URI with a port fixes the listening port).' -rfka ''
@@ -430,7 +431,7 @@ complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_option
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" clear-params' -l 'clear-params' -d 'Remove the stored custom parameters.'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" clear-redirect-uri' -l 'clear-redirect-uri' -d 'Remove the stored redirect URI (back to the default).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" clear-listen-address' -l 'clear-listen-address' -d 'Remove the stored listen address (back to an ephemeral port).'
-complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" clear-client-secret' -l 'clear-client-secret' -d 'Remove the stored client secret source (a public client).'
+complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" clear-client-secret' -l 'clear-client-secret' -d 'Remove the stored client secret source or key file (a public client).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" no-check' -l 'no-check' -d 'Save without fetching the provider\'s discovery document (an offline set-up; it is checked at the first sign-in).'
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" keystore' -l 'keystore' -d 'The keystore file (env AUTHCTL_KEYSTORE; default $XDG_DATA_HOME/authctl/keystore.json).' -rF
 complete -c 'authctl' -n '__authctl_should_offer_completions_for_flags_or_options "authctl providers add" config' -l 'config' -d 'The configuration file (env AUTHCTL_CONFIG; default $XDG_CONFIG_HOME/authctl/config.json).' -rF

@@ -76,6 +76,48 @@ public final class StubTransport: HTTPTransport, @unchecked Sendable {
         if response.body.count > request.responseLimit { throw request.tooLarge() }
         return response
     }
+
+    /// `stream`: the body handed on in chunks of this many bytes (the last may be shorter).
+    public var chunkSize = 4
+    private var log: [String] = []
+
+    /// What `stream` did, in order: `head STATUS → stream|discard`, `chunk N` after the sink
+    /// took chunk N, `discarded N bytes`, `end`. A sink that records its own lines in this log
+    /// (`note`) shows which came first.
+    public var events: [String] { lock.withLock { log } }
+
+    /// Adds a line to `events` (a sink's own record, in order with the transport's).
+    public func note(_ line: String) { lock.withLock { log.append(line) } }
+
+    /// Like `CurlTransport.stream`: the head decided before any body byte, the body handed on
+    /// chunk by chunk with no bound, a discarded body read to `StreamDecision.discardLimit` at
+    /// most (what was read is in `events`).
+    public func stream(
+        _ request: HTTPRequest, decide: @escaping @Sendable (HTTPResponseHead) throws -> StreamDecision,
+        sink: @escaping @Sendable (Data) throws -> Void
+    ) async throws -> HTTPResponseHead {
+        try request.checkHeaders()
+        lock.withLock { sent.append(request) }
+        let response = try answer(request)
+        let decision = try decide(response.head)
+        note("head \(response.status) → \(decision == .stream ? "stream" : "discard")")
+        switch decision {
+        case .stream:
+            var offset = 0
+            var number = 0
+            while offset < response.body.count {
+                let end = min(offset + max(chunkSize, 1), response.body.count)
+                try sink(response.body.subdata(in: offset..<end))
+                number += 1
+                note("chunk \(number)")
+                offset = end
+            }
+        case .discard:
+            note("discarded \(min(response.body.count, StreamDecision.discardLimit)) bytes")
+        }
+        note("end")
+        return response.head
+    }
 }
 
 /// The person at a terminal, as the core's ports see them: the events port of a sign-in,

@@ -25,7 +25,9 @@ public enum RawLoopbackClient {
             Thread {
                 let fd = connect(port: port)
                 defer { close(fd) }
-                var timeout = timeval(tv_sec: 30, tv_usec: 0)  // a loaded machine may take a while to schedule the listener
+                // A loaded machine may take a while to start the listener: its task waits for a thread of
+                // the concurrency pool, which tests that block one (waitUntilExit) can hold for a minute.
+                var timeout = timeval(tv_sec: 120, tv_usec: 0)
                 setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
                 let request = "\(line) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
                 _ = request.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }

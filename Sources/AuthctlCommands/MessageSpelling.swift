@@ -76,6 +76,7 @@ enum MessageSpelling {
         case .clientID: "--client-id"
         case .clientSecretEnv: "--client-secret-env"
         case .clientSecretFile: "--client-secret-file"
+        case .clientCertificateFile: "--client-certificate-file"
         case .keyFile: "--key-file"
         case .passphraseEnv: "--passphrase-env"
         case .passphraseFile: "--passphrase-file"

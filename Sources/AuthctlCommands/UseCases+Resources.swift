@@ -3,7 +3,9 @@ import AuthCore
 /// The use cases of protected resources (docs/resources.md): `login URL`, `token --resource`,
 /// `request`.
 extension UseCases {
-    var registrationSecrets: any RegistrationSecrets { FileRegistrationSecrets(path: registrationSecretsPath, random: random) }
+    var registrationSecrets: KeystoreRegistrationSecrets {
+        KeystoreRegistrationSecrets(keystore: keystore, legacyPath: registrationSecretsPath)
+    }
 
     var resourceTokens: ResourceTokens { ResourceTokens(keystore: keystore, configStore: configStore, tokens: tokens, clock: clock) }
 

@@ -76,6 +76,36 @@ final class KeystoreDowngradeTests: KeystoreDirectoryFixture {
         #expect(!String(decoding: fileBytes ?? Data(), as: UTF8.self).contains("refresh-token-1"))
     }
 
+    @Test("a plaintext keystore whose only tokens are a resource grant's is refused too, and none is written into one")
+    func resourceGrantTokens() async throws {
+        var signedOut = KeystoreFormatTests.expected
+        signedOut.pendingCredentials = []
+        for index in signedOut.users.indices {
+            signedOut.users[index].backend?.session = nil
+            for identity in signedOut.users[index].providerData.indices { signedOut.users[index].providerData[identity].tokens = nil }
+        }
+        var planted = signedOut
+        planted.users[0].resourceGrants = [
+            ResourceGrant(
+                resource: "https://api.example.com/mcp", issuer: "https://as.example.com", providerID: "oidc.as-example-com",
+                grantedAt: Date(timeIntervalSince1970: 1_790_000_000),
+                tokens: TokenSet(
+                    accessToken: "planted-access", expiresAt: Date(timeIntervalSince1970: 1_790_003_600), refreshToken: "planted-refresh",
+                    idToken: nil, scopes: ["read"]))
+        ]
+        try await keystore().update { $0 = planted }
+        let before = fileBytes
+        let keys = KeystoreKeys(keyFile: try keyFile())
+        #expect { try self.keystore(keys).read() } throws: { Self.isDowngrade($0, naming: "AUTHCTL_KEYSTORE_KEY_FILE") }
+        #expect(fileBytes == before)
+        // Into a plaintext keystore without tokens, a resource grant's tokens are never written.
+        try await keystore().update { $0 = signedOut }
+        await #expect { try await self.keystore(keys).update { $0 = planted } } throws: {
+            Self.isDowngrade($0, naming: "AUTHCTL_KEYSTORE_KEY_FILE")
+        }
+        #expect(!String(decoding: fileBytes ?? Data(), as: UTF8.self).contains("planted-refresh"))
+    }
+
     @Test("a keystore this process found sealed, swapped for a plaintext one, is never written in plaintext (but by unseal)")
     func inProcess() async throws {
         try await keystore().update { $0 = KeystoreFormatTests.expected }

@@ -305,7 +305,7 @@ struct KeystoreFormatTests {
         let workload = WorkloadKeystoreFormatTests.fieldNames.union(DerivedCredentialsKeystoreTests.fieldNames)
         #expect(
             Self.fieldNames(in: .object(golden)).union(Self.fieldNames(in: .object(sealed))).union(workload)
-                .union(ResourceKeystoreFormatTests.fieldNames)
+                .union(ResourceKeystoreFormatTests.fieldNames).union(RegistrationSecretsTests.fieldNames)
                 == Self.schemaNames(in: .object(schema)))
     }
 

@@ -17,7 +17,7 @@ struct SecretFileLimitTests {
                 atPath: large, contents: Data(repeating: 0x41, count: 65 * 1024 + 1), attributes: [.posixPermissions: 0o600]))
         #expect(FileManager.default.createFile(atPath: small, contents: Data("s3cret\n".utf8), attributes: [.posixPermissions: 0o600]))
         let source = ProcessSecretSource(environment: [:])
-        let reads: [(String) throws -> String] = [source.fileContents, source.privateKey, source.certificateFile]
+        let reads: [(String) throws -> String] = [source.fileContents, source.privateKey, { try source.certificateFile($0) }]
         for read in reads {
             #expect { _ = try read(large) } throws: { error in
                 guard let error = error as? AuthError else { return false }

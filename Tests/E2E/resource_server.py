@@ -16,6 +16,12 @@ gets 403 `insufficient_scope` with the scopes needed (RFC 6750 §3.1).
 
 /mcp/mfa asks the first token it sees for a fresh authentication (RFC 9470) and takes the next.
 
+/mcp/events answers a Server-Sent Events stream (text/event-stream, the body ended by closing
+the connection): one event, then — with ?gate=NAME — it waits until the file RS_GATES/NAME
+exists (30 s at most) before it sends the second, so that a test can show the first reached
+authctl's stdout while the resource still held the second. /mcp/big answers BIG_SIZE bytes
+(over 16 MiB) in 64 KiB writes.
+
 /evil publishes metadata that names another resource (RFC 9728 §3.3 says: refuse it).
 
 Environment: RS_PORT, RS_ISSUER, RS_INTROSPECT, RS_CLIENT_ID, RS_SECRET, RS_LOG (paths and
@@ -25,6 +31,7 @@ import base64
 import http.server
 import json
 import os
+import time
 import urllib.parse
 import urllib.request
 
@@ -37,6 +44,8 @@ RESOURCES = {"mcp": f"{BASE}/mcp", "other": f"{BASE}/other"}
 # a new sign-in, is taken. The server cannot see how the person authenticated: it takes the
 # new token as the sign-in the challenge asked for.
 MFA_CHALLENGED = set()
+BIG_SIZE = (16 << 20) + 4099
+BIG_BLOCK = bytes(range(256)) * 256
 
 
 def log(line):
@@ -71,6 +80,43 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
         log(f"{self.command} {self.path.split('?')[0]} -> {status}")
+
+    def events(self, gate):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.end_headers()
+        try:
+            self.wfile.write(b"event: message\ndata: first\n\n")
+            self.wfile.flush()
+            log("GET /mcp/events -> 200, first event sent")
+            released = True
+            if gate:
+                path = os.path.join(os.environ["RS_GATES"], os.path.basename(gate))
+                deadline = time.monotonic() + 30
+                while not os.path.exists(path) and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                released = os.path.exists(path)
+            self.wfile.write(b"event: message\ndata: second\n\n" if released else b"event: message\ndata: the gate never opened\n\n")
+            self.wfile.flush()
+            log(f"GET /mcp/events -> second event sent (gate {gate})" if released else f"GET /mcp/events -> the gate {gate} never opened")
+        except (BrokenPipeError, ConnectionResetError):
+            log("GET /mcp/events -> the client went away")
+
+    def big(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(BIG_SIZE))
+        self.end_headers()
+        sent = 0
+        try:
+            while sent < BIG_SIZE:
+                chunk = BIG_BLOCK[: min(len(BIG_BLOCK), BIG_SIZE - sent)]
+                self.wfile.write(chunk)
+                sent += len(chunk)
+            log(f"GET /mcp/big -> 200, {sent} bytes sent")
+        except (BrokenPipeError, ConnectionResetError):
+            log(f"GET /mcp/big -> the client went away after {sent} bytes")
 
     def do_GET(self):
         self.handle_request(None)
@@ -126,6 +172,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 MFA_CHALLENGED.add(token)
                 challenge = f'Bearer error="insufficient_user_authentication", acr_values="urn:example:mfa", max_age="0", {metadata}'
                 return self.answer(401, {"error": "insufficient_user_authentication"}, [("WWW-Authenticate", challenge)])
+        if path == "/mcp/events":
+            gate = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query).get("gate", [None])[0]
+            return self.events(gate)
+        if path == "/mcp/big":
+            return self.big()
         if path == "/mcp/missing":
             return self.answer(404, {"error": "no such item"})
         document = {"resource": resource, "path": path, "data": f"the data of {name}", "user": info.get("username")}

@@ -29,7 +29,8 @@ start_provider "$work/provider.log" "$py" manage.py runserver "127.0.0.1:$port" 
 wait_for "$E2E_ISSUER/.well-known/openid-configuration"
 
 rs_port="$(free_port)"
-RS_PORT="$rs_port" RS_ISSUER="$E2E_ISSUER" RS_INTROSPECT="$E2E_ISSUER/introspect/" RS_CLIENT_ID="$rs_client_id" \
+mkdir -p "$work/gates"
+RS_GATES="$work/gates" RS_PORT="$rs_port" RS_ISSUER="$E2E_ISSUER" RS_INTROSPECT="$E2E_ISSUER/introspect/" RS_CLIENT_ID="$rs_client_id" \
     RS_SECRET="$E2E_RS_SECRET" RS_LOG="$work/resource.log" python3 "$here/resource_server.py" >"$work/resource.err" 2>&1 &
 rs_pid=$!
 trap 'status=$?; kill "$rs_pid" 2>/dev/null || true; wait "$rs_pid" 2>/dev/null || true; (exit "$status"); cleanup' EXIT
@@ -60,8 +61,12 @@ p = json.load(open('$config'))['providers']['oidc.127-0-0-1']
 assert p['issuer'] == '$E2E_ISSUER' and p['clientId'] and 'Secret' not in json.dumps(p), p
 assert p['metadataUrl'] == 'http://127.0.0.1:$port/.well-known/oauth-authorization-server/o', p
 "
-check "the registration access token is kept in a private file, not in config.json" sh -c "
-test \"\$(stat -c %a '$XDG_DATA_HOME/authctl/registrations.json')\" = 600 && ! grep -q registration_access_token '$config'"
+registrations="$XDG_DATA_HOME/authctl/registrations.json"
+check "the registration access token is kept in the keystore, not in config.json nor a file of its own" sh -c "
+test ! -e '$registrations' && ! grep -q -i registration_\?access_\?token '$config' && '$py' -c \"
+import json
+r = json.load(open('$keystore'))['registrations']
+assert [x['providerId'] for x in r] == ['oidc.127-0-0-1'] and r[0]['registrationAccessToken'], r\""
 check "the grant is for the resource, with the resource's scopes" test "$(json '" ".join(d["scopes"]) + "|" + d["resource"]' <"$work/login.json")" = "read write|$mcp"
 check "status shows the resource grant" sh -c "'$authctl' status | grep -q 'resource $mcp'"
 check "users show lists it in --json" test "$("$authctl" users show --json | json 'd["user"]["resourceGrants"][0]["resource"]')" = "$mcp"
@@ -77,6 +82,32 @@ set +e
 set -e
 check "an HTTP error status exits 22 (resource-error), the body on stdout" sh -c "test $status -eq 22 && grep -q 'no such item' '$work/missing.out'"
 check "request --json carries the status" test "$("$authctl" request --json "$mcp/missing" 2>/dev/null | json 'd["status"]')" = 404
+
+# 2b. request streams: an event stream's first event reaches stdout while the resource still
+#     holds the second (stream_check.py: the resource sends it only when the script, having
+#     read the first from authctl's stdout, opens the gate); an answer over 16 MiB whole;
+#     a reader that goes away ends the transfer (exit 141, no crash); Ctrl-C ends a stream (130).
+check "request streams an event stream as it comes (the first event before the resource sends the second)" \
+    python3 "$here/stream_check.py" "$authctl" "$mcp/events?gate=one" "$work/gates/one" "$work/resource.log"
+check "Ctrl-C ends a streamed answer with exit 130" \
+    python3 "$here/stream_check.py" "$authctl" "$mcp/events?gate=never" "$work/gates/never" "$work/resource.log" --interrupt
+big_expected="$(python3 -c '
+import hashlib
+size, block = (16 << 20) + 4099, bytes(range(256)) * 256
+digest = hashlib.sha256()
+for offset in range(0, size, len(block)):
+    digest.update(block[: min(len(block), size - offset)])
+print(size, digest.hexdigest())')"
+check "an answer over 16 MiB streams whole" test "$("$authctl" request "$mcp/big" | python3 -c '
+import hashlib, sys
+data = sys.stdin.buffer.read()
+print(len(data), hashlib.sha256(data).hexdigest())')" = "$big_expected"
+set +e
+"$authctl" request "$mcp/big" 2>"$work/pipe.err" | head -c 10 >"$work/pipe.out"; status="${PIPESTATUS[0]}"
+set -e
+check "a reader that goes away (| head -c 10) ends the transfer: exit 141, nothing on stderr" \
+    sh -c "test $status -eq 141 && test \"\$(wc -c <'$work/pipe.out')\" -eq 10 && ! test -s '$work/pipe.err'"
+check "--json keeps its envelope: the answer read whole, refused over 16 MiB (exit 3)" sh -c "'$authctl' request --json '$mcp/big' >/dev/null 2>&1; test \$? -eq 3"
 
 # 3. token --resource, every format.
 token="$("$authctl" token --resource "$mcp")"
@@ -155,13 +186,26 @@ check "after signout, request says to sign in (exit 16)" sh -c "'$authctl' reque
 
 # 9. providers remove deletes the registration at the server (RFC 7592).
 client_id="$("$py" -c "import json; print(json.load(open('$config'))['providers']['oidc.127-0-0-1']['clientId'])")"
+# The layout of earlier builds: the token in registrations.json (0600) beside the keystore, not in
+# it. The first use of a registration moves it into the keystore and removes the file.
+"$py" -c "
+import json, os
+keystore = json.load(open('$keystore'))
+registrations = keystore.pop('registrations')
+json.dump(keystore, open('$keystore', 'w'))
+fd = os.open('$registrations', os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+os.write(fd, json.dumps({r['providerId']: r['registrationAccessToken'] for r in registrations}).encode())
+os.close(fd)"
 check "providers remove deletes the registered client at its server" sh -c "'$authctl' providers remove oidc.127-0-0-1 --yes | grep -q 'deleted its registration'"
 check "the server no longer knows the client" sh -c "cd '$here/django_provider' && CLIENT='$client_id' '$py' manage.py shell -c \"
 import os
 from oauth2_provider.models import Application
 assert not Application.objects.filter(client_id=os.environ['CLIENT']).exists()
 \""
-check "the registration access token is forgotten" test "$(cat "$XDG_DATA_HOME/authctl/registrations.json")" = "{}"
+check "the old registrations.json was read (the token it held deleted the client) and removed" test ! -e "$registrations"
+check "the registration access token is forgotten" "$py" -c "
+import json
+assert 'registrations' not in json.load(open('$keystore'))"
 
 # 9b. A client ID metadata document: with no provider configured and the server advertising
 #     support, its https URL is the client id (DOT reads the document from a file here).
@@ -172,7 +216,7 @@ json.dump({'client_id': '$cimd_url', 'client_name': 'authctl (test)', 'redirect_
            'grant_types': ['authorization_code', 'refresh_token'], 'token_endpoint_auth_method': 'none', 'application_type': 'native'},
           open('$E2E_CIMD_DOCUMENT', 'w'))"
 check "login <resource URL> --client-metadata-url uses the document's URL as the client id" sh -c "'$authctl' login '$mcp' --client-metadata-url '$cimd_url' --browser-command '$browser' --timeout 60 >/dev/null 2>'$work/cimd.err'"
-check "the provider saved names the document's URL, and nothing was registered" sh -c "test \"\$('$py' -c \"import json; print(json.load(open('$config'))['providers']['oidc.127-0-0-1']['clientId'])\")\" = '$cimd_url' && ! test -s '$XDG_DATA_HOME/authctl/registrations.json' -a \"\$(cat '$XDG_DATA_HOME/authctl/registrations.json')\" != '{}'"
+check "the provider saved names the document's URL, and nothing was registered" sh -c "test \"\$('$py' -c \"import json; print(json.load(open('$config'))['providers']['oidc.127-0-0-1']['clientId'])\")\" = '$cimd_url' && test ! -e '$registrations' && ! grep -q registrations '$keystore'"
 check "request works with the document's client" test "$("$authctl" request "$mcp" | json 'd["data"]')" = "the data of mcp"
 check "providers remove of a document's client deletes nothing at the server" sh -c "'$authctl' providers remove oidc.127-0-0-1 --yes | grep -qv 'deleted its registration'"
 "$authctl" signout >/dev/null 2>&1
@@ -185,5 +229,44 @@ check "no client was registered" sh -c "! grep -q 'Registered authctl' '$work/lo
 check "the ID token's identity is linked to the user" test "$(json 'd["user"]["providerData"][0]["providerId"] + " " + d["user"]["providerData"][0]["issuer"] + " " + str(bool(d["user"]["providerData"][0]["federatedId"]))' <"$work/login2.json")" = "oidc.dot $E2E_ISSUER True"
 check "the grant is the identity's user's" test "$(json 'd["user"]["resourceGrants"][0]["resource"] + " " + d["user"]["resourceGrants"][0]["providerId"]' <"$work/login2.json")" = "$mcp oidc.dot"
 check "request works with the configured provider's grant" test "$("$authctl" request "$mcp" | json 'd["user"]')" = ada
+
+# 11. A sealed keystore seals the registration access token too: a new registration, the
+#     token put back where earlier builds kept it, `keystore seal` moves it in and seals it;
+#     no file holds it in the clear; providers remove (with the key) still deletes the client.
+"$authctl" signout >/dev/null 2>&1
+"$authctl" providers remove oidc.dot --yes >/dev/null 2>&1
+check "login <resource URL> registers a client again" sh -c "'$authctl' login '$mcp' --browser-command '$browser' --timeout 60 >/dev/null 2>'$work/login3.err'"
+registration_token="$("$py" -c "import json; print(json.load(open('$keystore'))['registrations'][0]['registrationAccessToken'])")"
+client_id="$("$py" -c "import json; print(json.load(open('$config'))['providers']['oidc.127-0-0-1']['clientId'])")"
+"$py" -c "
+import json, os
+keystore = json.load(open('$keystore'))
+registrations = keystore.pop('registrations')
+json.dump(keystore, open('$keystore', 'w'))
+fd = os.open('$registrations', os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+os.write(fd, json.dumps({r['providerId']: r['registrationAccessToken'] for r in registrations}).encode())
+os.close(fd)"
+"$authctl" keystore new-key >"$work/keystore.key"
+chmod 600 "$work/keystore.key"
+check "keystore seal seals the keystore" sh -c "'$authctl' keystore seal --key-file '$work/keystore.key' >/dev/null 2>'$work/seal.err'"
+check "keystore seal moved the old registrations.json into the keystore and removed it" test ! -e "$registrations"
+check "the sealed keystore holds the registration access token sealed" "$py" -c "
+import json
+r = json.load(open('$keystore'))['registrations']
+assert len(r) == 1 and r[0]['sealed'] and 'registrationAccessToken' not in r[0], r"
+check "no file of authctl's holds the registration access token in the clear" sh -c "test -n '$registration_token' && ! grep -rqF '$registration_token' '$XDG_DATA_HOME' '$XDG_CONFIG_HOME'"
+check "the sealed keystore matches docs/keystore.schema.json" "$py" -c "
+import json, jsonschema
+jsonschema.validate(json.load(open('$keystore')), json.load(open('$here/../../docs/keystore.schema.json')))"
+check "request works with the sealed keystore" test "$(AUTHCTL_KEYSTORE_KEY_FILE="$work/keystore.key" "$authctl" request "$mcp" | json 'd["data"]')" = "the data of mcp"
+check "providers remove opens the sealed token and deletes the registration at the server" sh -c "AUTHCTL_KEYSTORE_KEY_FILE='$work/keystore.key' '$authctl' providers remove oidc.127-0-0-1 --yes | grep -q 'deleted its registration'"
+check "the server no longer knows the second client" sh -c "cd '$here/django_provider' && CLIENT='$client_id' '$py' manage.py shell -c \"
+import os
+from oauth2_provider.models import Application
+assert not Application.objects.filter(client_id=os.environ['CLIENT']).exists()
+\""
+check "the sealed keystore no longer holds a registration" "$py" -c "
+import json
+assert 'registrations' not in json.load(open('$keystore'))"
 
 summary

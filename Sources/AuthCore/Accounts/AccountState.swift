@@ -4,6 +4,9 @@ public struct AccountState: Sendable, Equatable {
     public var users: [User]
     /// Credentials waiting for a later command (`link --pending`, `login --credential`).
     public var pendingCredentials: [PendingCredential]
+    /// The registration access tokens (RFC 7592) of the clients `login URL` registered, by
+    /// provider id (docs/resources.md): secrets, sealed with the tokens in a sealed keystore.
+    public var registrationTokens: [String: String] = [:]
 
     public init(currentUID: String? = nil, users: [User] = [], pendingCredentials: [PendingCredential] = []) {
         self.currentUID = currentUID

@@ -54,6 +54,35 @@ public struct CurlTransport: HTTPTransport {
             cancelled.set()
         }
     }
+
+    /// The body handed on chunk by chunk, as libcurl gives it (`authctl request`): no bound on
+    /// its size and no total time limit (an event stream may stay open, idle, for hours; Ctrl-C
+    /// ends it). The connection must be made within the usual connect time and the head must
+    /// come within `timeout`, as for any request.
+    public func stream(
+        _ request: HTTPRequest, decide: @escaping @Sendable (HTTPResponseHead) throws -> StreamDecision,
+        sink: @escaping @Sendable (Data) throws -> Void
+    ) async throws -> HTTPResponseHead {
+        try request.checkHeaders()
+        let curl = try LibCurl.shared()
+        let settings = LibCurl.Settings(
+            timeout: timeout, userAgent: userAgent, route: ProxyRoute(for: request.url, environment: environment))
+        let cancelled = CancellationFlag()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponseHead, any Error>) in
+                DetachedThread.start {
+                    continuation.resume(
+                        with: Result {
+                            let streaming = LibCurl.Streaming(
+                                decide: decide, sink: sink, headDeadline: .now + .milliseconds(Int(settings.timeout * 1000)))
+                            return try curl.perform(request, settings: settings, cancelled: cancelled, streaming: streaming)
+                        })
+                }
+            }
+        } onCancel: {
+            cancelled.set()
+        }
+    }
 }
 
 /// The few libcurl functions authctl uses, resolved from `libcurl.so.4` once.
@@ -67,7 +96,7 @@ final class LibCurl: @unchecked Sendable {
         case writeFunction = 20011, headerFunction = 20079, xferInfoFunction = 20219
         case maxFileSizeLarge = 30117, postFieldSizeLarge = 30120
         case noProgress = 43, post = 47, followLocation = 52, noSignal = 99, timeoutMS = 155, connectTimeoutMS = 156
-        case protocols = 181
+        case protocols = 181, suppressConnectHeaders = 265
 
         /// The name in curl.h, for the error of an option libcurl refused.
         var name: String {
@@ -96,6 +125,7 @@ final class LibCurl: @unchecked Sendable {
             case .timeoutMS: "CURLOPT_TIMEOUT_MS"
             case .connectTimeoutMS: "CURLOPT_CONNECTTIMEOUT_MS"
             case .protocols: "CURLOPT_PROTOCOLS"
+            case .suppressConnectHeaders: "CURLOPT_SUPPRESS_CONNECT_HEADERS"
             }
         }
     }
@@ -108,6 +138,7 @@ final class LibCurl: @unchecked Sendable {
     }
 
     static let fileSizeExceeded: Int32 = 63  // CURLE_FILESIZE_EXCEEDED: Content-Length over the limit
+    static let writeError: Int32 = 23  // CURLE_WRITE_ERROR: a callback stopped the transfer
     static let responseCode: Int32 = 0x20_0000 + 2  // CURLINFO_LONG + 2
     static let protocolHTTP = 1, protocolHTTPS = 2  // CURLPROTO_HTTP, CURLPROTO_HTTPS
 
@@ -190,10 +221,60 @@ final class LibCurl: @unchecked Sendable {
         /// `HTTPRequest.responseLimit`; `exceeded` once the answer went past it.
         let maximumBody: Int
         var exceeded = false
+        /// A streamed transfer's decision and sink; nil when the answer is read whole.
+        let streaming: Streaming?
 
-        init(cancelled: CancellationFlag, maximumBody: Int) {
+        init(cancelled: CancellationFlag, maximumBody: Int, streaming: Streaming?) {
             self.cancelled = cancelled
             self.maximumBody = maximumBody
+            self.streaming = streaming
+        }
+
+        /// Asks for the decision once, when the last head is in (at the end of its headers, or
+        /// at the first body byte). False: the transfer is to stop (`streaming.failure` says why).
+        func decideIfNeeded() -> Bool {
+            guard let streaming, streaming.decision == nil else { return true }
+            guard let status = streaming.status else {
+                streaming.failure = AuthError.network("the answer came without an HTTP status line, so authctl stopped reading it")
+                return false
+            }
+            let head = HTTPResponseHead(status: status, headers: headers)
+            streaming.head = head
+            do {
+                streaming.decision = try streaming.decide(head)
+                return true
+            } catch {
+                streaming.failure = error
+                return false
+            }
+        }
+    }
+
+    /// A streamed transfer (`HTTPTransport.stream`): its head, what was decided, how far it got.
+    final class Streaming {
+        let decide: @Sendable (HTTPResponseHead) throws -> StreamDecision
+        let sink: @Sendable (Data) throws -> Void
+        /// When the head must have come by.
+        let headDeadline: ContinuousClock.Instant
+        /// The status of the last status line (a `100 Continue` is followed by another).
+        var status: Int?
+        var head: HTTPResponseHead?
+        var decision: StreamDecision?
+        /// The error a callback threw (the sink's: stdout closed), to throw as it is.
+        var failure: (any Error)?
+        var discarded = 0
+        /// The discarded body went past `StreamDecision.discardLimit`: stopped on purpose.
+        var stoppedDiscarding = false
+        var headLate = false
+        var streamed = 0
+
+        init(
+            decide: @escaping @Sendable (HTTPResponseHead) throws -> StreamDecision, sink: @escaping @Sendable (Data) throws -> Void,
+            headDeadline: ContinuousClock.Instant
+        ) {
+            self.decide = decide
+            self.sink = sink
+            self.headDeadline = headDeadline
         }
     }
 
@@ -204,12 +285,36 @@ final class LibCurl: @unchecked Sendable {
         var code: Int32
     }
 
-    /// One blocking transfer (run on its own thread).
+    /// One blocking transfer (run on its own thread), its answer read whole.
     func perform(_ request: HTTPRequest, settings: Settings, cancelled: CancellationFlag) throws -> HTTPResponse {
+        let exchange = Exchange(cancelled: cancelled, maximumBody: max(request.responseLimit, 0), streaming: nil)
+        let code = try transfer(request, settings: settings, exchange: exchange)
+        return HTTPResponse(status: code, headers: exchange.headers, body: exchange.body)
+    }
+
+    /// One blocking transfer (run on its own thread), its body handed to `streaming.sink` as it
+    /// arrives once `streaming.decide` said so.
+    func perform(_ request: HTTPRequest, settings: Settings, cancelled: CancellationFlag, streaming: Streaming) throws
+        -> HTTPResponseHead
+    {
+        let exchange = Exchange(cancelled: cancelled, maximumBody: 0, streaming: streaming)
+        let code = try transfer(request, settings: settings, exchange: exchange)
+        if streaming.decision == nil {
+            // No body and no end of the headers seen: decided now, on the status libcurl reports.
+            streaming.status = streaming.status ?? code
+            guard exchange.decideIfNeeded() else { throw streaming.failure ?? CancellationError() }
+        }
+        return streaming.head ?? HTTPResponseHead(status: code, headers: exchange.headers)
+    }
+
+    /// Sets the request up, runs it and returns the HTTP status; every failure is an error
+    /// that names the host (or the proxy), never the query.
+    private func transfer(_ request: HTTPRequest, settings: Settings, exchange: Exchange) throws -> Int {
         let host = request.url.host ?? "?"
         guard let easy = easyInit() else { throw AuthError.network("libcurl could not start a request to \(host). Try again") }
         defer { easyCleanup(easy) }
-        let exchange = Exchange(cancelled: cancelled, maximumBody: max(request.responseLimit, 0))
+        let cancelled = exchange.cancelled
+        let streaming = exchange.streaming
         let context = Unmanaged.passUnretained(exchange).toOpaque()
         var headerList: OpaquePointer?
         defer { slistFreeAll(headerList) }
@@ -229,7 +334,8 @@ final class LibCurl: @unchecked Sendable {
                     try check(.protocols, setoptLong(easy, Option.protocols.rawValue, Self.protocolHTTP | Self.protocolHTTPS))
                     try check(.followLocation, setoptLong(easy, Option.followLocation.rawValue, 0))
                     try check(.noSignal, setoptLong(easy, Option.noSignal.rawValue, 1))
-                    try check(.timeoutMS, setoptLong(easy, Option.timeoutMS.rawValue, Int(settings.timeout * 1000)))
+                    // A streamed answer has no total time limit (its head has: the progress callback).
+                    try check(.timeoutMS, setoptLong(easy, Option.timeoutMS.rawValue, streaming == nil ? Int(settings.timeout * 1000) : 0))
                     try check(.connectTimeoutMS, setoptLong(easy, Option.connectTimeoutMS.rawValue, Int(min(settings.timeout, 15) * 1000)))
                     try check(.acceptEncoding, setoptPointer(easy, Option.acceptEncoding.rawValue, ""))
                     try check(.errorBuffer, setoptPointer(easy, Option.errorBuffer.rawValue, errors.baseAddress))
@@ -240,9 +346,14 @@ final class LibCurl: @unchecked Sendable {
                     try check(.noProgress, setoptLong(easy, Option.noProgress.rawValue, 0))
                     try check(.xferInfoFunction, setoptProgress(easy, Option.xferInfoFunction.rawValue, Self.progress))
                     try check(.xferInfoData, setoptPointer(easy, Option.xferInfoData.rawValue, context))
-                    // A Content-Length over the limit fails before the body comes; the write
-                    // callback enforces it for answers without one.
-                    try check(.maxFileSizeLarge, setoptOffset(easy, Option.maxFileSizeLarge.rawValue, Int64(exchange.maximumBody)))
+                    if streaming == nil {
+                        // A Content-Length over the limit fails before the body comes; the write
+                        // callback enforces it for answers without one.
+                        try check(.maxFileSizeLarge, setoptOffset(easy, Option.maxFileSizeLarge.rawValue, Int64(exchange.maximumBody)))
+                    } else {
+                        // A proxy's answer to CONNECT is not the head to decide on.
+                        try check(.suppressConnectHeaders, setoptLong(easy, Option.suppressConnectHeaders.rawValue, 1))
+                    }
                     // The proxy chosen here (none for loopback), so that a failure can name it;
                     // NO_PROXY keeps the user's list, with the loopback names added.
                     try check(.proxy, setoptPointer(easy, Option.proxy.rawValue, route.proxy))
@@ -277,13 +388,26 @@ final class LibCurl: @unchecked Sendable {
         }
         if cancelled.isSet { throw CancellationError() }
         if exchange.exceeded || status == Self.fileSizeExceeded { throw request.tooLarge() }
-        guard status == 0 else {
+        if let streaming {
+            if let failure = streaming.failure { throw failure }
+            if streaming.headLate {
+                throw AuthError.network(
+                    "\(host) did not answer within \(Int(settings.timeout)) seconds, so authctl stopped waiting. Check the address and try again"
+                )
+            }
+        }
+        let stoppedOnPurpose = streaming?.stoppedDiscarding == true && status == Self.writeError
+        guard status == 0 || stoppedOnPurpose else {
             let detail = errorBuffer.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { String(cString: $0) } ?? "" }
             let reason = detail.isEmpty ? easyStrerror(status).map { String(cString: $0) } ?? "error \(status)" : detail
             if let proxy = route.shownProxy {
                 throw AuthError.network(
                     "could not reach \(host) through the proxy \(proxy) (from \(route.variable ?? "the environment")): \(Sanitize.text(route.scrub(reason), limit: 160)). Check that the proxy works, or list \(host) in NO_PROXY, then try again"
                 )
+            }
+            if let streamed = streaming?.streamed, streamed > 0 {
+                throw AuthError.network(
+                    "the answer from \(host) was cut short after \(streamed) bytes: \(Sanitize.text(reason, limit: 160)). Try again")
             }
             throw AuthError.network(
                 "could not reach \(host): \(Sanitize.text(reason, limit: 160)). Check the provider's address and your network, then try again"
@@ -293,13 +417,34 @@ final class LibCurl: @unchecked Sendable {
         guard getinfoLong(easy, Self.responseCode, &code) == 0 else {
             throw AuthError.network("libcurl could not report the HTTP status of the answer from \(host). Try again")
         }
-        return HTTPResponse(status: code, headers: exchange.headers, body: exchange.body)
+        return code
     }
 
     private static let receiveBody: Callback = { data, size, count, context in
         guard let data, let context else { return 0 }
         let exchange = Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
         let length = size * count
+        if let streaming = exchange.streaming {
+            guard exchange.decideIfNeeded() else { return 0 }
+            switch streaming.decision {
+            case .stream:
+                do {
+                    try streaming.sink(Data(bytes: data, count: length))
+                } catch {
+                    streaming.failure = error
+                    return 0  // aborts the transfer (CURLE_WRITE_ERROR)
+                }
+                streaming.streamed += length
+                return length
+            case .discard, nil:
+                streaming.discarded += length
+                guard streaming.discarded <= StreamDecision.discardLimit else {
+                    streaming.stoppedDiscarding = true
+                    return 0
+                }
+                return length
+            }
+        }
         guard exchange.body.count + length <= exchange.maximumBody else {
             exchange.exceeded = true
             return 0  // aborts the transfer (CURLE_WRITE_ERROR)
@@ -313,10 +458,16 @@ final class LibCurl: @unchecked Sendable {
         guard let data, let context else { return 0 }
         let exchange = Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
         let length = size * count
+        // A streamed answer's head is complete once decided: what follows are trailers.
+        if exchange.streaming?.decision != nil { return length }
         let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
             .trimming(.whitespacesAndNewlines)
         if line.hasPrefix("HTTP/") {
             exchange.headers = [:]
+            exchange.streaming?.status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+        } else if line.isEmpty, let streaming = exchange.streaming, let status = streaming.status, !(100...199).contains(status) {
+            // The end of the final head (an interim 1xx head is followed by another).
+            return exchange.decideIfNeeded() ? length : 0
         } else if let colon = line.firstIndex(of: ":") {
             let name = String(line[..<colon]).trimming(.whitespaces)
             exchange.headers[name] = String(line[line.index(after: colon)...]).trimming(.whitespaces)
@@ -324,9 +475,15 @@ final class LibCurl: @unchecked Sendable {
         return length
     }
 
-    /// Aborts the transfer when the task was cancelled (Ctrl-C).
+    /// Aborts the transfer when the task was cancelled (Ctrl-C), and a streamed answer's head that is later than its deadline.
     private static let progress: ProgressCallback = { context, _, _, _, _ in
         guard let context else { return 0 }
-        return Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue().cancelled.isSet ? 1 : 0
+        let exchange = Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
+        if exchange.cancelled.isSet { return 1 }
+        if let streaming = exchange.streaming, streaming.decision == nil, ContinuousClock.now > streaming.headDeadline {
+            streaming.headLate = true
+            return 1
+        }
+        return 0
     }
 }

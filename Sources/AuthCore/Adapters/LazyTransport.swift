@@ -9,12 +9,22 @@ public final class LazyTransport: HTTPTransport, Sendable {
     public init(_ make: @escaping @Sendable () -> any HTTPTransport) { self.make = make }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let transport = made.withLock { made in
+        try await transport.send(request)
+    }
+
+    public func stream(
+        _ request: HTTPRequest, decide: @escaping @Sendable (HTTPResponseHead) throws -> StreamDecision,
+        sink: @escaping @Sendable (Data) throws -> Void
+    ) async throws -> HTTPResponseHead {
+        try await transport.stream(request, decide: decide, sink: sink)
+    }
+
+    private var transport: any HTTPTransport {
+        made.withLock { made in
             if let made { return made }
             let transport = make()
             made = transport
             return transport
         }
-        return try await transport.send(request)
     }
 }

@@ -282,9 +282,12 @@ public struct KeystoreSealStatus: Sendable, Equatable {
 
 extension AccountState {
     /// Whether anything here is a secret a sealed keystore would seal: a session's tokens,
-    /// a Firebase session, a pending credential.
+    /// a resource grant's, a Firebase session, a pending credential, a registration token.
     fileprivate var holdsSecrets: Bool {
-        !pendingCredentials.isEmpty
-            || users.contains { user in user.backend?.session != nil || user.providerData.contains { $0.tokens != nil } }
+        !pendingCredentials.isEmpty || !registrationTokens.isEmpty
+            || users.contains { user in
+                user.backend?.session != nil || user.providerData.contains { $0.tokens != nil }
+                    || user.resourceGrants.contains { $0.tokens != nil }
+            }
     }
 }

@@ -23,6 +23,8 @@ struct KeystoreFile: Codable, Equatable {
     var pendingCredentials: [KeystoreRecord.PendingCredential]?
     /// Version 2: how the data key is wrapped (`KeystoreSealing`).
     var sealing: KeystoreSealing?
+    /// The registration access tokens of registered clients; absent when there are none.
+    var registrations: [KeystoreRecord.Registration]?
 
     /// A plaintext keystore (version 1) of `state`.
     init(_ state: AccountState) {
@@ -32,6 +34,12 @@ struct KeystoreFile: Codable, Equatable {
         let current = state.users.filter { $0.uid == state.currentUID }
         users = (current + state.users.filter { $0.uid != state.currentUID }).map(KeystoreRecord.User.init)
         pendingCredentials = state.pendingCredentials.isEmpty ? nil : state.pendingCredentials.map(KeystoreRecord.PendingCredential.init)
+        registrations =
+            state.registrationTokens.isEmpty
+            ? nil
+            : state.registrationTokens.sorted { $0.key < $1.key }.map {
+                KeystoreRecord.Registration(providerId: $0.key, registrationAccessToken: $0.value)
+            }
     }
 
     /// This keystore with every secret sealed under `key` (version 2), wrapped as `sealing` says.
@@ -41,6 +49,7 @@ struct KeystoreFile: Codable, Equatable {
         file.sealing = sealing
         file.users = try users.map { try $0.sealing(with: key) }
         file.pendingCredentials = try pendingCredentials?.map { try $0.sealing(with: key) }
+        file.registrations = try registrations?.map { try $0.sealing(with: key) }
         return file
     }
 
@@ -52,12 +61,19 @@ struct KeystoreFile: Codable, Equatable {
         file.sealing = nil
         file.users = try users.map { try $0.opening(with: key, version: version) }
         file.pendingCredentials = try pendingCredentials?.map { try $0.opening(with: key, version: version) }
+        file.registrations = try registrations?.map { try $0.opening(with: key) }
         return file
     }
 
     /// The state; from a sealed file not opened, its profiles with tokens marked sealed.
     var state: AccountState {
-        AccountState(currentUID: currentUid, users: users.map(\.domain), pendingCredentials: (pendingCredentials ?? []).map(\.domain))
+        var state = AccountState(
+            currentUID: currentUid, users: users.map(\.domain), pendingCredentials: (pendingCredentials ?? []).map(\.domain))
+        // A sealed token not opened is not given (nothing without the key).
+        for registration in registrations ?? [] {
+            if let token = registration.registrationAccessToken { state.registrationTokens[registration.providerId] = token }
+        }
+        return state
     }
 
     static func decode(_ data: Data, path: String) throws -> KeystoreFile {
@@ -178,7 +194,7 @@ struct KeystoreFile: Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case version, currentUid, users, pendingCredentials, sealing
+        case version, currentUid, users, pendingCredentials, sealing, registrations
     }
 
     init(from decoder: any Decoder) throws {
@@ -188,10 +204,14 @@ struct KeystoreFile: Codable, Equatable {
         users = try container.decode([KeystoreRecord.User].self, forKey: .users)
         pendingCredentials = try container.decodeIfPresent([KeystoreRecord.PendingCredential].self, forKey: .pendingCredentials)
         sealing = try container.decodeIfPresent(KeystoreSealing.self, forKey: .sealing)
+        registrations = try container.decodeIfPresent([KeystoreRecord.Registration].self, forKey: .registrations)
         // A Firebase pending credential names no conflicting user (an empty uid).
         let conflicting = (pendingCredentials ?? []).map(\.conflictingUID).filter { !$0.isEmpty }
         try UIDCheck.check([currentUid] + users.map(\.uid) + conflicting)
         try VersionCheck.checkShape(version: version, users: users, pending: pendingCredentials ?? [])
+        guard (registrations ?? []).allSatisfy({ $0.isShaped(sealed: Self.isSealed(version: version)) }) else {
+            throw Self.isSealed(version: version) ? VersionCheck.unsealedSecret : VersionCheck.sealedInPlaintext
+        }
     }
 
     /// Maps decoding failures to the keystore errors of docs/keystore.md.
@@ -252,6 +272,7 @@ struct KeystoreFile: Codable, Equatable {
         guard let data = try? encoded(), let decoded = try? Self.decoder.decode(KeystoreFile.self, from: data),
             decoded.currentUid == currentUid, decoded.users.map(\.uid) == users.map(\.uid),
             (decoded.pendingCredentials ?? []).count == (pendingCredentials ?? []).count,
+            decoded.registrations == registrations,
             decoded.sealing == sealing,
             let session = try? Self.decodeCurrentUser(data, path: path), session.currentUID == currentUid
         else { throw refused }

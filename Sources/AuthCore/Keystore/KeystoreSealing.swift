@@ -169,6 +169,11 @@ struct SealedPlace: Equatable, Sendable {
             ])
     }
 
+    /// `registrations[providerId]`: a registration access token (docs/resources.md).
+    static func registration(providerID: String) -> SealedPlace {
+        SealedPlace(parts: ["registration", providerID, "registrationAccessToken"])
+    }
+
     /// A value that may be absent, told apart from any present one.
     private static func optional(_ value: String?) -> String { value.map { "+" + $0 } ?? "-" }
 

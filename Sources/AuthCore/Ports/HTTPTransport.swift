@@ -82,6 +82,39 @@ public struct HTTPResponse: Sendable, Equatable {
     public func header(_ name: String) -> String? {
         headers.first { $0.key.equalsIgnoringCase(name) }?.value
     }
+
+    /// The status and headers alone.
+    public var head: HTTPResponseHead { HTTPResponseHead(status: status, headers: headers) }
+}
+
+/// The status and headers of a response, known before its body arrives.
+public struct HTTPResponseHead: Sendable, Equatable {
+    public var status: Int
+    public var headers: [String: String]
+
+    public init(status: Int, headers: [String: String] = [:]) {
+        self.status = status
+        self.headers = headers
+    }
+
+    public func header(_ name: String) -> String? {
+        headers.first { $0.key.equalsIgnoringCase(name) }?.value
+    }
+
+    /// The head as a response without a body (for the checks written for whole responses).
+    public var response: HTTPResponse { HTTPResponse(status: status, headers: headers) }
+}
+
+/// What a streamed request (`HTTPTransport.stream`) does with the body, decided from the head.
+public enum StreamDecision: Sendable, Equatable {
+    /// Each chunk goes to the sink as it arrives, with no bound on the whole and no time limit.
+    case stream
+    /// The body is not wanted (a challenge that is answered by sending again): at most
+    /// `discardLimit` bytes of it are read and dropped, then the transfer ends, without error.
+    case discard
+
+    /// 64 KiB: an error body nobody reads is not worth more.
+    public static let discardLimit = 64 << 10
 }
 
 /// The network seam. The executable wires `CurlTransport`; tests wire stubs or the
@@ -91,4 +124,30 @@ public struct HTTPResponse: Sendable, Equatable {
 /// could not happen; any HTTP status, including 3xx and 5xx, is returned as a response.
 public protocol HTTPTransport: Sendable {
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
+
+    /// Sends `request` and hands the answer on as it arrives (`authctl request`,
+    /// docs/resources.md): once the status and headers are in, `decide` is called with them
+    /// (once, before any body byte); on `.stream` every chunk of the body then goes to `sink`
+    /// in order, while the transfer runs, with no bound on its size and no total time limit;
+    /// on `.discard` it is dropped. Returns the head once the body has ended. An error thrown
+    /// by `decide` or `sink` (stdout closed) ends the transfer and is thrown as it is.
+    /// `request.responseLimit` does not apply; the head must come within the transport's
+    /// usual time.
+    func stream(
+        _ request: HTTPRequest, decide: @escaping @Sendable (HTTPResponseHead) throws -> StreamDecision,
+        sink: @escaping @Sendable (Data) throws -> Void
+    ) async throws -> HTTPResponseHead
+}
+
+extension HTTPTransport {
+    /// A transport that cannot stream (the fakes answering from memory): the whole answer,
+    /// then the decision and the body in one chunk.
+    public func stream(
+        _ request: HTTPRequest, decide: @escaping @Sendable (HTTPResponseHead) throws -> StreamDecision,
+        sink: @escaping @Sendable (Data) throws -> Void
+    ) async throws -> HTTPResponseHead {
+        let response = try await send(request)
+        if try decide(response.head) == .stream, !response.body.isEmpty { try sink(response.body) }
+        return response.head
+    }
 }

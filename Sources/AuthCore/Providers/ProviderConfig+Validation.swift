@@ -38,6 +38,22 @@ extension ProviderConfig {
                 throw AuthError.invalidArgument("\(input: .clientSecretEnv) and \(input: .clientSecretFile) exclude each other. Keep one")
             }
         }
+        try field(.clientCertificateFile) {
+            guard let clientCertificateFile else { return }
+            try Self.checkLine(
+                clientCertificateFile, option: .clientCertificateFile,
+                what: "the path of a PEM file (mode 0600) holding the client's private key")
+            if clientSecretEnv != nil || clientSecretFile != nil {
+                throw AuthError.invalidArgument(
+                    "\(input: .clientCertificateFile) and a client secret (\(input: .clientSecretEnv), \(input: .clientSecretFile)) exclude each other: the client authenticates one way. Keep one"
+                )
+            }
+            if case .apple = providerID.kind {
+                throw AuthError.invalidArgument(
+                    "\(input: .clientCertificateFile) does not apply to apple.com: authctl signs Apple's client secret with the key of \(input: .privateKeyFile)"
+                )
+            }
+        }
         try field(.scopes) { for scope in scopes { try ScopeSyntax.check(scope, option: .scope) } }
         try field(.parameters) {
             for (name, value) in parameters where name.isEmpty || name.contains(where: \.isNewline) || value.contains(where: \.isNewline) {

@@ -7,6 +7,9 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
     public var clientSecretEnv: String?
     /// A file holding the client secret.
     public var clientSecretFile: String?
+    /// A PEM (mode 0600) with the client's private key, and for Microsoft its certificate:
+    /// the client authenticates by `private_key_jwt` (RFC 7523). Read at each use, never copied.
+    public var clientCertificateFile: String?
     /// Default scopes added to the provider's own defaults.
     public var scopes: [String]
     /// Default custom parameters of the authorization request.
@@ -45,7 +48,8 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
     public var registrationClientURI: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, clientID = "clientId", clientSecretEnv, clientSecretFile, scopes, parameters, redirectURI = "redirectUri"
+        case id, clientID = "clientId", clientSecretEnv, clientSecretFile, clientCertificateFile, scopes, parameters, redirectURI =
+            "redirectUri"
         case listenAddress, issuer, flow, tenant, authorityHost, graphHost
         case teamID = "teamId", keyID = "keyId", privateKeyFile
         case dpop, par, profile
@@ -116,6 +120,7 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         clientID = try value(String.self, .clientID)
         clientSecretEnv = try value(String.self, .clientSecretEnv)
         clientSecretFile = try value(String.self, .clientSecretFile)
+        clientCertificateFile = try value(String.self, .clientCertificateFile)
         scopes = try value([String].self, .scopes) ?? []
         parameters = try value([String: String].self, .parameters) ?? [:]
         redirectURI = try value(String.self, .redirectURI)

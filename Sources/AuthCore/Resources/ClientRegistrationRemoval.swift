@@ -21,7 +21,7 @@ public struct ClientRegistrationRemoval: Sendable {
 
     public func remove(_ config: ProviderConfig) async -> Outcome {
         guard let uriText = config.registrationClientURI, let uri = URL(string: uriText),
-            let token = try? secrets.token(for: config.id)
+            let token = try? await secrets.token(for: config.id)
         else { return .notRegistered }
         do {
             try EndpointPolicy.check(uri, what: "the registration URL")
@@ -33,7 +33,7 @@ public struct ClientRegistrationRemoval: Sendable {
             guard response.status == 204 || response.status == 200 || response.status == 404 else {
                 return .failed("HTTP \(response.status)")
             }
-            try secrets.remove(for: config.id)
+            try await secrets.remove(for: config.id)
             return .deleted
         } catch let error as AuthError {
             return .failed(error.message.firstSentence)

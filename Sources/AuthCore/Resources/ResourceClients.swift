@@ -54,7 +54,7 @@ public struct ResourceClients: Sendable {
         config.clientID = registered.clientID
         config.registrationClientURI = registered.registrationClientURI?.absoluteString
         try await save(config)
-        if let token = registered.registrationAccessToken { try secrets.store(token, for: config.id) }
+        if let token = registered.registrationAccessToken { try await secrets.store(token, for: config.id) }
         return Client(config: config, registered: true)
     }
 

@@ -94,8 +94,7 @@ public struct RequestProtection: Sendable, Equatable {
     /// tokens (DPoP here), `iss` on the authorization response; each missing one named.
     /// A workload's grant needs DPoP and `private_key_jwt` only (it has no authorization
     /// request). A person's sign-in needs all of it, and a confidential client
-    /// authenticated by `private_key_jwt`, which authctl's person sign-in has not: it is
-    /// refused (docs/security.md).
+    /// authenticated by `private_key_jwt`: the provider's `clientCertificateFile`.
     static func checkFAPI2(
         provider: any IdentityProvider, discovery: DiscoveryDocument, usesTokenEndpoint: Bool, browser: Bool, workload: WorkloadClient?
     ) throws {
@@ -126,9 +125,9 @@ public struct RequestProtection: Sendable, Equatable {
                     "\(provider.id) is set to \(input: .profile) fapi2, which authenticates a client by private_key_jwt only: sign the workload in with \(input: .certificateFile) PEM, not a client secret or a federated token"
                 )
             }
-        } else {
+        } else if provider.config.clientCertificateFile == nil {
             throw AuthError.notConfigured(
-                "\(provider.id) is set to \(input: .profile) fapi2, which needs a confidential client authenticated by private_key_jwt; authctl signs people in as a public client or with a client secret, so it stopped before sending anything. Use the profile for workloads (\(command: .login, "\(provider.id)", .input(.clientCredentials, nil), .input(.certificateFile, "PEM"))), or remove it: \(command: .providersAdd, "\(provider.id)", .input(.profile, "none"))"
+                "\(provider.id) is set to \(input: .profile) fapi2, which needs a confidential client authenticated by private_key_jwt, and its client has no key, so authctl stopped before sending anything. Give the client's key: \(command: .providersAdd, "\(provider.id)", .input(.clientCertificateFile, "PEM")), or remove the profile: \(command: .providersAdd, "\(provider.id)", .input(.profile, "none"))"
             )
         }
     }

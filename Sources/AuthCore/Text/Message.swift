@@ -36,7 +36,8 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
     /// An input a person gives to a command; the executable spells it as its option
     /// (`.clientSecretEnv` → `--client-secret-env`).
     public enum Input: String, Sendable, Equatable, CaseIterable {
-        case allowAnyLocalUser, authorityHost, browserCommand, clientID, clientSecretEnv, clientSecretFile, config, consent
+        case allowAnyLocalUser, authorityHost, browserCommand, clientID, clientSecretEnv, clientSecretFile, clientCertificateFile, config,
+            consent
         case credential, deviceCode, flow, graphHost, idToken, issuer, keyID, keystore, listenAddress, manual, noBrowser
         case format, parameter, pending, privateKeyFile, rawNonce, redirectURI, scope, teamID, tenant, timeout
         case keyFile, passphraseEnv, passphraseFile, keyring

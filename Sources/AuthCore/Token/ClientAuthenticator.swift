@@ -17,23 +17,37 @@ struct ClientAuthenticator: Sendable {
     let transport: any HTTPTransport
 
     /// The authentication of `client` at `provider`, by the method `discovery` allows (nil:
-    /// before discovery, when the sign-in only checks that it can be made).
-    func authentication(for client: TokenClient.Client, provider: any IdentityProvider, discovery: DiscoveryDocument?)
-        async throws -> ClientAuthentication
-    {
+    /// before discovery, when the sign-in only checks that it can be made), for a request to
+    /// `endpoint` (nil: the token endpoint), which an assertion names as its audience.
+    func authentication(
+        for client: TokenClient.Client, provider: any IdentityProvider, discovery: DiscoveryDocument?, endpoint: URL? = nil
+    ) async throws -> ClientAuthentication {
         let supported = discovery?.tokenEndpointAuthMethodsSupported
         switch client {
         case .configured:
-            return Self.method(try await configured(provider), supported: supported)
+            return Self.method(try await configured(provider, discovery: discovery, endpoint: endpoint), supported: supported)
         case .workload(let workload):
-            return try await self.workload(workload, provider: provider, discovery: discovery)
+            return try await self.workload(workload, provider: provider, discovery: discovery, endpoint: endpoint)
         }
     }
 
-    /// The provider's own client authentication, else the configured secret, else `.none`.
-    func configured(_ provider: any IdentityProvider) async throws -> ClientAuthentication {
+    /// The provider's own client authentication, else the configured key (`private_key_jwt`)
+    /// or secret, else `.none`. Without `discovery` (the check before a browser opens) a key
+    /// file is read and checked, and nothing is signed: the assertion names the token endpoint.
+    func configured(_ provider: any IdentityProvider, discovery: DiscoveryDocument?, endpoint: URL? = nil) async throws
+        -> ClientAuthentication
+    {
         if let own = try await provider.clientAuthentication(secrets: secrets, now: clock.now()) { return own }
         let config = provider.config
+        if let path = config.clientCertificateFile {
+            let pem = try secrets.certificateFile(path, option: .clientCertificateFile)
+            guard let discovery else { return .none }
+            return .assertion(
+                try await ClientAssertion.signed(
+                    pem: pem, path: path, clientID: try provider.requireClientID(),
+                    audience: try Self.assertionAudience(provider: provider, discovery: discovery, endpoint: endpoint),
+                    jti: random.base64URL(bytes: 18), now: clock.now(), certificateThumbprint: provider.wantsCertificateThumbprint))
+        }
         if let name = config.clientSecretEnv {
             guard let value = secrets.environmentValue(name), !value.isEmpty else {
                 throw AuthError.notConfigured(
@@ -49,8 +63,8 @@ struct ClientAuthenticator: Sendable {
     }
 
     /// A workload's authentication, read now from where its record points.
-    private func workload(_ client: WorkloadClient, provider: any IdentityProvider, discovery: DiscoveryDocument?) async throws
-        -> ClientAuthentication
+    private func workload(_ client: WorkloadClient, provider: any IdentityProvider, discovery: DiscoveryDocument?, endpoint: URL?)
+        async throws -> ClientAuthentication
     {
         let supported = discovery?.tokenEndpointAuthMethodsSupported
         switch client.authentication {
@@ -72,8 +86,8 @@ struct ClientAuthenticator: Sendable {
             guard let discovery else { throw AuthError.internalError("a client assertion needs the provider's token endpoint") }
             return .assertion(
                 try await ClientAssertion.signed(
-                    pem: try secrets.certificateFile(path), path: path, clientID: client.clientID,
-                    audience: try Self.assertionAudience(provider: provider, discovery: discovery),
+                    pem: try secrets.certificateFile(path, option: .certificateFile), path: path, clientID: client.clientID,
+                    audience: try Self.assertionAudience(provider: provider, discovery: discovery, endpoint: endpoint),
                     jti: random.base64URL(bytes: 18), now: clock.now(), certificateThumbprint: provider.wantsCertificateThumbprint,
                     algorithm: client.assertionAlgorithm))
         case .federatedTokenFile, .federatedTokenEnvironment, .federatedTokenService:
@@ -83,12 +97,14 @@ struct ClientAuthenticator: Sendable {
         }
     }
 
-    /// The `aud` of a `private_key_jwt` assertion: the token endpoint (RFC 7523 §3), or under
-    /// FAPI 2.0 the issuer identifier alone — the 2025 fix of the audience-injection attack,
-    /// where a lying endpoint URL in one server's metadata made a client sign assertions
-    /// another server would take.
-    static func assertionAudience(provider: any IdentityProvider, discovery: DiscoveryDocument) throws -> URL {
-        guard provider.config.isFAPI2 else { return discovery.tokenEndpoint }
+    /// The `aud` of a `private_key_jwt` assertion: the URL of the endpoint it is sent to —
+    /// the token endpoint (RFC 7523 §3), the pushed authorization request endpoint (which
+    /// RFC 9126 §2 requires servers to accept; Glewlwyd takes nothing else there), the
+    /// revocation endpoint — or under FAPI 2.0 the issuer identifier alone: the 2025 fix of
+    /// the audience-injection attack, where a lying endpoint URL in one server's metadata
+    /// made a client sign assertions another server would take.
+    static func assertionAudience(provider: any IdentityProvider, discovery: DiscoveryDocument, endpoint: URL? = nil) throws -> URL {
+        guard provider.config.isFAPI2 else { return endpoint ?? discovery.tokenEndpoint }
         guard let issuer = URL(string: discovery.issuer) else {
             throw AuthError.notConfigured("the issuer of \(provider.id) is not a URL; a FAPI 2.0 client assertion names it")
         }

@@ -120,7 +120,7 @@ public struct TokenClient: Sendable {
     /// Makes the provider's client authentication once, without sending it, so that one that
     /// cannot be made (Apple: the key file missing or unsafe) fails before a browser opens.
     func checkClientAuthentication(_ provider: any IdentityProvider) async throws {
-        _ = try await authenticator.configured(provider)
+        _ = try await authenticator.configured(provider, discovery: nil)
     }
 
     /// One grant at the token endpoint (RFC 6749 §4.1.3, §4.4, §6).
@@ -234,7 +234,7 @@ public struct TokenClient: Sendable {
         let clientID = try self.clientID(client, provider: provider)
         var form = parameters.filter { $0.0 != "client_id" }
         var headers: [String: String] = [:]
-        try await authenticator.authentication(for: client, provider: provider, discovery: discovery)
+        try await authenticator.authentication(for: client, provider: provider, discovery: discovery, endpoint: endpoint)
             .apply(clientID: clientID, to: &form, headers: &headers)
         let response = try await send(.form(endpoint, form, headers: headers), proof: nil, clientID: clientID)
         return try Pushed.parse(response, host: "\(provider.id) (\(endpoint.host ?? "?"))")
@@ -252,7 +252,8 @@ public struct TokenClient: Sendable {
         let clientID = try clientID(.configured, provider: provider)
         let request = DeviceAuthorizationRequest(
             endpoint: endpoint, clientID: clientID, scopes: scopes,
-            authentication: try await authenticator.authentication(for: .configured, provider: provider, discovery: discovery),
+            authentication: try await authenticator.authentication(
+                for: .configured, provider: provider, discovery: discovery, endpoint: endpoint),
             dpopJKT: proofKey?.thumbprint)
         return try DeviceAuthorizationResponse.parse(
             try await send(request.httpRequest, proof: nil, clientID: clientID), host: "\(provider.id) (\(endpoint.host ?? "?"))")
@@ -268,7 +269,7 @@ public struct TokenClient: Sendable {
     ) async throws -> EndpointAnswer {
         var parameters = [("token", token), ("token_type_hint", isRefreshToken ? "refresh_token" : "access_token")]
         var headers: [String: String] = [:]
-        try await authenticator.authentication(for: client, provider: provider, discovery: discovery)
+        try await authenticator.authentication(for: client, provider: provider, discovery: discovery, endpoint: endpoint)
             .apply(clientID: try clientID(client, provider: provider), to: &parameters, headers: &headers)
         let response = try await send(.form(endpoint, parameters, headers: headers), proof: nil, clientID: nil)
         return EndpointAnswer(status: response.status, json: JSONValue.object(from: response.body))

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// `authctl request` (docs/resources.md): one HTTP request to a protected resource with the
 /// current user's grant for its URL. A 401 `invalid_token` refreshes the token once and
 /// sends again; a 403 `insufficient_scope` (RFC 6750 §3.1) or a 401
@@ -43,12 +45,16 @@ public struct ResourceRequest: Sendable {
     }
 
     public enum Outcome: Sendable, Equatable {
-        /// The resource's answer (any status but a step-up challenge).
+        /// The resource's answer (any status but a step-up challenge), read whole.
         case answered(HTTPResponse)
+        /// The resource's answer (any status but a step-up challenge) whose body went to the
+        /// sink as it arrived.
+        case streamed(HTTPResponseHead)
         case stepUp(StepUp)
     }
 
-    /// The most bytes of an answer read: 16 MiB.
+    /// The most bytes of an answer read whole (`run(_:)`, `--json`): 16 MiB. A streamed
+    /// answer has no bound.
     public static let responseLimit = 16 << 20
 
     let tokens: ResourceTokens
@@ -64,7 +70,33 @@ public struct ResourceRequest: Sendable {
         self.clock = clock
     }
 
+    /// Sends the request and reads the answer whole (at most `responseLimit` bytes).
     public func run(_ input: Input) async throws -> Outcome {
+        try await exchange(input, sink: nil)
+    }
+
+    /// Sends the request and hands the answer's body to `sink` as it arrives, with no bound
+    /// on its size or its duration. Whether to send again (a refresh, a DPoP nonce) or to
+    /// step up is decided from the status and headers before any byte reaches the sink; the
+    /// body of such an answer is dropped (at most `StreamDecision.discardLimit` bytes read).
+    public func run(_ input: Input, streamingTo sink: any ResponseSink) async throws -> Outcome {
+        try await exchange(input, sink: sink)
+    }
+
+    /// What an answer's head asks of the next step.
+    enum Verdict: Sendable, Equatable {
+        /// RFC 6750 §3.1 `invalid_token` (or a 401 without an error): expired or revoked
+        /// early. One refresh, one retry.
+        case refresh
+        /// RFC 9449 §9: a resource that wants a DPoP nonce says so once; the proof is made
+        /// again with it.
+        case nonce(String)
+        case stepUp(StepUp)
+        /// The answer to give.
+        case answer
+    }
+
+    private func exchange(_ input: Input, sink: (any ResponseSink)?) async throws -> Outcome {
         let method = input.method.uppercased()
         guard !method.isEmpty, method.utf8.allSatisfy({ (0x41...0x5A).contains($0) }), method.count <= 16 else {
             throw AuthError.invalidArgument(
@@ -74,63 +106,99 @@ public struct ResourceRequest: Sendable {
             throw AuthError.invalidArgument("authctl sets the Authorization header itself from the resource's grant. Remove that header")
         }
         var token = try await tokens.token(for: input.url)
-        var response = try await send(input, method: method, token: token)
-        if response.status == 401, Self.challenge(response)?.error != "insufficient_user_authentication" {
-            // RFC 6750 §3.1 `invalid_token`: expired or revoked early. One refresh, one retry.
-            token = try await tokens.token(for: input.url, forceRefresh: true)
-            response = try await send(input, method: method, token: token)
-        }
-        if let challenge = Self.challenge(response) {
-            if response.status == 403, challenge.error == "insufficient_scope" {
-                var scopes = token.scopes
-                for scope in challenge.scopes where BoundedJSON.isScope(scope) && !scopes.contains(scope) { scopes.append(scope) }
-                var stepUp = StepUp(resource: token.grant.resource, scopes: scopes, error: "insufficient_scope")
-                stepUp.issuer = token.grant.issuer
-                return .stepUp(stepUp)
+        var refreshed = false
+        var nonce: String?
+        while true {
+            let request = try self.request(input, method: method, token: token, nonce: nonce)
+            let state = (token: token, refreshed: refreshed, nonceSent: nonce != nil)
+            let verdict: Verdict
+            let outcome: Outcome
+            if let sink {
+                // Decided on the head, before the body: only the answer to give reaches the sink.
+                let decided = Mutex<Verdict?>(nil)
+                let head = try await transport.stream(
+                    request,
+                    decide: { head in
+                        let verdict = Self.verdict(head, token: state.token, refreshed: state.refreshed, nonceSent: state.nonceSent)
+                        decided.withLock { $0 = verdict }
+                        guard verdict == .answer else { return .discard }
+                        try sink.head(head)
+                        return .stream
+                    }, sink: { try sink.body($0) })
+                verdict =
+                    decided.withLock { $0 } ?? Self.verdict(head, token: token, refreshed: refreshed, nonceSent: nonce != nil)
+                outcome = .streamed(head)
+            } else {
+                let response = try await transport.send(request)
+                verdict = Self.verdict(response.head, token: token, refreshed: refreshed, nonceSent: nonce != nil)
+                outcome = .answered(response)
             }
-            if response.status == 401, challenge.error == "insufficient_user_authentication" {
-                let acr = challenge.acrValues.flatMap { $0.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 }) ? $0 : nil }
-                var stepUp = StepUp(
-                    resource: token.grant.resource, scopes: token.scopes, acrValues: acr, maxAge: challenge.maxAge,
-                    error: "insufficient_user_authentication")
-                stepUp.issuer = token.grant.issuer
+            switch verdict {
+            case .refresh:
+                token = try await tokens.token(for: input.url, forceRefresh: true)
+                refreshed = true
+                nonce = nil
+            case .nonce(let given):
+                nonce = given
+            case .stepUp(let stepUp):
                 return .stepUp(stepUp)
+            case .answer:
+                return outcome
             }
         }
-        return .answered(response)
     }
 
-    private func send(_ input: Input, method: String, token: ResourceTokens.Output) async throws -> HTTPResponse {
+    /// The request with the grant's token (and a DPoP proof of it).
+    private func request(_ input: Input, method: String, token: ResourceTokens.Output, nonce: String?) throws -> HTTPRequest {
         // The grant covers this URL (`User.resourceGrant(for:)`): its token goes nowhere else.
         guard let resource = try? ResourceIdentifier(parsing: token.grant.resource), resource.covers(input.url) else {
             throw AuthError.internalError("the grant for \(token.grant.resource) does not cover the request's URL")
         }
-        var nonce: String?
-        while true {
-            var headers: [String: String] = [:]
-            for (name, value) in input.headers { headers[name] = value }
-            for (name, value) in try ResourceAuthorization.headers(
-                accessToken: token.accessToken, tokenType: token.tokenType, proofKey: token.proofKey, method: method, url: input.url,
-                now: clock.now(),
-                random: random, nonce: nonce)
-            {
-                headers[name] = value
-            }
-            let request = HTTPRequest(
-                method: method, url: input.url, headers: headers, body: input.body, responseLimit: Self.responseLimit)
-            try request.checkHeaders()
-            let response = try await transport.send(request)
-            // RFC 9449 §9: a resource that wants a nonce says so once; the proof is made again with it.
-            if token.proofKey != nil, nonce == nil, DPoPNonces.asksForNonce(response), let given = response.header("DPoP-Nonce") {
-                nonce = given
-                continue
-            }
-            return response
+        var headers: [String: String] = [:]
+        for (name, value) in input.headers { headers[name] = value }
+        for (name, value) in try ResourceAuthorization.headers(
+            accessToken: token.accessToken, tokenType: token.tokenType, proofKey: token.proofKey, method: method, url: input.url,
+            now: clock.now(),
+            random: random, nonce: nonce)
+        {
+            headers[name] = value
         }
+        let request = HTTPRequest(method: method, url: input.url, headers: headers, body: input.body, responseLimit: Self.responseLimit)
+        try request.checkHeaders()
+        return request
     }
 
-    static func challenge(_ response: HTTPResponse) -> BearerChallenge? {
-        guard let header = response.header("WWW-Authenticate") else { return nil }
+    /// What the head of an answer asks: a nonce (once per token), a refresh (once), a step-up,
+    /// or nothing more.
+    static func verdict(_ head: HTTPResponseHead, token: ResourceTokens.Output, refreshed: Bool, nonceSent: Bool) -> Verdict {
+        if token.proofKey != nil, !nonceSent, DPoPNonces.asksForNonce(head.response), let given = head.header("DPoP-Nonce") {
+            return .nonce(given)
+        }
+        let challenge = Self.challenge(head)
+        if head.status == 401, !refreshed, challenge?.error != "insufficient_user_authentication" {
+            return .refresh
+        }
+        guard let challenge else { return .answer }
+        if head.status == 403, challenge.error == "insufficient_scope" {
+            var scopes = token.scopes
+            for scope in challenge.scopes where BoundedJSON.isScope(scope) && !scopes.contains(scope) { scopes.append(scope) }
+            var stepUp = StepUp(resource: token.grant.resource, scopes: scopes, error: "insufficient_scope")
+            stepUp.issuer = token.grant.issuer
+            return .stepUp(stepUp)
+        }
+        if head.status == 401, challenge.error == "insufficient_user_authentication" {
+            let acr = challenge.acrValues.flatMap { $0.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 }) ? $0 : nil }
+            var stepUp = StepUp(
+                resource: token.grant.resource, scopes: token.scopes, acrValues: acr, maxAge: challenge.maxAge,
+                error: "insufficient_user_authentication")
+            stepUp.issuer = token.grant.issuer
+            return .stepUp(stepUp)
+        }
+        return .answer
+    }
+
+    static func challenge(_ head: HTTPResponseHead) -> BearerChallenge? {
+        guard let header = head.header("WWW-Authenticate") else { return nil }
         return BearerChallenge.parse(header).first
     }
 }

@@ -141,6 +141,8 @@ struct KeystoreCommand: ParsableCommand {
                 throw AuthError.invalidArgument(
                     "the keystore \(wiring.keystorePath) is sealed already. Change its key with: \(command: .keystoreRekey)")
             }
+            // Registration access tokens an earlier build kept beside the keystore: sealed with it.
+            try await wiring.useCases().registrationSecrets.migrate()
             try await keystore.reseal(how.target(wiring))
             if global.json { wiring.output.json(try Status.document(wiring)) }
             if !global.quiet { wiring.output.error("Sealed the keystore \(wiring.keystorePath).\n") }

@@ -36,6 +36,12 @@ struct ProvidersCommand: ParsableCommand {
             name: .customLong("client-secret-file"), help: ArgumentHelp("A file (mode 0600) holding the client secret.", valueName: "path"),
             completion: .file())
         var clientSecretFile: String?
+        @Option(
+            name: .customLong("client-certificate-file"),
+            help: ArgumentHelp(
+                "A PEM (mode 0600) with the client's private key, and for Microsoft its certificate: the client authenticates by private_key_jwt (RFC 7523).",
+                valueName: "path"), completion: .file())
+        var clientCertificateFile: String?
         @Option(name: .customLong("scope"), help: "A default scope (repeatable).") var scopes: [String] = []
         @Option(name: .customLong("param"), help: ArgumentHelp("A default custom parameter (repeatable).", valueName: "key=value"))
         var parameters: [String] = []
@@ -78,7 +84,7 @@ struct ProvidersCommand: ParsableCommand {
             false
         @Flag(name: .customLong("clear-listen-address"), help: "Remove the stored listen address (back to an ephemeral port).")
         var clearListenAddress = false
-        @Flag(name: .customLong("clear-client-secret"), help: "Remove the stored client secret source (a public client).")
+        @Flag(name: .customLong("clear-client-secret"), help: "Remove the stored client secret source or key file (a public client).")
         var clearClientSecret = false
         @Flag(
             name: .customLong("no-check"),
@@ -91,13 +97,19 @@ struct ProvidersCommand: ParsableCommand {
                 throw ValidationError(
                     "--client-secret-env and --client-secret-file exclude each other: the secret comes from one place. Keep one")
             }
+            if clientCertificateFile != nil, clientSecretEnv != nil || clientSecretFile != nil {
+                throw ValidationError(
+                    "--client-certificate-file and a client secret (--client-secret-env, --client-secret-file) exclude each other: the client authenticates one way. Keep one"
+                )
+            }
             let conflicts: [(Bool, Bool, String, String)] = [
                 (!scopes.isEmpty, clearScopes, "--scope", "--clear-scopes"),
                 (!parameters.isEmpty, clearParameters, "--param", "--clear-params"),
                 (redirectURI != nil, clearRedirectURI, "--redirect-uri", "--clear-redirect-uri"),
                 (listenAddress != nil, clearListenAddress, "--listen-address", "--clear-listen-address"),
                 (
-                    clientSecretEnv != nil || clientSecretFile != nil, clearClientSecret, "--client-secret-env/--client-secret-file",
+                    clientSecretEnv != nil || clientSecretFile != nil || clientCertificateFile != nil, clearClientSecret,
+                    "--client-secret-env/--client-secret-file/--client-certificate-file",
                     "--clear-client-secret"
                 ),
             ]
@@ -161,10 +173,19 @@ struct ProvidersCommand: ParsableCommand {
                     if clearParameters { config.parameters = [:] }
                     if clearRedirectURI { config.redirectURI = nil }
                     if clearListenAddress { config.listenAddress = nil }
-                    if clearClientSecret { config.clientSecretEnv = nil; config.clientSecretFile = nil }
+                    if clearClientSecret { config.clientSecretEnv = nil; config.clientSecretFile = nil; config.clientCertificateFile = nil }
                     if let clientID { config.clientID = clientID }
-                    if let clientSecretEnv { config.clientSecretEnv = clientSecretEnv; config.clientSecretFile = nil }
-                    if let clientSecretFile { config.clientSecretFile = clientSecretFile; config.clientSecretEnv = nil }
+                    // One way to authenticate: the one given replaces any other.
+                    if let clientSecretEnv {
+                        config.clientSecretEnv = clientSecretEnv; config.clientSecretFile = nil; config.clientCertificateFile = nil
+                    }
+                    if let clientSecretFile {
+                        config.clientSecretFile = clientSecretFile; config.clientSecretEnv = nil; config.clientCertificateFile = nil
+                    }
+                    if let clientCertificateFile {
+                        config.clientCertificateFile = URL(fileURLWithPath: clientCertificateFile).standardizedFileURL.path
+                        config.clientSecretEnv = nil; config.clientSecretFile = nil
+                    }
                     if !scopes.isEmpty { config.scopes = scopes }
                     if !parsed.isEmpty { config.parameters = parsed }
                     if let redirectURI { config.redirectURI = redirectURI }
@@ -185,6 +206,7 @@ struct ProvidersCommand: ParsableCommand {
                     // A secret file that cannot be read (missing, not private) fails now, not at the
                     // first sign-in. Its content is read and dropped: never printed, never copied.
                     if let clientSecretFile { _ = try secrets.fileContents(clientSecretFile) }
+                    if let clientCertificateFile { _ = try secrets.certificateFile(clientCertificateFile, option: .clientCertificateFile) }
                 },
                 discovery: noCheck ? nil : DiscoveryCheck(transport: wiring.useCases().transport, clock: wiring.io.clock))
             if global.json {
@@ -279,6 +301,7 @@ struct ProvidersCommand: ParsableCommand {
         [
             ("providerId", config.id), ("issuer", config.issuer), ("clientId", config.clientID),
             ("clientSecretEnv", config.clientSecretEnv), ("clientSecretFile", config.clientSecretFile),
+            ("clientCertificateFile", config.clientCertificateFile),
             ("scopes", config.scopes.isEmpty ? nil : config.scopes.joined(separator: " ")),
             (
                 "parameters",

@@ -1,6 +1,10 @@
 import ArgumentParser
 import AuthCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `authctl request` (docs/resources.md): one HTTP request to a protected resource with the
 /// current user's grant for its URL, in the shape of `gh api` and `az rest`.
 struct RequestCommand: AuthctlCommand {
@@ -11,7 +15,8 @@ struct RequestCommand: AuthctlCommand {
         abstract: "Send an HTTP request to a protected resource with the token of its grant.",
         discussion: """
             The grant is the current user's for the URL (the longest matching resource; sign in with authctl login URL). \
-            The answer's body goes to stdout; an HTTP error status exits 22 (resource-error). A 401 invalid_token \
+            The answer's body goes to stdout as it arrives (an event stream too; Ctrl-C ends it, exit 130); with --json it \
+            is read whole (16 MiB at most). An HTTP error status exits 22 (resource-error). A 401 invalid_token \
             refreshes the token once and retries. A 403 insufficient_scope or a 401 insufficient_user_authentication \
             signs in again for what the resource asks when a person is at the terminal (or --browser-command is given), \
             and otherwise exits 21 (step-up-required) naming the command to run. The token never appears in the output.
@@ -81,7 +86,23 @@ struct RequestCommand: AuthctlCommand {
             method: method ?? (data == nil ? "GET" : "POST"), url: requestURL, headers: headers.compactMap(Self.parseHeader),
             body: try body(wiring))
         let useCases = wiring.useCases(browser: wiring.browser(command: browserCommand, disabled: false))
-        var outcome = try await useCases.resourceRequest.run(input)
+        // A reader that goes away (`| head`) fails the write with EPIPE, which ends the
+        // transfer (exit 141), instead of a SIGPIPE that would end authctl wherever it was.
+        if !global.json { signal(SIGPIPE, SIG_IGN) }
+        let sink = StdoutSink(stdout: wiring.io.stdout, include: include)
+        func send() async throws -> ResourceRequest.Outcome {
+            do {
+                return global.json
+                    ? try await useCases.resourceRequest.run(input) : try await useCases.resourceRequest.run(input, streamingTo: sink)
+            } catch is CancellationError {
+                // Ctrl-C while waiting for the resource (an event stream ends only so): not a sign-in's.
+                throw Interrupted(reason: "cancelled (Ctrl-C); the rest of the answer was not read")
+            } catch is StdoutSink.Closed {
+                // As a program ended by SIGPIPE reports it (`gh api … | head`), without a message.
+                throw ExitCode(Self.stdoutClosedStatus)
+            }
+        }
+        var outcome = try await send()
         if case .stepUp(let stepUp) = outcome {
             // A person signs in again for what the resource asks; a script gets the command.
             let canAsk = useCases.terminal.isInteractive || browserCommand != nil
@@ -92,11 +113,56 @@ struct RequestCommand: AuthctlCommand {
             if let maxAge = stepUp.maxAge { options.parameters.append(("max_age", String(maxAge))) }
             options.allowAnyLocalUser = wiring.environment["AUTHCTL_ALLOW_ANY_LOCAL_USER"] == "1"
             _ = try await useCases.resourceSignIn.run(.init(resource: stepUp.resource, issuer: stepUp.issuer, options: options))
-            outcome = try await useCases.resourceRequest.run(input)
+            outcome = try await send()
             if case .stepUp(let again) = outcome { throw Self.stepUpRequired(again) }
         }
-        guard case .answered(let response) = outcome else { return }
-        try print(response, wiring: wiring)
+        switch outcome {
+        case .answered(let response): try print(response, wiring: wiring)
+        case .streamed(let head): try finish(status: head.status, wiring: wiring)
+        case .stepUp: return
+        }
+    }
+
+    /// The status of `authctl request` whose stdout was closed before the answer ended:
+    /// 128 + SIGPIPE, what a shell reports for a program that a closed pipe ended.
+    static let stdoutClosedStatus: Int32 = 141
+
+    /// The streamed answer's head (with `--include`) and body on stdout, as they arrive.
+    struct StdoutSink: ResponseSink {
+        let stdout: any OutputChannel
+        let include: Bool
+
+        /// stdout could not be written (the reader went away).
+        struct Closed: Error {}
+
+        func head(_ head: HTTPResponseHead) throws {
+            guard include else { return }
+            try write(Data(RequestCommand.headText(status: head.status, headers: head.headers).utf8))
+        }
+
+        func body(_ chunk: Data) throws { try write(chunk) }
+
+        private func write(_ bytes: Data) throws {
+            do {
+                try stdout.write(Array(bytes))
+            } catch {
+                throw Closed()
+            }
+        }
+    }
+
+    /// `--include`'s status line and headers, with the empty line that ends them.
+    static func headText(status: Int, headers: [String: String]) -> String {
+        var head = "HTTP \(status)\n"
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\n" }
+        return Sanitize.visible(head, keepingLines: true) + "\n"
+    }
+
+    /// An error status exits 22 (the body went to stdout).
+    func finish(status: Int, wiring: Wiring) throws {
+        guard status >= 400 else { return }
+        wiring.output.error("authctl: the resource answered HTTP \(status)\n")
+        throw ExitCode(AuthError.Code.resourceError.exitStatus)
     }
 
     static func asked(_ stepUp: ResourceRequest.StepUp) -> String {
@@ -138,17 +204,11 @@ struct RequestCommand: AuthctlCommand {
             }
             wiring.output.json(.object(document))
         } else {
-            if include {
-                var head = "HTTP \(response.status)\n"
-                for (name, value) in response.headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\n" }
-                wiring.output.write(Data(Sanitize.visible(head, keepingLines: true).utf8) + Data("\n".utf8))
-            }
+            if include { wiring.output.write(Data(Self.headText(status: response.status, headers: response.headers).utf8)) }
             wiring.output.write(response.body)
         }
         if failed {
-            if !global.json {
-                wiring.output.error("authctl: the resource answered HTTP \(response.status)")
-            }
+            if !global.json { try finish(status: response.status, wiring: wiring) }
             throw ExitCode(AuthError.Code.resourceError.exitStatus)
         }
     }

@@ -140,12 +140,13 @@ struct WorkloadArguments: ParsableArguments {
     }
 
     /// What authenticates the workload: the option given, else the client secret the provider
-    /// was configured with (`providers add … --client-secret-env VAR` or `--client-secret-file
-    /// PATH`), as someone who configured it once expects.
+    /// or key was configured with (`providers add … --client-secret-env VAR`, `--client-secret-file
+    /// PATH` or `--client-certificate-file PEM`), as someone who configured it once expects.
     func authentication(configured: ProviderConfig) throws -> WorkloadAuthentication {
         if let given = sources.first?.1 { return given }
         if let variable = configured.clientSecretEnv { return .secretEnvironment(variable) }
         if let file = configured.clientSecretFile { return .secretFile(Self.absolute(file)) }
+        if let file = configured.clientCertificateFile { return .certificateFile(Self.absolute(file)) }
         throw AuthError.invalidArgument(
             "--client-credentials needs how the client authenticates: --federated-token-file PATH, --federated-token-env VAR, --federated-token github-actions, --certificate-file PEM, --client-secret-env VAR or --client-secret-file PATH (or configure the provider's secret once: \(command: .providersAdd, "\(configured.id)", "…", .input(.clientSecretEnv, "VAR")))"
         )

@@ -15,8 +15,7 @@ struct LoggingTransport: HTTPTransport {
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let start = clock.now()
-        let target =
-            "\(request.method) \(request.url.scheme ?? "")://\(request.url.host ?? "")\(request.url.port.map { ":\($0)" } ?? "")\(request.url.path)"
+        let target = Self.target(request)
         do {
             let response = try await base.send(request)
             let ms = Int(clock.now().timeIntervalSince(start) * 1000)
@@ -27,5 +26,34 @@ struct LoggingTransport: HTTPTransport {
             terminal.debug("http: \(target) → failed (\(ms) ms)")
             throw error
         }
+    }
+
+    /// A streamed answer is logged when its head arrives (the duration is the time to it):
+    /// an event stream may last as long as its reader wants.
+    func stream(
+        _ request: HTTPRequest, decide: @escaping @Sendable (HTTPResponseHead) throws -> StreamDecision,
+        sink: @escaping @Sendable (Data) throws -> Void
+    ) async throws -> HTTPResponseHead {
+        let start = clock.now()
+        let target = Self.target(request)
+        let (clock, terminal) = (self.clock, self.terminal)
+        do {
+            return try await base.stream(
+                request,
+                decide: { head in
+                    let ms = Int(clock.now().timeIntervalSince(start) * 1000)
+                    terminal.debug("http: \(target) → \(head.status) (\(ms) ms)")
+                    return try decide(head)
+                }, sink: sink)
+        } catch {
+            let ms = Int(clock.now().timeIntervalSince(start) * 1000)
+            terminal.debug("http: \(target) → failed (\(ms) ms)")
+            throw error
+        }
+    }
+
+    /// Method, scheme, host, port and path: never the query, which may carry secrets.
+    static func target(_ request: HTTPRequest) -> String {
+        "\(request.method) \(request.url.scheme ?? "")://\(request.url.host ?? "")\(request.url.port.map { ":\($0)" } ?? "")\(request.url.path)"
     }
 }

@@ -295,6 +295,36 @@ if stored:
     t.check("the workload's grant runs again with a proof of the same key" + (" (after a nonce retry)" if nonce_mode else ""),
             renewed.returncode == 0 and again["accessToken"] != stored["accessToken"] and again["dpopKey"] == stored["dpopKey"]
             and (introspect(again["accessToken"]).get("cnf") or {}).get("jkt") == thumbprint_of(stored["dpopKey"]), renewed.stderr[-300:])
+# --- A person's sign-in with a confidential client authenticated by private_key_jwt -------------
+grace = home("grace")
+added = run(grace, "providers", "add", "oidc.glewkey", "--issuer", settings["issuer"], "--client-id", settings["pkjwt_client_id"],
+            "--client-certificate-file", settings["pkjwt_key_file"])
+config_text = open(os.path.join(grace, ".config/authctl/config.json")).read()
+t.check("providers add --client-certificate-file keeps the key file's path, never the key",
+        added.returncode == 0 and settings["pkjwt_key_file"] in config_text and "PRIVATE KEY" not in config_text, added.stderr)
+signed = login(grace, "oidc.glewkey")
+stored = tokens_of(grace, "oidc.glewkey") if signed.returncode == 0 else {}
+t.check("a person signs in through the browser with the client's private_key_jwt (pushed request, code exchange)",
+        signed.returncode == 0 and stored.get("tokenType") == "DPoP" and par_path in signed.stderr, signed.stderr[-600:])
+if stored:
+    info = introspect(stored["accessToken"])
+    t.check("introspection: the person's token was issued to the confidential client", info.get("client_id") == settings["pkjwt_client_id"]
+            and info.get("active") is True, {k: info.get(k) for k in ("active", "client_id")})
+    renewed = run(grace, "token", "--force-refresh")
+    t.check("the refresh authenticates with a new assertion" + (" (after a nonce retry)" if nonce_mode else ""),
+            renewed.returncode == 0 and tokens_of(grace, "oidc.glewkey")["refreshToken"] != stored["refreshToken"], renewed.stderr[-300:])
+    os.rename(settings["pkjwt_key_file"], settings["pkjwt_key_file"] + ".away")
+    before = json.dumps(keystore(grace), sort_keys=True)
+    missing = run(grace, "token", "--force-refresh")
+    os.rename(settings["pkjwt_key_file"] + ".away", settings["pkjwt_key_file"])
+    t.check("without its key file the refresh stops before sending anything, names the file, and changes nothing",
+            missing.returncode != 0 and settings["pkjwt_key_file"] in missing.stderr and json.dumps(keystore(grace), sort_keys=True) == before,
+            f"{missing.returncode} {missing.stderr[-300:]}")
+    held = tokens_of(grace, "oidc.glewkey")["refreshToken"]
+    revoked = run(grace, "signout", "--revoke")
+    t.check("signout --revoke revokes the refresh token as the confidential client (its assertion names the revocation endpoint)",
+            revoked.returncode == 0 and introspect(held).get("active") is not True, f"{revoked.returncode} {revoked.stderr[-300:]}")
+
 # FAPI 2.0 for the workload: the assertion's audience is the issuer, which Glewlwyd 2.7.5 refuses (README.md, deviation 7).
 erin = home("erin")
 added = run(erin, "providers", "add", "oidc.glewfapi", "--issuer", settings["issuer"], "--client-id", settings["pkjwt_client_id"],
