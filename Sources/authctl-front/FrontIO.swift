@@ -112,20 +112,28 @@ func cachedToken(_ request: TokenRequest, keystorePath path: String, keyFile key
     // else the first; its access token, a bearer token valid for more than --min-ttl.
     let providerID = request.provider ?? user.lastProviderId ?? user.providerData.first?.providerId ?? ""
     guard let identity = user.providerData.first(where: { $0.providerId == providerID }), let tokens = identity.tokens else { return nil }
-    if request.kubectlExec {
-        // The ID token (`printsIDToken`), valid until its `exp` (read as the core reads it; a
-        // token whose expiry the shared reader is unsure of, or without one, is the full
-        // program's), as `TokenOutputBytes` writes it for the core.
-        guard let idToken = tokens.idToken, let known = IDTokenExpiryReader.expiry(of: idToken), let expiresAt = known,
-            isValid(expiresAt, minimumTTL: request.minimumTTL),
-            let credential = TokenOutputBytes.kubectlExecCredential(token: idToken, expiresAt: expiresAt)
+    let token: String
+    var expiresAt: Date?
+    if request.printsIDToken {
+        // The ID token, valid until its `exp` (read as the core reads it; a token whose expiry
+        // the shared reader is unsure of, or without one, is the full program's).
+        guard let idToken = tokens.idToken, let known = IDTokenExpiryReader.expiry(of: idToken), let expiry = known,
+            isValid(expiry, minimumTTL: request.minimumTTL)
         else { return nil }
-        return credential.bytes
+        token = idToken
+        expiresAt = expiry
+    } else {
+        guard let accessToken = tokens.accessToken, isBearer(tokens.tokenType), isValid(tokens.expiresAt, minimumTTL: request.minimumTTL)
+        else { return nil }
+        token = accessToken
+        expiresAt = tokens.expiresAt
     }
-    guard let token = tokens.accessToken, isBearer(tokens.tokenType), isValid(tokens.expiresAt, minimumTTL: request.minimumTTL) else {
-        return nil
+    // `TokenInvocation.printed`, for a bearer token (an ID token, or an access token not DPoP-bound).
+    switch request.format {
+    case .raw: return TokenOutputBytes.data(token + "\n").bytes
+    case .header: return TokenOutputBytes.data("Authorization: Bearer " + token + "\n").bytes
+    case .kubectlExec: return TokenOutputBytes.kubectlExecCredential(token: token, expiresAt: expiresAt)?.bytes
     }
-    return TokenOutputBytes.data(token + "\n").bytes
 }
 
 /// The bytes `range` of the file open at `fd` (`SafeFile.read(_:range:)`); nil when the

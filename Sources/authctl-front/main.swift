@@ -16,8 +16,16 @@ struct TokenRequest {
     var config: String?
     var minimumTTL = 60
     var provider: String?
-    /// `--format kubectl-exec`: the ID token in an ExecCredential (else `raw`: the access token).
-    var kubectlExec = false
+    /// `--format`: `raw`, `header` or `kubectl-exec` (the others are the full program's).
+    var format = Format.raw
+    /// `--id-token`: the ID token instead of the access token.
+    var idToken = false
+
+    enum Format { case raw, header, kubectlExec }
+
+    /// `TokenInvocation.printsIDToken` (without `--access-token` or `--scope`, which the front
+    /// does not take): asked, or kubectl's.
+    var printsIDToken: Bool { idToken || format == .kubectlExec }
 }
 
 @_cdecl("main")
@@ -59,7 +67,7 @@ func answer(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CCh
 }
 
 /// The arguments of `authctl token` the front answers: `--keystore P`, `--config P`,
-/// `--min-ttl N`, `--format raw` or `kubectl-exec`, a provider (each option also as `--name=value`); nil for
+/// `--min-ttl N`, `--format raw`, `header` or `kubectl-exec`, `--id-token`, a provider (each option also as `--name=value`); nil for
 /// anything else. It takes a subset of what `TokenInvocation.parseFast` takes, with its rules.
 func parse(_ arguments: [String]) -> TokenRequest? {
     guard arguments.first == "token" else { return nil }
@@ -91,10 +99,14 @@ func parse(_ arguments: [String]) -> TokenRequest? {
             request.minimumTTL = seconds
         case "--format":
             switch value() {
-            case "raw": request.kubectlExec = false
-            case "kubectl-exec": request.kubectlExec = true
+            case "raw": request.format = .raw
+            case "header": request.format = .header
+            case "kubectl-exec": request.format = .kubectlExec
             default: return nil
             }
+        case "--id-token":
+            guard inline == nil else { return nil }
+            request.idToken = true
         default:
             guard inline == nil, !argument.hasPrefix("-"), request.provider == nil, let provider = providerID(argument) else { return nil }
             request.provider = provider

@@ -121,13 +121,16 @@ for label, document in [("1 user", one), ("1,000 users", thousand)]:
     path = place(label.replace(" ", "-").replace(",", ""), document)
     for args in (["token"], ["token", "--format", "raw"], ["token", "--format=raw", "--min-ttl=300"], ["token", "oidc.bench"],
                  ["token", "--min-ttl", "0", "oidc.bench", "--format", "raw"], ["token", "--min-ttl", "86400"],
-                 ["token", "--format", "kubectl-exec"], ["token", "--format=kubectl-exec", "--min-ttl", "0", "oidc.bench"]):
+                 ["token", "--format", "kubectl-exec"], ["token", "--format=kubectl-exec", "--min-ttl", "0", "oidc.bench"],
+                 ["token", "--id-token"], ["token", "--format", "header"], ["token", "--id-token", "--format=header"],
+                 ["token", "--id-token", "--format", "kubectl-exec"], ["token", "--format", "raw", "--id-token", "--min-ttl", "3600"]):
         check(f"{label}: {' '.join(args)}", args + ["--keystore", path], expect="answer")
     check(f"{label}: --keystore=PATH first", ["token", f"--keystore={path}"], expect="answer")
     check(f"{label}: AUTHCTL_KEYSTORE", ["token"], {"AUTHCTL_KEYSTORE": path}, expect="answer")
     # What the front leaves to the full program.
-    for args in (["token", "--format", "json"], ["token", "--format", "kubectl-exec", "--access-token"], ["token", "--format", "header"],
-                 ["token", "--id-token"], ["token", "--access-token"], ["token", "-v"], ["token", "-q"], ["token", "--json"],
+    for args in (["token", "--format", "json"], ["token", "--format", "kubectl-exec", "--access-token"], ["token", "--format", "env"],
+                 ["token", "--id-token=yes"], ["token", "--id-token", "--access-token"], ["token", "--access-token"],
+                 ["token", "--format", "Header"], ["token", "--id-token", "--scope", "openid"], ["token", "-v"], ["token", "-q"], ["token", "--json"],
                  ["token", "--force-refresh"], ["token", "--user", uid], ["token", "--scope", "openid"], ["token", "--min-ttl", "86401"],
                  ["token", "--min-ttl", "+5"], ["token", "--min-ttl", "-5"], ["token", "oidc.other"], ["token", "oidc.Bad"],
                  ["token", "oidc.bench", "oidc.bench"], ["token", "--"], ["token", "--help"], ["--keystore", path, "token"],
@@ -193,6 +196,13 @@ for label, changes, args, expect in [
         ("an empty token", {"accessToken": ""}, [], None),
         ("an ID token expired, kubectl-exec", {"idToken": jwt(-3600)}, ["--format", "kubectl-exec"], "hand over"),
         ("an ID token expired, raw", {"idToken": jwt(-3600)}, [], "answer"),
+        ("an ID token expired, --id-token", {"idToken": jwt(-3600)}, ["--id-token"], "hand over"),
+        ("an ID token within --min-ttl, --id-token", {"idToken": jwt(100)}, ["--id-token", "--min-ttl", "200"], "hand over"),
+        ("an ID token with a quote, --id-token", {"idToken": jwt(3600) + '"'}, ["--id-token"], None),
+        ("an access token expired, --id-token --format header", {"expiresAt": later(-3600)}, ["--id-token", "--format", "header"], "answer"),
+        ("DPoP-bound, --format header", {"tokenType": "DPoP"}, ["--format", "header"], "hand over"),
+        ("DPoP-bound, --id-token --format header", {"tokenType": "DPoP"}, ["--id-token", "--format", "header"], None),
+        ("a token with escapes, --format header", {"accessToken": "a\\\"b\u00e9"}, ["--format", "header"], None),
         ("an ID token within --min-ttl", {"idToken": jwt(100)}, ["--format", "kubectl-exec", "--min-ttl", "200"], "hand over"),
         ("an ID token after --min-ttl", {"idToken": jwt(300)}, ["--format", "kubectl-exec", "--min-ttl", "200"], "answer"),
         ("an access token expired, kubectl-exec", {"expiresAt": later(-3600)}, ["--format", "kubectl-exec"], "answer"),
