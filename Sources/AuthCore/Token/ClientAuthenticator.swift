@@ -33,7 +33,7 @@ struct ClientAuthenticator: Sendable {
 
     /// The provider's own client authentication, else the configured key (`private_key_jwt`)
     /// or secret, else `.none`. Without `discovery` (the check before a browser opens) a key
-    /// file is read and checked, and nothing is signed: the assertion names the token endpoint.
+    /// file is read and checked, and nothing is signed: an assertion names an endpoint of it.
     func configured(_ provider: any IdentityProvider, discovery: DiscoveryDocument?, endpoint: URL? = nil) async throws
         -> ClientAuthentication
     {
