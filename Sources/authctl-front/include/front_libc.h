@@ -12,6 +12,18 @@ static inline int front_errno(void) { return errno; }
 // open and openat are variadic, which Swift cannot call.
 static inline int front_open(const char *path, int flags) { return open(path, flags); }
 static inline int front_openat(int directory, const char *path, int flags) { return openat(directory, path, flags); }
+// The hand-over (main.swift): the full program opened as a path only (no read permission
+// needed), checked on that descriptor, and executed from it: what was checked is what runs.
+#ifndef O_PATH
+#define O_PATH 010000000
+#endif
+static inline int front_open_path(int directory, const char *path, int flags) {
+    return openat(directory, path, O_PATH | O_CLOEXEC | flags);
+}
+static inline int front_fexecve(int fd, char *const argv[]) {
+    extern char **environ;
+    return fexecve(fd, argv, environ);
+}
 
 // AES-256-GCM from BoringSSL (swift-crypto's CCryptoBoringSSL, its symbols prefixed), for a
 // keystore sealed with a key file: the prototypes of its AEAD interface (CCryptoBoringSSL_aead.h).
