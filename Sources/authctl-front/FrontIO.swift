@@ -208,8 +208,9 @@ func writeAll(_ bytes: [UInt8]) -> Bool {
 /// program each belong to root, this user or the owner of this program (who could change it
 /// anyway), and none may be written by every user. A front copied into a directory of ours
 /// inside a shared one (`/tmp/build/authctl`) would otherwise run the `/tmp/lib/authctl/authctl`
-/// anyone may create. Each is checked on the descriptor it was opened as, the next opened
-/// from it, and the program runs from its descriptor (`fexecve`): what was checked runs.
+/// anyone may create. Each is checked on the descriptor it was opened as and the next opened
+/// from it; the program runs by its name in the checked directory (`execveat`), whose entries
+/// only those owners can change.
 func handOver(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
     var prefix: [UInt8] = []
     var link = [CChar](repeating: 0, count: 4097)
@@ -239,24 +240,32 @@ func handOver(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int
     }
     var refused = false
     var failure: Int32 = 0
-    var fd = front_open_path(AT_FDCWD, prefixPath, O_DIRECTORY)
-    if fd < 0 { failure = errno }
+    // `directory`: the prefix, then lib, then lib/authctl, each checked before it is used.
+    var directory = front_open_path(AT_FDCWD, prefixPath, O_DIRECTORY)
+    if directory < 0 { failure = errno }
     for (name, flags) in [("lib", O_DIRECTORY), ("authctl", O_DIRECTORY), ("authctl", 0)] {
-        guard fd >= 0 else { break }
-        let next = front_open_path(fd, name, flags)
-        if next < 0 { failure = errno }
-        close(fd)
-        fd = next
-        guard fd >= 0 else { break }
-        guard fstat(fd, &info) == 0, owners.contains(info.st_uid), info.st_mode & 0o002 == 0 else {
-            refused = true
-            close(fd)
-            fd = -1
+        guard directory >= 0 else { break }
+        let next = front_open_path(directory, name, flags)
+        guard next >= 0 else {
+            failure = errno
+            close(directory)
+            directory = -1
             break
         }
+        let trusted = fstat(next, &info) == 0 && owners.contains(info.st_uid) && info.st_mode & 0o002 == 0
+        if !trusted || flags == O_DIRECTORY {
+            close(directory)
+            directory = trusted ? next : -1
+        }
+        if !trusted {
+            refused = true
+            close(next)
+            break
+        }
+        if flags != O_DIRECTORY { close(next) }
     }
-    if fd >= 0 {
-        _ = front_fexecve(fd, argv)
+    if directory >= 0 {
+        _ = front_execveat(directory, "authctl", argv)
         failure = errno
     }
     let reason =
