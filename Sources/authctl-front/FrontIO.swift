@@ -267,6 +267,11 @@ func handOver(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int
     if directory >= 0 {
         _ = front_execveat(directory, "authctl", argv)
         failure = errno
+        // A kernel without execveat (before 3.19): the checked path, as before the check.
+        if failure == ENOSYS {
+            _ = execv(target, argv)
+            failure = errno
+        }
     }
     let reason =
         refused
