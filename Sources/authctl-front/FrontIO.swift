@@ -204,32 +204,80 @@ func writeAll(_ bytes: [UInt8]) -> Bool {
 
 /// Executes the full program, `<bindir>/../lib/authctl/authctl` of this program's real path,
 /// with the same arguments and environment; never returns but with a message and status 1.
+/// Only a full program no one else could have put there runs: `lib`, `lib/authctl` and the
+/// program each belong to root, this user or the owner of this program (who could change it
+/// anyway), and none may be written by every user. A front copied into a directory of ours
+/// inside a shared one (`/tmp/build/authctl`) would otherwise run the `/tmp/lib/authctl/authctl`
+/// anyone may create. Each is checked on the descriptor it was opened as and the next opened
+/// from it; the program runs by its name in the checked directory (`execveat`), whose entries
+/// only those owners can change.
 func handOver(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
-    var target: [UInt8] = []
+    var prefix: [UInt8] = []
     var link = [CChar](repeating: 0, count: 4097)
     let length = link.withUnsafeMutableBufferPointer { buffer -> Int in
         guard let base = buffer.baseAddress else { return -1 }
         return readlink("/proc/self/exe", base, 4096)
     }
-    if length > 0 {
+    if length > 0, length < 4096 {
         let path = link.prefix(length).map { UInt8(bitPattern: $0) }
         // <bindir> is the directory of the real path; its parent holds lib/authctl/authctl.
         if let slash = path.lastIndex(of: UInt8(ascii: "/")), let parent = path[..<slash].lastIndex(of: UInt8(ascii: "/")) {
-            target = Array(path[..<parent]) + Array("/lib/authctl/authctl".utf8)
+            prefix = parent == 0 ? [UInt8(ascii: "/")] : Array(path[..<parent])
         }
     }
-    guard !target.isEmpty else {
+    guard !prefix.isEmpty else {
         fail("authctl: cannot find its own path (/proc/self/exe), so not the full program either: reinstall authctl\n")
         return 1
     }
-    target.append(0)
-    target.withUnsafeBufferPointer { buffer in
-        guard let base = buffer.baseAddress else { return }
-        base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { _ = execv($0, argv) }
+    let prefixPath = String(decoding: prefix, as: UTF8.self)
+    let target = (prefix.count == 1 ? "" : prefixPath) + "/lib/authctl/authctl"
+    var owners: [UInt32] = [0, geteuid()]
+    var info = stat()
+    let own = front_open_path(AT_FDCWD, "/proc/self/exe", 0)
+    if own >= 0 {
+        if fstat(own, &info) == 0 { owners.append(info.st_uid) }
+        close(own)
     }
-    let reason = String(cString: strerror(errno))
-    target.removeLast()
-    fail("authctl: the full program " + String(decoding: target, as: UTF8.self) + " cannot be run (" + reason + "): reinstall authctl\n")
+    var refused = false
+    var failure: Int32 = 0
+    // `directory`: the prefix, then lib, then lib/authctl, each checked before it is used.
+    var directory = front_open_path(AT_FDCWD, prefixPath, O_DIRECTORY)
+    if directory < 0 { failure = errno }
+    for (name, flags) in [("lib", O_DIRECTORY), ("authctl", O_DIRECTORY), ("authctl", 0)] {
+        guard directory >= 0 else { break }
+        let next = front_open_path(directory, name, flags)
+        guard next >= 0 else {
+            failure = errno
+            close(directory)
+            directory = -1
+            break
+        }
+        let trusted = fstat(next, &info) == 0 && owners.contains(info.st_uid) && info.st_mode & 0o002 == 0
+        if !trusted || flags == O_DIRECTORY {
+            close(directory)
+            directory = trusted ? next : -1
+        }
+        if !trusted {
+            refused = true
+            close(next)
+            break
+        }
+        if flags != O_DIRECTORY { close(next) }
+    }
+    if directory >= 0 {
+        _ = front_execveat(directory, "authctl", argv)
+        failure = errno
+        // A kernel without execveat (before 3.19): the checked path, as before the check.
+        if failure == ENOSYS {
+            _ = execv(target, argv)
+            failure = errno
+        }
+    }
+    let reason =
+        refused
+        ? "it, or a directory holding it, belongs to another user or may be changed by every user"
+        : String(cString: strerror(failure))
+    fail("authctl: the full program " + target + " cannot be run (" + reason + "): reinstall authctl\n")
     return 1
 }
 

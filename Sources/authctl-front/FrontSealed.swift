@@ -43,7 +43,7 @@ extension KeystoreRecordReader {
         let ok = object { reader, key in
             switch key {
             case "accessToken": return seen.first(0) && reader.set(&accessToken, reader.string())
-            case "refreshToken": return seen.first(1) && reader.string() != nil
+            case "refreshToken": return seen.first(1) && reader.skipsString()
             case "idToken": return seen.first(2) && reader.set(&idToken, reader.string())
             case "additionalTokens": return seen.first(3) && reader.scopedTokens()
             case "bound":
@@ -62,6 +62,28 @@ extension KeystoreRecordReader {
         }
         guard ok else { return nil }
         return (accessToken, idToken, bound)
+    }
+}
+
+extension KeystoreRecordReader {
+    /// `string() != nil` for a secret the front does not keep (the refresh token): a string of
+    /// plain ASCII is checked where it lies, and no copy of it is made (a String's storage
+    /// cannot be wiped); any other string is read by `string()`, which then decides.
+    mutating func skipsString() -> Bool {
+        let start = position
+        guard take(Self.quote) else { return false }
+        let first = position
+        while position < bytes.count, position - first <= Self.maximumString {
+            let byte = bytes[position]
+            if byte == Self.quote {
+                position += 1
+                return true
+            }
+            guard byte >= 0x20, byte != Self.backslash, byte < 0x80 else { break }
+            position += 1
+        }
+        position = start
+        return string() != nil
     }
 }
 
@@ -187,8 +209,10 @@ func keyFileKey(_ path: String) -> [UInt8]? {
     // The base64 text, ASCII white space around it (other white space: the full program's).
     let isSpace: (UInt8) -> Bool = { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }
     guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else { return nil }
-    let text = bytes[first...last]
-    guard text.allSatisfy({ $0 < 0x80 }), let key = base64Decoded(String(decoding: text, as: UTF8.self)), key.count == 32 else {
+    // Decoded from the bytes themselves: no String copy of the key's text is left behind.
+    guard var key = bytes.withUnsafeBufferPointer({ base64Decoded(UnsafeBufferPointer(rebasing: $0[first...last])) }) else { return nil }
+    guard key.count == 32 else {
+        wipe(&key)
         return nil
     }
     return key
@@ -200,10 +224,14 @@ func dataKey(_ sealing: FrontSealing, keyFile: String) -> [UInt8]? {
     guard var wrapping = keyFileKey(keyFile) else { return nil }
     defer { wipe(&wrapping) }
     guard let combined = base64Decoded(sealing.wrappedKey),
-        let key = aesGCMOpen(combined, key: wrapping, associated: Array("authctl keystore data key\u{0}keyFile".utf8)), key.count == 32,
-        let check = base64Decoded(sealing.keyCheck),
-        check == Array(KeyCheckHMAC.sha256(key: key, message: Array("authctl keystore key check".utf8)).prefix(16))
+        var key = aesGCMOpen(combined, key: wrapping, associated: Array("authctl keystore data key\u{0}keyFile".utf8))
     else { return nil }
+    guard key.count == 32, let check = base64Decoded(sealing.keyCheck),
+        check == Array(KeyCheckHMAC.sha256(key: key, message: Array("authctl keystore key check".utf8)).prefix(16))
+    else {
+        wipe(&key)
+        return nil
+    }
     return key
 }
 
@@ -240,7 +268,7 @@ func opened(_ user: FrontUser, key: [UInt8], version: Int) -> FrontUser? {
     for index in user.providerData.indices {
         guard let tokens = user.providerData[index].tokens else { continue }
         guard let combined = tokens.sealed,
-            let plaintext = aesGCMOpen(
+            var plaintext = aesGCMOpen(
                 combined, key: key, associated: tokensPlace(uid: user.uid, identity: user.providerData[index], version: version))
         else { return nil }
         let read = plaintext.withUnsafeBufferPointer { bytes -> (accessToken: String?, idToken: String?, bound: FrontTokens??)? in
@@ -248,6 +276,8 @@ func opened(_ user: FrontUser, key: [UInt8], version: Int) -> FrontUser? {
             guard let secrets = reader.secrets(), reader.atEnd() else { return nil }
             return secrets
         }
+        // The opened secrets (the refresh token among them) are not left in memory.
+        wipe(&plaintext)
         guard let secrets = read else { return nil }
         // Format 3: the readable fields as they were sealed, which must be the file's.
         if version >= 3, secrets.bound == nil { return nil }

@@ -365,6 +365,42 @@ if corpus:
     if corpus_answered == 0:
         failures.append("the front answered none of the Swift tests' keystores")
 
+# The hand-over runs only a full program that no one but root, this user or the front's own
+# owner could have put there: a front copied into a directory of ours inside a shared one (a
+# build in /tmp/x/) must not run the `lib/authctl/authctl` another user planted beside it.
+shared = f"{root}/shared"
+os.makedirs(f"{shared}/mine", mode=0o700)
+os.chmod(shared, 0o1777)
+shutil.copy(front, f"{shared}/mine/authctl")
+os.makedirs(f"{shared}/lib/authctl")
+shutil.copy(core, f"{shared}/lib/authctl/authctl")
+planted = [f"{shared}/lib", f"{shared}/lib/authctl", f"{shared}/lib/authctl/authctl"]
+if os.geteuid() == 0:
+    for planted_path in planted:
+        os.chown(planted_path, 12345, 12345)
+else:
+    os.chmod(f"{shared}/lib", 0o777)
+for planted_args in (["--version"], ["token", "--keystore", f"{root}/nowhere/keystore.json"]):
+    cases += 1
+    status, out, err = run(f"{shared}/mine/authctl", planted_args, dict(base_env))
+    if status != 1 or out != b"" or b"reinstall authctl" not in err or f"{shared}/lib/authctl/authctl".encode() not in err:
+        failures.append(f"a full program planted by another user beside a copied front ran: {planted_args} gave {status} {out[:60]!r} {err[:200]!r}")
+if os.geteuid() == 0:
+    # Ours again, but writable by every user: refused too.
+    for planted_path in planted:
+        os.chown(planted_path, 0, 0)
+    os.chmod(f"{shared}/lib/authctl", 0o777)
+    cases += 1
+    status, out, err = run(f"{shared}/mine/authctl", ["--version"], dict(base_env))
+    if status != 1 or out != b"" or b"reinstall authctl" not in err:
+        failures.append(f"a full program in a directory every user may write to ran: {status} {out[:60]!r} {err[:200]!r}")
+    os.chmod(f"{shared}/lib/authctl", 0o755)
+    cases += 1
+    status, out, err = run(f"{shared}/mine/authctl", ["--version"], dict(base_env))
+    reference = run(core, ["--version"], dict(base_env))
+    if (status, out, err) != reference:
+        failures.append(f"the full program beside a copied front, ours again, did not run: {status} {out[:60]!r} {err[:200]!r}")
+
 # Commands that pass through: arguments, stdin, exit statuses, as the full program gives them.
 for args, stdin in [(["--version"], b""), (["version", "--json"], b""), (["status", "--keystore", good], b""),
                     (["exec", "--keystore", good, "--", "sh", "-c", "exit 7"], b""),

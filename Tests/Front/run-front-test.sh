@@ -2,7 +2,8 @@
 # The token front (docs/front.md) against the full program: builds the front
 # (scripts/build-front.sh, seconds), writes every keystore the Swift tests know
 # (KeystoreCorpusExportTests) and runs Tests/Front/agreement.py — the same stdout, stderr and
-# exit status on every case, the front answering exactly the cases it must.
+# exit status on every case, the front answering exactly the cases it must — and
+# Tests/Front/memory.py: no key or refresh token left in the front's memory.
 # Usage: Tests/Front/run-front-test.sh [AUTHCTL]   (default: the debug build's authctl)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -16,3 +17,5 @@ rm -f "$corpus.log"
 count="$(ls "$corpus" | wc -l)"
 [[ "$count" -ge 20 ]] || { echo "front: only $count keystores written by KeystoreCorpusExportTests" >&2; exit 1; }
 python3 Tests/Front/agreement.py "$front" "$core" "$corpus"
+# What the front leaves in its memory after opening a sealed keystore (gdb; skipped without it).
+python3 Tests/Front/memory.py "$front" "$core"

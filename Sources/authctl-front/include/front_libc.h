@@ -12,6 +12,20 @@ static inline int front_errno(void) { return errno; }
 // open and openat are variadic, which Swift cannot call.
 static inline int front_open(const char *path, int flags) { return open(path, flags); }
 static inline int front_openat(int directory, const char *path, int flags) { return openat(directory, path, flags); }
+// The hand-over (FrontIO.swift): the full program's directories opened as paths only (no
+// read permission needed) and checked on those descriptors; the program executed by its name
+// in the checked directory (execveat: its process name stays `authctl`, as with a path).
+#include <sys/syscall.h>
+#ifndef O_PATH
+#define O_PATH 010000000
+#endif
+static inline int front_open_path(int directory, const char *path, int flags) {
+    return openat(directory, path, O_PATH | O_CLOEXEC | flags);
+}
+static inline int front_execveat(int directory, const char *name, char *const argv[]) {
+    extern char **environ;
+    return (int)syscall(SYS_execveat, directory, name, argv, environ, 0);
+}
 
 // AES-256-GCM from BoringSSL (swift-crypto's CCryptoBoringSSL, its symbols prefixed), for a
 // keystore sealed with a key file: the prototypes of its AEAD interface (CCryptoBoringSSL_aead.h).
