@@ -31,6 +31,8 @@ func configMayHoldRules(_ path: String) -> Bool {
     guard length >= needle.count else { return false }
     var start = 0
     while start <= length - needle.count {
+        // A backslash: a key may spell `rules` with escapes (`"\u0072ules"`).
+        if bytes[start] == UInt8(ascii: "\\") { return true }
         var offset = 0
         while offset < needle.count, bytes[start + offset] == needle[offset] { offset += 1 }
         if offset == needle.count { return true }

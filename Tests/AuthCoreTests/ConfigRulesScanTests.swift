@@ -35,6 +35,9 @@ struct ConfigRulesScanTests {
             (#"{"rules": [{"user": "a@b", "env": 1}]}"#, .unsure),
             (#"{"rules": [{"user": "a@b"}]}"#, .unsure),
             (#"{"rules": [{"user": "a@b", "env": "A"}], "rules": []}"#, .unsure),
+            // The same key, spelled with an escape: JSON's "rules" all the same (the review's finding).
+            (#"{"\u0072ules": [{"user": "a@b", "env": "A"}]}"#, .unsure),
+            (#"{"ru\u006ces": []}"#, .unsure),
             (#"{"rules": [{"user": "a@b", "env": "A"}]"#, .unsure),
             (
                 #"{"x": [1, -2.5e3, true, null, {"y": "\"rules\""}], "rules": [{"user": "a@b", "env": "A"}]}"#,

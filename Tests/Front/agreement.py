@@ -165,7 +165,9 @@ os.makedirs(config_dir, mode=0o700)
 for label, text, expect in [
         ("config.json without rules", '{"providers": {}}', "answer"),
         ("config.json with rules", '{"rules": [{"user": "%s", "when": {"directory": "/"}}]}' % uid, "hand over"),
-        ("config.json with the word \"rules\" anywhere", '{"providers": {"oidc.x": {"note": "rules"}}}', "hand over")]:
+        ("config.json with the word \"rules\" anywhere", '{"providers": {"oidc.x": {"note": "rules"}}}', "hand over"),
+        ("config.json with rules under an escaped key", '{"\\u0072ules": [{"user": "%s", "when": {"directory": "/"}}]}' % uid,
+         "hand over")]:
     with open(f"{config_dir}/config.json", "w") as f:
         f.write(text)
     os.chmod(f"{config_dir}/config.json", 0o600)

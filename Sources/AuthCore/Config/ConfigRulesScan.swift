@@ -90,7 +90,9 @@ public enum ConfigRulesScan {
         }
     }
 
-    /// Whether the bytes `"rules"` occur (a file without them holds no rules).
+    /// Whether the bytes `"rules"` occur, or a backslash (a key may spell `rules` with escapes,
+    /// `"\u0072ules"`): a file with neither holds no rules. The front (Sources/authctl-front,
+    /// `configMayHoldRules`) makes the same peek.
     static func mentionsRules(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let needle: StaticString = "\"rules\""
         let count = needle.utf8CodeUnitCount
@@ -98,6 +100,7 @@ public enum ConfigRulesScan {
         guard bytes.count >= count else { return false }
         var index = 0
         while index <= bytes.count - count {
+            if bytes[index] == Scanner.backslash { return true }
             if bytes[index] == start[0] {
                 var offset = 1
                 while offset < count, bytes[index + offset] == start[offset] { offset += 1 }
