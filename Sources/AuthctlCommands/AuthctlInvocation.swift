@@ -74,12 +74,16 @@ public struct AuthctlInvocation: Sendable {
         }
         guard let printed else { return nil }
         Output(stdout: io.stdout, stderr: io.stderr).write(printed)
-        return 0
+        return io.stdoutFailures.status(0, stderr: io.stderr)
     }
 
     /// Parses, builds the command's wiring from the I/O and runs it; every error ends as its
     /// message and status. Cancelling the task (Ctrl-C) ends it with `cancelled` (5).
     public func run() async -> Int32 {
+        io.stdoutFailures.status(await runCommand(), stderr: io.stderr)
+    }
+
+    private func runCommand() async -> Int32 {
         let output = Output(stdout: io.stdout, stderr: io.stderr)
         var signsIn = false
         do {

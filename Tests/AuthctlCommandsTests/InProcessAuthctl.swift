@@ -72,10 +72,12 @@ struct InProcessAuthctl {
     /// Runs one command line. (It throws nothing: `throws` lets tests moved from
     /// `AuthctlProcess` keep their `try await`.)
     @discardableResult
-    func run(_ arguments: [String], environment extra: [String: String] = [:], stdin: Data? = nil, terminals: Terminals = .none)
-        async throws -> Result
-    {
-        let stdout = CapturedOutput(isTerminal: terminals.stdout), stderr = CapturedOutput(isTerminal: terminals.stderr)
+    func run(
+        _ arguments: [String], environment extra: [String: String] = [:], stdin: Data? = nil, terminals: Terminals = .none,
+        stdoutFails: Bool = false
+    ) async throws -> Result {
+        let stdout = CapturedOutput(isTerminal: terminals.stdout, failing: stdoutFails)
+        let stderr = CapturedOutput(isTerminal: terminals.stderr)
         let input = ScriptedInput(stdin ?? Data(), isTerminal: terminals.stdin)
         let status = await AuthctlInvocation.run(arguments, io: io(stdin: input, stdout: stdout, stderr: stderr, environment: extra))
         return Result(status: status, stdout: stdout.text, stderr: stderr.text)
@@ -110,12 +112,20 @@ struct InProcessAuthctl {
 /// A standard output or error stream kept in memory.
 final class CapturedOutput: OutputChannel, @unchecked Sendable {
     let isTerminal: Bool
+    /// Every write fails, as on a full disk (`> /dev/full`).
+    let failing: Bool
     private let lock = NSLock()
     private var bytes: [UInt8] = []
 
-    init(isTerminal: Bool) { self.isTerminal = isTerminal }
+    init(isTerminal: Bool, failing: Bool = false) {
+        self.isTerminal = isTerminal
+        self.failing = failing
+    }
 
-    func write(_ bytes: [UInt8]) throws { lock.withLock { self.bytes += bytes } }
+    func write(_ bytes: [UInt8]) throws {
+        if failing { throw FileDescriptorOutput.WriteFailed(errno: ENOSPC) }
+        lock.withLock { self.bytes += bytes }
+    }
 
     var text: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
 

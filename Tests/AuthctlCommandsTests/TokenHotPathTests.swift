@@ -55,6 +55,18 @@ final class TokenHotPathTests {
         #expect(plain.stdout.hasPrefix("AUTHCTL_TOKEN=at-") && !plain.stdout.contains("'"), "\(plain.stdout)")
     }
 
+    @Test("output that cannot be written (a full disk) is an error, not success: exit 1, saying so on stderr, on either path")
+    func lostOutputFails() async throws {
+        try await signIn()
+        for arguments in [["token"], ["token", "-vq"], ["token", "--format", "json"], ["status"], ["--version"]] {
+            let lost = try await authctl.run(arguments, stdoutFails: true)
+            #expect(lost.status == 1, "\(arguments): \(lost.status) \(lost.stderr)")
+            #expect(lost.stderr.contains("could not write") && lost.stderr.contains("No space left on device"), "\(lost.stderr)")
+            #expect(!lost.stderr.contains("at-"), "the token never goes to stderr instead")
+        }
+        #expect(try await authctl.run(["token"]).status == 0)
+    }
+
     @Test("a cached token is printed the same by the synchronous and the async path, in every format and for either token")
     func samePrinted() async throws {
         try await signIn()

@@ -13,7 +13,14 @@ import AuthCore
 /// dictionary and a clock, and runs the command layer in its own process.
 public struct AuthctlIO: Sendable {
     public var stdin: any InputChannel
-    public var stdout: any OutputChannel
+    /// stdout, each write that fails recorded in `stdoutFailures` (a command whose output was
+    /// lost ends with status 1, not 0).
+    public var stdout: any OutputChannel {
+        get { recordedStdout }
+        set { recordedStdout = RecordedOutput(base: newValue, failures: stdoutFailures) }
+    }
+    private var recordedStdout: RecordedOutput
+    let stdoutFailures = StdoutFailures()
     public var stderr: any OutputChannel
     /// The environment variables (`AUTHCTL_*`, `XDG_*`, `HOME`, `NO_COLOR`, `TERM`, proxies,
     /// client secrets named by `--client-secret-env`; `exec`'s child and the browser get them
@@ -39,7 +46,7 @@ public struct AuthctlIO: Sendable {
         configStorage: @escaping @Sendable (_ path: String) -> any ConfigStorage
     ) {
         self.stdin = stdin
-        self.stdout = stdout
+        recordedStdout = RecordedOutput(base: stdout, failures: stdoutFailures)
         self.stderr = stderr
         variables = .given(environment)
         self.clock = clock

@@ -24,7 +24,10 @@ public struct FileDescriptorOutput: OutputChannel {
     }
 
     /// write(2) failed with `errno`.
-    public struct WriteFailed: Error { public let errno: Int32 }
+    public struct WriteFailed: Error {
+        public let errno: Int32
+        public init(errno: Int32) { self.errno = errno }
+    }
 }
 
 /// The process's stdin, read so that Ctrl-C ends the wait at once: poll(2) in short slices,
