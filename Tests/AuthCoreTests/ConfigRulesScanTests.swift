@@ -83,6 +83,28 @@ struct ConfigRulesScanTests {
     }
 }
 
+extension ConfigRulesScanTests {
+    @Test(
+        "a file that lacks a member or holds one of the wrong type names it (a rule by its place), never an empty name",
+        arguments: [
+            (#"{"rules": [{"user": "a@b", "env": "A"}]}"#, #""version" is missing"#),
+            (#"{"version": 1, "rules": []}"#, #""providers" is missing"#),
+            (#"{"version": 1, "providers": {}, "rules": [{"user": 5, "env": "A"}]}"#, #"rule 1, field "user" has the wrong type"#),
+            (#"{"version": 1, "providers": {}, "rules": {"user": "a@b"}}"#, #""rules" has the wrong type"#),
+            (#"{"version": 1, "providers": {"oidc.a": {"id": 1}}}"#, #"field "id""#),
+        ])
+    func namesTheMember(text: String, named: String) throws {
+        let storage = InMemoryConfigStorageForScan()
+        storage.data = Data(text.utf8)
+        do {
+            _ = try ConfigStore(storage: storage).load()
+            Issue.record("loaded: \(text)")
+        } catch let error as AuthError {
+            #expect(error.message.description.contains(named) && !error.message.description.contains(":  "), "\(error.message)")
+        }
+    }
+}
+
 final class InMemoryConfigStorageForScan: ConfigStorage, @unchecked Sendable {
     var data: Data?
     var path: String { "/config.json" }

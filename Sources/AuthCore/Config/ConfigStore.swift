@@ -57,19 +57,28 @@ public struct ConfigStore: Sendable {
             file = try decoder.decode(ConfigFile.self, from: data)
         } catch let problem as ConfigFieldError {
             throw fieldError(problem, provider: nil)
-        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
-            let DecodingError.keyNotFound(_, context)
-        {
-            let path = context.codingPath.map(\.stringValue)
-            throw corrupt(
-                path.count > 2
-                    ? "provider \(Sanitize.text(path[1], limit: 60)), field \"\(Sanitize.text(path[2], limit: 60))\" has the wrong type"
-                    : "\(path.joined(separator: ".")) is not as expected")
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw corrupt("\(Self.member(context.codingPath + [key])) is missing")
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            throw corrupt("\(Self.member(context.codingPath)) has the wrong type")
         } catch {
             throw corrupt("it is not valid JSON")
         }
         guard file.version <= ConfigFile.currentVersion else { throw corrupt("it is from a newer authctl (version \(file.version))") }
         return file
+    }
+
+    /// A member of the file as a person finds it: `provider oidc.a, field "issuer"`, `rule 2,
+    /// field "user"`, `"version"`.
+    static func member(_ path: [any CodingKey]) -> String {
+        let names = path.map { Sanitize.text($0.stringValue, limit: 60) }
+        switch (names.first, path.count) {
+        case ("providers", 3...): return "provider \(names[1]), field \"\(names[2])\""
+        case ("rules", 3...): return "rule \((path[1].intValue ?? 0) + 1), field \"\(names[2])\""
+        case ("rules", 2): return "rule \((path[1].intValue ?? 0) + 1)"
+        case (nil, _): return "its top level"
+        default: return "\"\(names.joined(separator: "."))\""
+        }
     }
 
     private func corrupt(_ what: String) -> AuthError {
