@@ -5,7 +5,7 @@ import FrontLibc
 // `TokenRefresh.cached`): where the core would refuse, warn or look further, the front hands
 // over instead, and the core says what it says.
 
-/// Whether config.json may hold `rules` (docs/identities.md): the core's peek, byte for byte.
+/// Whether config.json may hold `rules` (docs/identities.md): the core's peek (`ConfigRulesPeek`, shared).
 /// A file that cannot be opened or read "may" (the full program reads and explains).
 func configMayHoldRules(_ path: String) -> Bool {
     let fd = front_open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -27,18 +27,7 @@ func configMayHoldRules(_ path: String) -> Bool {
         return false
     }
     if failed { return true }
-    let needle = Array("\"rules\"".utf8)
-    guard length >= needle.count else { return false }
-    var start = 0
-    while start <= length - needle.count {
-        // A backslash: a key may spell `rules` with escapes (`"\u0072ules"`).
-        if bytes[start] == UInt8(ascii: "\\") { return true }
-        var offset = 0
-        while offset < needle.count, bytes[start + offset] == needle[offset] { offset += 1 }
-        if offset == needle.count { return true }
-        start += 1
-    }
-    return false
+    return bytes.withUnsafeBufferPointer { ConfigRulesPeek.mayHoldRules(UnsafeBufferPointer(rebasing: $0[..<length])) }
 }
 
 /// The keystore's directory and name as `SafeFile` opens them (`Path.parent`,

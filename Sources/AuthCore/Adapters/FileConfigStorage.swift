@@ -39,7 +39,7 @@ public struct FileConfigStorage: ConfigStorage {
             if count == 0 { break }
             length += count
         }
-        return ConfigRulesScan.mentionsRules(UnsafeBufferPointer(rebasing: buffer[..<length]))
+        return ConfigRulesPeek.mayHoldRules(UnsafeBufferPointer(rebasing: buffer[..<length]))
     }
 
     public func update(_ change: (Data?) throws -> Data) async throws {

@@ -83,32 +83,11 @@ public enum ConfigRulesScan {
     static func visit(_ data: Data, _ rule: (IdentityRule, Int) -> Bool) -> Visit {
         data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            guard mentionsRules(bytes) else { return .none }
+            guard ConfigRulesPeek.mayHoldRules(bytes) else { return .none }
             var scanner = Scanner(bytes: bytes)
             guard let seen = scanner.file(rule) else { return .unsure }
             return seen ? .visited : .none
         }
-    }
-
-    /// Whether the bytes `"rules"` occur, or a backslash (a key may spell `rules` with escapes,
-    /// `"\u0072ules"`): a file with neither holds no rules. The front (Sources/authctl-front,
-    /// `configMayHoldRules`) makes the same peek.
-    static func mentionsRules(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let needle: StaticString = "\"rules\""
-        let count = needle.utf8CodeUnitCount
-        let start = needle.utf8Start
-        guard bytes.count >= count else { return false }
-        var index = 0
-        while index <= bytes.count - count {
-            if bytes[index] == Scanner.backslash { return true }
-            if bytes[index] == start[0] {
-                var offset = 1
-                while offset < count, bytes[index + offset] == start[offset] { offset += 1 }
-                if offset == count { return true }
-            }
-            index += 1
-        }
-        return false
     }
 
     struct Scanner {
