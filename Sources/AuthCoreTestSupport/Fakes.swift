@@ -69,7 +69,7 @@ public final class StubTransport: HTTPTransport, @unchecked Sendable {
 
     /// Like `CurlTransport`: a header with a line break is refused before anything is
     /// "sent", an answer longer than the request's limit fails as too large.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
         try request.checkHeaders()
         lock.withLock { sent.append(request) }
         let response = try answer(request)
@@ -92,7 +92,7 @@ public final class StubTransport: HTTPTransport, @unchecked Sendable {
     /// Like `CurlTransport.stream`: the head decided before any body byte, the body handed on
     /// chunk by chunk with no bound, a discarded body read to `StreamDecision.discardLimit` at
     /// most (what was read is in `events`).
-    public func stream(
+    public func exchange(
         _ request: HTTPRequest, decide: @escaping @Sendable (HTTPResponseHead) throws -> StreamDecision,
         sink: @escaping @Sendable (Data) throws -> Void
     ) async throws -> HTTPResponseHead {
@@ -220,10 +220,12 @@ public struct FollowingBrowser: BrowserLauncher {
                 _ = try? await transport.send(HTTPRequest(url: rewrite(redirect)))
             } else if response.status == 200, let form = AutoPostForm(html: String(decoding: response.body, as: UTF8.self)) {
                 // response_mode=form_post: the page posts the response to the redirect URI.
-                _ = try? await transport.send(
-                    HTTPRequest(
-                        method: "POST", url: rewrite(form.action), headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                        body: Data(FormURLEncoding.encode(form.fields).utf8)))
+                // A browser, not authctl: it hands the code to the redirect URI the page names.
+                var post = HTTPRequest(
+                    method: "POST", url: rewrite(form.action), headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                    body: Data(FormURLEncoding.encode(form.fields).utf8))
+                post.egress = .handedOver(recipient: "the redirect URI")
+                _ = try? await transport.send(post)
             }
         }
         return true

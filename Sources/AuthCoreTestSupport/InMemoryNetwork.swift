@@ -14,10 +14,10 @@ public struct InMemoryNetwork: HTTPTransport {
 
     public init(fallback: any HTTPTransport = CurlTransport(timeout: 10, environment: [:])) { self.fallback = fallback }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard request.url.scheme == "http", request.url.host == "127.0.0.1", let port = request.url.port,
             let handler = LoopbackHTTPServer.handler(onPort: port)
-        else { return try await fallback.send(request) }
+        else { return try await fallback.exchange(request) }
         try request.checkHeaders()
         var headers: [String: String] = [:]
         for (name, value) in request.headers { headers[name.lowercased()] = value }

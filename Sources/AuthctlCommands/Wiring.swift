@@ -155,6 +155,19 @@ struct Wiring {
         return providers.first?.key
     }
 
+    /// Client secrets, keys and federated tokens as the configuration points to them — never
+    /// the keystore's own files: the keystore, its lock, and its key file (the one
+    /// `AUTHCTL_KEYSTORE_KEY_FILE` names, and the one the keystore names), found when a secret
+    /// file is read.
+    var secretSource: ProcessSecretSource {
+        let path = Self.keystorePath(options, io: io)
+        let keyFile = io.variable("AUTHCTL_KEYSTORE_KEY_FILE") ?? ""
+        let keystore = FileKeystore(path: path, random: SystemRandomSource(), keys: KeystoreKeys())
+        return ProcessSecretSource(environment: environment) {
+            [path, path + ".lock", keyFile, (try? keystore.sealStatus().keyFile) ?? ""]
+        }
+    }
+
     /// The `User-Agent` of every request to a provider.
     static let userAgent = "authctl/\(AuthctlVersion.string)"
 
@@ -172,7 +185,7 @@ struct Wiring {
         var useCases = UseCases(
             transport: transport, clock: clock, random: random, browser: browser, terminal: terminal, keystore: keystore(),
             configStore: config, metadataCache: FileMetadataCache(directory: cacheDirectory, random: random),
-            secrets: ProcessSecretSource(environment: environment), events: EventText(terminal: terminal),
+            secrets: secretSource, events: EventText(terminal: terminal),
             // The 403 page of another local user's connection names the way out (docs/sign-in.md step 3).
             redirectReceivers: SystemRedirectReceivers(
                 clock: clock, random: random,

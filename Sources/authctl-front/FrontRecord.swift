@@ -20,10 +20,13 @@ struct FrontTokens: Equatable {
     var sealed: [UInt8]?
     /// Whether `additionalTokens` (other scopes' tokens, which the front never prints) is there.
     var additionalTokens = false
+    /// `egress`, as read (the issuer, then the origins): readable, compared with the sealed
+    /// `bound` like the other readable fields; the front sends nothing, so it only checks it.
+    var egress: [String]? = nil
 
     /// The readable part alone (`KeystoreRecord.Tokens.readable`): no secret, nothing sealed.
     var readable: FrontTokens {
-        FrontTokens(tokenType: tokenType, expiresAt: expiresAt, scopes: scopes, needsSignInSince: needsSignInSince)
+        FrontTokens(tokenType: tokenType, expiresAt: expiresAt, scopes: scopes, needsSignInSince: needsSignInSince, egress: egress)
     }
 
     /// `isShaped(sealed:)`: in a sealed keystore every secret under `sealed` and nothing beside
@@ -139,7 +142,7 @@ extension KeystoreRecordReader {
     mutating func tokens() -> FrontTokens? {
         var seen = SeenKeys()
         var accessToken: String?, tokenType: String?, expiresAt: Date?, refreshToken: String?, idToken: String?, scopes: [String]?
-        var needsSignInSince: Date?, sealed: [UInt8]?, additionalTokens = false
+        var needsSignInSince: Date?, sealed: [UInt8]?, additionalTokens = false, egress: [String]?
         let ok = object { reader, key in
             switch key {
             case "accessToken": return seen.first(0) && reader.set(&accessToken, reader.string())
@@ -154,13 +157,30 @@ extension KeystoreRecordReader {
                 guard seen.first(6), reader.scopedTokens() else { return false }
                 additionalTokens = true
                 return true
+            case "egress": return seen.first(11) && reader.set(&egress, reader.egress())
             default: return false  // dpopKey, derivedCredentials: the full program's
             }
         }
         guard ok, let tokenType, let scopes else { return nil }
         return FrontTokens(
             accessToken: accessToken, tokenType: tokenType, expiresAt: expiresAt, refreshToken: refreshToken, idToken: idToken,
-            scopes: scopes, needsSignInSince: needsSignInSince, sealed: sealed, additionalTokens: additionalTokens)
+            scopes: scopes, needsSignInSince: needsSignInSince, sealed: sealed, additionalTokens: additionalTokens, egress: egress)
+    }
+
+    /// `KeystoreRecord.Egress.read`'s members (an issuer and origins, no other key); the
+    /// origins' form is the full program's to judge when it sends, so the front keeps them as text.
+    mutating func egress() -> [String]? {
+        var seen = SeenKeys()
+        var issuer: String?, origins: [String]?
+        let ok = object { reader, key in
+            switch key {
+            case "issuer": return seen.first(0) && reader.set(&issuer, reader.string())
+            case "origins": return seen.first(1) && reader.set(&origins, reader.strings())
+            default: return false
+            }
+        }
+        guard ok, let issuer, let origins else { return nil }
+        return [issuer] + origins
     }
 
     /// `additionalTokens` checked as the core reads it (`scopedTokens`: no key twice, each a

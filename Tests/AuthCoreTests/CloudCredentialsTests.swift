@@ -26,7 +26,7 @@ final class CloudServers: HTTPTransport, @unchecked Sendable {
     var exchanges: [[String: String]] { lock.withLock { exchangeForms } }
     var sts: [HTTPRequest] { lock.withLock { stsRequests } }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
         if request.url.host == "sts.test.invalid" {
             lock.withLock { stsRequests.append(request) }
             return stsAnswer()

@@ -103,7 +103,8 @@ struct TokenClientDPoPTests {
             return answer(#"{"access_token":"at","token_type":"DPoP","refresh_token":"rt2"}"#)
         }
         let issued = try await client(transport).requestTokens(
-            .refreshToken("rt", scopes: nil), provider: try provider(), discovery: discovery, proof: .required(key))
+            .refreshToken("rt", scopes: nil), provider: try provider(), discovery: discovery, proof: .required(key), binding: .of(discovery)
+        )
         #expect(issued.response.tokenType == "DPoP" && issued.proofKey == key)
         let proofs = try transport.requests.map { request in
             let proof = try #require(request.headers["DPoP"])
@@ -119,7 +120,8 @@ struct TokenClientDPoPTests {
         }
         await #expect {
             _ = try await client(transport).requestTokens(
-                .refreshToken("rt", scopes: nil), provider: try provider(), discovery: discovery, proof: .required(key))
+                .refreshToken("rt", scopes: nil), provider: try provider(), discovery: discovery, proof: .required(key),
+                binding: .of(discovery))
         } throws: { ($0 as? AuthError)?.oauthError == .useDPoPNonce }
         #expect(transport.requests.count == 2)
     }
@@ -131,9 +133,9 @@ struct TokenClientDPoPTests {
         }
         let tokens = client(transport)
         _ = try await tokens.requestTokens(
-            .refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery, proof: .required(key))
+            .refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery, proof: .required(key), binding: .of(discovery))
         _ = try await tokens.requestTokens(
-            .refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery, proof: .required(key))
+            .refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery, proof: .required(key), binding: .of(discovery))
         let lastProof = try #require(transport.requests.last?.headers["DPoP"])
         let second = try parts(lastProof).claims
         #expect(second["nonce"] == "fresh")
@@ -145,14 +147,16 @@ struct TokenClientDPoPTests {
         let bearer = StubTransport { _ in answer(#"{"access_token":"at","token_type":"Bearer"}"#) }
         await #expect {
             _ = try await client(bearer).requestTokens(
-                .refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery, proof: .required(key))
+                .refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery, proof: .required(key),
+                binding: .of(discovery))
         } throws: { ($0 as? AuthError)?.code == .invalidCredential }
         let offered = try await client(bearer).requestTokens(
-            .refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery, proof: .offered(key))
+            .refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery, proof: .offered(key), binding: .of(discovery))
         #expect(offered.proofKey == key && offered.response.tokenType == "Bearer", "the key proved is kept: the refresh token may be bound")
         let bound = StubTransport { _ in answer(#"{"access_token":"at","token_type":"dpop"}"#) }
         await #expect {
-            _ = try await client(bound).requestTokens(.refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery)
+            _ = try await client(bound).requestTokens(
+                .refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery, binding: .of(discovery))
         } throws: { ($0 as? AuthError)?.code == .invalidCredential }
         #expect(bound.requests.first?.headers["DPoP"] == nil)
     }
@@ -161,12 +165,13 @@ struct TokenClientDPoPTests {
     func bareRefusal() async throws {
         let transport = StubTransport { _ in HTTPResponse(status: 400) }
         await #expect {
-            _ = try await client(transport).requestTokens(.refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery)
+            _ = try await client(transport).requestTokens(
+                .refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery, binding: .of(discovery))
         } throws: { ($0 as? AuthError)?.oauthError == .invalidGrant }
         await #expect {
             _ = try await client(transport).requestTokens(
                 .authorizationCode(code: "c", redirectURI: URL(string: "http://127.0.0.1:1/callback")!, codeVerifier: nil),
-                provider: try provider(), discovery: discovery)
+                provider: try provider(), discovery: discovery, binding: .of(discovery))
         } throws: { ($0 as? AuthError)?.code == .networkRequestFailed }
     }
 
@@ -176,7 +181,7 @@ struct TokenClientDPoPTests {
         let ok = StubTransport { _ in answer(#"{"request_uri":"urn:ietf:params:oauth:request_uri:abc","expires_in":90}"#, status: 201) }
         let pushed = try await client(ok).pushAuthorization(
             [("response_type", "code"), ("client_id", "client"), ("dpop_jkt", key.thumbprint)], at: endpoint, provider: try provider(),
-            discovery: discovery)
+            discovery: discovery, binding: .of(discovery))
         #expect(pushed == TokenClient.Pushed(requestURI: "urn:ietf:params:oauth:request_uri:abc", expiresIn: 90))
         let form = FakeHTTP.form(ok.requests.first?.body ?? Data())
         #expect(form["dpop_jkt"] == key.thumbprint && form["client_id"] == "client" && ok.requests.first?.url == endpoint)
@@ -186,7 +191,7 @@ struct TokenClientDPoPTests {
         ] {
             await #expect(throws: AuthError.self) {
                 _ = try await client(StubTransport { _ in bad }).pushAuthorization(
-                    [], at: endpoint, provider: try provider(), discovery: discovery)
+                    [], at: endpoint, provider: try provider(), discovery: discovery, binding: .of(discovery))
             }
         }
     }
@@ -197,7 +202,7 @@ struct TokenClientDPoPTests {
             answer(#"{"device_code":"d","user_code":"U","verification_uri":"https://idp.example/device","expires_in":600}"#)
         }
         _ = try await client(transport).deviceAuthorization(
-            scopes: ["openid"], provider: try provider(), discovery: discovery, proofKey: key)
+            scopes: ["openid"], provider: try provider(), discovery: discovery, proofKey: key, binding: .of(discovery))
         #expect(FakeHTTP.form(transport.requests.first?.body ?? Data())["dpop_jkt"] == key.thumbprint)
     }
 }
@@ -350,7 +355,7 @@ struct DPoPReviewTests {
             return HTTPResponse(status: 200, body: Data(#"{"access_token":"at","token_type":"Bearer","refresh_token":"rt"}"#.utf8))
         }
         let issued = try await client(transport).requestTokens(
-            .refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery, proof: .offered(key))
+            .refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery, proof: .offered(key), binding: .of(discovery))
         #expect(issued.proofKey == key && issued.response.tokenType == "Bearer")
         var tokens = TokenSet(accessToken: "at", tokenType: "Bearer", expiresAt: nil, refreshToken: "rt", idToken: nil, scopes: [])
         tokens.proofKey = key
@@ -369,7 +374,7 @@ struct DPoPReviewTests {
         ] {
             await #expect {
                 _ = try await client(StubTransport { _ in HTTPResponse(status: status, headers: ["Location": "https://evil.example/"]) })
-                    .pushAuthorization([], at: endpoint, provider: try provider(), discovery: discovery)
+                    .pushAuthorization([], at: endpoint, provider: try provider(), discovery: discovery, binding: .of(discovery))
             } throws: { ($0 as? AuthError)?.code == code }
         }
     }

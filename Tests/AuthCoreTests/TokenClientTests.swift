@@ -37,7 +37,7 @@ struct TokenClientTests {
             let transport = StubTransport { _ in answer(#"{"error":"invalid_grant","error_description":"gone"}"#, status: status) }
             await #expect {
                 _ = try await client(transport).requestTokens(
-                    .refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery)
+                    .refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery, binding: .of(discovery))
             } throws: { error in
                 let error = error as? AuthError
                 return error?.code == .invalidCredential && error?.oauthError == .invalidGrant
@@ -52,7 +52,7 @@ struct TokenClientTests {
         postOnly.tokenEndpointAuthMethodsSupported = ["client_secret_post"]
         let transport = StubTransport { _ in answer(#"{"access_token":"at","token_type":"Bearer"}"#) }
         let issued = try await client(transport, secrets: ["SECRET": "s3cret"]).requestTokens(
-            .refreshToken("r", scopes: nil), provider: try provider(secretEnv: "SECRET"), discovery: postOnly)
+            .refreshToken("r", scopes: nil), provider: try provider(secretEnv: "SECRET"), discovery: postOnly, binding: .of(postOnly))
         #expect(issued.response.accessToken == "at" && issued.idTokenClaims == nil)
         let sent = try #require(transport.requests.first)
         let form = FakeHTTP.form(sent.body ?? Data())
@@ -65,7 +65,8 @@ struct TokenClientTests {
         let transport = StubTransport { _ in answer(#"{"access_token":"at","token_type":"Bearer"}"#) }
         let workload = WorkloadClient(clientID: "robot", authentication: .secretEnvironment("ROBOT_SECRET"))
         _ = try await client(transport, secrets: ["ROBOT_SECRET": "r0bot"]).requestTokens(
-            .clientCredentials(scopes: ["api"]), provider: try provider(), client: .workload(workload), discovery: discovery)
+            .clientCredentials(scopes: ["api"]), provider: try provider(), client: .workload(workload), discovery: discovery,
+            binding: .of(discovery))
         let sent = try #require(transport.requests.first)
         let basic = "Basic " + Data("robot:r0bot".utf8).base64EncodedString()
         #expect(sent.headers["Authorization"] == basic)
@@ -75,7 +76,8 @@ struct TokenClientTests {
     @Test("a device poll's OAuth error is an answer, not a failure, even with HTTP 200 (GitHub)")
     func pollPending() async throws {
         let transport = StubTransport { _ in answer(#"{"error":"authorization_pending"}"#) }
-        let poll = try await client(transport).poll(deviceCode: "dc", provider: try provider(), discovery: discovery)
+        let poll = try await client(transport).poll(
+            deviceCode: "dc", provider: try provider(), discovery: discovery, binding: .of(discovery))
         #expect(poll == .refused(OAuthErrorResponse(error: "authorization_pending")))
         #expect(FakeHTTP.form(transport.requests.first?.body ?? Data())["device_code"] == "dc")
     }
@@ -90,10 +92,12 @@ struct TokenClientTests {
         let tokens = client(transport)
         await #expect {
             _ = try await tokens.requestTokens(
-                .refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery, idToken: .init(nonce: nil))
+                .refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery, idToken: .init(nonce: nil),
+                binding: .of(discovery))
         } throws: { ($0 as? AuthError)?.code == .invalidCredential }
         // Without an expectation (a workload's grant) it is not looked at.
-        let issued = try await tokens.requestTokens(.refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery)
+        let issued = try await tokens.requestTokens(
+            .refreshToken("r", scopes: nil), provider: try provider(), discovery: discovery, binding: .of(discovery))
         #expect(issued.idTokenClaims == nil)
     }
 
@@ -102,7 +106,7 @@ struct TokenClientTests {
         let transport = StubTransport { _ in HTTPResponse(status: 200, body: Data()) }
         let answer = try await client(transport, secrets: ["SECRET": "s"]).tokenHint(
             "rt", isRefreshToken: true, at: try #require(discovery.revocationEndpoint), provider: try provider(secretEnv: "SECRET"),
-            discovery: discovery)
+            discovery: discovery, binding: .of(discovery))
         #expect(answer.status == 200 && answer.error == nil)
         let sent = try #require(transport.requests.first)
         #expect(FakeHTTP.form(sent.body ?? Data()) == ["token": "rt", "token_type_hint": "refresh_token"])

@@ -25,6 +25,10 @@ public struct LinkedIdentity: Sendable, Equatable {
         self.tokens = tokens
     }
 
+    /// Where this identity's tokens, DPoP key and (for a workload) client authentication may
+    /// be sent: what was recorded when they were obtained (docs/security.md).
+    public var binding: SecretBinding { tokens?.binding(issuer: issuer) ?? .legacy(issuer: issuer) }
+
     public func matches(_ key: IdentityKey) -> Bool {
         providerID == key.providerID && issuer == key.issuer && federatedID == key.federatedID
     }

@@ -20,6 +20,13 @@ public struct ResourceGrant: Sendable, Equatable {
         self.tokens = tokens
     }
 
+    /// Where the grant's tokens may be sent: what was recorded when they were obtained — the
+    /// authorization server's endpoints and the resource (docs/security.md).
+    public var binding: SecretBinding {
+        let resourceURL = URL(string: resource).map { [$0] } ?? []
+        return tokens?.binding(issuer: issuer, also: resourceURL) ?? .legacy(issuer: issuer, also: resourceURL)
+    }
+
     /// True when the grant is for `resource` at `issuer`.
     public func matches(resource: String, issuer: String) -> Bool { self.resource == resource && self.issuer == issuer }
 }

@@ -29,6 +29,10 @@ public struct TokenSet: Sendable, Equatable {
     public var proofKey: DPoPKey?
     /// The rich authorization granted (RFC 9396), as the provider said or as asked.
     public var authorizationDetails: AuthorizationDetails?
+    /// Where these tokens (and the DPoP key) may be sent: recorded when they were obtained,
+    /// kept through every refresh (docs/security.md). Nil for tokens stored before authctl
+    /// recorded it: `binding(issuer:)` then binds them to their issuer's origin.
+    public var egress: SecretBinding?
 
     /// Whether the access token is bound to a DPoP key and useless without a proof.
     public var isDPoPBound: Bool { tokenType.lowercased() == "dpop" }
@@ -44,6 +48,12 @@ public struct TokenSet: Sendable, Equatable {
         self.idToken = idToken
         self.scopes = scopes
         self.additionalTokens = additionalTokens
+    }
+
+    /// Where these tokens may go: the recorded binding, or for tokens stored before one was
+    /// recorded, the origin of `issuer` (and `also`: a resource grant's resource).
+    public func binding(issuer: String, also: [URL] = []) -> SecretBinding {
+        egress ?? .legacy(issuer: issuer, also: also)
     }
 
     /// The key of a scope set in `additionalTokens`: the distinct scopes, sorted, joined by

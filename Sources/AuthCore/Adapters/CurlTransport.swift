@@ -38,7 +38,7 @@ public struct CurlTransport: HTTPTransport {
         self.environment = environment
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
         try request.checkHeaders()
         let curl = try LibCurl.shared()
         let settings = LibCurl.Settings(
@@ -59,7 +59,7 @@ public struct CurlTransport: HTTPTransport {
     /// its size and no total time limit (an event stream may stay open, idle, for hours; Ctrl-C
     /// ends it). The connection must be made within the usual connect time and the head must
     /// come within `timeout`, as for any request.
-    public func stream(
+    public func exchange(
         _ request: HTTPRequest, decide: @escaping @Sendable (HTTPResponseHead) throws -> StreamDecision,
         sink: @escaping @Sendable (Data) throws -> Void
     ) async throws -> HTTPResponseHead {

@@ -8,15 +8,15 @@ public final class LazyTransport: HTTPTransport, Sendable {
 
     public init(_ make: @escaping @Sendable () -> any HTTPTransport) { self.make = make }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try await transport.send(request)
+    public func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await transport.exchange(request)
     }
 
-    public func stream(
+    public func exchange(
         _ request: HTTPRequest, decide: @escaping @Sendable (HTTPResponseHead) throws -> StreamDecision,
         sink: @escaping @Sendable (Data) throws -> Void
     ) async throws -> HTTPResponseHead {
-        try await transport.stream(request, decide: decide, sink: sink)
+        try await transport.exchange(request, decide: decide, sink: sink)
     }
 
     private var transport: any HTTPTransport {

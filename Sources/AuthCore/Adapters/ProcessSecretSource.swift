@@ -13,20 +13,28 @@ extension SafeFile {
 /// The process environment and the file system.
 public struct ProcessSecretSource: SecretSource {
     let environment: [String: String]
+    /// The keystore's own files, found when a secret file is read (rarely; the keystore's
+    /// key file is named inside it).
+    let ownFiles: @Sendable () -> [String]
 
-    public init(environment: [String: String]) {
+    public init(environment: [String: String], keystoreFiles: @escaping @Sendable () -> [String] = { [] }) {
         self.environment = environment
+        ownFiles = keystoreFiles
     }
 
     public func environmentValue(_ name: String) -> String? { environment[name] }
 
+    public var keystoreFiles: [String] { ownFiles() }
+
     public func fileContents(_ path: String) throws -> String {
-        try SafeFile.readSecretText(path, what: "the client secret file", check: "\(input: .clientSecretFile)")
+        try checkNotKeystoreFile(path, option: .clientSecretFile)
+        return try SafeFile.readSecretText(path, what: "the client secret file", check: "\(input: .clientSecretFile)")
             .trimming(.whitespacesAndNewlines)
     }
 
     public func privateKey(_ path: String) throws -> String {
-        try SafeFile.readSecretText(
+        try checkNotKeystoreFile(path, option: .privateKeyFile)
+        return try SafeFile.readSecretText(
             path, what: "the private key file", check: "\(input: .privateKeyFile) (the AuthKey_KEYID.p8 from Apple)")
     }
 }
@@ -34,7 +42,8 @@ public struct ProcessSecretSource: SecretSource {
 /// Every secret source reads a private key file the same way, refusing an unsafe one.
 extension SecretSource {
     public func privateKey(_ path: String) throws -> String {
-        try SafeFile.readSecretText(
+        try checkNotKeystoreFile(path, option: .privateKeyFile)
+        return try SafeFile.readSecretText(
             path, what: "the private key file", check: "\(input: .privateKeyFile) (the AuthKey_KEYID.p8 from Apple)")
     }
 }

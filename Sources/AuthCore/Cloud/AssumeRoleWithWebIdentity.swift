@@ -30,10 +30,13 @@ public struct AssumeRoleWithWebIdentityRequest: Sendable, Equatable {
             ("RoleSessionName", roleSessionName), ("WebIdentityToken", webIdentityToken),
         ]
         if let durationSeconds { parameters.append(("DurationSeconds", String(durationSeconds))) }
-        return HTTPRequest(
+        var request = HTTPRequest(
             method: "POST", url: endpoint,
             headers: ["Content-Type": "application/x-www-form-urlencoded; charset=utf-8", "Accept": "text/xml"],
             body: Data(FormURLEncoding.encode(parameters).utf8), responseLimit: Self.responseLimit)
+        // The ID token is what `aws-credentials` exists to give STS (an AWS host, `STSEndpoint`).
+        request.egress = .handedOver(recipient: "AWS STS")
+        return request
     }
 }
 

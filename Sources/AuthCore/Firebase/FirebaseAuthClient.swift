@@ -36,6 +36,13 @@ public struct FirebaseAuthClient: Sendable {
     /// Sends and reads an answer: a JSON object (HTTP 200), or the service's error. Anything
     /// else — an HTML page, a 5xx without the service's error — is `network-request-failed`.
     func call(_ request: HTTPRequest) async throws -> Answer {
+        var request = request
+        // The project's own services (or the emulator the user's session came from, which
+        // `FirebaseSignIn.checkServed` holds to): its tokens go nowhere else.
+        request.egress = .bound(
+            SecretBinding(
+                issuer: "https://securetoken.google.com/\(config.projectId)",
+                origins: [endpoints.token, endpoints.accounts("lookup")].compactMap(Origin.init)), provider: "firebase")
         let response = try await transport.send(request)
         if let failure = FirebaseServiceError.parse(response) {
             return .refused(failure, JSONValue.object(from: response.body) ?? [:])

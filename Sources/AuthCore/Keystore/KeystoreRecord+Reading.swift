@@ -116,7 +116,7 @@ extension KeystoreRecord.Tokens {
         var seen = SeenKeys()
         var accessToken: String?, tokenType: String?, expiresAt: Date?, refreshToken: String?, idToken: String?
         var scopes: [String]?, additionalTokens: [String: KeystoreRecord.ScopedToken]?, needsSignInSince: Date?, sealed: String?
-        var dpopKey: String?, derivedCredentials: [String: KeystoreRecord.DerivedCredential]?
+        var dpopKey: String?, derivedCredentials: [String: KeystoreRecord.DerivedCredential]?, egress: KeystoreRecord.Egress?
         let ok = reader.object { reader, key in
             switch key {
             case "accessToken": return seen.first(0) && reader.set(&accessToken, reader.string())
@@ -130,6 +130,7 @@ extension KeystoreRecord.Tokens {
             case "sealed": return seen.first(8) && reader.set(&sealed, reader.string())
             case "dpopKey": return seen.first(9) && reader.set(&dpopKey, reader.string())
             case "derivedCredentials": return seen.first(10) && reader.set(&derivedCredentials, reader.derivedCredentials())
+            case "egress": return seen.first(11) && reader.set(&egress, KeystoreRecord.Egress.read(&reader))
             default: return false
             }
         }
@@ -137,7 +138,24 @@ extension KeystoreRecord.Tokens {
         return KeystoreRecord.Tokens(
             accessToken: accessToken, tokenType: tokenType, expiresAt: expiresAt, refreshToken: refreshToken, idToken: idToken,
             scopes: scopes, additionalTokens: additionalTokens, needsSignInSince: needsSignInSince, dpopKey: dpopKey, sealed: sealed,
-            derivedCredentials: derivedCredentials)
+            derivedCredentials: derivedCredentials, egress: egress)
+    }
+}
+
+extension KeystoreRecord.Egress {
+    /// `tokens.egress`: an issuer and origins each in its stored form (`Origin(storedForm:)`).
+    static func read(_ reader: inout KeystoreRecordReader) -> KeystoreRecord.Egress? {
+        var seen = SeenKeys()
+        var issuer: String?, origins: [String]?
+        let ok = reader.object { reader, key in
+            switch key {
+            case "issuer": return seen.first(0) && reader.set(&issuer, reader.string())
+            case "origins": return seen.first(1) && reader.set(&origins, reader.strings())
+            default: return false
+            }
+        }
+        guard ok, let issuer, let origins, origins.allSatisfy({ Origin(storedForm: $0) != nil }) else { return nil }
+        return KeystoreRecord.Egress(issuer: issuer, origins: origins)
     }
 }
 

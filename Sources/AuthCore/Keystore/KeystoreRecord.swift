@@ -148,6 +148,16 @@ enum KeystoreRecord {
         /// Exchanged tokens and cloud credentials made from these tokens (docs/cloud.md);
         /// sealed like `additionalTokens`.
         var derivedCredentials: [String: DerivedCredential]? = nil
+        /// Where the tokens may be sent (docs/security.md): readable, and in a sealed keystore
+        /// bound with the other readable fields. Absent for tokens stored before 0.34.
+        var egress: Egress? = nil
+    }
+
+    /// `tokens.egress`: the issuer and the origins (`scheme://host:port`) recorded when the
+    /// tokens were obtained.
+    struct Egress: Codable, Equatable {
+        var issuer: String
+        var origins: [String]
     }
 
     /// `tokens.additionalTokens[SCOPES]`.
@@ -314,7 +324,8 @@ extension KeystoreRecord.Tokens {
             additionalTokens: tokens.additionalTokens?.mapValues(KeystoreRecord.ScopedToken.init),
             needsSignInSince: tokens.needsSignInSince, dpopKey: tokens.proofKey?.storedForm,
             authorizationDetails: tokens.authorizationDetails?.value, sealed: nil,
-            derivedCredentials: tokens.derivedCredentials?.mapValues(KeystoreRecord.DerivedCredential.init))
+            derivedCredentials: tokens.derivedCredentials?.mapValues(KeystoreRecord.DerivedCredential.init),
+            egress: tokens.egress.map { KeystoreRecord.Egress(issuer: $0.issuer, origins: $0.origins.map(\.description)) })
     }
 
     /// The domain's tokens; from a record still sealed (read without the key, for `status`
@@ -328,6 +339,8 @@ extension KeystoreRecord.Tokens {
         set.proofKey = dpopKey.flatMap(DPoPKey.init(storedForm:))
         set.authorizationDetails = authorizationDetails.flatMap(AuthorizationDetails.init)
         set.derivedCredentials = derivedCredentials?.compactMapValues(\.domain)
+        // An origin that does not read is left out: the binding only narrows.
+        set.egress = egress.map { SecretBinding(issuer: $0.issuer, origins: $0.origins.compactMap(Origin.init(storedForm:))) }
         return set
     }
 }

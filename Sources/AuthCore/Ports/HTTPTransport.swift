@@ -9,6 +9,9 @@ public struct HTTPRequest: Sendable, Equatable {
     /// The most bytes of response body accepted; a longer answer fails the request as too
     /// large while it arrives (`HTTPRequest.tooLarge`).
     public var responseLimit: Int
+    /// Where the secrets this request carries may go (`checkEgress`, the one check before
+    /// anything is sent): `.open` unless the sender says otherwise.
+    public var egress: Egress = .open
 
     /// 1 MiB: token, discovery, JWKS, userinfo and Graph JSON (golang.org/x/oauth2 reads at
     /// most 1 MiB of a token response). An ID token of megabytes is not one to keep.
@@ -120,12 +123,18 @@ public enum StreamDecision: Sendable, Equatable {
 /// The network seam. The executable wires `CurlTransport`; tests wire stubs or the
 /// in-process fake provider.
 ///
+/// A transport implements `exchange`; everyone else calls `send` and `stream`, which check
+/// the request's egress (`HTTPRequest.checkEgress`) first — the one place where a secret is
+/// held to where it was bound, whatever transport is wired, so that no caller can forget it.
+/// A transport that wraps another (logging, lazy creation) calls the inner one's `exchange`.
+///
 /// A transport throws `AuthError` with code `network-request-failed` when the exchange
 /// could not happen; any HTTP status, including 3xx and 5xx, is returned as a response.
 public protocol HTTPTransport: Sendable {
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+    /// Sends `request`, already checked. Called by `send` alone (and by wrapping transports).
+    func exchange(_ request: HTTPRequest) async throws -> HTTPResponse
 
-    /// Sends `request` and hands the answer on as it arrives (`authctl request`,
+    /// Sends `request`, already checked, and hands the answer on as it arrives (`stream`) (`authctl request`,
     /// docs/resources.md): once the status and headers are in, `decide` is called with them
     /// (once, before any body byte); on `.stream` every chunk of the body then goes to `sink`
     /// in order, while the transfer runs, with no bound on its size and no total time limit;
@@ -133,20 +142,36 @@ public protocol HTTPTransport: Sendable {
     /// by `decide` or `sink` (stdout closed) ends the transfer and is thrown as it is.
     /// `request.responseLimit` does not apply; the head must come within the transport's
     /// usual time.
-    func stream(
+    func exchange(
         _ request: HTTPRequest, decide: @escaping @Sendable (HTTPResponseHead) throws -> StreamDecision,
         sink: @escaping @Sendable (Data) throws -> Void
     ) async throws -> HTTPResponseHead
 }
 
 extension HTTPTransport {
-    /// A transport that cannot stream (the fakes answering from memory): the whole answer,
-    /// then the decision and the body in one chunk.
+    /// Sends `request` once its egress is checked (`HTTPRequest.checkEgress`): a request whose
+    /// secrets may not go to its URL throws, and nothing is sent.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try request.checkEgress()
+        return try await exchange(request)
+    }
+
+    /// `exchange(_:decide:sink:)` once the egress is checked, as `send`.
     public func stream(
         _ request: HTTPRequest, decide: @escaping @Sendable (HTTPResponseHead) throws -> StreamDecision,
         sink: @escaping @Sendable (Data) throws -> Void
     ) async throws -> HTTPResponseHead {
-        let response = try await send(request)
+        try request.checkEgress()
+        return try await exchange(request, decide: decide, sink: sink)
+    }
+
+    /// A transport that cannot stream (the fakes answering from memory): the whole answer,
+    /// then the decision and the body in one chunk.
+    public func exchange(
+        _ request: HTTPRequest, decide: @escaping @Sendable (HTTPResponseHead) throws -> StreamDecision,
+        sink: @escaping @Sendable (Data) throws -> Void
+    ) async throws -> HTTPResponseHead {
+        let response = try await exchange(request)
         if try decide(response.head) == .stream, !response.body.isEmpty { try sink(response.body) }
         return response.head
     }

@@ -100,7 +100,8 @@ public struct MicrosoftProvider: IdentityProvider {
 
     public func enrichedProfile(_ profile: Profile, tokens: TokenSet, transport: any HTTPTransport) async -> (Profile, [ProfileWarning]) {
         guard scopes(tokens.scopes, cover: ["User.Read"]), let accessToken = tokens.accessToken else { return (profile, []) }
-        return await MicrosoftGraph(host: graphHost).profile(completing: profile, accessToken: accessToken, transport: transport)
+        return await MicrosoftGraph(host: graphHost).profile(
+            completing: profile, accessToken: accessToken, binding: tokens.egress ?? .legacy(issuer: issuer), transport: transport)
     }
 
     /// Graph `/v1.0/me/photo/$value` (docs/microsoft.md: fetched on demand, no photo URL stored).

@@ -28,6 +28,11 @@ extension ProviderConfig {
                     "\(input: .clientSecretEnv) '\(Sanitize.text(clientSecretEnv, limit: 60))' is not the name of an environment variable (letters, digits and _, not starting with a digit). Write for example \(input: .clientSecretEnv) MY_CLIENT_SECRET"
                 )
             }
+            if let clientSecretEnv, KeystoreSecretReference.isKeystoreVariable(clientSecretEnv) {
+                throw AuthError.invalidArgument(
+                    "\(input: .clientSecretEnv) \(clientSecretEnv) holds or unlocks authctl's own secrets (the keystore's passphrase or key, a token authctl hands out), which are never sent as a client's secret. Name the variable that holds the client's secret"
+                )
+            }
         }
         try field(.clientSecretFile) {
             if let clientSecretFile {

@@ -25,6 +25,8 @@ struct CredentialAssembly: Sendable {
             idToken: idToken, scopes: tokens.scopes ?? askedScopes)
         tokenSet.proofKey = issued.proofKey
         tokenSet.authorizationDetails = tokens.authorizationDetails ?? askedDetails
+        // Bound to where they were obtained, under the validated issuer (Microsoft: the tenant's).
+        tokenSet.egress = issued.binding.map { SecretBinding(issuer: claims.issuer, origins: $0.origins) }
         // The identity is keyed by the validated `iss` (for most providers the configured
         // issuer; for Microsoft the token's tenant issuer).
         let federatedID = try provider.federatedID(from: claims)
@@ -49,6 +51,7 @@ struct CredentialAssembly: Sendable {
             scopes: tokens.scopes ?? askedScopes)
         tokenSet.proofKey = issued.proofKey
         tokenSet.authorizationDetails = tokens.authorizationDetails
+        tokenSet.egress = issued.binding
         var credential = Credential(
             providerID: provider.id.rawValue, issuer: provider.issuer, federatedID: "", profile: Profile(), tokens: tokenSet,
             claims: IDTokenClaims(raw: [:]))

@@ -71,19 +71,29 @@ struct SignInDriver: Sendable {
                     input = .redirect(redirect.outcome)
                 case .requestDeviceAuthorization(let scopes, let discovery, let proofKey):
                     input = .deviceAuthorization(
-                        try await tokens.deviceAuthorization(scopes: scopes, provider: provider, discovery: discovery, proofKey: proofKey))
+                        try await tokens.deviceAuthorization(
+                            scopes: scopes, provider: provider, discovery: discovery, proofKey: proofKey,
+                            binding: TokenClient.binding(for: provider, discovery: discovery)))
                 case .pushAuthorization(let request, let endpoint, let discovery):
                     input = .pushed(
-                        try await tokens.pushAuthorization(request.parameters, at: endpoint, provider: provider, discovery: discovery))
+                        try await tokens.pushAuthorization(
+                            request.parameters, at: endpoint, provider: provider, discovery: discovery,
+                            binding: TokenClient.binding(for: provider, discovery: discovery)))
                 case .wait(let deadline):
                     try await clock.sleep(until: deadline)
                     input = .done
                 case .exchange(let grant, let discovery, let idToken, let proof, let resource):
+                    // The tokens are obtained now, from the endpoints this discovery names (and for
+                    // a resource, to be sent to it): that is where they stay bound.
                     input = .tokens(
                         try await tokens.requestTokens(
-                            grant, provider: provider, discovery: discovery, idToken: idToken, proof: proof, resource: resource))
+                            grant, provider: provider, discovery: discovery, idToken: idToken, proof: proof, resource: resource,
+                            binding: TokenClient.binding(for: provider, discovery: discovery).adding([resource].compactMap { $0 })))
                 case .pollDevice(let deviceCode, let discovery, let proof):
-                    input = .polled(try await tokens.poll(deviceCode: deviceCode, provider: provider, discovery: discovery, proof: proof))
+                    input = .polled(
+                        try await tokens.poll(
+                            deviceCode: deviceCode, provider: provider, discovery: discovery, proof: proof,
+                            binding: TokenClient.binding(for: provider, discovery: discovery)))
                 case .makeCredential(let making):
                     input = .credential(try await credentials.credential(making, provider: provider))
                 }

@@ -49,7 +49,7 @@ struct ClientAuthenticator: Sendable {
                     jti: random.base64URL(bytes: 18), now: clock.now(), certificateThumbprint: provider.wantsCertificateThumbprint))
         }
         if let name = config.clientSecretEnv {
-            guard let value = secrets.environmentValue(name), !value.isEmpty else {
+            guard let value = try secrets.secretVariable(name, option: .clientSecretEnv), !value.isEmpty else {
                 throw AuthError.notConfigured(
                     "the client secret of \(config.id) comes from the environment variable \(name), which is not set. Set it, or change \(input: .clientSecretEnv)"
                 )
@@ -69,7 +69,7 @@ struct ClientAuthenticator: Sendable {
         let supported = discovery?.tokenEndpointAuthMethodsSupported
         switch client.authentication {
         case .secretEnvironment(let name):
-            guard let value = secrets.environmentValue(name), !value.isEmpty else {
+            guard let value = try secrets.secretVariable(name, option: .clientSecretEnv), !value.isEmpty else {
                 throw AuthError.notConfigured(
                     "the client secret of the workload \(client.clientID) comes from the environment variable \(name), which is not set or empty. Set it, or sign in again with another \(input: .clientSecretEnv)"
                 )

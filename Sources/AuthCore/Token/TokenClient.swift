@@ -10,6 +10,10 @@
 /// with a new proof and a new client authentication, and its nonce is remembered for this
 /// command's later requests to it.
 ///
+/// Every request names the binding of the secrets it carries (`SecretBinding`): the stored
+/// one for a refresh, a revocation or a renewal, a fresh one (`binding(for:discovery:)`) for
+/// a sign-in that obtains them now; the transport's egress check holds each request to it.
+///
 /// It authenticates the client, sends, parses the answer (`TokenResponse`, whose refusal is
 /// an `AuthError` carrying the provider's `oauthError` as a value) and validates the ID
 /// token when one comes back and the caller says what it expects of it. It keeps no state:
@@ -52,11 +56,15 @@ public struct TokenClient: Sendable {
         /// `DPoP`, and a public client's refresh token may be either way (RFC 9449 §5). Nil when
         /// no proof was sent.
         public var proofKey: DPoPKey?
+        /// Where the issued tokens may be sent: the binding the grant was made under (set by
+        /// `requestTokens` and `poll`), which the stored tokens keep.
+        public var binding: SecretBinding?
 
-        public init(response: TokenResponse, idTokenClaims: IDTokenClaims? = nil, proofKey: DPoPKey? = nil) {
+        public init(response: TokenResponse, idTokenClaims: IDTokenClaims? = nil, proofKey: DPoPKey? = nil, binding: SecretBinding? = nil) {
             self.response = response
             self.idTokenClaims = idTokenClaims
             self.proofKey = proofKey
+            self.binding = binding
         }
     }
 
@@ -117,6 +125,13 @@ public struct TokenClient: Sendable {
         try await metadata.discovery(for: provider)
     }
 
+    /// The binding of secrets obtained now, from `provider` as `discovery` (fetched and checked
+    /// against the configured issuer) describes it: its endpoints and the provider's profile
+    /// photo (Microsoft Graph).
+    static func binding(for provider: any IdentityProvider, discovery: DiscoveryDocument, issuer: String? = nil) -> SecretBinding {
+        SecretBinding(issuer: issuer ?? discovery.issuer, discovery: discovery, also: [provider.profilePhoto?.url])
+    }
+
     /// Makes the provider's client authentication once, without sending it, so that one that
     /// cannot be made (Apple: the key file missing or unsafe) fails before a browser opens.
     func checkClientAuthentication(_ provider: any IdentityProvider) async throws {
@@ -130,13 +145,15 @@ public struct TokenClient: Sendable {
     ///   - proof: the DPoP key the request proves, and whether the tokens must be bound to it.
     ///   - additionalParameters: added to the grant's form.
     ///   - resource: the protected resource the token is for (RFC 8707 §2.2), sent as `resource`.
+    ///   - binding: where the secrets of the request may go (a refresh: the stored binding).
     func requestTokens(
         _ grant: TokenRequest.Grant, provider: any IdentityProvider, client: Client = .configured, discovery: DiscoveryDocument,
-        idToken: IDTokenExpectation? = nil, proof: Proof = .none, additionalParameters: [(String, String)] = [], resource: URL? = nil
+        idToken: IDTokenExpectation? = nil, proof: Proof = .none, additionalParameters: [(String, String)] = [], resource: URL? = nil,
+        binding: SecretBinding
     ) async throws -> Issued {
         let (response, clientID) = try await send(
             grant, provider: provider, client: client, discovery: discovery, proof: proof, additionalParameters: additionalParameters,
-            resource: resource)
+            resource: resource, binding: binding)
         if case .refreshToken = grant, response.status == 400, response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D }) {
             // RFC 6749 §5.2 puts `invalid_grant` in a JSON body; some servers (Glewlwyd) answer a
             // used, revoked or expired refresh token with a bare 400. For a refresh nothing
@@ -144,25 +161,28 @@ public struct TokenClient: Sendable {
             throw AuthError.invalidCredential(
                 "\(provider.id) refused the refresh token (HTTP 400 with no explanation)", oauthError: .invalidGrant)
         }
-        return try await issued(
+        var issued = try await issued(
             response, provider: provider, client: client, clientID: clientID, discovery: discovery, idToken: idToken, proof: proof,
             exchange: grant.isTokenExchange)
+        issued.binding = binding
+        return issued
     }
 
     /// One poll of the device flow (RFC 8628 §3.4): the tokens, or the provider's OAuth
     /// error as an answer (`authorization_pending`, `slow_down`, …) for `DeviceTokenPolling`
     /// to judge. The ID token is validated as a sign-in's, with no nonce.
-    func poll(deviceCode: String, provider: any IdentityProvider, discovery: DiscoveryDocument, proof: Proof = .none) async throws
-        -> DevicePoll
-    {
+    func poll(
+        deviceCode: String, provider: any IdentityProvider, discovery: DiscoveryDocument, proof: Proof = .none, binding: SecretBinding
+    ) async throws -> DevicePoll {
         let (response, clientID) = try await send(
-            .deviceCode(deviceCode), provider: provider, client: .configured, discovery: discovery, proof: proof)
+            .deviceCode(deviceCode), provider: provider, client: .configured, discovery: discovery, proof: proof, binding: binding)
         // An OAuth error whatever the status: GitHub answers `authorization_pending` with 200.
         if let json = JSONValue.object(from: response.body), let error = OAuthErrorResponse(json) { return .refused(error) }
-        return .issued(
-            try await issued(
-                response, provider: provider, client: .configured, clientID: clientID, discovery: discovery, idToken: .init(nonce: nil),
-                proof: proof))
+        var issued = try await issued(
+            response, provider: provider, client: .configured, clientID: clientID, discovery: discovery, idToken: .init(nonce: nil),
+            proof: proof)
+        issued.binding = binding
+        return .issued(issued)
     }
 
     /// The token request of `grant`, authenticated as `client`, with a DPoP proof when one is
@@ -171,7 +191,7 @@ public struct TokenClient: Sendable {
     /// is used once): the refused request used up neither the code nor the refresh token.
     private func send(
         _ grant: TokenRequest.Grant, provider: any IdentityProvider, client: Client, discovery: DiscoveryDocument, proof: Proof,
-        additionalParameters: [(String, String)] = [], resource: URL? = nil
+        additionalParameters: [(String, String)] = [], resource: URL? = nil, binding: SecretBinding
     ) async throws -> (HTTPResponse, clientID: String) {
         let clientID = try self.clientID(client, provider: provider)
         var retried = false
@@ -181,7 +201,8 @@ public struct TokenClient: Sendable {
                 authentication: try await authenticator.authentication(for: client, provider: provider, discovery: discovery))
             request.additionalParameters = additionalParameters
             request.resource = resource
-            let response = try await send(request.httpRequest, proof: proof.key, clientID: clientID)
+            let response = try await send(
+                request.httpRequest, proof: proof.key, clientID: clientID, egress: .bound(binding, provider: provider.id.rawValue))
             if proof.key != nil, !retried, DPoPNonces.asksForNonce(response) {
                 retried = true
                 continue
@@ -229,23 +250,25 @@ public struct TokenClient: Sendable {
     /// parameters with the client's authentication, sent to `endpoint`; its `request_uri`.
     func pushAuthorization(
         _ parameters: [(String, String)], at endpoint: URL, provider: any IdentityProvider, client: Client = .configured,
-        discovery: DiscoveryDocument
+        discovery: DiscoveryDocument, binding: SecretBinding
     ) async throws -> Pushed {
         let clientID = try self.clientID(client, provider: provider)
         var form = parameters.filter { $0.0 != "client_id" }
         var headers: [String: String] = [:]
         try await authenticator.authentication(for: client, provider: provider, discovery: discovery, endpoint: endpoint)
             .apply(clientID: clientID, to: &form, headers: &headers)
-        let response = try await send(.form(endpoint, form, headers: headers), proof: nil, clientID: clientID)
+        let response = try await send(
+            .form(endpoint, form, headers: headers), proof: nil, clientID: clientID, egress: .bound(binding, provider: provider.id.rawValue)
+        )
         return try Pushed.parse(response, host: "\(provider.id) (\(endpoint.host ?? "?"))")
     }
 
     /// The device authorization request (RFC 8628 §3.1) for `scopes`.
     /// With a DPoP key, its thumbprint goes as `dpop_jkt` (RFC 9449 §10): the device code is
     /// then bound to it, whatever key a poll proves.
-    func deviceAuthorization(scopes: [String], provider: any IdentityProvider, discovery: DiscoveryDocument, proofKey: DPoPKey? = nil)
-        async throws -> DeviceAuthorizationResponse
-    {
+    func deviceAuthorization(
+        scopes: [String], provider: any IdentityProvider, discovery: DiscoveryDocument, proofKey: DPoPKey? = nil, binding: SecretBinding
+    ) async throws -> DeviceAuthorizationResponse {
         guard let endpoint = discovery.deviceAuthorizationEndpoint else {
             throw AuthError.internalError("the device authorization request has no endpoint")
         }
@@ -256,7 +279,8 @@ public struct TokenClient: Sendable {
                 for: .configured, provider: provider, discovery: discovery, endpoint: endpoint),
             dpopJKT: proofKey?.thumbprint)
         return try DeviceAuthorizationResponse.parse(
-            try await send(request.httpRequest, proof: nil, clientID: clientID), host: "\(provider.id) (\(endpoint.host ?? "?"))")
+            try await send(request.httpRequest, proof: nil, clientID: clientID, egress: .bound(binding, provider: provider.id.rawValue)),
+            host: "\(provider.id) (\(endpoint.host ?? "?"))")
     }
 
     /// A request about one token at `endpoint` — revocation (RFC 7009 §2.1) or introspection
@@ -265,13 +289,15 @@ public struct TokenClient: Sendable {
     /// different things with it.
     func tokenHint(
         _ token: String, isRefreshToken: Bool, at endpoint: URL, provider: any IdentityProvider, client: Client = .configured,
-        discovery: DiscoveryDocument
+        discovery: DiscoveryDocument, binding: SecretBinding
     ) async throws -> EndpointAnswer {
         var parameters = [("token", token), ("token_type_hint", isRefreshToken ? "refresh_token" : "access_token")]
         var headers: [String: String] = [:]
         try await authenticator.authentication(for: client, provider: provider, discovery: discovery, endpoint: endpoint)
             .apply(clientID: try clientID(client, provider: provider), to: &parameters, headers: &headers)
-        let response = try await send(.form(endpoint, parameters, headers: headers), proof: nil, clientID: nil)
+        let response = try await send(
+            .form(endpoint, parameters, headers: headers), proof: nil, clientID: nil,
+            egress: .bound(binding, provider: provider.id.rawValue))
         return EndpointAnswer(status: response.status, json: JSONValue.object(from: response.body))
     }
 
@@ -281,10 +307,14 @@ public struct TokenClient: Sendable {
         return try provider.requireClientID()
     }
 
-    /// Every request of this client leaves here: with a DPoP proof of `proof` (and the
-    /// server's nonce, when it gave one), and the nonce it answers with remembered.
-    private func send(_ request: HTTPRequest, proof: DPoPKey?, clientID: String?) async throws -> HTTPResponse {
+    /// Every request of this client leaves here: bound to where its secrets may go, with a
+    /// DPoP proof of `proof` (and the server's nonce, when it gave one), and the nonce it
+    /// answers with remembered.
+    private func send(_ request: HTTPRequest, proof: DPoPKey?, clientID: String?, egress: HTTPRequest.Egress) async throws
+        -> HTTPResponse
+    {
         var request = request
+        request.egress = egress
         let server = DPoPNonces.Server(url: request.url, clientID: clientID)
         if let proof {
             request.headers["DPoP"] = try proof.proof(

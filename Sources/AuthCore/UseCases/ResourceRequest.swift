@@ -163,7 +163,9 @@ public struct ResourceRequest: Sendable {
         {
             headers[name] = value
         }
-        let request = HTTPRequest(method: method, url: input.url, headers: headers, body: input.body, responseLimit: Self.responseLimit)
+        var request = HTTPRequest(method: method, url: input.url, headers: headers, body: input.body, responseLimit: Self.responseLimit)
+        // And only to where the grant's tokens were bound when they were obtained.
+        request.egress = .bound(token.grant.binding, provider: token.grant.providerID)
         try request.checkHeaders()
         return request
     }

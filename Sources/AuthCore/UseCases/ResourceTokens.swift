@@ -117,7 +117,7 @@ public struct ResourceTokens: Sendable {
         do {
             issued = try await tokens.requestTokens(
                 .refreshToken(refreshToken, scopes: nil), provider: provider, discovery: discovery, idToken: nil, proof: proof,
-                resource: URL(string: grant.resource))
+                resource: URL(string: grant.resource), binding: grant.binding)
         } catch let error as AuthError where error.oauthError == .invalidGrant {
             throw AuthError.invalidCredential(
                 "\(grant.providerID) no longer accepts the refresh token for \(grant.resource) (invalid_grant). Sign in again: \(command: .login, "\(grant.resource)")",

@@ -33,6 +33,7 @@ public struct SessionCheck: Sendable {
     /// Asks the provider of `user`'s last sign-in (or `providerID`) about the session.
     public func run(user: User, providerID: ProviderID? = nil) async throws -> Output {
         let (id, tokenSet) = try TokenRefresh.select(TokenRefresh.Input(providerID: providerID), of: user)
+        let binding = user.identity(for: id)?.binding ?? .legacy(issuer: "")
         let provider = try configStore.identityProvider(ProviderID(parsing: id))
         let discovery = try await tokens.discovery(for: provider)
         func output(_ method: Output.Method, _ active: Bool, _ detail: String?) -> Output {
@@ -42,7 +43,8 @@ public struct SessionCheck: Sendable {
             let token = tokenSet.refreshToken ?? tokenSet.accessToken
         {
             let answer = try await tokens.tokenHint(
-                token, isRefreshToken: tokenSet.refreshToken != nil, at: endpoint, provider: provider, discovery: discovery)
+                token, isRefreshToken: tokenSet.refreshToken != nil, at: endpoint, provider: provider, discovery: discovery,
+                binding: binding)
             if let error = answer.error {
                 throw AuthError.invalidCredential(
                     "\(id) refused to answer the introspection request (HTTP \(answer.status), \(Sanitize.text(error.summary, limit: 300))). \(error.nextStep)"
@@ -64,8 +66,9 @@ public struct SessionCheck: Sendable {
             throw AuthError.invalidCredential(
                 "the \(id) session holds no access token to ask \(id)'s userinfo endpoint with. Sign in again: \(command: .login, "\(id)")")
         }
-        let response = try await transport.send(
-            HTTPRequest(url: endpoint, headers: ["Authorization": "Bearer \(accessToken)", "Accept": "application/json"]))
+        var request = HTTPRequest(url: endpoint, headers: ["Authorization": "Bearer \(accessToken)", "Accept": "application/json"])
+        request.egress = .bound(binding, provider: id)
+        let response = try await transport.send(request)
         if response.status == 200 { return output(.userinfo, true, nil) }
         if response.status == 401 || response.status == 403 {
             // RFC 6750 §3: the provider's words are in WWW-Authenticate.

@@ -153,7 +153,8 @@ public struct TokenExchange: Sendable {
             actorTokenType: actor == nil ? nil : input.actorTokenType.map(TokenExchangeRequest.TokenType.identifier))
         let issued: TokenClient.Issued
         do {
-            issued = try await tokens.requestTokens(.tokenExchange(request), provider: provider, client: client, discovery: discovery)
+            issued = try await tokens.requestTokens(
+                .tokenExchange(request), provider: provider, client: client, discovery: discovery, binding: identity.binding)
         } catch let error as AuthError where error.code == .invalidCredential && error.oauthError != nil {
             throw Self.refused(error, providerID: providerID)
         }
@@ -203,7 +204,8 @@ public struct TokenExchange: Sendable {
     func actorToken(_ source: ActorTokenSource) throws -> String {
         switch source {
         case .environment(let name):
-            guard let value = secrets.environmentValue(name)?.trimming(.whitespacesAndNewlines), !value.isEmpty else {
+            guard let value = try secrets.secretVariable(name, option: .actorTokenEnv)?.trimming(.whitespacesAndNewlines), !value.isEmpty
+            else {
                 throw AuthError.invalidArgument(
                     "the actor token comes from the environment variable \(name), which is not set or empty. Set it, or change \(input: .actorTokenEnv)"
                 )

@@ -20,7 +20,8 @@ extension TokenRefresh {
                     "the workload's token",
                     signIn: "Sign the workload in again: \(command: .login, "\(providerID)", .input(.clientCredentials, nil))")
             }
-            let result = try await grant.run(client, provider: provider, scopes: input.scopes, issuer: identity.issuer, proof: proof)
+            let result = try await grant.run(
+                client, provider: provider, scopes: input.scopes, issuer: identity.issuer, proof: proof, binding: identity.binding)
             var renewed = current
             renewed.store(
                 accessToken: result.tokens.accessToken ?? "", tokenType: result.tokens.tokenType, expiresAt: result.tokens.expiresAt,

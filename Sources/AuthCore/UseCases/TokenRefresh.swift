@@ -349,7 +349,7 @@ public struct TokenRefresh: Sendable {
         do {
             issued = try await tokens.requestTokens(
                 .refreshToken(refreshToken, scopes: provider.refreshScopes(session: current, asked: scopes)), provider: provider,
-                discovery: discovery, idToken: .init(nonce: nil), proof: proof)
+                discovery: discovery, idToken: .init(nonce: nil), proof: proof, binding: identity.binding)
         } catch let error as AuthError where error.oauthError == .invalidGrant && scopes.isEmpty {
             throw AuthError.invalidCredential(
                 "\(identity.providerID) no longer accepts the refresh token (invalid_grant): the session has ended — it was revoked or expired, or, where refresh tokens are used once, it was used already (an authctl stopped after the provider answered and before it stored the new one loses it: docs/keystore.md). Sign in again: \(command: .login, "\(identity.providerID)")",

@@ -58,7 +58,8 @@ public struct TokenRevocation: Sendable {
             }
             guard let endpoint = discovery.revocationEndpoint else { return result(.notSupported) }
             let answer = try await tokens.tokenHint(
-                token, isRefreshToken: isRefreshToken, at: endpoint, provider: provider, client: client, discovery: discovery)
+                token, isRefreshToken: isRefreshToken, at: endpoint, provider: provider, client: client, discovery: discovery,
+                binding: identity.binding)
             // RFC 7009 §2.2: 200 is success, its body ignored — unless it is an OAuth error
             // (§2.2.1), which some providers send with 200.
             if let error = answer.error { return result(.failed, "HTTP \(answer.status), \(error.summary)") }

@@ -32,10 +32,12 @@ public struct UserPhoto: Sendable {
             let scopes = provider.scopes(tokens.scopes, cover: photo.scopes) ? [] : photo.scopes
             let token = try await self.tokens.run(.init(providerID: id, scopes: scopes))
             try EndpointPolicy.check(photo.url, what: "the photo endpoint")
-            let response = try await transport.send(
-                HTTPRequest(
-                    url: photo.url, headers: ["Authorization": "Bearer \(token.token)", "Accept": "image/*"],
-                    responseLimit: HTTPRequest.photoResponseLimit))
+            var request = HTTPRequest(
+                url: photo.url, headers: ["Authorization": "Bearer \(token.token)", "Accept": "image/*"],
+                responseLimit: HTTPRequest.photoResponseLimit)
+            // The photo endpoint of the sign-in, not whatever graphHost config.json names now.
+            request.egress = .bound(identity.binding, provider: identity.providerID)
+            let response = try await transport.send(request)
             return try Self.output(response, providerID: id.rawValue, url: photo.url)
         }
         throw AuthError.noSuchProvider(

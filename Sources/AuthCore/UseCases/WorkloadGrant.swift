@@ -35,9 +35,12 @@ public struct WorkloadGrant: Sendable {
     /// - Parameter proof: a renewal's: the key the workload's tokens are bound to (`.required`),
     ///   or `.none` for a bearer workload. Nil at a sign-in, which decides by the provider's
     ///   configuration and metadata, with `newKey` (DPoP, RFC 9449: docs/security.md).
+    /// - Parameter binding: a renewal's: where the workload's credential and tokens may go, as
+    ///   recorded at its sign-in. Nil at a sign-in: the provider's endpoints now, which the
+    ///   tokens then keep.
     func run(
         _ client: WorkloadClient, provider: any IdentityProvider, scopes: [String] = [], issuer: String? = nil,
-        proof: TokenClient.Proof? = nil, newKey: DPoPKey? = nil
+        proof: TokenClient.Proof? = nil, newKey: DPoPKey? = nil, binding: SecretBinding? = nil
     ) async throws -> Result {
         let asked = !scopes.isEmpty ? scopes : !client.scopes.isEmpty ? client.scopes : provider.defaultWorkloadScopes
         let discovery = try await tokens.discovery(for: provider)
@@ -55,8 +58,10 @@ public struct WorkloadGrant: Sendable {
         } else {
             chosen = .none
         }
+        let bound = binding ?? TokenClient.binding(for: provider, discovery: discovery)
         let issued = try await tokens.requestTokens(
-            .clientCredentials(scopes: asked), provider: provider, client: .workload(client), discovery: discovery, proof: chosen)
+            .clientCredentials(scopes: asked), provider: provider, client: .workload(client), discovery: discovery, proof: chosen,
+            binding: bound)
         let response = issued.response
         let now = clock.now()
         // A refresh token, had the provider sent one (RFC 6749 §4.4.3 says it should not), is
@@ -65,8 +70,9 @@ public struct WorkloadGrant: Sendable {
             accessToken: response.accessToken, tokenType: response.tokenType,
             expiresAt: response.expiresIn.map { now.addingTimeInterval($0) },
             refreshToken: nil, idToken: nil, scopes: response.scopes ?? asked)
-        var bound = tokens
-        bound.proofKey = issued.proofKey
-        return Result(issuer: discovery.issuer, tokens: bound)
+        var kept = tokens
+        kept.proofKey = issued.proofKey
+        kept.egress = bound
+        return Result(issuer: discovery.issuer, tokens: kept)
     }
 }

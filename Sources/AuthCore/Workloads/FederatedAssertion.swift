@@ -20,7 +20,9 @@ struct FederatedAssertion: Sendable {
         case .federatedTokenFile(let path):
             token = try secrets.federatedTokenFile(path)
         case .federatedTokenEnvironment(let name):
-            guard let value = secrets.environmentValue(name)?.trimming(.whitespacesAndNewlines), !value.isEmpty else {
+            guard let value = try secrets.secretVariable(name, option: .federatedTokenEnv)?.trimming(.whitespacesAndNewlines),
+                !value.isEmpty
+            else {
                 throw AuthError.notConfigured(
                     "the federated token comes from the environment variable \(name), which is not set or empty. Set it (GitLab: id_tokens: in the job), or change \(input: .federatedTokenEnv)"
                 )
@@ -76,8 +78,10 @@ struct FederatedAssertion: Sendable {
             throw AuthError.notConfigured(
                 "\(Self.actionsRequestURL) is not a URL. It is set by the GitHub Actions runner; do not set it yourself")
         }
-        let request = HTTPRequest(
+        var request = HTTPRequest(
             url: url, headers: ["Authorization": "Bearer \(bearer)", "Accept": "application/json"], responseLimit: Self.answerLimit)
+        // The runner's own token to the runner's own service, both from the job's environment.
+        request.egress = .handedOver(recipient: "the GitHub Actions token service")
         try request.checkHeaders()
         let response = try await transport.send(request)
         let host = url.host ?? "the GitHub Actions token service"

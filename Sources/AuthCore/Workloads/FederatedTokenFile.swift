@@ -18,6 +18,7 @@ extension SecretSource {
     /// theirs, which authctl would present as the workload's. A regular file of at most
     /// 64 KiB, and text.
     public func federatedTokenFile(_ path: String) throws -> String {
+        try checkNotKeystoreFile(path, option: .federatedTokenFile)
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
             throw AuthError.notConfigured(

@@ -159,7 +159,7 @@ struct ProvidersCommand: ParsableCommand {
                     presetIssuer = try chosenPreset.issuer(domain: domain, realm: realm, authorizationServer: authorizationServer)
                 }
             }
-            let secrets = ProcessSecretSource(environment: wiring.environment)
+            let secrets = wiring.secretSource
             let parsed = try Dictionary(parameters.map(FlowArguments.parseParameter), uniquingKeysWith: { $1 })
             // A key file that could not be used fails now, not at the first sign-in.
             if let privateKeyFile, case .apple = id.kind {

@@ -13,11 +13,11 @@ struct LoggingTransport: HTTPTransport {
         self.clock = clock
     }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
         let start = clock.now()
         let target = Self.target(request)
         do {
-            let response = try await base.send(request)
+            let response = try await base.exchange(request)
             let ms = Int(clock.now().timeIntervalSince(start) * 1000)
             terminal.debug("http: \(target) → \(response.status) (\(ms) ms)")
             return response
@@ -30,7 +30,7 @@ struct LoggingTransport: HTTPTransport {
 
     /// A streamed answer is logged when its head arrives (the duration is the time to it):
     /// an event stream may last as long as its reader wants.
-    func stream(
+    func exchange(
         _ request: HTTPRequest, decide: @escaping @Sendable (HTTPResponseHead) throws -> StreamDecision,
         sink: @escaping @Sendable (Data) throws -> Void
     ) async throws -> HTTPResponseHead {
@@ -38,7 +38,7 @@ struct LoggingTransport: HTTPTransport {
         let target = Self.target(request)
         let (clock, terminal) = (self.clock, self.terminal)
         do {
-            return try await base.stream(
+            return try await base.exchange(
                 request,
                 decide: { head in
                     let ms = Int(clock.now().timeIntervalSince(start) * 1000)
