@@ -362,7 +362,8 @@ extension FakeFirebaseAuth {
         let box = ResponseBox()
         let done = DispatchSemaphore(value: 0)
         Task.detached {
-            box.set(try? await CurlTransport(timeout: 10, environment: [:]).send(request))
+            // The fake service's own exchange with the provider, not authctl's.
+            box.set(try? await CurlTransport(timeout: 10, environment: [:]).send(request.handedOver(to: "the fake's provider")))
             done.signal()
         }
         done.wait()

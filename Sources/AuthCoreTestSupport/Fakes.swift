@@ -274,3 +274,13 @@ public struct StaticSecrets: SecretSource {
     /// The key file itself, under the executable's rules (the user's own, mode 0600).
     public func privateKey(_ path: String) throws -> String { try ProcessSecretSource(environment: [:]).privateKey(path) }
 }
+
+extension HTTPRequest {
+    /// This request, sent by a test or a fake server (not by authctl) with the credential it
+    /// carries on purpose: the egress rule lets it through (`HTTPRequest.Egress.handedOver`).
+    public func handedOver(to recipient: String = "the test's server") -> HTTPRequest {
+        var request = self
+        request.egress = .handedOver(recipient: recipient)
+        return request
+    }
+}

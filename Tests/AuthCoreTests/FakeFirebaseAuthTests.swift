@@ -110,7 +110,8 @@ struct FakeFirebaseAuthTests {
         let localID = try #require(result.body["localId"]?.stringValue)
         func refresh() async throws -> (Int, [String: JSONValue]) {
             let url = URL(string: "\(firebase.baseURL)/securetoken.googleapis.com/v1/token?key=\(firebase.apiKey)")!
-            let response = try await transport.send(.form(url, [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]))
+            let response = try await transport.send(
+                HTTPRequest.form(url, [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]).handedOver())
             return (response.status, JSONValue.object(from: response.body) ?? [:])
         }
         let (status, body) = try await refresh()

@@ -302,10 +302,10 @@ struct MicrosoftSignInTests {
         let grant = [
             ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("client_id", microsoft.clientID), ("device_code", deviceCode),
         ]
-        let pending = try await transport.send(.form(token, grant))
+        let pending = try await transport.send(HTTPRequest.form(token, grant).handedOver())
         #expect(pending.status == 400 && JSONValue.object(from: pending.body)?["error"] == .string("authorization_pending"))
         microsoft.approveDeviceCode(try #require(body["user_code"]?.stringValue))
-        let tokens = try TokenResponse.parse(try await transport.send(.form(token, grant)), host: "fake")
+        let tokens = try TokenResponse.parse(try await transport.send(HTTPRequest.form(token, grant).handedOver()), host: "fake")
         #expect(tokens.idToken != nil && tokens.refreshToken != nil)
     }
 }

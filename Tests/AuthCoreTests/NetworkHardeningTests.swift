@@ -340,16 +340,15 @@ struct NetworkHardeningTests {
             ["X-Bad: 1\r\nX-Injected": "1"],
         ] {
             await #expect {
-                _ = try await CurlTransport(timeout: 5, environment: [:]).send(HTTPRequest(url: url, headers: headers))
+                _ = try await CurlTransport(timeout: 5, environment: [:]).send(HTTPRequest(url: url, headers: headers).handedOver())
             } throws: { error in
                 guard let error = error as? AuthError else { return false }
                 return error.code == .invalidCredential && !error.message.contains("at-1")
             }
         }
         #expect(seen.count == 0, "the request was sent")
-        var request = HTTPRequest(url: url, headers: ["Authorization": "Bearer at-1"])
-        request.egress = .handedOver(recipient: "the test's server")
-        _ = try await CurlTransport(timeout: 5, environment: [:]).send(request)
+        _ = try await CurlTransport(timeout: 5, environment: [:]).send(
+            HTTPRequest(url: url, headers: ["Authorization": "Bearer at-1"]).handedOver())
         #expect(seen.count == 1)
     }
 

@@ -55,7 +55,7 @@ final class RegistrationSecretsTests: KeystoreDirectoryFixture {
 
     @Test("kept in the keystore, read back, forgotten")
     func roundTrip() async throws {
-        try await secrets().store("rat-one", for: "oidc.as-example")
+        try await secrets().store("rat-one", for: "oidc.as-example", clientURI: URL(string: "https://as.example/register/dyn-1"))
         #expect(try await secrets().token(for: "oidc.as-example") == "rat-one")
         #expect(fileText.contains("\"registrations\""))
         #expect(!FileManager.default.fileExists(atPath: legacyPath))
@@ -66,7 +66,7 @@ final class RegistrationSecretsTests: KeystoreDirectoryFixture {
 
     @Test("sealed with the keystore: the file holds no token in the clear; the key opens it; unseal puts it back")
     func sealed() async throws {
-        try await secrets().store("rat-sealed-secret", for: "oidc.as-example")
+        try await secrets().store("rat-sealed-secret", for: "oidc.as-example", clientURI: URL(string: "https://as.example/register/dyn-1"))
         let key = try keyFile()
         try await keystore().reseal(.keyFile(path: key))
         #expect(!fileText.contains("rat-sealed-secret"))
@@ -74,7 +74,7 @@ final class RegistrationSecretsTests: KeystoreDirectoryFixture {
         let keys = KeystoreKeys(keyFile: key)
         #expect(try await secrets(keys).token(for: "oidc.as-example") == "rat-sealed-secret")
         // A new one stored in the sealed keystore is sealed too.
-        try await secrets(keys).store("rat-second-secret", for: "oidc.other")
+        try await secrets(keys).store("rat-second-secret", for: "oidc.other", clientURI: URL(string: "https://as.example/register/dyn-1"))
         #expect(!fileText.contains("rat-second-secret"))
         try await keystore(keys).reseal(nil)
         #expect(fileText.contains("rat-sealed-secret") && fileText.contains("rat-second-secret"))
@@ -82,7 +82,7 @@ final class RegistrationSecretsTests: KeystoreDirectoryFixture {
 
     @Test("a token planted in the clear in a sealed keystore is refused, as any unsealed secret")
     func plantedRefused() async throws {
-        try await secrets().store("rat-one", for: "oidc.as-example")
+        try await secrets().store("rat-one", for: "oidc.as-example", clientURI: URL(string: "https://as.example/register/dyn-1"))
         let key = try keyFile()
         try await keystore().reseal(.keyFile(path: key))
         var json = try #require(try JSONSerialization.jsonObject(with: Data(fileText.utf8)) as? [String: Any])
@@ -93,7 +93,7 @@ final class RegistrationSecretsTests: KeystoreDirectoryFixture {
 
     @Test("a sealed token moved to another provider does not open")
     func movedRefused() async throws {
-        try await secrets().store("rat-one", for: "oidc.as-example")
+        try await secrets().store("rat-one", for: "oidc.as-example", clientURI: URL(string: "https://as.example/register/dyn-1"))
         let key = try keyFile()
         try await keystore().reseal(.keyFile(path: key))
         var json = try #require(try JSONSerialization.jsonObject(with: Data(fileText.utf8)) as? [String: Any])
@@ -104,9 +104,25 @@ final class RegistrationSecretsTests: KeystoreDirectoryFixture {
         #expect(throws: AuthError.self) { _ = try keystore(KeystoreKeys(keyFile: key)).read() }
     }
 
+    @Test("a sealed token whose registration URL was changed in the file does not open: the URL is bound to it")
+    func clientURIBound() async throws {
+        try await secrets().store("rat-one", for: "oidc.as-example", clientURI: URL(string: "https://as.example/register/dyn-1"))
+        let key = try keyFile()
+        try await keystore().reseal(.keyFile(path: key))
+        #expect(
+            try await secrets(KeystoreKeys(keyFile: key)).clientURI(for: "oidc.as-example")?.absoluteString
+                == "https://as.example/register/dyn-1")
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(fileText.utf8)) as? [String: Any])
+        var registrations = try #require(json["registrations"] as? [[String: Any]])
+        registrations[0]["registrationClientUri"] = "https://evil.example/register/dyn-1"
+        json["registrations"] = registrations
+        try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]).write(to: URL(fileURLWithPath: path))
+        #expect(throws: AuthError.self) { _ = try keystore(KeystoreKeys(keyFile: key)).read() }
+    }
+
     @Test("the registrations.json of earlier builds is moved into the keystore at the first use, then removed")
     func legacyMigrated() async throws {
-        try await secrets().store("rat-kept", for: "oidc.kept")
+        try await secrets().store("rat-kept", for: "oidc.kept", clientURI: URL(string: "https://as.example/register/dyn-1"))
         try Data(#"{"oidc.old": "rat-old", "oidc.kept": "rat-stale"}"#.utf8).write(to: URL(fileURLWithPath: legacyPath))
         chmod(legacyPath, 0o600)
         #expect(try await secrets().token(for: "oidc.old") == "rat-old")

@@ -7,9 +7,17 @@ import Testing
 /// Registration secrets in memory.
 final class MemoryRegistrationSecrets: RegistrationSecrets, @unchecked Sendable {
     private let tokens = Mutex<[String: String]>([:])
-    func store(_ token: String, for providerID: String) throws { tokens.withLock { $0[providerID] = token } }
+    private let uris = Mutex<[String: URL]>([:])
+    func store(_ token: String, for providerID: String, clientURI: URL?) throws {
+        tokens.withLock { $0[providerID] = token }
+        uris.withLock { $0[providerID] = clientURI }
+    }
     func token(for providerID: String) throws -> String? { tokens.withLock { $0[providerID] } }
-    func remove(for providerID: String) throws { _ = tokens.withLock { $0.removeValue(forKey: providerID) } }
+    func clientURI(for providerID: String) throws -> URL? { uris.withLock { $0[providerID] } }
+    func remove(for providerID: String) throws {
+        _ = tokens.withLock { $0.removeValue(forKey: providerID) }
+        _ = uris.withLock { $0.removeValue(forKey: providerID) }
+    }
 }
 
 /// Which client a resource's sign-in uses (docs/resources.md): a configured one for the
@@ -85,5 +93,35 @@ struct ResourceClientsTests {
                 configStore: ConfigStore(storage: InMemoryConfigStorage()), transport: registrar(), secrets: MemoryRegistrationSecrets()
             ).client(for: try server(registration: false), clientMetadataURL: nil)
         }
+    }
+}
+
+/// `providers remove` of a registered client (RFC 7592 §2.3): the registration access token
+/// goes only to the registration URL kept with it, never to the one config.json names now.
+@Suite("Resources: deleting a registration")
+struct ClientRegistrationRemovalTests {
+    @Test("the token goes to the registration URL stored with it, whatever config.json says now; nothing to the other server")
+    func storedURIOnly() async throws {
+        let secrets = MemoryRegistrationSecrets()
+        try secrets.store("rat", for: "oidc.as", clientURI: URL(string: "https://as.example/register/dyn-1"))
+        let transport = StubTransport { _ in HTTPResponse(status: 204) }
+        var config = ProviderConfig(id: "oidc.as", clientID: "dyn-1", issuer: "https://as.example")
+        config.registrationClientURI = "https://evil.example/register/dyn-1"
+        let outcome = await ClientRegistrationRemoval(transport: transport, secrets: secrets).remove(config)
+        #expect(outcome == .deleted)
+        #expect(transport.requests.map(\.url.absoluteString) == ["https://as.example/register/dyn-1"])
+        #expect(try secrets.token(for: "oidc.as") == nil)
+    }
+
+    @Test("a token kept before its URL was recorded is sent nowhere, and forgotten")
+    func unboundTokenNotSent() async throws {
+        let secrets = MemoryRegistrationSecrets()
+        try secrets.store("rat", for: "oidc.as", clientURI: nil)
+        let transport = StubTransport { _ in HTTPResponse(status: 204) }
+        var config = ProviderConfig(id: "oidc.as", clientID: "dyn-1", issuer: "https://as.example")
+        config.registrationClientURI = "https://evil.example/register/dyn-1"
+        #expect(await ClientRegistrationRemoval(transport: transport, secrets: secrets).remove(config) == .unbound)
+        #expect(transport.requests.isEmpty)
+        #expect(try secrets.token(for: "oidc.as") == nil)
     }
 }

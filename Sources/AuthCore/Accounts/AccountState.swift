@@ -7,6 +7,10 @@ public struct AccountState: Sendable, Equatable {
     /// The registration access tokens (RFC 7592) of the clients `login URL` registered, by
     /// provider id (docs/resources.md): secrets, sealed with the tokens in a sealed keystore.
     public var registrationTokens: [String: String] = [:]
+    /// Where each registration access token may be sent: the registration client URI (RFC
+    /// 7592 §2) checked when the client was registered, by provider id. Absent for a token
+    /// stored before authctl recorded it: such a token is sent nowhere (docs/security.md).
+    public var registrationClientURIs: [String: String] = [:]
 
     public init(currentUID: String? = nil, users: [User] = [], pendingCredentials: [PendingCredential] = []) {
         self.currentUID = currentUID

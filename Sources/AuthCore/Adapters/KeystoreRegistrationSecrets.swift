@@ -14,9 +14,16 @@ public struct KeystoreRegistrationSecrets: RegistrationSecrets {
         self.legacyPath = legacyPath
     }
 
-    public func store(_ token: String, for providerID: String) async throws {
+    public func store(_ token: String, for providerID: String, clientURI: URL?) async throws {
         try await migrate()
-        try await keystore.update { $0.registrationTokens[providerID] = token }
+        try await keystore.update {
+            $0.registrationTokens[providerID] = token
+            $0.registrationClientURIs[providerID] = clientURI?.absoluteString
+        }
+    }
+
+    public func clientURI(for providerID: String) async throws -> URL? {
+        try keystore.read().registrationClientURIs[providerID].flatMap(URL.init(string:))
     }
 
     public func token(for providerID: String) async throws -> String? {
@@ -26,7 +33,10 @@ public struct KeystoreRegistrationSecrets: RegistrationSecrets {
 
     public func remove(for providerID: String) async throws {
         try await migrate()
-        try await keystore.update { $0.registrationTokens[providerID] = nil }
+        try await keystore.update {
+            $0.registrationTokens[providerID] = nil
+            $0.registrationClientURIs[providerID] = nil
+        }
     }
 
     /// Moves the tokens of the old `registrations.json` into the keystore (a token the keystore

@@ -38,7 +38,8 @@ struct KeystoreFile: Codable, Equatable {
             state.registrationTokens.isEmpty
             ? nil
             : state.registrationTokens.sorted { $0.key < $1.key }.map {
-                KeystoreRecord.Registration(providerId: $0.key, registrationAccessToken: $0.value)
+                KeystoreRecord.Registration(
+                    providerId: $0.key, registrationAccessToken: $0.value, registrationClientUri: state.registrationClientURIs[$0.key])
             }
     }
 
@@ -72,6 +73,7 @@ struct KeystoreFile: Codable, Equatable {
         // A sealed token not opened is not given (nothing without the key).
         for registration in registrations ?? [] {
             if let token = registration.registrationAccessToken { state.registrationTokens[registration.providerId] = token }
+            if let uri = registration.registrationClientUri { state.registrationClientURIs[registration.providerId] = uri }
         }
         return state
     }

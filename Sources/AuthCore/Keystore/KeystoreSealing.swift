@@ -170,8 +170,9 @@ struct SealedPlace: Equatable, Sendable {
     }
 
     /// `registrations[providerId]`: a registration access token (docs/resources.md).
-    static func registration(providerID: String) -> SealedPlace {
-        SealedPlace(parts: ["registration", providerID, "registrationAccessToken"])
+    /// With its registration client URI (0.34 on), which a sealed keystore so binds to it.
+    static func registration(providerID: String, clientURI: String? = nil) -> SealedPlace {
+        SealedPlace(parts: ["registration", providerID, "registrationAccessToken"] + (clientURI.map { [$0] } ?? []))
     }
 
     /// A value that may be absent, told apart from any present one.

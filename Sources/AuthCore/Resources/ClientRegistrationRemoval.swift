@@ -17,17 +17,26 @@ public struct ClientRegistrationRemoval: Sendable {
         case notRegistered
         /// The server refused or could not be reached: the registration may remain.
         case failed(String)
+        /// The token was kept before authctl recorded where it may go, so it was not sent (and
+        /// is forgotten): the registration may remain at the server.
+        case unbound
     }
 
+    /// Deletes the registration at the registration client URI kept with its token — the one
+    /// checked at registration, never the one config.json names now (docs/security.md).
     public func remove(_ config: ProviderConfig) async -> Outcome {
-        guard let uriText = config.registrationClientURI, let uri = URL(string: uriText),
-            let token = try? await secrets.token(for: config.id)
-        else { return .notRegistered }
+        guard let token = try? await secrets.token(for: config.id) else { return .notRegistered }
+        guard let uri = try? await secrets.clientURI(for: config.id) else {
+            try? await secrets.remove(for: config.id)
+            return config.registrationClientURI == nil ? .notRegistered : .unbound
+        }
         do {
             try EndpointPolicy.check(uri, what: "the registration URL")
-            let request = HTTPRequest(
+            var request = HTTPRequest(
                 method: "DELETE", url: uri, headers: ["Authorization": "Bearer \(token)", "Accept": "application/json"],
                 responseLimit: 64 << 10)
+            request.egress = .bound(
+                SecretBinding(issuer: config.issuer ?? "", origins: [Origin(uri)].compactMap { $0 }), provider: config.id)
             try request.checkHeaders()
             let response = try await transport.send(request)
             guard response.status == 204 || response.status == 200 || response.status == 404 else {

@@ -54,7 +54,9 @@ public struct ResourceClients: Sendable {
         config.clientID = registered.clientID
         config.registrationClientURI = registered.registrationClientURI?.absoluteString
         try await save(config)
-        if let token = registered.registrationAccessToken { try await secrets.store(token, for: config.id) }
+        if let token = registered.registrationAccessToken {
+            try await secrets.store(token, for: config.id, clientURI: registered.registrationClientURI)
+        }
         return Client(config: config, registered: true)
     }
 

@@ -277,14 +277,21 @@ struct ProvidersCommand: ParsableCommand {
             }
             let removed = try? wiring.configStore().provider(id)
             try await Providers(configStore: wiring.configStore()).remove(id)
-            // A client `login URL` registered (RFC 7592): deleted at its server too.
+            // A client `login URL` registered (RFC 7592): deleted at its server too, at the
+            // registration URL kept with its token (whatever config.json said).
             var registration: ClientRegistrationRemoval.Outcome = .notRegistered
-            if let removed, removed.registrationClientURI != nil {
+            if let removed {
                 let useCases = wiring.useCases()
                 registration = await ClientRegistrationRemoval(transport: useCases.transport, secrets: useCases.registrationSecrets)
                     .remove(removed)
-                if case .failed(let reason) = registration {
+                switch registration {
+                case .failed(let reason):
                     wiring.output.error("authctl: warning: the registration of \(id) at its server could not be deleted (\(reason)).")
+                case .unbound:
+                    wiring.output.error(
+                        "authctl: warning: the registration of \(id) was kept before authctl recorded where its token may go, so the token was not sent and is forgotten; the registration may remain at the server (\(Sanitize.text(removed.registrationClientURI ?? "?", limit: 200)))."
+                    )
+                case .deleted, .notRegistered: break
                 }
             }
             if global.json {
