@@ -2,6 +2,8 @@ import ArgumentParser
 import AuthCore
 
 struct Status: AuthctlCommand {
+    var takesUser: Bool { true }
+
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Show who is signed in, the linked providers and token lifetimes.",
