@@ -18,13 +18,7 @@ struct IdentityChoice: Equatable {
     var source: Source
 
     /// Words for a person: `--user`, `AUTHCTL_USER`, `rule 2 (work)`.
-    var sourceDescription: String {
-        switch source {
-        case .option: "--user"
-        case .environment: "AUTHCTL_USER"
-        case .rule(let index, let name): "rule \(index)\(name.map { " (\($0))" } ?? "")"
-        }
-    }
+    var sourceDescription: String { ChosenIdentity(chosenBy: reason).sourceDescription ?? "" }
 
     /// The source as the core's value, which its errors name with the user.
     var reason: UserChoiceReason {
@@ -129,6 +123,16 @@ struct ChosenIdentity: Equatable {
     var provider: String?
 
     static let current = ChosenIdentity()
+
+    /// Why the user was chosen, in words: `--user`, `AUTHCTL_USER`, `rule 2 (work)`; nil: the current user.
+    var sourceDescription: String? {
+        switch chosenBy {
+        case nil: nil
+        case .option: "--user"
+        case .environment: "AUTHCTL_USER"
+        case .rule(let index, let name): "rule \(index)\(name.map { " (\($0))" } ?? "")"
+        }
+    }
 
     /// The command's provider, else the rule's.
     func providerID(_ given: String?) throws -> ProviderID? { try (given ?? provider).map(ProviderID.init(parsing:)) }

@@ -180,7 +180,7 @@ final class IdentityChoiceEveryCommandTests {
 
     @Test("an error names the user actually chosen and why, not 'the current user'", arguments: Way.allCases)
     func errorsNameTheChoice(way: Way) async throws {
-        _ = try await setUp()
+        let (resource, _) = try await setUp()
         let corp = try await authctl.run(["providers", "add", "oidc.corp", "--issuer", provider.issuer, "--client-id", "corp"])
         #expect(corp.status == 0, "\(corp.stderr)")
         let why = ["option": "--user", "environment": "AUTHCTL_USER", "rule": "rule 1 (work)"][way.rawValue] ?? ""
@@ -192,5 +192,22 @@ final class IdentityChoiceEveryCommandTests {
             #expect(result.stderr.contains("ada@example.com (chosen by \(why)) has no oidc.corp identity"), "\(command): \(result.stderr)")
             #expect(!result.stderr.contains("current user"), "\(command): \(result.stderr)")
         }
+        let other = resource.replacing("/mcp", with: "/other")
+        let request = try await authctl.run(["request", other] + arguments(way), environment: environment(way))
+        #expect(
+            request.status == 13 && request.stderr.contains("ada@example.com (chosen by \(why)) holds no token for"), "\(request.stderr)")
+    }
+
+    @Test("AUTHCTL_USER and a rule do not steer the commands that take no choice: signout ends the current user's session, not Ada's")
+    func uncheckedCommandsKeepTheCurrentUser() async throws {
+        _ = try await setUp()
+        for way in [Way.environment, .rule] {
+            let list = try await authctl.run(["users", "list", "--json"], environment: environment(way))
+            #expect(list.status == 0, "users list by \(way): \(list.stderr)")
+        }
+        let signOut = try await authctl.run(["signout"], environment: environment(.rule))
+        #expect(signOut.status == 0, "\(signOut.stderr)")
+        #expect(try await authctl.run(["status"]).status == 16, "Grace, the current user, is signed out")
+        #expect(trimmed(try await run(["token"], .option)) == ada.access, "Ada's session is untouched")
     }
 }
