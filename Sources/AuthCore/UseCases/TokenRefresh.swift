@@ -143,7 +143,7 @@ public struct TokenRefresh: Sendable {
         // A workload has no refresh token: its grant runs again (TokenRefresh+Workload).
         let renew: (LinkedIdentity, TokenSet) async throws -> TokenSet
         if let client = user.identity(for: providerID)?.workload {
-            renew = try workloadRenewal(client, providerID: providerID, input: input)
+            renew = try workloadRenewal(client, of: user, providerID: providerID, input: input)
         } else {
             renew = try personRenewal(user: user, providerID: providerID, tokens: tokens, input: input)
         }
