@@ -140,8 +140,9 @@ final class IdentityChoiceEveryCommandTests {
         #expect(status.json?["user"]?.objectValue?["uid"] == .string(grace.uid), "the current user did not change")
     }
 
-    @Test("request, aws-credentials, gcp-token, git-credential, exec and status act as Ada, however she is chosen")
+    @Test("request, aws-credentials, gcp-token, git-credential, exec, status and status --check act as Ada, however she is chosen")
     func otherCommands() async throws {
+        provider.update { $0.introspectionSupported = true }
         let (resource, sts) = try await setUp()
         for way in Way.allCases {
             _ = try await run(["request", resource], way)
@@ -161,6 +162,9 @@ final class IdentityChoiceEveryCommandTests {
             #expect(git.stdout.contains("password=\(ada.access)\n"), "git-credential by \(way)")
             _ = try await run(["exec", "--", "/bin/sh", "-c", "test \"$AUTHCTL_TOKEN\" = \(ada.access)"], way)
             #expect(try await run(["status", "--json"], way).json?["user"]?.objectValue?["uid"] == .string(ada.uid), "status by \(way)")
+            let check = try await run(["status", "--check", "--json"], way).json
+            #expect(check?["user"]?.objectValue?["uid"] == .string(ada.uid), "status --check by \(way)")
+            #expect(check?["check"]?.objectValue?["active"] == .bool(true) && check?["check"]?.objectValue?["method"] == "introspection")
         }
     }
 
