@@ -408,10 +408,22 @@ public final class FakeIdentityProvider: @unchecked Sendable {
             guard answer == "approve" else { return oauthError(answer, nil, status: behaviour.oauthErrorStatus) }
             lock.withLock { _ = deviceCodes.remove(code) }
             return issueTokens(behaviour, nonce: nil, subject: behaviour.subject, includeIDToken: true)
+        case TokenExchangeRequest.grantType:
+            // RFC 8693: the subject token is kept (`exchangedSubjects`: whose token arrived).
+            lock.withLock { exchangedSubjectTokens.append(form["subject_token"] ?? "") }
+            return json(
+                .object([
+                    "access_token": .string("xt-\(UUID().uuidString)"), "token_type": "Bearer", "expires_in": .number(3600),
+                    "issued_token_type": .string(TokenExchangeRequest.TokenType.accessToken),
+                ]))
         default:
             return oauthError("unsupported_grant_type", nil)
         }
     }
+
+    private var exchangedSubjectTokens: [String] = []
+    /// The subject tokens of the token exchanges asked so far (RFC 8693), in order.
+    public var exchangedSubjects: [String] { lock.withLock { exchangedSubjectTokens } }
 
     private var seenJTIs: Set<String> = []
 

@@ -77,6 +77,13 @@ public struct AuthctlInvocation: Sendable {
         return io.stdoutFailures.status(0, stderr: io.stderr)
     }
 
+    /// `--user` on a command that acts on the current user or on none (docs/identities.md).
+    static var userRefused: AuthError {
+        AuthError.invalidArgument(
+            "--user chooses whose token a command reads (token, request, exec, git-credential, aws-credentials, gcp-token, status, users photo); this command acts on the current user or on none and does not take it. Leave --user out; to act as another user here, make it the current user first: authctl users use UID"
+        )
+    }
+
     /// Parses, builds the command's wiring from the I/O and runs it; every error ends as its
     /// message and status. Cancelling the task (Ctrl-C) ends it with `cancelled` (5).
     public func run() async -> Int32 {
@@ -89,6 +96,7 @@ public struct AuthctlInvocation: Sendable {
         do {
             let command = try parse()
             signsIn = command.signsIn
+            if command.settings.user != nil, !command.takesUser { throw Self.userRefused }
             try await command.run(Wiring(settings: command.settings, io: io))
             return 0
         } catch {
@@ -125,11 +133,17 @@ protocol WiredCommand {
     var settings: Wiring.Settings { get }
     /// A sign-in (`login`, `link`, `reauth`): Ctrl-C ends it with exit 5, any other command with 130.
     var signsIn: Bool { get }
+    /// Whether `--user` means something to it: it reads a token as the identity
+    /// `Wiring.chosenIdentity` chose (or, for `rules add` and `kubeconfig set-credentials`, it
+    /// writes the user down). Every other command refuses `--user` (exit 2), and `AUTHCTL_USER`
+    /// and the rules do not apply to it (docs/identities.md).
+    var takesUser: Bool { get }
     func run(_ wiring: Wiring) async throws
 }
 
 extension WiredCommand {
     var signsIn: Bool { false }
+    var takesUser: Bool { false }
 }
 
 /// The ArgumentParser commands: their global options are the `GlobalOptions` group.

@@ -15,7 +15,7 @@ struct GlobalOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "The user to act as, by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json's rules).",
+            "The user whose token a command reads (token, request, exec, git-credential, aws-credentials, gcp-token, status, users photo), by uid or email, without making it the current user (env AUTHCTL_USER; overrides config.json's rules). Other commands refuse it.",
             valueName: "uid-or-email"),
         completion: Completions.uids)
     var user: String?

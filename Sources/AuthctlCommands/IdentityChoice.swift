@@ -18,11 +18,14 @@ struct IdentityChoice: Equatable {
     var source: Source
 
     /// Words for a person: `--user`, `AUTHCTL_USER`, `rule 2 (work)`.
-    var sourceDescription: String {
+    var sourceDescription: String { ChosenIdentity(chosenBy: reason).sourceDescription ?? "" }
+
+    /// The source as the core's value, which its errors name with the user.
+    var reason: UserChoiceReason {
         switch source {
-        case .option: "--user"
-        case .environment: "AUTHCTL_USER"
-        case .rule(let index, let name): "rule \(index)\(name.map { " (\($0))" } ?? "")"
+        case .option: .option
+        case .environment: .environment
+        case .rule(let index, let name): .rule(index: index, name: name)
         }
     }
 
@@ -111,7 +114,41 @@ struct IdentityChoice: Equatable {
     }
 }
 
+/// The identity a command acts as, decided once by `Wiring.chosenIdentity` for every command
+/// that reads a token (docs/identities.md): the chosen user's uid and why, and a rule's
+/// provider (used when the command names none). All nil: the current user, as before rules.
+struct ChosenIdentity: Equatable {
+    var uid: String?
+    var chosenBy: UserChoiceReason?
+    var provider: String?
+
+    static let current = ChosenIdentity()
+
+    /// Why the user was chosen, in words: `--user`, `AUTHCTL_USER`, `rule 2 (work)`; nil: the current user.
+    var sourceDescription: String? {
+        switch chosenBy {
+        case nil: nil
+        case .option: "--user"
+        case .environment: "AUTHCTL_USER"
+        case .rule(let index, let name): "rule \(index)\(name.map { " (\($0))" } ?? "")"
+        }
+    }
+
+    /// The command's provider, else the rule's.
+    func providerID(_ given: String?) throws -> ProviderID? { try (given ?? provider).map(ProviderID.init(parsing:)) }
+}
+
 extension Wiring {
+    /// THE choice of identity: `--user`, else `AUTHCTL_USER`, else the first rule that holds
+    /// here, else the current user — the user resolved to a uid in the keystore. Every command
+    /// that reads a token takes its user from here; the others refuse `--user`
+    /// (`WiredCommand.takesUser`). `askedRemote`: the URL git asks a credential for.
+    func chosenIdentity(askedRemote: String? = nil) throws -> ChosenIdentity {
+        guard let choice = try identityChoice(askedRemote: askedRemote) else { return .current }
+        let uid = try choice.uid(in: keystore())
+        return ChosenIdentity(uid: uid, chosenBy: uid == nil ? nil : choice.reason, provider: choice.provider)
+    }
+
     /// The choice for this command (`IdentityChoice`), config.json's rules read and validated
     /// (a rule that breaks the rules of `rules add` fails the command, naming the file and the
     /// rule). `askedRemote`: the URL git asks a credential for (`git-credential`).

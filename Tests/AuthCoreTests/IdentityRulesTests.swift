@@ -193,3 +193,58 @@ struct IdentityRulesTests {
         #expect(SystemRuleContext(askedRemote: "https://h/p") { _ in nil }.gitRemotes() == ["https://h/p"])
     }
 }
+
+/// Issue 35: a `.git` another local user owns (in a shared parent such as /tmp) chooses
+/// nothing, as git's `safe.directory` refuses it: only the user's own, or root's, count.
+@Suite("A git directory another user owns gives no remotes")
+struct GitOwnershipTests {
+    /// root/repo/.git with a remote; root/wt/.git a worktree file whose git directory's
+    /// commondir is root/repo/.git.
+    static func repository() throws -> String {
+        let root = NSTemporaryDirectory() + "authctl-owner-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: root + "/repo/.git/worktrees/wt", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root + "/repo/src", withIntermediateDirectories: true)
+        try Data("[remote \"origin\"]\n\turl = https://prod.example.com/app.git\n".utf8).write(
+            to: URL(fileURLWithPath: root + "/repo/.git/config"))
+        try Data("../..\n".utf8).write(to: URL(fileURLWithPath: root + "/repo/.git/worktrees/wt/commondir"))
+        try FileManager.default.createDirectory(atPath: root + "/wt", withIntermediateDirectories: true)
+        try Data("gitdir: \(root)/repo/.git/worktrees/wt\n".utf8).write(to: URL(fileURLWithPath: root + "/wt/.git"))
+        return root
+    }
+
+    @Test(
+        "with a fake owner lookup: a .git, a gitdir target or a commondir target of another user gives no config; root's and one's own do")
+    func fakeOwners() throws {
+        let root = try Self.repository()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        func config(from directory: String, others: [String], gitDirectory: String? = nil) -> String? {
+            SystemRuleContext.gitConfigPath(
+                from: directory, gitDirectory: gitDirectory,
+                owner: GitDirectoryOwner(user: 1000) { path in others.contains(path) ? 12345 : (path.hasSuffix("/wt") ? 0 : 1000) })
+        }
+        #expect(config(from: root + "/repo/src", others: []) == root + "/repo/.git/config")
+        #expect(config(from: root + "/repo/src", others: [root + "/repo/.git"]) == nil, "another user's .git")
+        #expect(config(from: root + "/wt", others: []) == root + "/repo/.git/worktrees/wt/../../config")
+        #expect(config(from: root + "/wt", others: [root + "/wt/.git"]) == nil, "another user's .git file")
+        #expect(config(from: root + "/wt", others: [root + "/repo/.git/worktrees/wt"]) == nil, "another user's gitdir target")
+        #expect(config(from: root + "/wt", others: [root + "/repo/.git/worktrees/wt/../.."]) == nil, "another user's commondir target")
+        #expect(config(from: "/", others: [root + "/repo/.git"], gitDirectory: root + "/repo/.git") == nil, "GIT_DIR of another user")
+    }
+
+    @Test("a real .git owned by uid 12345 in a shared parent: the remote rule no longer holds there")
+    func realOwner() throws {
+        let root = try Self.repository()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let rule = IdentityRule(user: "ops@example.com", remote: "https://prod.example.com/**")
+        func winner() -> Int? {
+            let remotes = SystemRuleContext.gitRemotes(
+                configPath: SystemRuleContext.gitConfigPath(from: root + "/repo/src", gitDirectory: nil))
+            return IdentityRules.winner([rule], in: FixedRuleContext(directory: root + "/repo/src", remotes: remotes))?.0
+        }
+        #expect(winner() == 1, "one's own repository: the rule holds")
+        // Tests run as root here; as another user, a root-owned .git is trusted too (git's rule).
+        guard getuid() == 0 else { return }
+        #expect(chown(root + "/repo/.git", 12345, 12345) == 0)
+        #expect(winner() == nil, "another user's .git chooses nothing")
+    }
+}

@@ -226,4 +226,36 @@ final class DirectoryRuleBinaryTests {
         #expect(try token(in: authctl.home + "/projects/workshop") == tokens[1], "a sibling that shares the prefix is not under it")
         #expect(try token(in: "/") == tokens[1])
     }
+
+    @Test(
+        "another user's .git in a shared parent (uid 12345) makes no remote rule hold: the current user's token, as git's safe.directory"
+    )
+    func remoteRuleIgnoresAnotherUsersGitDirectory() async throws {
+        try await authctl.addFakeProvider(provider)
+        var tokens: [String] = []
+        for (subject, email) in [("ops-subject", "ops@example.com"), ("grace-subject", "grace@example.com")] {
+            provider.update {
+                $0.subject = subject
+                $0.email = email
+            }
+            let login = try await authctl.run(["login", "oidc.fake", "--browser-command", AuthctlProcess.browserCommand, "--timeout", "20"])
+            #expect(login.status == 0, "\(login.stderr)")
+            tokens.append(try await authctl.run(["token"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        let rule = try await authctl.run([
+            "rules", "add", "--name", "prod", "--user", "ops@example.com", "--remote", "https://prod.example.com/**",
+        ])
+        #expect(rule.status == 0, "\(rule.stderr)")
+        // A shared parent (as /tmp is): someone's .git, with the prod remote, above the victim's project.
+        let shared = authctl.home + "/shared"
+        try FileManager.default.createDirectory(atPath: shared + "/.git", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: shared + "/project", withIntermediateDirectories: true)
+        try Data("[remote \"origin\"]\n\turl = https://prod.example.com/app.git\n".utf8).write(
+            to: URL(fileURLWithPath: shared + "/.git/config"))
+        #expect(try token(in: shared + "/project") == tokens[0], "one's own .git: the prod rule holds")
+        // Tests run as root here; as anyone else chown is refused and the rest cannot be shown.
+        guard getuid() == 0 else { return }
+        #expect(chown(shared + "/.git", 12345, 12345) == 0)
+        #expect(try token(in: shared + "/project") == tokens[1], "another user's .git chooses nothing: the current user's")
+    }
 }

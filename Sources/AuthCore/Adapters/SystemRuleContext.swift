@@ -10,7 +10,9 @@
 /// the nearest parent, a worktree's `.git` file and `commondir` followed), kubectl's current
 /// context (the first file of `KUBECONFIG` that sets one, else `~/.kube/config`) and the
 /// environment. No program is run; every file is read bounded (1 MiB), and one that cannot
-/// be read gives no facts.
+/// be read gives no facts. A git directory that neither the user nor root owns (another
+/// user's `.git` in a shared parent such as /tmp) gives no remotes, as git's
+/// `safe.directory` refuses it (`GitDirectoryOwner`).
 public struct SystemRuleContext: RuleContext {
     let environment: @Sendable (String) -> String?
     /// The URL git asks a credential for: then it is the one remote (`git-credential`).
@@ -78,22 +80,30 @@ public struct SystemRuleContext: RuleContext {
         Self.gitConfigPath(from: workingDirectory(), gitDirectory: environment("GIT_DIR"))
     }
 
-    static func gitConfigPath(from start: String?, gitDirectory: String?) -> String? {
+    /// nil too when the git directory found, a `gitdir:` file, or the target of `gitdir:` or
+    /// `commondir` belongs to neither the user nor root (`owner`): the search stops there, as
+    /// git's does, rather than going on to a parent.
+    static func gitConfigPath(from start: String?, gitDirectory: String?, owner: GitDirectoryOwner = .system) -> String? {
         if let gitDirectory, !gitDirectory.isEmpty {
             let absolute = gitDirectory.hasPrefix("/") ? gitDirectory : (start ?? "") + "/" + gitDirectory
-            return commonDirectory(of: absolute) + "/config"
+            guard owner.trusts(absolute) else { return nil }
+            return commonDirectory(of: absolute, owner: owner).map { $0 + "/config" }
         }
         guard var directory = start else { return nil }
         for _ in 0..<256 {
             let candidate = directory == "/" ? "/.git" : directory + "/.git"
             var info = stat()
             if lstat(candidate, &info) == 0 {
-                if (info.st_mode & S_IFMT) == S_IFDIR { return commonDirectory(of: candidate) + "/config" }
+                if (info.st_mode & S_IFMT) == S_IFDIR {
+                    guard owner.trusts(candidate) else { return nil }
+                    return commonDirectory(of: candidate, owner: owner).map { $0 + "/config" }
+                }
                 if (info.st_mode & S_IFMT) == S_IFREG, let text = readSmall(candidate), text.hasPrefix("gitdir:") {
                     // A worktree or submodule: `gitdir: PATH`, relative to the directory holding `.git`.
                     let target = text.dropFirst(7).trimming(.whitespacesAndNewlines)
                     let gitDirectory = target.hasPrefix("/") ? target : directory + "/" + target
-                    return commonDirectory(of: gitDirectory) + "/config"
+                    guard owner.trusts(candidate), owner.trusts(gitDirectory) else { return nil }
+                    return commonDirectory(of: gitDirectory, owner: owner).map { $0 + "/config" }
                 }
             }
             if directory == "/" { return nil }
@@ -102,12 +112,14 @@ public struct SystemRuleContext: RuleContext {
         return nil
     }
 
-    /// A worktree's git directory names the repository's own in `commondir`.
-    static func commonDirectory(of gitDirectory: String) -> String {
+    /// A worktree's git directory names the repository's own in `commondir`; nil when that
+    /// one belongs to another user.
+    static func commonDirectory(of gitDirectory: String, owner: GitDirectoryOwner) -> String? {
         guard let text = readSmall(gitDirectory + "/commondir") else { return gitDirectory }
         let common = text.trimming(.whitespacesAndNewlines)
         guard !common.isEmpty else { return gitDirectory }
-        return common.hasPrefix("/") ? common : gitDirectory + "/" + common
+        let directory = common.hasPrefix("/") ? common : gitDirectory + "/" + common
+        return owner.trusts(directory) ? directory : nil
     }
 
     /// Every `url` of every `[remote "NAME"]` section of a git config file (git-config(1)'s
@@ -216,5 +228,41 @@ public struct SystemRuleContext: RuleContext {
         }
         guard length <= limit else { return nil }
         return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[..<length]), as: UTF8.self) }
+    }
+}
+
+/// Who may own a git directory whose remotes choose an identity: the user, or root — git's
+/// `safe.directory` rule (git ≥ 2.35.2, CVE-2022-24765). Another local user could otherwise
+/// put a `.git` in a shared parent (/tmp) and make a remote rule choose a powerful identity.
+public struct GitDirectoryOwner: Sendable {
+    /// The user the command runs as.
+    let user: UInt32
+    /// The owner of a path, nil when it cannot be looked at (then it is not trusted).
+    let lookup: @Sendable (String) -> UInt32?
+
+    public init(user: UInt32, lookup: @escaping @Sendable (String) -> UInt32?) {
+        self.user = user
+        self.lookup = lookup
+    }
+
+    func trusts(_ path: String) -> Bool {
+        guard let owner = lookup(path) else { return false }
+        return owner == user || owner == 0
+    }
+
+    /// This process's user; a path's owner as lstat(2) gives it, and when it is a symbolic
+    /// link, the owner of what it points to as well (both must be trusted).
+    public static var system: GitDirectoryOwner {
+        GitDirectoryOwner(user: UInt32(getuid())) { path in
+            var link = stat()
+            guard lstat(path, &link) == 0 else { return nil }
+            guard (link.st_mode & S_IFMT) == S_IFLNK else { return UInt32(link.st_uid) }
+            var target = stat()
+            guard stat(path, &target) == 0 else { return nil }
+            let user = UInt32(getuid())
+            let owners = [UInt32(link.st_uid), UInt32(target.st_uid)]
+            // Both trusted: say so with the user; else the first that is not.
+            return owners.first { $0 != user && $0 != 0 } ?? user
+        }
     }
 }

@@ -19,7 +19,10 @@ public struct AWSRoleCredentials: Sendable {
         /// without, the identity's ID token.
         public var exchange: TokenExchange.Input?
         public var forceRefresh: Bool
+        /// The user whose identity assumes the role; nil: the current user.
         public var uid: String?
+        /// Why `uid` was chosen: errors name the user and it.
+        public var chosenBy: UserChoiceReason?
 
         public init(
             providerID: ProviderID? = nil, roleARN: String, sessionName: String? = nil, durationSeconds: Int? = nil, endpoint: URL,
@@ -77,7 +80,8 @@ public struct AWSRoleCredentials: Sendable {
         if let duration = input.durationSeconds, !STSEndpoint.durationRange.contains(duration) {
             throw AuthError.invalidArgument("\(input: .duration) \(duration) is out of range: give 900…43200 seconds")
         }
-        let subjectInput = TokenRefresh.Input(providerID: input.providerID, idToken: input.exchange == nil, uid: input.uid)
+        let subjectInput = TokenRefresh.Input(
+            providerID: input.providerID, idToken: input.exchange == nil, uid: input.uid, chosenBy: input.chosenBy)
         let user = try TokenRefresh.resolveUser(subjectInput, keystore: keystore)
         let (providerID, tokenSet) = try TokenRefresh.select(subjectInput, of: user)
         let sessionName = input.sessionName ?? Self.defaultSessionName(uid: user.uid)
@@ -94,6 +98,7 @@ public struct AWSRoleCredentials: Sendable {
         let webIdentityToken: String
         if var exchangeInput = input.exchange {
             exchangeInput.uid = user.uid
+            exchangeInput.chosenBy = input.chosenBy
             exchangeInput.providerID = try ProviderID(parsing: providerID)
             webIdentityToken = try await exchange.run(exchangeInput).token
         } else {

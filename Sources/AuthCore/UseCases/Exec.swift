@@ -21,6 +21,8 @@ public struct Exec: Sendable {
         public var keystoreKeys: KeystoreKeyMemory?
         /// The user whose token to give (a rule's or `--user`'s, docs/identities.md); nil: the current user.
         public var uid: String?
+        /// Why `uid` was chosen: errors name the user and it.
+        public var chosenBy: UserChoiceReason?
 
         public init(
             providerID: ProviderID? = nil, scopes: [String] = [], command: [String], environment: ChildEnvironment,
@@ -60,7 +62,7 @@ public struct Exec: Sendable {
         // A passphrase is asked (if at all) here, before the command starts: the command
         // shares the terminal, and a prompt while it runs would hand it what is typed.
         let first = try await tokens.run(
-            .init(providerID: input.providerID, idToken: input.idToken, scopes: input.scopes, uid: input.uid)
+            .init(providerID: input.providerID, idToken: input.idToken, scopes: input.scopes, uid: input.uid, chosenBy: input.chosenBy)
         ).requireBearer(for: "the command (through AUTHCTL_TOKEN)")
         input.keystoreKeys?.stopAsking()
         if let stale = first.stillValidEvent(now: clock.now()) { events.report(stale) }

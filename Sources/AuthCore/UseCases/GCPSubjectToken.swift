@@ -14,11 +14,20 @@ public struct GCPSubjectToken: Sendable {
         public var exchange: TokenExchange.Input?
         /// The type the configuration asks (`GOOGLE_EXTERNAL_ACCOUNT_TOKEN_TYPE`); nil: none said.
         public var askedType: String?
+        /// The user whose token to give; nil: the current user.
+        public var uid: String?
+        /// Why `uid` was chosen: errors name the user and it.
+        public var chosenBy: UserChoiceReason?
 
-        public init(providerID: ProviderID? = nil, exchange: TokenExchange.Input? = nil, askedType: String? = nil) {
+        public init(
+            providerID: ProviderID? = nil, exchange: TokenExchange.Input? = nil, askedType: String? = nil, uid: String? = nil,
+            chosenBy: UserChoiceReason? = nil
+        ) {
             self.providerID = providerID
             self.exchange = exchange
             self.askedType = askedType
+            self.uid = uid
+            self.chosenBy = chosenBy
         }
     }
 
@@ -53,10 +62,13 @@ public struct GCPSubjectToken: Sendable {
         }
         if var exchangeInput = input.exchange {
             exchangeInput.providerID = exchangeInput.providerID ?? input.providerID
+            exchangeInput.uid = input.uid
+            exchangeInput.chosenBy = input.chosenBy
             let output = try await exchange.run(exchangeInput)
             return Output(token: output.token, tokenType: tokenType, expiresAt: output.expiresAt)
         }
-        let output = try await refresh.run(TokenRefresh.Input(providerID: input.providerID, idToken: true))
+        let output = try await refresh.run(
+            TokenRefresh.Input(providerID: input.providerID, idToken: true, uid: input.uid, chosenBy: input.chosenBy))
         return Output(token: output.token, tokenType: tokenType, expiresAt: output.expiresAt)
     }
 }

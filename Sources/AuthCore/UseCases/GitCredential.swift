@@ -14,6 +14,8 @@ public struct GitCredential: Sendable {
         public var description: GitCredentialDescription
         /// The user to answer for (a rule's or `--user`'s, docs/identities.md); nil: the current user.
         public var uid: String?
+        /// Why `uid` was chosen: errors name the user and it.
+        public var chosenBy: UserChoiceReason?
         public init(providerID: ProviderID, scopes: [String], description: GitCredentialDescription, uid: String? = nil) {
             self.providerID = providerID
             self.scopes = scopes
@@ -40,7 +42,7 @@ public struct GitCredential: Sendable {
         try Self.checkDestination(input.description)
         let user = try self.user(input)
         let output = try await tokens.run(
-            .init(providerID: input.providerID, minimumTTL: Self.minimumTTL, scopes: input.scopes, uid: user.uid)
+            .init(providerID: input.providerID, minimumTTL: Self.minimumTTL, scopes: input.scopes, uid: user.uid, chosenBy: input.chosenBy)
         ).requireBearer(for: "git")
         let identity = user.identity(for: output.providerID)
         let username = identity?.profile.email ?? user.email ?? identity?.federatedID ?? user.uid

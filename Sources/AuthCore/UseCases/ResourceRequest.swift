@@ -11,6 +11,10 @@ public struct ResourceRequest: Sendable {
         public var url: URL
         public var headers: [(String, String)]
         public var body: Data?
+        /// The user whose grant to use; nil: the current user.
+        public var uid: String?
+        /// Why `uid` was chosen: errors name the user and it.
+        public var chosenBy: UserChoiceReason?
 
         public init(method: String = "GET", url: URL, headers: [(String, String)] = [], body: Data? = nil) {
             self.method = method
@@ -105,7 +109,7 @@ public struct ResourceRequest: Sendable {
         if input.headers.contains(where: { $0.0.equalsIgnoringCase("Authorization") || $0.0.equalsIgnoringCase("DPoP") }) {
             throw AuthError.invalidArgument("authctl sets the Authorization header itself from the resource's grant. Remove that header")
         }
-        var token = try await tokens.token(for: input.url)
+        var token = try await tokens.token(for: input.url, uid: input.uid, chosenBy: input.chosenBy)
         var refreshed = false
         var nonce: String?
         while true {
@@ -135,7 +139,7 @@ public struct ResourceRequest: Sendable {
             }
             switch verdict {
             case .refresh:
-                token = try await tokens.token(for: input.url, forceRefresh: true)
+                token = try await tokens.token(for: input.url, forceRefresh: true, uid: input.uid, chosenBy: input.chosenBy)
                 refreshed = true
                 nonce = nil
             case .nonce(let given):

@@ -37,17 +37,20 @@ public struct ResourceTokens: Sendable {
         }
     }
 
-    /// The token for a request to `url`.
-    public func token(for url: URL, minimumTTL: TimeInterval = 60, forceRefresh: Bool = false) async throws -> Output {
+    /// The token for a request to `url`, of the user `uid` (chosen for `chosenBy`), else of the current user.
+    public func token(
+        for url: URL, minimumTTL: TimeInterval = 60, forceRefresh: Bool = false, uid: String? = nil, chosenBy: UserChoiceReason? = nil
+    ) async throws -> Output {
         let state = try keystore.read()
-        guard let user = state.currentUser else {
+        if let uid, state.userIndex(uid: uid) == nil { throw AuthError.userRemoved(uid) }
+        guard let user = uid.flatMap({ uid in state.users.first { $0.uid == uid } }) ?? state.currentUser else {
             throw AuthError.noCurrentUser(
                 message: "nobody is signed in. Sign in to the resource first: \(command: .login, "\(url.absoluteString)")")
         }
         guard let grant = user.resourceGrant(for: url) else {
             throw AuthError.noSuchProvider(
                 message:
-                    "the current user holds no token for \(Sanitize.text(ResourceIdentifier.origin(of: url) + url.path, limit: 200)). Sign in to it: \(command: .login, "\(url.absoluteString)")"
+                    "\(Message.subject(user, chosenBy: chosenBy)) holds no token for \(Sanitize.text(ResourceIdentifier.origin(of: url) + url.path, limit: 200)). Sign in to it: \(command: .login, "\(url.absoluteString)")"
             )
         }
         let now = clock.now()

@@ -41,6 +41,8 @@ public struct TokenExchange: Sendable {
         public var forceRefresh: Bool
         /// The user whose token to exchange; nil: the current user.
         public var uid: String?
+        /// Why `uid` was chosen: errors name the user and it.
+        public var chosenBy: UserChoiceReason?
 
         public init(
             providerID: ProviderID? = nil, audience: String? = nil, resource: String? = nil, scopes: [String] = [],
@@ -76,7 +78,7 @@ public struct TokenExchange: Sendable {
 
         /// What `TokenRefresh` is asked for the subject token.
         var subjectInput: TokenRefresh.Input {
-            TokenRefresh.Input(providerID: providerID, idToken: subjectToken == .idToken, uid: uid)
+            TokenRefresh.Input(providerID: providerID, idToken: subjectToken == .idToken, uid: uid, chosenBy: chosenBy)
         }
     }
 
@@ -135,7 +137,7 @@ public struct TokenExchange: Sendable {
         subjectInput.uid = user.uid
         subjectInput.providerID = try ProviderID(parsing: providerID)
         let subject = try await refresh.run(subjectInput).requireBearer(for: "a token exchange (as its subject token)")
-        guard let identity = user.identity(for: providerID) else { throw AuthError.noCurrentUser(signInWith: providerID) }
+        guard let identity = user.identity(for: providerID) else { throw AuthError.userRemoved(user.uid) }
         let provider: any IdentityProvider
         let client: TokenClient.Client
         if let workload = identity.workload {

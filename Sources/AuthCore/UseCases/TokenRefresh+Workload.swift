@@ -3,12 +3,12 @@
 /// one grant serves many concurrent `token` processes. Tokens are kept per scope: the
 /// session's own (the workload's `--scope` at login) and `additionalTokens` for others.
 extension TokenRefresh {
-    func workloadRenewal(_ client: WorkloadClient, providerID: String, input: Input) throws
+    func workloadRenewal(_ client: WorkloadClient, of user: User, providerID: String, input: Input) throws
         -> (LinkedIdentity, TokenSet) async throws -> TokenSet
     {
         if input.idToken {
             throw AuthError.invalidArgument(
-                "the current user is a workload (client credentials), which has no ID token. Print its access token with: \(command: .token)"
+                "\(Message.subject(user, chosenBy: input.chosenBy)) is a workload (client credentials), which has no ID token. Print its access token with: \(command: .token)"
             )
         }
         let provider = try WorkloadGrant.provider(try configStore.workloadProvider(ProviderID(parsing: providerID)), for: client)

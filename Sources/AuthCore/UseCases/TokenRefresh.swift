@@ -24,12 +24,15 @@ public struct TokenRefresh: Sendable {
         public var scopes: [String]
         /// The user whose token to give; nil: the current user (`exec` keeps the one it started with).
         public var uid: String?
+        /// Why `uid` was chosen (`--user`, `AUTHCTL_USER`, a rule): errors name the user and it.
+        public var chosenBy: UserChoiceReason?
 
         public init(
             providerID: ProviderID? = nil, idToken: Bool = false, minimumTTL: TimeInterval = 60, forceRefresh: Bool = false,
-            scopes: [String] = [], uid: String? = nil
+            scopes: [String] = [], uid: String? = nil, chosenBy: UserChoiceReason? = nil
         ) {
             self.uid = uid
+            self.chosenBy = chosenBy
             self.providerID = providerID
             self.idToken = idToken
             self.minimumTTL = minimumTTL
@@ -140,7 +143,7 @@ public struct TokenRefresh: Sendable {
         // A workload has no refresh token: its grant runs again (TokenRefresh+Workload).
         let renew: (LinkedIdentity, TokenSet) async throws -> TokenSet
         if let client = user.identity(for: providerID)?.workload {
-            renew = try workloadRenewal(client, providerID: providerID, input: input)
+            renew = try workloadRenewal(client, of: user, providerID: providerID, input: input)
         } else {
             renew = try personRenewal(user: user, providerID: providerID, tokens: tokens, input: input)
         }
@@ -270,14 +273,14 @@ public struct TokenRefresh: Sendable {
         guard let identity = user.identity(for: providerID) else {
             throw AuthError.noSuchProvider(
                 message:
-                    "the current user has no \(providerID) identity. Linked: \(user.providerData.map(\.providerID).joined(separator: ", "))"
+                    "\(Message.subject(user, chosenBy: input.chosenBy)) has no \(providerID) identity (linked: \(user.providerData.map(\.providerID).joined(separator: ", "))). \(Message.linkNextStep(providerID, chosenBy: input.chosenBy))"
             )
         }
         guard let tokens = identity.tokens else {
             // The user is signed in, but not with this identity (an imported user, a session
             // that ended for this provider alone): "nobody is signed in" would be untrue.
             throw AuthError.invalidCredential(
-                "the current user (\(user.email ?? user.uid)) is signed out of \(providerID). Sign in to it again: \(command: .reauthenticate, "\(providerID)")"
+                "\(Message.subject(user, chosenBy: input.chosenBy, namingCurrent: true)) is signed out of \(providerID). Sign in to it again: \(command: .reauthenticate, "\(providerID)")"
             )
         }
         return (providerID, tokens)

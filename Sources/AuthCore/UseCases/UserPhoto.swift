@@ -21,16 +21,16 @@ public struct UserPhoto: Sendable {
         self.tokens = tokens
     }
 
-    public func run() async throws -> Output {
-        let state = try keystore.read()
-        guard let user = state.currentUser else { throw AuthError.noCurrentUser }
+    /// The photo of the user `uid` (chosen for `chosenBy`, docs/identities.md), else of the current user.
+    public func run(uid: String? = nil, chosenBy: UserChoiceReason? = nil) async throws -> Output {
+        let user = try TokenRefresh.resolveUser(TokenRefresh.Input(uid: uid), keystore: keystore)
         for identity in user.providerData {
             guard let tokens = identity.tokens, let id = try? ProviderID(parsing: identity.providerID),
                 let provider = try? configStore.identityProvider(id), let photo = provider.profilePhoto
             else { continue }
             // The session's token when it may read the photo, else one for the photo's scopes.
             let scopes = provider.scopes(tokens.scopes, cover: photo.scopes) ? [] : photo.scopes
-            let token = try await self.tokens.run(.init(providerID: id, scopes: scopes))
+            let token = try await self.tokens.run(.init(providerID: id, scopes: scopes, uid: user.uid, chosenBy: chosenBy))
             try EndpointPolicy.check(photo.url, what: "the photo endpoint")
             var request = HTTPRequest(
                 url: photo.url, headers: ["Authorization": "Bearer \(token.token)", "Accept": "image/*"],
@@ -42,7 +42,7 @@ public struct UserPhoto: Sendable {
         }
         throw AuthError.noSuchProvider(
             message:
-                "the current user has no signed-in identity whose provider offers a photo (Microsoft does). Link one: \(command: .link, "microsoft")"
+                "\(Message.subject(user, chosenBy: chosenBy)) has no signed-in identity whose provider offers a photo (Microsoft does). Link one: \(command: .link, "microsoft")"
         )
     }
 

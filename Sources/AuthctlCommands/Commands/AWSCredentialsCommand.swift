@@ -5,6 +5,8 @@ import AuthCore
 /// stdout carries the credential document and nothing else; the secret key and session token
 /// go nowhere else (no log line, no message, no file but the keystore).
 struct AWSCredentialsCommand: AuthctlCommand {
+    var takesUser: Bool { true }
+
     static let configuration = CommandConfiguration(
         commandName: "aws-credentials",
         abstract: "Print AWS credentials for a role, from STS AssumeRoleWithWebIdentity with the current identity (credential_process).",
@@ -52,10 +54,13 @@ struct AWSCredentialsCommand: AuthctlCommand {
 
     func run(_ wiring: Wiring) async throws {
         let endpoint = try stsEndpoint.map(STSEndpoint.parse) ?? STSEndpoint.url(region: region)
-        let output = try await wiring.useCases().awsRoleCredentials.run(
-            .init(
-                providerID: try subject.providerID, roleARN: roleARN, sessionName: sessionName, durationSeconds: duration,
-                endpoint: endpoint, exchange: subject.exchange, forceRefresh: forceRefresh))
+        // The identity `--user`, AUTHCTL_USER or a rule chose (docs/identities.md), else the current user.
+        let chosen = try wiring.chosenIdentity()
+        var input = AWSRoleCredentials.Input(
+            providerID: try chosen.providerID(subject.provider), roleARN: roleARN, sessionName: sessionName, durationSeconds: duration,
+            endpoint: endpoint, exchange: subject.exchange, forceRefresh: forceRefresh, uid: chosen.uid)
+        input.chosenBy = chosen.chosenBy
+        let output = try await wiring.useCases().awsRoleCredentials.run(input)
         wiring.output.write(Self.document(output.credentials))
     }
 

@@ -2,6 +2,8 @@ import ArgumentParser
 import AuthCore
 
 struct ExecCommand: AuthctlCommand {
+    var takesUser: Bool { true }
+
     static let configuration = CommandConfiguration(
         commandName: "exec",
         abstract: "Run a command with a valid token in AUTHCTL_TOKEN, kept valid for as long as it runs.",
@@ -41,12 +43,13 @@ struct ExecCommand: AuthctlCommand {
         let keys = KeystoreKeyMemory()
         wiring.keyMemory = keys
         // The identity a rule, --user or AUTHCTL_USER chose (docs/identities.md).
-        let choice = try wiring.identityChoice()
+        let chosen = try wiring.chosenIdentity()
         var input = Exec.Input(
-            providerID: try (provider ?? choice?.provider).map(ProviderID.init(parsing:)), scopes: scopes, command: command,
+            providerID: try chosen.providerID(provider), scopes: scopes, command: command,
             environment: wiring.childEnvironment, runtimeDirectory: wiring.runtimeDirectory, keystoreKeys: keys)
         input.idToken = idToken
-        input.uid = try choice?.uid(in: wiring.keystore())
+        input.uid = chosen.uid
+        input.chosenBy = chosen.chosenBy
         let status = try await wiring.useCases().exec(runner: wiring.io.childProcesses).run(input)
         if status != 0 { throw ExitCode(status) }
     }

@@ -10,6 +10,8 @@ import AuthCore
 /// `…_INTERACTIVE` and `…_OUTPUT_FILE` set, and read stdout with stderr merged into it: so
 /// nothing is printed on stderr when it succeeds.
 struct GCPTokenCommand: AuthctlCommand {
+    var takesUser: Bool { true }
+
     static let configuration = CommandConfiguration(
         commandName: "gcp-token",
         abstract: "Print the current identity's token as Google's executable-sourced credential response (workload identity federation).",
@@ -47,9 +49,12 @@ struct GCPTokenCommand: AuthctlCommand {
 
     /// The success response, or the error of the token it could not give.
     func response(_ wiring: Wiring, asked: String?) async throws -> Data {
+        // The identity `--user`, AUTHCTL_USER or a rule chose (docs/identities.md), else the current user.
+        let chosen = try wiring.chosenIdentity()
         let output = try await wiring.useCases().gcpSubjectToken.run(
             .init(
-                providerID: try subject.providerID, exchange: subject.exchange, askedType: asked))
+                providerID: try chosen.providerID(subject.provider), exchange: subject.exchange, askedType: asked, uid: chosen.uid,
+                chosenBy: chosen.chosenBy))
         var document: [String: JSONValue] = [
             "version": .number(1), "success": .bool(true), "token_type": .string(output.tokenType), "id_token": .string(output.token),
         ]

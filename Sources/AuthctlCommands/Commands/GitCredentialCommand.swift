@@ -6,6 +6,8 @@ import AuthCore
 /// stdout carries the protocol and nothing else; errors go to stderr, and a `get` that fails
 /// prints nothing on stdout and exits non-zero, so git asks its next helper or the user.
 struct GitCredentialCommand: AuthctlCommand {
+    var takesUser: Bool { true }
+
     static let configuration = CommandConfiguration(
         commandName: "git-credential",
         abstract: "A git credential helper: answers git with the current user's fresh access token.",
@@ -49,9 +51,9 @@ struct GitCredentialCommand: AuthctlCommand {
             return
         }
         // The identity the rules choose for the URL git asks about (docs/identities.md).
-        let choice = try wiring.identityChoice(askedRemote: Self.askedURL(description))
-        var input = GitCredential.Input(providerID: providerID, scopes: scopes, description: description)
-        input.uid = try choice?.uid(in: wiring.keystore())
+        let chosen = try wiring.chosenIdentity(askedRemote: Self.askedURL(description))
+        var input = GitCredential.Input(providerID: providerID, scopes: scopes, description: description, uid: chosen.uid)
+        input.chosenBy = chosen.chosenBy
         if operation == "erase" {
             try await wiring.useCases().gitCredential.erase(input)
             return

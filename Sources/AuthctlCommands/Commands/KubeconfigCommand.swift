@@ -7,6 +7,9 @@ struct KubeconfigCommand: ParsableCommand {
         commandName: "kubeconfig", abstract: "Set up kubectl to get its tokens from authctl.", subcommands: [SetCredentials.self])
 
     struct SetCredentials: AuthctlCommand {
+        /// `--user` is written into the entry, for the `token` kubectl runs.
+        var takesUser: Bool { true }
+
         static let configuration = CommandConfiguration(
             commandName: "set-credentials",
             abstract: "Write a kubeconfig user whose exec plugin runs authctl token --format kubectl-exec.",

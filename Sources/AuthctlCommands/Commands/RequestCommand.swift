@@ -9,6 +9,7 @@ import AuthCore
 /// current user's grant for its URL, in the shape of `gh api` and `az rest`.
 struct RequestCommand: AuthctlCommand {
     var signsIn: Bool { true }
+    var takesUser: Bool { true }
 
     static let configuration = CommandConfiguration(
         commandName: "request",
@@ -82,9 +83,13 @@ struct RequestCommand: AuthctlCommand {
         // https (plain http on loopback only), a host, no user name: refused here with the reason.
         _ = try ResourceIdentifier(parsing: url)
         guard let requestURL = URL(string: url) else { throw AuthError.invalidArgument("'\(Sanitize.text(url, limit: 100))' is not a URL") }
-        let input = ResourceRequest.Input(
+        var input = ResourceRequest.Input(
             method: method ?? (data == nil ? "GET" : "POST"), url: requestURL, headers: headers.compactMap(Self.parseHeader),
             body: try body(wiring))
+        // The grant of the user `--user`, AUTHCTL_USER or a rule chose (docs/identities.md), else the current user's.
+        let chosen = try wiring.chosenIdentity()
+        input.uid = chosen.uid
+        input.chosenBy = chosen.chosenBy
         let useCases = wiring.useCases(browser: wiring.browser(command: browserCommand, disabled: false))
         // A reader that goes away (`| head`) fails the write with EPIPE, which ends the
         // transfer (exit 141), instead of a SIGPIPE that would end authctl wherever it was.

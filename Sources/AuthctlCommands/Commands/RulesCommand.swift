@@ -20,6 +20,9 @@ struct RulesCommand: ParsableCommand {
         subcommands: [Add.self, List.self, Remove.self, Explain.self])
 
     struct Add: AuthctlCommand {
+        /// `--user` is the rule's user.
+        var takesUser: Bool { true }
+
         static let configuration = CommandConfiguration(
             commandName: "add", abstract: "Add a rule (last, or at --position); every condition given must hold.",
             discussion: "--user UID-OR-EMAIL names the user it chooses, --provider the provider; give one or both.")
@@ -104,6 +107,9 @@ struct RulesCommand: ParsableCommand {
     }
 
     struct Explain: AuthctlCommand {
+        /// It says what `--user` does here (it overrides every rule).
+        var takesUser: Bool { true }
+
         static let configuration = CommandConfiguration(
             commandName: "explain", abstract: "Show which rule wins here, and why each rule does or does not hold.",
             discussion: "With --remote URL, as git-credential would for that URL.")

@@ -2,6 +2,8 @@ import ArgumentParser
 import AuthCore
 
 struct Status: AuthctlCommand {
+    var takesUser: Bool { true }
+
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Show who is signed in, the linked providers and token lifetimes.",
@@ -26,9 +28,9 @@ struct Status: AuthctlCommand {
         // Profiles only: a sealed keystore's status needs no key (its tokens say they are sealed).
         // --check needs the tokens themselves, so a sealed keystore is opened then.
         // The user a rule, --user or AUTHCTL_USER chose (docs/identities.md), else the current one.
-        let choice = try wiring.identityChoice()
+        let chosen = try wiring.chosenIdentity()
         var state: AccountState
-        if let uid = try choice?.uid(in: wiring.keystore()) {
+        if let uid = chosen.uid {
             let read = try check ? wiring.keystore().readUser(uid: uid) : wiring.keystore().readProfiles()
             state = AccountState(currentUID: uid, users: read.users.filter { $0.uid == uid })
         } else {
@@ -47,13 +49,11 @@ struct Status: AuthctlCommand {
         guard check else {
             if global.json {
                 var document: [String: JSONValue] = ["signedIn": .bool(true), "user": Output.user(user)]
-                if let choice, choice.user != nil { document["chosenBy"] = .string(choice.sourceDescription) }
+                if let why = chosen.sourceDescription { document["chosenBy"] = .string(why) }
                 wiring.output.json(.object(document))
             } else {
                 wiring.output.line("Signed in as " + Output.describe(user, now: wiring.io.clock.now()).joined(separator: "\n"))
-                if let choice, choice.user != nil {
-                    wiring.output.line("Chosen by \(choice.sourceDescription) (the current user is unchanged).")
-                }
+                if let why = chosen.sourceDescription { wiring.output.line("Chosen by \(why) (the current user is unchanged).") }
             }
             return
         }

@@ -2,6 +2,8 @@ import ArgumentParser
 import AuthCore
 
 struct Token: AuthctlCommand {
+    var takesUser: Bool { true }
+
     static let configuration = CommandConfiguration(
         commandName: "token",
         abstract: "Print a valid access token (or ID token) of the current user.",
@@ -99,6 +101,7 @@ struct Token: AuthctlCommand {
 /// What `authctl token` was asked, as plain values: the command above fills it through
 /// ArgumentParser; the hot path fills it with `parseFast` and skips ArgumentParser entirely.
 struct TokenInvocation: Equatable, WiredCommand {
+    var takesUser: Bool { true }
     var settings: Wiring.Settings
     var provider: String?
     var idToken = false
@@ -229,14 +232,12 @@ struct TokenInvocation: Equatable, WiredCommand {
             minimumTTL: TimeInterval(minimumTTL), forceRefresh: forceRefresh, scopes: scopes, uid: uid)
     }
 
-    /// The request for the identity `choice` names (docs/identities.md): its user, and its
-    /// provider unless one was given.
-    func choosing(_ choice: IdentityChoice?, keystore: FileKeystore, verifying: Bool = true) throws -> TokenInvocation {
-        guard let choice else { return self }
-        var request = self
-        request.uid = try choice.uid(in: keystore, verifying: verifying)
-        if request.provider == nil { request.provider = choice.provider }
-        return request
+    /// The token asked for, as the identity `chosen` (`Wiring.chosenIdentity`): its user, and
+    /// its provider unless one was given.
+    func input(_ chosen: ChosenIdentity) throws -> TokenRefresh.Input {
+        var input = try input(uid: chosen.uid ?? uid, provider: provider ?? chosen.provider)
+        input.chosenBy = chosen.chosenBy
+        return input
     }
 
     /// The hot path without Swift concurrency: what `run` would print when the keystore holds
@@ -260,17 +261,19 @@ struct TokenInvocation: Equatable, WiredCommand {
     func run(_ wiring: Wiring) async throws {
         let output: TokenRefresh.Output
         let environment = wiring.useCases()
+        // The identity `--user`, AUTHCTL_USER or a rule chose (docs/identities.md), else the current user.
+        let chosen = try wiring.chosenIdentity()
         if let resource {
             let url = try ResourceIdentifier(parsing: resource).url
             let found = try await environment.resourceTokens.token(
-                for: url, minimumTTL: TimeInterval(minimumTTL), forceRefresh: forceRefresh)
+                for: url, minimumTTL: TimeInterval(minimumTTL), forceRefresh: forceRefresh, uid: chosen.uid, chosenBy: chosen.chosenBy)
             let output = found.asTokenOutput
             return wiring.output.write(try printed(output, proof: try proof(of: output, environment)))
         }
-        let request = try choosing(wiring.identityChoice(), keystore: wiring.keystore())
+        let input = try input(chosen)
         do {
-            output = try await environment.tokenRefresh.run(request.input)
-        } catch let error as AuthError where error.code == .noCurrentUser && request.provider == nil && request.uid == nil {
+            output = try await environment.tokenRefresh.run(input)
+        } catch let error as AuthError where error.code == .noCurrentUser && input.providerID == nil && input.uid == nil {
             // Nobody signed in and no provider named: the only configured one, if there is one.
             guard let only = wiring.onlyConfiguredProvider() else { throw error }
             throw AuthError.noCurrentUser(signInWith: only)

@@ -113,7 +113,14 @@ extension TokenExchange.SubjectToken: ExpressibleByArgument {}
 extension Token {
     /// `--exchange` or `--output-file`: handled here; false: the plain token path.
     func runCloud(_ wiring: Wiring) async throws -> Bool {
-        if let exchangeInput = try cloud.input(provider: provider, scopes: scopes, minimumTTL: minimumTTL, forceRefresh: forceRefresh) {
+        guard cloud.exchange || cloud.outputFile != nil else { return false }
+        // The identity `--user`, AUTHCTL_USER or a rule chose (docs/identities.md), else the current user.
+        let chosen = try wiring.chosenIdentity()
+        if var exchangeInput = try cloud.input(
+            provider: provider ?? chosen.provider, scopes: scopes, minimumTTL: minimumTTL, forceRefresh: forceRefresh)
+        {
+            exchangeInput.uid = chosen.uid
+            exchangeInput.chosenBy = chosen.chosenBy
             let output = try await wiring.useCases().tokenExchange.run(exchangeInput)
             let printed = Self.printed(output, format: global.json ? .json : format)
             if let path = cloud.outputFile {
@@ -128,11 +135,12 @@ extension Token {
         if let resource = cloud.resource {
             // A resource grant's token (docs/resources.md).
             let found = try await environment.resourceTokens.token(
-                for: try ResourceIdentifier(parsing: resource).url, minimumTTL: TimeInterval(minimumTTL), forceRefresh: forceRefresh)
+                for: try ResourceIdentifier(parsing: resource).url, minimumTTL: TimeInterval(minimumTTL), forceRefresh: forceRefresh,
+                uid: chosen.uid, chosenBy: chosen.chosenBy)
             try TokenFile.write(found.accessToken, to: path, wiring: wiring)
             return true
         }
-        let output = try await environment.tokenRefresh.run(try request.input).requireBearer(for: "a token file")
+        let output = try await environment.tokenRefresh.run(try request.input(chosen)).requireBearer(for: "a token file")
         if let stale = output.stillValidEvent(now: environment.clock.now()) { environment.events.report(stale) }
         try TokenFile.write(output.token, to: path, wiring: wiring)
         return true

@@ -200,6 +200,8 @@ struct UsersCommand: ParsableCommand {
     }
 
     struct Photo: AuthctlCommand {
+        var takesUser: Bool { true }
+
         static let configuration = CommandConfiguration(
             commandName: "photo",
             abstract: "Fetch the current user's photo from the provider (Microsoft Graph).",
@@ -218,7 +220,9 @@ struct UsersCommand: ParsableCommand {
                 throw AuthError.invalidArgument(
                     "the photo is binary and stdout is a terminal. Write it to a file: authctl users photo --output photo.jpg")
             }
-            let photo = try await wiring.useCases().userPhoto.run()
+            // The user `--user`, AUTHCTL_USER or a rule chose (docs/identities.md), else the current one.
+            let chosen = try wiring.chosenIdentity()
+            let photo = try await wiring.useCases().userPhoto.run(uid: chosen.uid, chosenBy: chosen.chosenBy)
             guard let output else {
                 wiring.output.write(photo.data)
                 return
