@@ -148,4 +148,36 @@ struct EgressTests {
         } throws: { Self.refused($0) }
         #expect(transport.requests.isEmpty)
     }
+
+    @Test(
+        "tokens stored before the binding existed may go to their issuer's origin only (and a grant's resource); a sign-in records the rest"
+    )
+    func legacyBinding() throws {
+        var identity = LinkedIdentity(
+            providerID: "oidc.example", issuer: "https://idp.example/realms/a", federatedID: "s", profile: Profile(), linkedAt: Date(),
+            tokens: TokenSet(accessToken: "at", expiresAt: nil, refreshToken: "rt", idToken: nil, scopes: []))
+        #expect(identity.binding.permits(URL(string: "https://idp.example/realms/a/token")!))
+        #expect(!identity.binding.permits(URL(string: "https://oauth2.idp-apis.example/token")!))
+        identity.tokens?.egress = SecretBinding(
+            issuer: "https://idp.example/realms/a", origins: [URL(string: "https://oauth2.idp-apis.example/token")!].compactMap(Origin.init)
+        )
+        #expect(identity.binding.permits(URL(string: "https://oauth2.idp-apis.example/token")!))
+        let grant = ResourceGrant(
+            resource: "https://api.example/mcp", issuer: "https://as.example", providerID: "oidc.as", grantedAt: Date(),
+            tokens: TokenSet(accessToken: "at", expiresAt: nil, refreshToken: nil, idToken: nil, scopes: []))
+        #expect(grant.binding.permits(URL(string: "https://api.example/mcp/items")!))
+        #expect(grant.binding.permits(URL(string: "https://as.example/token")!))
+        #expect(!grant.binding.permits(URL(string: "https://evil.example/mcp")!))
+    }
+
+    @Test("the record round-trips through the keystore file, plaintext: issuer and origins as written")
+    func storedForm() throws {
+        var tokens = TokenSet(accessToken: "at", expiresAt: nil, refreshToken: "rt", idToken: nil, scopes: ["openid"])
+        tokens.egress = SecretBinding(issuer: "https://idp.example", discovery: moved, also: [URL(string: "https://[::1]:8443/x")])
+        let record = KeystoreRecord.Tokens(tokens)
+        #expect(record.egress?.origins == ["https://[::1]:8443", "https://evil.example:443"])
+        let data = try KeystoreFile.encoder.encode(record)
+        let read = try #require(KeystoreRecordReader.read(data) { KeystoreRecord.Tokens.read(&$0) })
+        #expect(read == record && read.domain.egress == tokens.egress)
+    }
 }

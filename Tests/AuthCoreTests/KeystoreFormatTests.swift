@@ -120,6 +120,12 @@ struct KeystoreFormatTests {
                         "tokenType" : "Bearer"
                       }
                     },
+                    "egress" : {
+                      "issuer" : "https://idp.example",
+                      "origins" : [
+                        "https://idp.example:443"
+                      ]
+                    },
                     "expiresAt" : "2026-09-21T15:13:20Z",
                     "idToken" : "id-token-1",
                     "refreshToken" : "refresh-token-1",
@@ -193,12 +199,15 @@ struct KeystoreFormatTests {
                 "https://api.example/.default": ScopedAccessToken(
                     accessToken: "access-token-scoped", expiresAt: later, scopes: ["https://api.example/.default"])
             ])
+        var bound = tokens
+        bound.egress = SecretBinding(
+            issuer: "https://idp.example", origins: [URL(string: "https://idp.example/token")!].compactMap(Origin.init))
         let identity = LinkedIdentity(
             providerID: "oidc.example", issuer: "https://idp.example", federatedID: "subject-1",
             profile: Profile(
                 email: "ada@example.com", emailVerified: true, displayName: "Ada Lovelace", photoURL: "https://idp.example/photo/1",
                 isPrivateEmail: true),
-            linkedAt: created, tokens: tokens)
+            linkedAt: created, tokens: bound)
         let user = User(
             uid: "uid-golden-00000000000000000", email: "ada@example.com", emailVerified: true, displayName: "Ada Lovelace",
             photoURL: "https://idp.example/photo/1", createdAt: created, lastSignInAt: later, lastAuthAt: later,

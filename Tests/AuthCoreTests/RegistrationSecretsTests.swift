@@ -32,7 +32,7 @@ final class RegistrationSecretsTests: KeystoreDirectoryFixture {
     /// A keystore with a registration, plaintext then sealed, as written (its fields, for the
     /// schema's test), and the sealed one read back.
     static let plaintextFile =
-        #"{"registrations": [{"providerId": "oidc.as-example", "registrationAccessToken": "rat"}], "users": [], "version": 1}"#
+        #"{"registrations": [{"providerId": "oidc.as-example", "registrationAccessToken": "rat", "registrationClientUri": "https://as.example/register/1"}], "users": [], "version": 1}"#
 
     static var fieldNames: Set<String> {
         guard let file = try? KeystoreFile.decode(Data(plaintextFile.utf8), path: "registrations"),

@@ -139,6 +139,10 @@ final class SealedKeystoreIntegrityTests: KeystoreDirectoryFixture {
             // The needs-sign-in mark is bound too: added or removed without the key, it is damage.
             "a needs-sign-in mark added": tokens(0) { $0["needsSignInSince"] = "2026-01-01T00:00:00Z" },
             "the needs-sign-in mark removed": tokens(1) { $0["needsSignInSince"] = nil },
+            // Where the tokens may be sent is bound too: widened without the key, it is damage.
+            "the tokens' egress widened to another server": tokens(0) {
+                $0["egress"] = ["issuer": "https://idp.example", "origins": ["https://evil.example:443"]]
+            },
             "the identity's federated id": identity(0) { $0["federatedId"] = "someone-else" },
             "the identity's issuer": identity(0) { $0["issuer"] = "https://evil.example" },
             "the Firebase session's expiry": backend { session in
@@ -215,11 +219,13 @@ extension SealedKeystoreIntegrityTests {
         try Data(Data((32..<64).map { UInt8($0) }).base64EncodedString().utf8).write(to: URL(fileURLWithPath: key))
         chmod(key, 0o600)
         let keys = KeystoreKeys(keyFile: key)
-        // The fixture was written before `needsSignInSince` existed: it has none.
+        // The fixture was written before `needsSignInSince` and `egress` existed: it has neither
+        // (its tokens may go to their issuer's origin only: `SecretBinding.legacy`).
         var expected = KeystoreFormatTests.expected
         for user in expected.users.indices {
             for identity in expected.users[user].providerData.indices {
                 expected.users[user].providerData[identity].tokens?.needsSignInSince = nil
+                expected.users[user].providerData[identity].tokens?.egress = nil
             }
         }
         #expect(try keystore(keys).read() == expected)
