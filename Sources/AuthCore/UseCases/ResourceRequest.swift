@@ -154,6 +154,8 @@ public struct ResourceRequest: Sendable {
         guard let resource = try? ResourceIdentifier(parsing: token.grant.resource), resource.covers(input.url) else {
             throw AuthError.internalError("the grant for \(token.grant.resource) does not cover the request's URL")
         }
+        // RFC 8707: a JWT for another audience is never sent (checked again after a refresh).
+        try ResourceAudience.check(token.accessToken, for: token.grant)
         var headers: [String: String] = [:]
         for (name, value) in input.headers { headers[name] = value }
         for (name, value) in try ResourceAuthorization.headers(

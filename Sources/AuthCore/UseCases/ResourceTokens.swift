@@ -37,8 +37,15 @@ public struct ResourceTokens: Sendable {
         }
     }
 
-    /// The token for a request to `url`.
+    /// The token for a request to `url`; a JWT whose `aud` does not name the grant's resource
+    /// is refused (`ResourceAudience`), here for `token --resource` and again where `request` sends it.
     public func token(for url: URL, minimumTTL: TimeInterval = 60, forceRefresh: Bool = false) async throws -> Output {
+        let output = try await grantToken(for: url, minimumTTL: minimumTTL, forceRefresh: forceRefresh)
+        try ResourceAudience.check(output.accessToken, for: output.grant)
+        return output
+    }
+
+    private func grantToken(for url: URL, minimumTTL: TimeInterval, forceRefresh: Bool) async throws -> Output {
         let state = try keystore.read()
         guard let user = state.currentUser else {
             throw AuthError.noCurrentUser(
