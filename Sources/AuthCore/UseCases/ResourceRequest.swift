@@ -27,6 +27,9 @@ public struct ResourceRequest: Sendable {
         /// The authorization server of the grant: the step-up goes there, not to another the
         /// resource may list.
         public var issuer: String? = nil
+        /// The grant's provider: the step-up uses it again, and asks the person's consent again
+        /// when it is borrowed (docs/resources.md), since the scopes grow.
+        public var providerID: String? = nil
         /// The scopes to ask: those held and those the resource named.
         public var scopes: [String]
         /// RFC 9470: `acr_values` and `max_age` for the authorization request.
@@ -186,6 +189,7 @@ public struct ResourceRequest: Sendable {
             for scope in challenge.scopes where BoundedJSON.isScope(scope) && !scopes.contains(scope) { scopes.append(scope) }
             var stepUp = StepUp(resource: token.grant.resource, scopes: scopes, error: "insufficient_scope")
             stepUp.issuer = token.grant.issuer
+            stepUp.providerID = token.grant.providerID
             return .stepUp(stepUp)
         }
         if head.status == 401, challenge.error == "insufficient_user_authentication" {
@@ -194,6 +198,7 @@ public struct ResourceRequest: Sendable {
                 resource: token.grant.resource, scopes: token.scopes, acrValues: acr, maxAge: challenge.maxAge,
                 error: "insufficient_user_authentication")
             stepUp.issuer = token.grant.issuer
+            stepUp.providerID = token.grant.providerID
             return .stepUp(stepUp)
         }
         return .answer

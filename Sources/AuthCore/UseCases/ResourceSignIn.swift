@@ -2,6 +2,8 @@
 /// URL. Discovery (`ResourceDiscovery`) finds its authorization server; `ResourceClients`
 /// finds or registers the client; the sign-in is the usual session with `resource` on both
 /// requests (RFC 8707); the tokens are kept per (issuer, resource) as a `ResourceGrant`.
+/// A borrowed provider (`ResourceClients.Client.isBorrowed`) is used only with the person's
+/// consent: `--provider P`, or a yes to the question that names provider, resource and scopes.
 /// With an ID token, the identity is applied by the account rules as any sign-in's, and the
 /// grant goes to the user they chose; without one, to the current user (a new one when
 /// nobody is signed in).
@@ -15,12 +17,22 @@ public struct ResourceSignIn: Sendable {
         public var clientMetadataURL: String?
         /// The flow; its scopes replace the resource's `scopes_supported` when given.
         public var options: FlowOptions
+        /// The provider (client) to use: `--provider P`, or a step-up's grant's own provider.
+        public var provider: ProviderID?
+        /// True when the person named `provider` (`--provider`): their consent to lend it. A
+        /// step-up names the grant's provider without it, and a borrowed one is asked about again.
+        public var consented: Bool
 
-        public init(resource: String, issuer: String? = nil, clientMetadataURL: String? = nil, options: FlowOptions) {
+        public init(
+            resource: String, issuer: String? = nil, clientMetadataURL: String? = nil, options: FlowOptions, provider: ProviderID? = nil,
+            consented: Bool = false
+        ) {
             self.resource = resource
             self.issuer = issuer
             self.clientMetadataURL = clientMetadataURL
             self.options = options
+            self.provider = provider
+            self.consented = consented
         }
     }
 
@@ -40,11 +52,13 @@ public struct ResourceSignIn: Sendable {
     let keystore: any Keystore
     let clock: any Clock
     let random: any RandomSource
+    let prompt: any ConsentPrompt
 
     public init(
         transport: any HTTPTransport, configStore: ConfigStore, issuer: any CredentialIssuing, accounts: any CredentialAccountStore,
-        keystore: any Keystore, clock: any Clock, random: any RandomSource, secrets: any RegistrationSecrets
+        keystore: any Keystore, clock: any Clock, random: any RandomSource, secrets: any RegistrationSecrets, prompt: any ConsentPrompt
     ) {
+        self.prompt = prompt
         discovery = ResourceDiscovery(transport: transport)
         clients = ResourceClients(configStore: configStore, transport: transport, secrets: secrets)
         self.issuer = issuer
@@ -65,10 +79,21 @@ public struct ResourceSignIn: Sendable {
         // The keystore is checked before anything is fetched or registered.
         _ = try keystore.read()
         let found = try await discovery.discover(resource, issuer: input.issuer)
-        let client = try await clients.client(for: found.server, clientMetadataURL: input.clientMetadataURL)
         var options = input.options
         options.resource = resource.url
-        if options.scopes.isEmpty { options.scopes = found.metadata.scopesSupported ?? [] }
+        let scopesGiven = !options.scopes.isEmpty
+        if !scopesGiven { options.scopes = found.metadata.scopesSupported ?? [] }
+        let client =
+            if let named = input.provider {
+                try clients.configured(named, for: found.server)
+            } else {
+                try await clients.client(for: found.server, resource: resource, clientMetadataURL: input.clientMetadataURL)
+            }
+        // A provider the person configured for another purpose (their company's IdP) is lent
+        // to a resource on another origin only with their consent (docs/security.md).
+        if !input.consented, client.isBorrowed(for: resource) {
+            try askConsent(client.config, resource: resource, scopes: options.scopes, scopesGiven: scopesGiven)
+        }
         // DPoP as the provider's configuration and metadata say: a bound grant keeps its key
         // with its tokens, and `ResourceAuthorization` proves it at each request.
         let config = client.config
@@ -76,6 +101,33 @@ public struct ResourceSignIn: Sendable {
         return try await issuer.credential(from: .interactive(options), provider: provider) { credential in
             try await store(credential, resource: resource, providerID: client.config.id, registered: client.registered)
         }
+    }
+
+    /// A yes from the person at the terminal, naming provider, resource and scopes; without a
+    /// terminal, or with a no, `consent-required` with the command that gives it.
+    func askConsent(_ config: ProviderConfig, resource: ResourceIdentifier, scopes: [String], scopesGiven: Bool) throws {
+        let lending = BorrowedProvider(
+            providerID: config.id, issuer: config.issuer ?? "", resource: resource.description, scopes: scopes)
+        if prompt.canAsk, prompt.agreesToLend(lending) { return }
+        throw Self.consentRequired(lending, scopesGiven: scopesGiven, answeredNo: prompt.canAsk)
+    }
+
+    /// `consent-required` (docs/resources.md): who would get what, and the command that agrees —
+    /// `login URL --provider P`, with the scopes when they were not the resource's defaults.
+    static func consentRequired(_ lending: BorrowedProvider, scopesGiven: Bool, answeredNo: Bool) -> AuthError {
+        var arguments: [Message.Argument] = ["\(lending.resource)", .input(.provider, lending.providerID)]
+        if scopesGiven { arguments += lending.scopes.map { .input(.scope, $0) } }
+        let scopes = lending.scopes.isEmpty ? "no scope" : "the scopes \(lending.scopes.joined(separator: " "))"
+        let why: Message =
+            answeredNo
+            ? "you did not agree to use your provider \(lending.providerID)"
+            : "authctl uses your provider \(lending.providerID) for a resource on another origin only with your consent, and nobody is at the terminal to give it"
+        return AuthError.consentRequired(
+            "\(why) for the resource \(lending.resource) (its authorization server \(Sanitize.text(lending.issuer, limit: 100)) is the one you configured \(lending.providerID) for): the resource would get a token of your \(lending.providerID) account with \(scopes), and could use it wherever that account's tokens are accepted. Nothing was signed in. If you trust the resource with it: \(command: .login, arguments: arguments)",
+            details: [
+                "providerId": .string(lending.providerID), "issuer": .string(lending.issuer), "resource": .string(lending.resource),
+                "scopes": .array(lending.scopes.map(JSONValue.string)),
+            ])
     }
 
     /// The grant stored: under the user the account rules chose (an ID token), or the current one.

@@ -46,8 +46,11 @@ struct Login: AuthctlCommand {
                 ("--client-credentials", workload.clientCredentials), ("--tenant", flow.tenant != nil),
             ]
             if let (option, _) = refused.first(where: \.1) { throw ValidationError("\(option) has no use with a resource's URL") }
-        } else if resource.issuer != nil || resource.clientMetadataURL != nil {
-            throw ValidationError("--issuer and --client-metadata-url go with a resource's URL (authctl login https://…)")
+            if resource.provider != nil, resource.clientMetadataURL != nil {
+                throw ValidationError("give either --provider or --client-metadata-url: one client for the sign-in")
+            }
+        } else if resource.issuer != nil || resource.clientMetadataURL != nil || resource.provider != nil {
+            throw ValidationError("--issuer, --client-metadata-url and --provider go with a resource's URL (authctl login https://…)")
         }
         if pendingHandle != nil, credential.idToken != nil { throw ValidationError("give either --credential or --id-token, not both") }
         if workload.clientCredentials {
@@ -100,7 +103,9 @@ struct Login: AuthctlCommand {
         let output = try await useCases.resourceSignIn.run(
             .init(
                 resource: url, issuer: resource.issuer, clientMetadataURL: resource.clientMetadataURL,
-                options: try flow.flowOptions(environment: wiring.environment)))
+                options: try flow.flowOptions(environment: wiring.environment),
+                provider: try resource.provider.map(ProviderID.init(parsing:)),
+                consented: resource.provider != nil))
         if output.registeredProvider {
             useCases.terminal.notice(
                 "Registered authctl at \(output.grant.issuer) as the provider \(output.providerID) (remove it with: authctl providers remove \(output.providerID))."
