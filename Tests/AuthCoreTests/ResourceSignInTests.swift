@@ -63,7 +63,7 @@ struct ResourceSignInTests {
         let accounts = FakeAccountStore(clock: clock)
         let output = try await signIn(accounts, plainGrant).run(
             .init(resource: Self.resource, options: FlowOptions(), provider: Self.provider, consented: true))
-        #expect(output.isNewUser)
+        #expect(output.isNewUser && output.owner == .newUser)
         let state = accounts.keystore.state
         #expect(state.currentUID == output.user.uid)
         #expect(state.currentUser?.resourceGrants.first?.resource == Self.resource)

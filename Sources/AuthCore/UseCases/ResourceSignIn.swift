@@ -5,8 +5,10 @@
 /// A borrowed provider (`ResourceClients.Client.isBorrowed`) is used only with the person's
 /// consent: `--provider P`, or a yes to the question that names provider, resource and scopes.
 /// With an ID token, the identity is applied by the account rules as any sign-in's, and the
-/// grant goes to the user they chose; without one, to the current user (a new one when
-/// nobody is signed in).
+/// grant goes to the user they chose; without one, the server named nobody, and the grant goes
+/// to the person who ran the command: the current user (a new one when nobody is signed in),
+/// as `Output.owner` says. A grant is no sign-in of its user: `lastSignInAt` and
+/// `lastProviderID` stay as they were.
 public struct ResourceSignIn: Sendable {
     public struct Input: Sendable {
         public var resource: String
@@ -43,6 +45,18 @@ public struct ResourceSignIn: Sendable {
         /// True when `login` registered a new client (RFC 7591) or saved a metadata document's.
         public var registeredProvider: Bool
         public var isNewUser: Bool
+        /// Why the grant is kept under `user`.
+        public var owner: GrantOwner
+    }
+
+    /// Who holds a resource's grant (docs/resources.md).
+    public enum GrantOwner: Sendable, Equatable {
+        /// The server returned an ID token: the user of that identity, by the account rules.
+        case identity
+        /// No ID token: the current user, who ran the command.
+        case currentUser
+        /// No ID token and nobody (or no local person) signed in: a new user, now current.
+        case newUser
     }
 
     let discovery: ResourceDiscovery
@@ -177,12 +191,13 @@ public struct ResourceSignIn: Sendable {
                 created = true
             }
             guard let index = state.userIndex(uid: uid) else { throw AuthError.userRemoved(uid) }
+            // The grant is no sign-in of this user: its last login stays as it was.
             state.users[index].store(grant)
-            state.users[index].lastSignInAt = now
             state.currentUID = uid
             return (state.users[index], created)
         }
         return Output(
-            user: user, grant: grant, providerID: providerID, registeredProvider: registered, isNewUser: isNewUser || created)
+            user: user, grant: grant, providerID: providerID, registeredProvider: registered, isNewUser: isNewUser || created,
+            owner: chosenUID != nil ? .identity : created ? .newUser : .currentUser)
     }
 }

@@ -116,11 +116,33 @@ struct Login: AuthctlCommand {
                 .object([
                     "user": Output.user(output.user), "providerId": .string(output.providerID), "isNewUser": .bool(output.isNewUser),
                     "resource": .string(output.grant.resource), "issuer": .string(output.grant.issuer),
-                    "registeredProvider": .bool(output.registeredProvider),
+                    "registeredProvider": .bool(output.registeredProvider), "grantOwner": .string(Self.ownerName(output.owner)),
                     "scopes": .array((output.grant.tokens?.scopes ?? []).map(JSONValue.string)),
                 ]))
         } else {
-            wiring.output.line("Signed in to \(output.grant.resource) at \(output.grant.issuer) (\(output.providerID)).")
+            wiring.output.line(
+                "Signed in to \(output.grant.resource) at \(output.grant.issuer) (\(output.providerID)); the grant is kept for \(Self.owner(output))."
+            )
+        }
+    }
+
+    /// Who holds the grant, and why (docs/resources.md).
+    static func owner(_ output: ResourceSignIn.Output) -> String {
+        let name = Output.name(of: output.user)
+        return switch output.owner {
+        case .identity: "\(name), the account the server signed in"
+        case .currentUser:
+            "the current user \(name): the server returned no ID token, so it named nobody (ask for --scope openid to have it say)"
+        case .newUser: "a new user \(output.user.uid), now current: nobody was signed in and the server named nobody"
+        }
+    }
+
+    /// `--json`'s `grantOwner`: `identity`, `current-user` or `new-user`.
+    static func ownerName(_ owner: ResourceSignIn.GrantOwner) -> String {
+        switch owner {
+        case .identity: "identity"
+        case .currentUser: "current-user"
+        case .newUser: "new-user"
         }
     }
 
