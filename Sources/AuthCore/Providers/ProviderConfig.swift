@@ -145,6 +145,10 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         registeredFor = try value([String].self, .registeredFor)
     }
 
+    /// True for a client `login URL` saved for resources (registered by RFC 7591, or a client
+    /// ID metadata document's): its grants go when it is removed (docs/resources.md).
+    public var savedForResources: Bool { registeredFor != nil || registrationClientURI != nil }
+
     /// Whether a protocol extension is used: when the provider offers it, always, or never.
     public enum Use: String, Sendable, Equatable, CaseIterable {
         case auto, always, never

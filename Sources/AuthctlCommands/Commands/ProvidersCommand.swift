@@ -287,12 +287,27 @@ struct ProvidersCommand: ParsableCommand {
                     wiring.output.error("authctl: warning: the registration of \(id) at its server could not be deleted (\(reason)).")
                 }
             }
+            // Its resource grants can be neither refreshed nor revoked without it: they go too.
+            var grantsRemoved = 0
+            if let removed, removed.savedForResources {
+                do {
+                    grantsRemoved = try await Providers.removeResourceGrants(of: id, from: wiring.keystore())
+                } catch let error as AuthError {
+                    wiring.output.error(
+                        "authctl: warning: the resource grants of \(id) could not be removed from the keystore (\(error.message.firstSentence)); sign out to drop them: authctl signout"
+                    )
+                }
+            }
             if global.json {
                 var document: [String: JSONValue] = ["removed": .string(id.rawValue)]
                 if registration == .deleted { document["registrationDeleted"] = .bool(true) }
+                if grantsRemoved > 0 { document["resourceGrantsRemoved"] = .number(Double(grantsRemoved)) }
                 wiring.output.json(.object(document))
             } else {
-                wiring.output.line("Removed \(id)\(registration == .deleted ? " and deleted its registration at the server" : "").")
+                let grants =
+                    grantsRemoved == 0 ? "" : grantsRemoved == 1 ? ", its resource grant" : ", its \(grantsRemoved) resource grants"
+                wiring.output.line(
+                    "Removed \(id)\(grants)\(registration == .deleted ? " and deleted its registration at the server" : "").")
             }
         }
     }
