@@ -202,6 +202,10 @@ import os
 from oauth2_provider.models import Application
 assert not Application.objects.filter(client_id=os.environ['CLIENT']).exists()
 \""
+check "its resource grants went with it, not kept as signed out" "$py" -c "
+import json
+users = json.load(open('$keystore'))['users']
+assert not [g for u in users for g in u.get('resourceGrants', []) if g['providerId'] == 'oidc.127-0-0-1'], users"
 check "the old registrations.json was read (the token it held deleted the client) and removed" test ! -e "$registrations"
 check "the registration access token is forgotten" "$py" -c "
 import json
@@ -221,10 +225,18 @@ check "request works with the document's client" test "$("$authctl" request "$mc
 check "providers remove of a document's client deletes nothing at the server" sh -c "'$authctl' providers remove oidc.127-0-0-1 --yes | grep -qv 'deleted its registration'"
 "$authctl" signout >/dev/null 2>&1
 
-# 10. A provider configured for the issuer is used as it is (no registration), and with an ID
-#     token the identity is linked by the account rules and holds the grant.
+# 10. A provider configured for the issuer (on another origin than the resource: borrowed) is
+#     used only with consent — --provider, no registration — and with an ID token the identity
+#     is linked by the account rules and holds the grant.
 "$authctl" providers add oidc.dot --issuer "$E2E_ISSUER" --client-id "$public_client" >/dev/null
-check "login <resource URL> --scope openid uses the configured provider" sh -c "'$authctl' login '$mcp' --scope openid --scope read --browser-command '$browser' --timeout 60 --json >'$work/login2.json' 2>'$work/login2.err'"
+set +e
+"$authctl" login "$mcp" --scope openid --scope read --browser-command "$browser" --timeout 60 >/dev/null 2>"$work/borrow.err"; status=$?
+set -e
+check "without a terminal or --provider, the borrowed provider is refused (exit 18)" test "$status" -eq 18
+check "the refusal names the resource, the scopes and the command" sh -c "grep -q 'oidc.dot' '$work/borrow.err' && grep -q 'openid read' '$work/borrow.err' && grep -q -- \"authctl login $mcp --provider oidc.dot --scope openid --scope read\" '$work/borrow.err'"
+check "nothing was signed in" sh -c "! grep -q oidc.dot '$keystore'"
+check "login <resource URL> --provider uses the configured provider" sh -c "'$authctl' login '$mcp' --provider oidc.dot --scope openid --scope read --browser-command '$browser' --timeout 60 --json >'$work/login2.json' 2>'$work/login2.err'"
+check "the grant's owner is the identity the server signed in" test "$(json 'd["grantOwner"]' <"$work/login2.json")" = identity
 check "no client was registered" sh -c "! grep -q 'Registered authctl' '$work/login2.err' && test \"\$('$py' -c \"import json; print(sorted(json.load(open('$config'))['providers']))\")\" = \"['oidc.dot']\""
 check "the ID token's identity is linked to the user" test "$(json 'd["user"]["providerData"][0]["providerId"] + " " + d["user"]["providerData"][0]["issuer"] + " " + str(bool(d["user"]["providerData"][0]["federatedId"]))' <"$work/login2.json")" = "oidc.dot $E2E_ISSUER True"
 check "the grant is the identity's user's" test "$(json 'd["user"]["resourceGrants"][0]["resource"] + " " + d["user"]["resourceGrants"][0]["providerId"]' <"$work/login2.json")" = "$mcp oidc.dot"
