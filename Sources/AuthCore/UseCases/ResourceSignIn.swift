@@ -132,12 +132,13 @@ public struct ResourceSignIn: Sendable {
         var arguments: [Message.Argument] = ["\(lending.resource)", .input(.provider, lending.providerID)]
         if scopesGiven { arguments += lending.scopes.map { .input(.scope, $0) } }
         let scopes = lending.scopes.isEmpty ? "no scope" : "the scopes \(lending.scopes.joined(separator: " "))"
+        let issuer = Sanitize.text(lending.issuer, limit: 100)
         let why: Message =
             answeredNo
-            ? "you did not agree to use your provider \(lending.providerID)"
-            : "authctl uses your provider \(lending.providerID) for a resource on another origin only with your consent, and nobody is at the terminal to give it"
+            ? "you did not agree to lend your provider \(lending.providerID) (\(issuer)) to the resource \(lending.resource)"
+            : "the resource \(lending.resource) signs in at \(issuer), for which you configured the provider \(lending.providerID); authctl lends a provider of yours to a resource on another origin only with your consent, and nobody is at the terminal to give it"
         return AuthError.consentRequired(
-            "\(why) for the resource \(lending.resource) (its authorization server \(Sanitize.text(lending.issuer, limit: 100)) is the one you configured \(lending.providerID) for): the resource would get a token of your \(lending.providerID) account with \(scopes), and could use it wherever that account's tokens are accepted. Nothing was signed in. If you trust the resource with it: \(command: .login, arguments: arguments)",
+            "\(why): the resource would get a token of your \(lending.providerID) account with \(scopes), and could use it wherever that account's tokens are accepted. Nothing was signed in. If you trust the resource with it: \(command: .login, arguments: arguments)",
             details: [
                 "providerId": .string(lending.providerID), "issuer": .string(lending.issuer), "resource": .string(lending.resource),
                 "scopes": .array(lending.scopes.map(JSONValue.string)),

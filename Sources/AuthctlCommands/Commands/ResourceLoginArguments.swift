@@ -18,7 +18,7 @@ struct ResourceLoginArguments: ParsableArguments {
     @Option(
         name: .customLong("provider"),
         help: ArgumentHelp(
-            "With a resource's URL: sign in through this configured provider (a client of the resource's server) — your consent to use it for a resource on another origin.",
+            "With a resource's URL: sign in through this configured provider, a client of the resource's server; naming it is your consent to use it for a resource on another origin.",
             valueName: "provider"), completion: Completions.providerIDs)
     var provider: String?
 }
