@@ -16,7 +16,7 @@ final class MemoryRegistrationSecrets: RegistrationSecrets, @unchecked Sendable 
 /// issuer, a client ID metadata document, or one registered now (RFC 7591).
 @Suite("Resources: the client at the authorization server")
 struct ResourceClientsTests {
-    static let resource = try! ResourceIdentifier(parsing: "https://api.example.com/mcp")
+    static var resource: ResourceIdentifier { get throws { try ResourceIdentifier(parsing: "https://api.example.com/mcp") } }
 
     func server(registration: Bool = true, cimd: Bool = false) throws -> AuthorizationServerMetadata {
         let document = DiscoveryDocument(
@@ -47,10 +47,10 @@ struct ResourceClientsTests {
         let client = try await ResourceClients(
             configStore: ConfigStore(storage: storage), transport: transport, secrets: MemoryRegistrationSecrets()
         )
-        .client(for: try server(), resource: Self.resource, clientMetadataURL: nil)
+        .client(for: try server(), resource: try Self.resource, clientMetadataURL: nil)
         #expect(client.config.id == "oidc.mine" && !client.registered)
         #expect(transport.requests.isEmpty)
-        #expect(client.isBorrowed(for: Self.resource), "configured by the person, for a resource on another origin")
+        #expect(client.isBorrowed(for: try Self.resource), "configured by the person, for a resource on another origin")
         #expect(!client.isBorrowed(for: try ResourceIdentifier(parsing: "https://as.example/api")), "the resource on its server's origin")
     }
 
@@ -62,13 +62,13 @@ struct ResourceClientsTests {
                     .utf8))
         let secrets = MemoryRegistrationSecrets()
         let client = try await ResourceClients(configStore: ConfigStore(storage: storage), transport: registrar(), secrets: secrets)
-            .client(for: try server(), resource: Self.resource, clientMetadataURL: nil)
+            .client(for: try server(), resource: try Self.resource, clientMetadataURL: nil)
         #expect(client.registered)
         #expect(client.config.id == "oidc.as-example-2")
         #expect(client.config.clientID == "dyn-1" && client.config.issuer == "https://as.example")
         #expect(client.config.metadataURL == "https://as.example/.well-known/oauth-authorization-server")
         #expect(client.config.registeredFor == ["https://api.example.com/mcp"], "the resource's own client")
-        #expect(!client.isBorrowed(for: Self.resource))
+        #expect(!client.isBorrowed(for: try Self.resource))
         #expect(try secrets.token(for: "oidc.as-example-2") == "rat")
         let saved = String(decoding: storage.contents ?? Data(), as: UTF8.self)
         #expect(saved.contains("dyn-1") && !saved.contains("rat\""), "the registration access token is not in config.json")
@@ -79,7 +79,7 @@ struct ResourceClientsTests {
         let transport = registrar()
         let client = try await ResourceClients(
             configStore: ConfigStore(storage: InMemoryConfigStorage()), transport: transport, secrets: MemoryRegistrationSecrets()
-        ).client(for: try server(cimd: true), resource: Self.resource, clientMetadataURL: "https://app.example/client.json")
+        ).client(for: try server(cimd: true), resource: try Self.resource, clientMetadataURL: "https://app.example/client.json")
         #expect(client.config.clientID == "https://app.example/client.json")
         #expect(transport.requests.isEmpty)
     }
@@ -89,7 +89,7 @@ struct ResourceClientsTests {
         await #expect(throws: AuthError.self) {
             _ = try await ResourceClients(
                 configStore: ConfigStore(storage: InMemoryConfigStorage()), transport: registrar(), secrets: MemoryRegistrationSecrets()
-            ).client(for: try server(registration: false), resource: Self.resource, clientMetadataURL: nil)
+            ).client(for: try server(registration: false), resource: try Self.resource, clientMetadataURL: nil)
         }
     }
 
@@ -104,8 +104,8 @@ struct ResourceClientsTests {
                 """#.utf8))
         let clients = ResourceClients(
             configStore: ConfigStore(storage: storage), transport: registrar(), secrets: MemoryRegistrationSecrets())
-        let own = try await clients.client(for: try server(), resource: Self.resource, clientMetadataURL: nil)
-        #expect(own.config.id == "oidc.b" && !own.isBorrowed(for: Self.resource))
+        let own = try await clients.client(for: try server(), resource: try Self.resource, clientMetadataURL: nil)
+        #expect(own.config.id == "oidc.b" && !own.isBorrowed(for: try Self.resource))
         #expect(own.isBorrowed(for: try ResourceIdentifier(parsing: "https://other.example.com/mcp")))
     }
 
