@@ -104,8 +104,9 @@ struct ResourceClientsTests {
                 """#.utf8))
         let clients = ResourceClients(
             configStore: ConfigStore(storage: storage), transport: registrar(), secrets: MemoryRegistrationSecrets())
-        let own = try await clients.client(for: try server(), resource: try Self.resource, clientMetadataURL: nil)
-        #expect(own.config.id == "oidc.b" && !own.isBorrowed(for: try Self.resource))
+        let resource = try Self.resource
+        let own = try await clients.client(for: try server(), resource: resource, clientMetadataURL: nil)
+        #expect(own.config.id == "oidc.b" && !own.isBorrowed(for: resource))
         #expect(own.isBorrowed(for: try ResourceIdentifier(parsing: "https://other.example.com/mcp")))
     }
 
