@@ -270,12 +270,12 @@ struct ProvidersCommand: ParsableCommand {
                     user.providerData.contains { $0.providerID == id.rawValue && $0.tokens != nil }
                         || user.resourceGrants.contains { $0.providerID == id.rawValue && $0.tokens != nil }
                 }) ?? []
+            let removed = try? wiring.configStore().provider(id)
             if !holders.isEmpty {
                 try wiring.confirm(
-                    "Remove \(id)? \(holders.count == 1 ? "1 user holds" : "\(holders.count) users hold") tokens for it (\(holders.prefix(3).map(Output.name(of:)).joined(separator: ", "))\(holders.count > 3 ? ", …" : "")), which cannot be refreshed without it.",
+                    "Remove \(id)? \(holders.count == 1 ? "1 user holds" : "\(holders.count) users hold") tokens for it (\(holders.prefix(3).map(Output.name(of:)).joined(separator: ", "))\(holders.count > 3 ? ", …" : "")), which cannot be refreshed without it\(removed?.savedForResources == true ? "; its resource grants are removed with it" : "").",
                     yes: yes)
             }
-            let removed = try? wiring.configStore().provider(id)
             try await Providers(configStore: wiring.configStore()).remove(id)
             // A client `login URL` registered (RFC 7592): deleted at its server too.
             var registration: ClientRegistrationRemoval.Outcome = .notRegistered
