@@ -197,7 +197,7 @@ _authctl_login() {
     repeating_flags=()
     non_repeating_flags=(--no-browser --device-code --manual --allow-any-local-user --client-credentials --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --authorization-details --id-token --raw-nonce --client-id --client-secret-env --client-secret-file --certificate-file --assertion-algorithm --federated-token-file --federated-token-env --federated-token --federated-audience --credential --issuer --client-metadata-url --keystore --config --user)
+    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --authorization-details --id-token --raw-nonce --client-id --client-secret-env --client-secret-file --certificate-file --assertion-algorithm --federated-token-file --federated-token-env --federated-token --federated-audience --credential --issuer --client-metadata-url --provider --keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -271,6 +271,10 @@ _authctl_login() {
         return
         ;;
     '--client-metadata-url')
+        return
+        ;;
+    '--provider')
+        __authctl_add_custom_completions ---completion login -- --provider "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     '--keystore')

@@ -177,6 +177,13 @@ public final class RecordingTerminal: AuthEventSink, ConsentPrompt, @unchecked S
         confirm("Link \(providerID) to \(user.email ?? user.uid)? Note: \(reason).")
     }
 
+    /// The question as the command layer asks it (`TerminalConsentPrompt.question(lending:)`), in short.
+    public func agreesToLend(_ lending: BorrowedProvider) -> Bool {
+        confirm(
+            "Use your provider \(lending.providerID) (\(lending.issuer)) for the resource \(lending.resource), with the scopes \(lending.scopes.joined(separator: " "))?"
+        )
+    }
+
     public func confirm(_ question: String) -> Bool {
         lock.withLock {
             recorded.append("? " + question)

@@ -83,6 +83,7 @@ enum MessageSpelling {
         case .keyring: "--keyring"
         case .config: "--config"
         case .consent: "--consent"
+        case .provider: "--provider"
         case .credential: "--credential"
         case .deviceCode: "--device-code"
         case .flow: "--flow"

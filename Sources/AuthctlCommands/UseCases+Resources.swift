@@ -17,6 +17,6 @@ extension UseCases {
         ResourceSignIn(
             transport: transport, configStore: configStore, issuer: credentialIssuer,
             accounts: KeystoreAccountStore(keystore: keystore, clock: clock, random: random), keystore: keystore, clock: clock,
-            random: random, secrets: registrationSecrets)
+            random: random, secrets: registrationSecrets, prompt: TerminalConsentPrompt(terminal))
     }
 }

@@ -24,6 +24,8 @@ final class MemoryRegistrationSecrets: RegistrationSecrets, @unchecked Sendable 
 /// issuer, a client ID metadata document, or one registered now (RFC 7591).
 @Suite("Resources: the client at the authorization server")
 struct ResourceClientsTests {
+    static var resource: ResourceIdentifier { get throws { try ResourceIdentifier(parsing: "https://api.example.com/mcp") } }
+
     func server(registration: Bool = true, cimd: Bool = false) throws -> AuthorizationServerMetadata {
         let document = DiscoveryDocument(
             issuer: "https://as.example", authorizationEndpoint: URL(string: "https://as.example/authorize")!,
@@ -53,9 +55,11 @@ struct ResourceClientsTests {
         let client = try await ResourceClients(
             configStore: ConfigStore(storage: storage), transport: transport, secrets: MemoryRegistrationSecrets()
         )
-        .client(for: try server(), clientMetadataURL: nil)
+        .client(for: try server(), resource: try Self.resource, clientMetadataURL: nil)
         #expect(client.config.id == "oidc.mine" && !client.registered)
         #expect(transport.requests.isEmpty)
+        #expect(client.isBorrowed(for: try Self.resource), "configured by the person, for a resource on another origin")
+        #expect(!client.isBorrowed(for: try ResourceIdentifier(parsing: "https://as.example/api")), "the resource on its server's origin")
     }
 
     @Test("a provider of another issuer is never used: a client is registered and saved under the host's name")
@@ -66,11 +70,13 @@ struct ResourceClientsTests {
                     .utf8))
         let secrets = MemoryRegistrationSecrets()
         let client = try await ResourceClients(configStore: ConfigStore(storage: storage), transport: registrar(), secrets: secrets)
-            .client(for: try server(), clientMetadataURL: nil)
+            .client(for: try server(), resource: try Self.resource, clientMetadataURL: nil)
         #expect(client.registered)
         #expect(client.config.id == "oidc.as-example-2")
         #expect(client.config.clientID == "dyn-1" && client.config.issuer == "https://as.example")
         #expect(client.config.metadataURL == "https://as.example/.well-known/oauth-authorization-server")
+        #expect(client.config.registeredFor == ["https://api.example.com/mcp"], "the resource's own client")
+        #expect(!client.isBorrowed(for: try Self.resource))
         #expect(try secrets.token(for: "oidc.as-example-2") == "rat")
         let saved = String(decoding: storage.contents ?? Data(), as: UTF8.self)
         #expect(saved.contains("dyn-1") && !saved.contains("rat\""), "the registration access token is not in config.json")
@@ -81,7 +87,7 @@ struct ResourceClientsTests {
         let transport = registrar()
         let client = try await ResourceClients(
             configStore: ConfigStore(storage: InMemoryConfigStorage()), transport: transport, secrets: MemoryRegistrationSecrets()
-        ).client(for: try server(cimd: true), clientMetadataURL: "https://app.example/client.json")
+        ).client(for: try server(cimd: true), resource: try Self.resource, clientMetadataURL: "https://app.example/client.json")
         #expect(client.config.clientID == "https://app.example/client.json")
         #expect(transport.requests.isEmpty)
     }
@@ -91,8 +97,38 @@ struct ResourceClientsTests {
         await #expect(throws: AuthError.self) {
             _ = try await ResourceClients(
                 configStore: ConfigStore(storage: InMemoryConfigStorage()), transport: registrar(), secrets: MemoryRegistrationSecrets()
-            ).client(for: try server(registration: false), clientMetadataURL: nil)
+            ).client(for: try server(registration: false), resource: try Self.resource, clientMetadataURL: nil)
         }
+    }
+
+    @Test("a client registered for one resource is borrowed for another resource on another origin, and preferred for its own")
+    func registeredForAnother() async throws {
+        let storage = InMemoryConfigStorage(
+            bytes: Data(
+                #"""
+                {"version": 1, "providers": {
+                  "oidc.a": {"id": "oidc.a", "clientId": "c", "issuer": "https://as.example"},
+                  "oidc.b": {"id": "oidc.b", "clientId": "d", "issuer": "https://as.example", "registeredFor": ["https://api.example.com/mcp"]}}}
+                """#.utf8))
+        let clients = ResourceClients(
+            configStore: ConfigStore(storage: storage), transport: registrar(), secrets: MemoryRegistrationSecrets())
+        let resource = try Self.resource
+        let own = try await clients.client(for: try server(), resource: resource, clientMetadataURL: nil)
+        #expect(own.config.id == "oidc.b" && !own.isBorrowed(for: resource))
+        #expect(own.isBorrowed(for: try ResourceIdentifier(parsing: "https://other.example.com/mcp")))
+    }
+
+    @Test("--provider names a client of the resource's server, or is refused naming the issuer it is for")
+    func namedProvider() async throws {
+        let storage = InMemoryConfigStorage(
+            bytes: Data(
+                #"{"version": 1, "providers": {"oidc.corp": {"id": "oidc.corp", "clientId": "c", "issuer": "https://corp.example"}}}"#.utf8)
+        )
+        let clients = ResourceClients(
+            configStore: ConfigStore(storage: storage), transport: registrar(), secrets: MemoryRegistrationSecrets())
+        let error = #expect(throws: AuthError.self) { try clients.configured(try ProviderID(parsing: "oidc.corp"), for: try server()) }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.message.contains("https://corp.example") == true && error?.message.contains("https://as.example") == true)
     }
 }
 

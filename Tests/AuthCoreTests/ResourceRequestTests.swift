@@ -152,6 +152,7 @@ struct ResourceRequestTests {
         let outcome = try await request(keystore(), transport()).run(.init(url: URL(string: "https://api.example.com/mcp/admin")!))
         var expected = ResourceRequest.StepUp(resource: Self.resource, scopes: ["read", "write"], error: "insufficient_scope")
         expected.issuer = "https://as.example"
+        expected.providerID = "oidc.as"
         #expect(outcome == .stepUp(expected))
     }
 
@@ -162,6 +163,7 @@ struct ResourceRequestTests {
         var expected = ResourceRequest.StepUp(
             resource: Self.resource, scopes: ["read"], acrValues: "urn:mfa", maxAge: 60, error: "insufficient_user_authentication")
         expected.issuer = "https://as.example"
+        expected.providerID = "oidc.as"
         #expect(outcome == .stepUp(expected))
         #expect(transport.requests.allSatisfy { $0.url.path != "/token" })
     }

@@ -8,6 +8,8 @@ import Testing
 @Suite("Resources: the sign-in's grant and the account rules")
 struct ResourceSignInTests {
     static let resource = "https://api.example.com/mcp"
+    /// The configured provider of the resource's server, named as `--provider oidc.as` does.
+    static let provider = try? ProviderID(parsing: "oidc.as")
     let clock = FixedClock()
 
     static let serverDocument = #"""
@@ -37,7 +39,7 @@ struct ResourceSignInTests {
             transport: transport, configStore: ConfigStore(storage: InMemoryConfigStorage(bytes: Data(config.utf8))),
             issuer: StaticCredentialIssuer([credential]), accounts: accounts, keystore: accounts.keystore, clock: clock,
             random: SeededRandom(),
-            secrets: MemoryRegistrationSecrets())
+            secrets: MemoryRegistrationSecrets(), prompt: RecordingTerminal())
     }
 
     var plainGrant: Credential {
@@ -59,8 +61,9 @@ struct ResourceSignInTests {
     @Test("nobody signed in: a new user holds the grant and becomes current")
     func newUser() async throws {
         let accounts = FakeAccountStore(clock: clock)
-        let output = try await signIn(accounts, plainGrant).run(.init(resource: Self.resource, options: FlowOptions()))
-        #expect(output.isNewUser)
+        let output = try await signIn(accounts, plainGrant).run(
+            .init(resource: Self.resource, options: FlowOptions(), provider: Self.provider, consented: true))
+        #expect(output.isNewUser && output.owner == .newUser)
         let state = accounts.keystore.state
         #expect(state.currentUID == output.user.uid)
         #expect(state.currentUser?.resourceGrants.first?.resource == Self.resource)
@@ -71,8 +74,10 @@ struct ResourceSignInTests {
     @Test("a signed-in user gets the grant, and a second sign-in replaces it rather than adding one")
     func currentUser() async throws {
         let accounts = FakeAccountStore(AccountState(currentUID: "u1", users: [user("u1")]), clock: clock)
-        _ = try await signIn(accounts, plainGrant).run(.init(resource: Self.resource, options: FlowOptions()))
-        _ = try await signIn(accounts, plainGrant).run(.init(resource: Self.resource, options: FlowOptions()))
+        _ = try await signIn(accounts, plainGrant).run(
+            .init(resource: Self.resource, options: FlowOptions(), provider: Self.provider, consented: true))
+        _ = try await signIn(accounts, plainGrant).run(
+            .init(resource: Self.resource, options: FlowOptions(), provider: Self.provider, consented: true))
         #expect(accounts.keystore.state.users.count == 1)
         #expect(accounts.keystore.state.users.first?.resourceGrants.count == 1)
     }
@@ -89,7 +94,8 @@ struct ResourceSignInTests {
         credential.hasIdentity = true
         credential.federatedID = "sub-1"
         credential.tokens.idToken = "new-it"
-        let output = try await signIn(accounts, credential).run(.init(resource: Self.resource, options: FlowOptions()))
+        let output = try await signIn(accounts, credential).run(
+            .init(resource: Self.resource, options: FlowOptions(), provider: Self.provider, consented: true))
         #expect(output.user.uid == "owner")
         let owner = try #require(accounts.keystore.state.users.first { $0.uid == "owner" })
         #expect(owner.providerData.first?.tokens == session, "one refresh token in one place")
@@ -105,7 +111,8 @@ struct ResourceSignInTests {
         credential.hasIdentity = true
         credential.federatedID = "sub-2"
         credential.tokens.idToken = "it"
-        let output = try await signIn(accounts, credential).run(.init(resource: Self.resource, options: FlowOptions()))
+        let output = try await signIn(accounts, credential).run(
+            .init(resource: Self.resource, options: FlowOptions(), provider: Self.provider, consented: true))
         #expect(output.isNewUser)
         #expect(accounts.operations == [.signIn(providerID: "oidc.as", pendingHandle: nil)])
         let user = try #require(accounts.keystore.state.currentUser)

@@ -50,7 +50,13 @@ final class ResourceBinaryTests {
         let add = try await authctl.run(["providers", "add", "oidc.fake", "--issuer", provider.issuer, "--client-id", provider.clientID])
         #expect(add.status == 0, "\(add.stderr)")
         let api = "\(resource.baseURL)/api"
-        let login = try await authctl.run(["login", api, "--browser-command", AuthctlProcess.browserCommand, "--timeout", "20", "--json"])
+        // The resource is on another origin than oidc.fake's issuer: without consent nothing happens (18).
+        let refused = try await authctl.run(["login", api, "--browser-command", AuthctlProcess.browserCommand, "--timeout", "20"])
+        #expect(refused.status == 18, "\(refused.stderr)")
+        #expect(refused.stderr.contains("authctl login \(api) --provider oidc.fake"), "\(refused.stderr)")
+        let login = try await authctl.run([
+            "login", api, "--provider", "oidc.fake", "--browser-command", AuthctlProcess.browserCommand, "--timeout", "20", "--json",
+        ])
         #expect(login.status == 0, "\(login.stderr)")
         #expect(login.stdout.contains(#""resource":"\#(api)""#) || login.stdout.contains(#""resource" : "\#(api)""#), "\(login.stdout)")
         let data = try await authctl.run(["request", "\(api)/items"])
@@ -58,6 +64,12 @@ final class ResourceBinaryTests {
         let stepUp = try await authctl.run(["request", "\(api)/admin"])
         #expect(stepUp.status == 21, "\(stepUp.stderr)")
         #expect(stepUp.stderr.contains("authctl login \(api) --scope"), "\(stepUp.stderr)")
+        // A browser but no person: the borrowed provider's scopes do not grow without consent (18).
+        let widened = try await authctl.run([
+            "request", "\(api)/admin", "--browser-command", AuthctlProcess.browserCommand, "--timeout", "20",
+        ])
+        #expect(widened.status == 18, "\(widened.stderr)")
+        #expect(widened.stderr.contains("--provider oidc.fake --scope") && widened.stderr.contains("--scope write"), "\(widened.stderr)")
         let missing = try await authctl.run(["request", "\(api)/missing"])
         #expect(missing.status == 22 && missing.stdout == "no such item", "\(missing.stderr)")
         let elsewhere = try await authctl.run(["request", "\(resource.baseURL)/apix"])

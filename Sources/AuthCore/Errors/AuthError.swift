@@ -155,6 +155,11 @@ extension AuthError {
     static func providerAlreadyLinked(message: Message, details: [String: JSONValue]) -> AuthError {
         .init(.providerAlreadyLinked, message, details: details)
     }
+    /// docs/resources.md: a configured provider lent to a resource on another origin without the
+    /// person's consent (the message names the provider, the resource, the scopes and the command).
+    static func consentRequired(_ message: Message, details: [String: JSONValue]) -> AuthError {
+        .init(.consentRequired, message, details: details)
+    }
     /// docs/resources.md: the resource asks for a step-up that needs a person (the message names the command).
     public static func stepUpRequired(_ message: Message, details: [String: JSONValue] = [:]) -> AuthError {
         .init(.stepUpRequired, message, details: details)

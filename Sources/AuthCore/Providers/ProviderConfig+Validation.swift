@@ -106,6 +106,13 @@ extension ProviderConfig {
                 try EndpointPolicy.check(url, what: "\(key.rawValue)")
             }
         }
+        if let registeredFor {
+            try field(.registeredFor) {
+                guard case .oidc = providerID.kind, registeredFor.count <= 100,
+                    registeredFor.allSatisfy({ (try? ResourceIdentifier(parsing: $0))?.description == $0 })
+                else { throw AuthError.notConfigured("it is not a list of resource identifiers of an oidc.* provider") }
+            }
+        }
         if case .apple = providerID.kind {
             for (value, option, key): (String?, Message.Input, CodingKeys) in [(teamID, .teamID, .teamID), (keyID, .keyID, .keyID)] {
                 try field(key) {

@@ -46,6 +46,10 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
     /// `oidc.*` registered by `login URL` (RFC 7591): the registration's own URL (RFC 7592),
     /// where `providers remove` deletes it. Its access token is kept as a secret, not here.
     public var registrationClientURI: String?
+    /// `oidc.*` saved by `login URL` (RFC 7591 registration, or a client ID metadata document):
+    /// the resources it was registered for. It is the resource's own client there; for any other
+    /// resource on another origin than its issuer it is a borrowed provider (docs/resources.md).
+    public var registeredFor: [String]?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, clientID = "clientId", clientSecretEnv, clientSecretFile, clientCertificateFile, scopes, parameters, redirectURI =
@@ -53,7 +57,7 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         case listenAddress, issuer, flow, tenant, authorityHost, graphHost
         case teamID = "teamId", keyID = "keyId", privateKeyFile
         case dpop, par, profile
-        case metadataURL = "metadataUrl", registrationClientURI = "registrationClientUri"
+        case metadataURL = "metadataUrl", registrationClientURI = "registrationClientUri", registeredFor
     }
 
     public init(
@@ -138,7 +142,12 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         profile = try value(String.self, .profile)
         metadataURL = try value(String.self, .metadataURL)
         registrationClientURI = try value(String.self, .registrationClientURI)
+        registeredFor = try value([String].self, .registeredFor)
     }
+
+    /// True for a client `login URL` saved for resources (registered by RFC 7591, or a client
+    /// ID metadata document's): its grants go when it is removed (docs/resources.md).
+    public var savedForResources: Bool { registeredFor != nil || registrationClientURI != nil }
 
     /// Whether a protocol extension is used: when the provider offers it, always, or never.
     public enum Use: String, Sendable, Equatable, CaseIterable {

@@ -1,8 +1,10 @@
 /// The client a resource's sign-in uses at an authorization server (docs/resources.md), in
 /// this order: a provider already configured for that issuer; else a client ID metadata
 /// document, when the server supports them and the person gave its https URL; else a client
-/// registered now (RFC 7591), saved as a provider named after the server's host. A client is
-/// only ever used at the issuer it was configured or registered for.
+/// registered now (RFC 7591), saved as a provider named after the server's host, with the
+/// resource it was registered for. A client is only ever used at the issuer it was configured
+/// or registered for. A configured client used for a resource on another origin is *borrowed*
+/// (`Client.isBorrowed`): `ResourceSignIn` uses it only with the person's consent.
 public struct ResourceClients: Sendable {
     let configStore: ConfigStore
     let transport: any HTTPTransport
@@ -18,19 +20,47 @@ public struct ResourceClients: Sendable {
         public var config: ProviderConfig
         /// True when this sign-in saved the provider (registered, or a metadata document's).
         public var registered: Bool
+
+        /// docs/resources.md: a provider the person configured (their company's IdP), or one
+        /// authctl registered for another resource, used for `resource` on another origin than
+        /// its issuer's. A client registered for this resource, or one on the resource's own
+        /// origin, is not borrowed.
+        public func isBorrowed(for resource: ResourceIdentifier) -> Bool {
+            if registered || (config.registeredFor ?? []).contains(resource.description) { return false }
+            guard let issuer = config.issuer.flatMap(URL.init(string:)) else { return true }
+            return ResourceIdentifier.origin(of: issuer) != resource.origin
+        }
+    }
+
+    /// `login URL --provider P`: the provider the person named, which must be a client of the
+    /// resource's authorization server.
+    public func configured(_ id: ProviderID, for server: AuthorizationServerMetadata) throws -> Client {
+        let config = try configStore.provider(id)
+        let issuer = server.document.issuer
+        guard case .oidc = id.kind, config.clientID != nil, config.issuer == issuer else {
+            throw AuthError.invalidArgument(
+                "the provider \(id) is not a client of \(Sanitize.text(issuer, limit: 100)), the resource's authorization server\(config.issuer.map { " (it is configured for \(Sanitize.text($0, limit: 100)))" } ?? ""). Name a provider configured for that issuer, or leave out \(input: .provider)"
+            )
+        }
+        return Client(config: config, registered: false)
     }
 
     /// The redirect URI registered: the loopback listener's, any port (RFC 8252 §7.3).
     public static let registeredRedirectURIs = ["http://127.0.0.1/callback"]
 
-    public func client(for server: AuthorizationServerMetadata, clientMetadataURL: String?) async throws -> Client {
+    public func client(
+        for server: AuthorizationServerMetadata, resource: ResourceIdentifier, clientMetadataURL: String?
+    ) async throws -> Client {
         let issuer = server.document.issuer
         let providers = try configStore.load().providers.values.sorted { $0.id < $1.id }
-        if let configured = providers.first(where: { $0.id.hasPrefix("oidc.") && $0.issuer == issuer && $0.clientID != nil }) {
+        let clients = providers.filter { $0.id.hasPrefix("oidc.") && $0.issuer == issuer && $0.clientID != nil }
+        // The one registered for this resource first: it needs no consent.
+        if let configured = clients.first(where: { ($0.registeredFor ?? []).contains(resource.description) }) ?? clients.first {
             return Client(config: configured, registered: false)
         }
         let id = try Self.providerID(for: issuer, taken: Set(providers.map(\.id)))
         var config = ProviderConfig(id: id.rawValue, issuer: issuer)
+        config.registeredFor = [resource.description]
         if !server.source.path.hasSuffix("/.well-known/openid-configuration") { config.metadataURL = server.source.absoluteString }
         if let clientMetadataURL, server.clientIDMetadataDocumentSupported {
             guard let url = URL(string: clientMetadataURL), url.scheme == "https", url.host != nil, url.fragment == nil,

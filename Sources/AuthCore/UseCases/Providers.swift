@@ -60,4 +60,19 @@ public struct Providers: Sendable {
             }
         }
     }
+
+    /// After `providers remove` of a client `login URL` saved (`ProviderConfig.savedForResources`):
+    /// the resource grants obtained with it go too, from every user — without their client they
+    /// can be neither refreshed nor revoked (docs/resources.md). Returns how many were removed.
+    public static func removeResourceGrants(of id: ProviderID, from keystore: any Keystore) async throws -> Int {
+        try await keystore.update { state in
+            var removed = 0
+            for index in state.users.indices {
+                let before = state.users[index].resourceGrants.count
+                state.users[index].resourceGrants.removeAll { $0.providerID == id.rawValue }
+                removed += before - state.users[index].resourceGrants.count
+            }
+            return removed
+        }
+    }
 }

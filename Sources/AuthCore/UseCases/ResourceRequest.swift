@@ -31,6 +31,9 @@ public struct ResourceRequest: Sendable {
         /// The authorization server of the grant: the step-up goes there, not to another the
         /// resource may list.
         public var issuer: String? = nil
+        /// The grant's provider: the step-up uses it again, and asks the person's consent again
+        /// when it is borrowed (docs/resources.md), since the scopes grow.
+        public var providerID: String? = nil
         /// The scopes to ask: those held and those the resource named.
         public var scopes: [String]
         /// RFC 9470: `acr_values` and `max_age` for the authorization request.
@@ -158,6 +161,8 @@ public struct ResourceRequest: Sendable {
         guard let resource = try? ResourceIdentifier(parsing: token.grant.resource), resource.covers(input.url) else {
             throw AuthError.internalError("the grant for \(token.grant.resource) does not cover the request's URL")
         }
+        // RFC 8707: a JWT for another audience is never sent (checked again after a refresh).
+        try ResourceAudience.check(token.accessToken, for: token.grant)
         var headers: [String: String] = [:]
         for (name, value) in input.headers { headers[name] = value }
         for (name, value) in try ResourceAuthorization.headers(
@@ -190,6 +195,7 @@ public struct ResourceRequest: Sendable {
             for scope in challenge.scopes where BoundedJSON.isScope(scope) && !scopes.contains(scope) { scopes.append(scope) }
             var stepUp = StepUp(resource: token.grant.resource, scopes: scopes, error: "insufficient_scope")
             stepUp.issuer = token.grant.issuer
+            stepUp.providerID = token.grant.providerID
             return .stepUp(stepUp)
         }
         if head.status == 401, challenge.error == "insufficient_user_authentication" {
@@ -198,6 +204,7 @@ public struct ResourceRequest: Sendable {
                 resource: token.grant.resource, scopes: token.scopes, acrValues: acr, maxAge: challenge.maxAge,
                 error: "insufficient_user_authentication")
             stepUp.issuer = token.grant.issuer
+            stepUp.providerID = token.grant.providerID
             return .stepUp(stepUp)
         }
         return .answer

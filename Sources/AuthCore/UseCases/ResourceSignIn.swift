@@ -2,9 +2,13 @@
 /// URL. Discovery (`ResourceDiscovery`) finds its authorization server; `ResourceClients`
 /// finds or registers the client; the sign-in is the usual session with `resource` on both
 /// requests (RFC 8707); the tokens are kept per (issuer, resource) as a `ResourceGrant`.
+/// A borrowed provider (`ResourceClients.Client.isBorrowed`) is used only with the person's
+/// consent: `--provider P`, or a yes to the question that names provider, resource and scopes.
 /// With an ID token, the identity is applied by the account rules as any sign-in's, and the
-/// grant goes to the user they chose; without one, to the current user (a new one when
-/// nobody is signed in).
+/// grant goes to the user they chose; without one, the server named nobody, and the grant goes
+/// to the person who ran the command: the current user (a new one when nobody is signed in),
+/// as `Output.owner` says. A grant is no sign-in of its user: `lastSignInAt` and
+/// `lastProviderID` stay as they were.
 public struct ResourceSignIn: Sendable {
     public struct Input: Sendable {
         public var resource: String
@@ -15,12 +19,22 @@ public struct ResourceSignIn: Sendable {
         public var clientMetadataURL: String?
         /// The flow; its scopes replace the resource's `scopes_supported` when given.
         public var options: FlowOptions
+        /// The provider (client) to use: `--provider P`, or a step-up's grant's own provider.
+        public var provider: ProviderID?
+        /// True when the person named `provider` (`--provider`): their consent to lend it. A
+        /// step-up names the grant's provider without it, and a borrowed one is asked about again.
+        public var consented: Bool
 
-        public init(resource: String, issuer: String? = nil, clientMetadataURL: String? = nil, options: FlowOptions) {
+        public init(
+            resource: String, issuer: String? = nil, clientMetadataURL: String? = nil, options: FlowOptions, provider: ProviderID? = nil,
+            consented: Bool = false
+        ) {
             self.resource = resource
             self.issuer = issuer
             self.clientMetadataURL = clientMetadataURL
             self.options = options
+            self.provider = provider
+            self.consented = consented
         }
     }
 
@@ -31,6 +45,18 @@ public struct ResourceSignIn: Sendable {
         /// True when `login` registered a new client (RFC 7591) or saved a metadata document's.
         public var registeredProvider: Bool
         public var isNewUser: Bool
+        /// Why the grant is kept under `user`.
+        public var owner: GrantOwner
+    }
+
+    /// Who holds a resource's grant (docs/resources.md).
+    public enum GrantOwner: Sendable, Equatable {
+        /// The server returned an ID token: the user of that identity, by the account rules.
+        case identity
+        /// No ID token: the current user, who ran the command.
+        case currentUser
+        /// No ID token and nobody (or no local person) signed in: a new user, now current.
+        case newUser
     }
 
     let discovery: ResourceDiscovery
@@ -40,11 +66,13 @@ public struct ResourceSignIn: Sendable {
     let keystore: any Keystore
     let clock: any Clock
     let random: any RandomSource
+    let prompt: any ConsentPrompt
 
     public init(
         transport: any HTTPTransport, configStore: ConfigStore, issuer: any CredentialIssuing, accounts: any CredentialAccountStore,
-        keystore: any Keystore, clock: any Clock, random: any RandomSource, secrets: any RegistrationSecrets
+        keystore: any Keystore, clock: any Clock, random: any RandomSource, secrets: any RegistrationSecrets, prompt: any ConsentPrompt
     ) {
+        self.prompt = prompt
         discovery = ResourceDiscovery(transport: transport)
         clients = ResourceClients(configStore: configStore, transport: transport, secrets: secrets)
         self.issuer = issuer
@@ -65,10 +93,21 @@ public struct ResourceSignIn: Sendable {
         // The keystore is checked before anything is fetched or registered.
         _ = try keystore.read()
         let found = try await discovery.discover(resource, issuer: input.issuer)
-        let client = try await clients.client(for: found.server, clientMetadataURL: input.clientMetadataURL)
         var options = input.options
         options.resource = resource.url
-        if options.scopes.isEmpty { options.scopes = found.metadata.scopesSupported ?? [] }
+        let scopesGiven = !options.scopes.isEmpty
+        if !scopesGiven { options.scopes = found.metadata.scopesSupported ?? [] }
+        let client =
+            if let named = input.provider {
+                try clients.configured(named, for: found.server)
+            } else {
+                try await clients.client(for: found.server, resource: resource, clientMetadataURL: input.clientMetadataURL)
+            }
+        // A provider the person configured for another purpose (their company's IdP) is lent
+        // to a resource on another origin only with their consent (docs/security.md).
+        if !input.consented, client.isBorrowed(for: resource) {
+            try askConsent(client.config, resource: resource, scopes: options.scopes, scopesGiven: scopesGiven)
+        }
         // DPoP as the provider's configuration and metadata say: a bound grant keeps its key
         // with its tokens, and `ResourceAuthorization` proves it at each request.
         let config = client.config
@@ -76,6 +115,34 @@ public struct ResourceSignIn: Sendable {
         return try await issuer.credential(from: .interactive(options), provider: provider) { credential in
             try await store(credential, resource: resource, providerID: client.config.id, registered: client.registered)
         }
+    }
+
+    /// A yes from the person at the terminal, naming provider, resource and scopes; without a
+    /// terminal, or with a no, `consent-required` with the command that gives it.
+    func askConsent(_ config: ProviderConfig, resource: ResourceIdentifier, scopes: [String], scopesGiven: Bool) throws {
+        let lending = BorrowedProvider(
+            providerID: config.id, issuer: config.issuer ?? "", resource: resource.description, scopes: scopes)
+        if prompt.canAsk, prompt.agreesToLend(lending) { return }
+        throw Self.consentRequired(lending, scopesGiven: scopesGiven, answeredNo: prompt.canAsk)
+    }
+
+    /// `consent-required` (docs/resources.md): who would get what, and the command that agrees —
+    /// `login URL --provider P`, with the scopes when they were not the resource's defaults.
+    static func consentRequired(_ lending: BorrowedProvider, scopesGiven: Bool, answeredNo: Bool) -> AuthError {
+        var arguments: [Message.Argument] = ["\(lending.resource)", .input(.provider, lending.providerID)]
+        if scopesGiven { arguments += lending.scopes.map { .input(.scope, $0) } }
+        let scopes = lending.scopes.isEmpty ? "no scope" : "the scopes \(lending.scopes.joined(separator: " "))"
+        let issuer = Sanitize.text(lending.issuer, limit: 100)
+        let why: Message =
+            answeredNo
+            ? "you did not agree to lend your provider \(lending.providerID) (\(issuer)) to the resource \(lending.resource)"
+            : "the resource \(lending.resource) signs in at \(issuer), for which you configured the provider \(lending.providerID); authctl lends a provider of yours to a resource on another origin only with your consent, and nobody is at the terminal to give it"
+        return AuthError.consentRequired(
+            "\(why): the resource would get a token of your \(lending.providerID) account with \(scopes), and could use it wherever that account's tokens are accepted. Nothing was signed in. If you trust the resource with it: \(command: .login, arguments: arguments)",
+            details: [
+                "providerId": .string(lending.providerID), "issuer": .string(lending.issuer), "resource": .string(lending.resource),
+                "scopes": .array(lending.scopes.map(JSONValue.string)),
+            ])
     }
 
     /// The grant stored: under the user the account rules chose (an ID token), or the current one.
@@ -125,12 +192,13 @@ public struct ResourceSignIn: Sendable {
                 created = true
             }
             guard let index = state.userIndex(uid: uid) else { throw AuthError.userRemoved(uid) }
+            // The grant is no sign-in of this user: its last login stays as it was.
             state.users[index].store(grant)
-            state.users[index].lastSignInAt = now
             state.currentUID = uid
             return (state.users[index], created)
         }
         return Output(
-            user: user, grant: grant, providerID: providerID, registeredProvider: registered, isNewUser: isNewUser || created)
+            user: user, grant: grant, providerID: providerID, registeredProvider: registered, isNewUser: isNewUser || created,
+            owner: chosenUID != nil ? .identity : created ? .newUser : .currentUser)
     }
 }

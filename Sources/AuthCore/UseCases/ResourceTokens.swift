@@ -37,9 +37,19 @@ public struct ResourceTokens: Sendable {
         }
     }
 
-    /// The token for a request to `url`, of the user `uid` (chosen for `chosenBy`), else of the current user.
+    /// The token for a request to `url`, of the user `uid` (chosen for `chosenBy`), else of the
+    /// current user; a JWT whose `aud` does not name the grant's resource is refused
+    /// (`ResourceAudience`), here for `token --resource` and again where `request` sends it.
     public func token(
         for url: URL, minimumTTL: TimeInterval = 60, forceRefresh: Bool = false, uid: String? = nil, chosenBy: UserChoiceReason? = nil
+    ) async throws -> Output {
+        let output = try await grantToken(for: url, minimumTTL: minimumTTL, forceRefresh: forceRefresh, uid: uid, chosenBy: chosenBy)
+        try ResourceAudience.check(output.accessToken, for: output.grant)
+        return output
+    }
+
+    private func grantToken(
+        for url: URL, minimumTTL: TimeInterval, forceRefresh: Bool, uid: String?, chosenBy: UserChoiceReason?
     ) async throws -> Output {
         let state = try keystore.read()
         if let uid, state.userIndex(uid: uid) == nil { throw AuthError.userRemoved(uid) }

@@ -46,8 +46,11 @@ struct Login: AuthctlCommand {
                 ("--client-credentials", workload.clientCredentials), ("--tenant", flow.tenant != nil),
             ]
             if let (option, _) = refused.first(where: \.1) { throw ValidationError("\(option) has no use with a resource's URL") }
-        } else if resource.issuer != nil || resource.clientMetadataURL != nil {
-            throw ValidationError("--issuer and --client-metadata-url go with a resource's URL (authctl login https://…)")
+            if resource.provider != nil, resource.clientMetadataURL != nil {
+                throw ValidationError("give either --provider or --client-metadata-url: one client for the sign-in")
+            }
+        } else if resource.issuer != nil || resource.clientMetadataURL != nil || resource.provider != nil {
+            throw ValidationError("--issuer, --client-metadata-url and --provider go with a resource's URL (authctl login https://…)")
         }
         if pendingHandle != nil, credential.idToken != nil { throw ValidationError("give either --credential or --id-token, not both") }
         if workload.clientCredentials {
@@ -100,7 +103,9 @@ struct Login: AuthctlCommand {
         let output = try await useCases.resourceSignIn.run(
             .init(
                 resource: url, issuer: resource.issuer, clientMetadataURL: resource.clientMetadataURL,
-                options: try flow.flowOptions(environment: wiring.environment)))
+                options: try flow.flowOptions(environment: wiring.environment),
+                provider: try resource.provider.map(ProviderID.init(parsing:)),
+                consented: resource.provider != nil))
         if output.registeredProvider {
             useCases.terminal.notice(
                 "Registered authctl at \(output.grant.issuer) as the provider \(output.providerID) (remove it with: authctl providers remove \(output.providerID))."
@@ -111,11 +116,33 @@ struct Login: AuthctlCommand {
                 .object([
                     "user": Output.user(output.user), "providerId": .string(output.providerID), "isNewUser": .bool(output.isNewUser),
                     "resource": .string(output.grant.resource), "issuer": .string(output.grant.issuer),
-                    "registeredProvider": .bool(output.registeredProvider),
+                    "registeredProvider": .bool(output.registeredProvider), "grantOwner": .string(Self.ownerName(output.owner)),
                     "scopes": .array((output.grant.tokens?.scopes ?? []).map(JSONValue.string)),
                 ]))
         } else {
-            wiring.output.line("Signed in to \(output.grant.resource) at \(output.grant.issuer) (\(output.providerID)).")
+            wiring.output.line(
+                "Signed in to \(output.grant.resource) at \(output.grant.issuer) (\(output.providerID)); the grant is kept for \(Self.owner(output))."
+            )
+        }
+    }
+
+    /// Who holds the grant, and why (docs/resources.md).
+    static func owner(_ output: ResourceSignIn.Output) -> String {
+        let name = Output.name(of: output.user)
+        return switch output.owner {
+        case .identity: "\(name), the account the server signed in"
+        case .currentUser:
+            "the current user \(name): the server returned no ID token, so it named nobody (ask for --scope openid to have it say)"
+        case .newUser: "a new user \(output.user.uid), now current: nobody was signed in and the server named nobody"
+        }
+    }
+
+    /// `--json`'s `grantOwner`: `identity`, `current-user` or `new-user`.
+    static func ownerName(_ owner: ResourceSignIn.GrantOwner) -> String {
+        switch owner {
+        case .identity: "identity"
+        case .currentUser: "current-user"
+        case .newUser: "new-user"
         }
     }
 

@@ -270,12 +270,12 @@ struct ProvidersCommand: ParsableCommand {
                     user.providerData.contains { $0.providerID == id.rawValue && $0.tokens != nil }
                         || user.resourceGrants.contains { $0.providerID == id.rawValue && $0.tokens != nil }
                 }) ?? []
+            let removed = try? wiring.configStore().provider(id)
             if !holders.isEmpty {
                 try wiring.confirm(
-                    "Remove \(id)? \(holders.count == 1 ? "1 user holds" : "\(holders.count) users hold") tokens for it (\(holders.prefix(3).map(Output.name(of:)).joined(separator: ", "))\(holders.count > 3 ? ", …" : "")), which cannot be refreshed without it.",
+                    "Remove \(id)? \(holders.count == 1 ? "1 user holds" : "\(holders.count) users hold") tokens for it (\(holders.prefix(3).map(Output.name(of:)).joined(separator: ", "))\(holders.count > 3 ? ", …" : "")), which cannot be refreshed without it\(removed?.savedForResources == true ? "; its resource grants are removed with it" : "").",
                     yes: yes)
             }
-            let removed = try? wiring.configStore().provider(id)
             try await Providers(configStore: wiring.configStore()).remove(id)
             // A client `login URL` registered (RFC 7592): deleted at its server too, at the
             // registration URL kept with its token (whatever config.json said).
@@ -294,12 +294,27 @@ struct ProvidersCommand: ParsableCommand {
                 case .deleted, .notRegistered: break
                 }
             }
+            // Its resource grants can be neither refreshed nor revoked without it: they go too.
+            var grantsRemoved = 0
+            if let removed, removed.savedForResources {
+                do {
+                    grantsRemoved = try await Providers.removeResourceGrants(of: id, from: wiring.keystore())
+                } catch let error as AuthError {
+                    wiring.output.error(
+                        "authctl: warning: the resource grants of \(id) could not be removed from the keystore (\(error.message.firstSentence)); sign out to drop them: authctl signout"
+                    )
+                }
+            }
             if global.json {
                 var document: [String: JSONValue] = ["removed": .string(id.rawValue)]
                 if registration == .deleted { document["registrationDeleted"] = .bool(true) }
+                if grantsRemoved > 0 { document["resourceGrantsRemoved"] = .number(Double(grantsRemoved)) }
                 wiring.output.json(.object(document))
             } else {
-                wiring.output.line("Removed \(id)\(registration == .deleted ? " and deleted its registration at the server" : "").")
+                let grants =
+                    grantsRemoved == 0 ? "" : grantsRemoved == 1 ? ", its resource grant" : ", its \(grantsRemoved) resource grants"
+                wiring.output.line(
+                    "Removed \(id)\(grants)\(registration == .deleted ? " and deleted its registration at the server" : "").")
             }
         }
     }

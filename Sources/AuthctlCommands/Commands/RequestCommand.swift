@@ -117,7 +117,11 @@ struct RequestCommand: AuthctlCommand {
             if let acr = stepUp.acrValues { options.parameters.append(("acr_values", acr)) }
             if let maxAge = stepUp.maxAge { options.parameters.append(("max_age", String(maxAge))) }
             options.allowAnyLocalUser = wiring.environment["AUTHCTL_ALLOW_ANY_LOCAL_USER"] == "1"
-            _ = try await useCases.resourceSignIn.run(.init(resource: stepUp.resource, issuer: stepUp.issuer, options: options))
+            // The grant's own provider; a borrowed one asks the person again, naming the new scopes.
+            _ = try await useCases.resourceSignIn.run(
+                .init(
+                    resource: stepUp.resource, issuer: stepUp.issuer, options: options,
+                    provider: try stepUp.providerID.map(ProviderID.init(parsing:))))
             outcome = try await send()
             if case .stepUp(let again) = outcome { throw Self.stepUpRequired(again) }
         }

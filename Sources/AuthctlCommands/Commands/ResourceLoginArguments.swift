@@ -14,4 +14,11 @@ struct ResourceLoginArguments: ParsableArguments {
             "With a resource's URL: the https URL of your client ID metadata document, used as the client id where the server supports them.",
             valueName: "url"))
     var clientMetadataURL: String?
+
+    @Option(
+        name: .customLong("provider"),
+        help: ArgumentHelp(
+            "With a resource's URL: sign in through this configured provider, a client of the resource's server; naming it is your consent to use it for a resource on another origin.",
+            valueName: "provider"), completion: Completions.providerIDs)
+    var provider: String?
 }
