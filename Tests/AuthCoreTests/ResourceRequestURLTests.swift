@@ -46,3 +46,23 @@ extension ResourceRequestTests {
     }
 
 }
+
+extension ResourceRequestTests {
+    @Test("RFC 3986 §5.2.4's examples and a few more: dot-segment removal on the path as written")
+    func removeDotSegments() {
+        let cases = [
+            ("/a/b/c/./../../g", "/a/g"), ("mid/content=5/../6", "mid/6"), ("/a/b/../..", "/"), ("/..", "/"), ("/./", "/"),
+            ("/a/./b/", "/a/b/"), ("/a/b/..", "/a/"), ("", ""), ("/a//../b", "/a/b"), ("/a/.../b", "/a/.../b"), ("/a/..b/c", "/a/..b/c"),
+        ]
+        for (path, expected) in cases { #expect(RequestURL.removingDotSegments(path) == expected, "\(path)") }
+    }
+
+    @Test("the URL is parsed from its text: the fragment dropped, the authority and the query kept as written")
+    func normalizedText() throws {
+        #expect(try RequestURL.normalized("http://127.0.0.1:8080/a/../b?x=/../#f").absoluteString == "http://127.0.0.1:8080/b?x=/../")
+        #expect(try RequestURL.normalized("https://h.example").absoluteString == "https://h.example")
+        #expect(try RequestURL.normalized("https://h.example?q=%2e").absoluteString == "https://h.example?q=%2e")
+        #expect(throws: AuthError.self) { try RequestURL.normalized("https://h.example/a\\b") }
+        #expect(throws: AuthError.self) { try RequestURL.normalized("h.example/a") }
+    }
+}

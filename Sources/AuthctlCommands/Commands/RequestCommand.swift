@@ -79,9 +79,11 @@ struct RequestCommand: AuthctlCommand {
     }
 
     func run(_ wiring: Wiring) async throws {
-        // https (plain http on loopback only), a host, no user name: refused here with the reason.
-        _ = try ResourceIdentifier(parsing: url)
-        guard let requestURL = URL(string: url) else { throw AuthError.invalidArgument("'\(Sanitize.text(url, limit: 100))' is not a URL") }
+        // Dot segments removed, encoded dots, slashes and backslashes refused (before the URL
+        // parser turns a backslash into %5C); then https (plain http on loopback only), a
+        // host, no user name: refused here with the reason.
+        let requestURL = try RequestURL.normalized(url)
+        _ = try ResourceIdentifier(requestURL)
         let input = ResourceRequest.Input(
             method: method ?? (data == nil ? "GET" : "POST"), url: requestURL, headers: headers.compactMap(Self.parseHeader),
             body: try body(wiring))
