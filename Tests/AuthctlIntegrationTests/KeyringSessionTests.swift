@@ -87,4 +87,23 @@ struct KeyringSessionTests {
         #expect(after.status == 6 && after.stdout.isEmpty, "\(after.stderr)")
         _ = try await authctl.run(["lock"])
     }
+
+    @Test(
+        "a key kept in one session cannot be read from another (the user may view and search it, not read it)",
+        .enabled(if: keyctl != nil, "SKIPPED: keyctl is not installed (scripts/setup.sh installs keyutils)"))
+    func otherSessionCannotRead() async throws {
+        try await sealedKeystore()
+        let run = try await inNewSession(
+            """
+            AUTHCTL_KEYSTORE_PASSPHRASE="$P" "$AUTHCTL" unlock --for 10m -q; echo "unlock=$?"
+            id=$("$KEYCTL" search @s user "authctl:\(authctl.keystorePath)")
+            "$KEYCTL" print "$id" >/dev/null 2>&1; echo "here=$?"
+            "$KEYCTL" session - "$KEYCTL" print "$id" >/dev/null 2>&1; echo "elsewhere=$?"
+            "$KEYCTL" session - "$AUTHCTL" token; echo "token-elsewhere=$?"
+            "$AUTHCTL" lock -q
+            """)
+        #expect(run.output.contains("unlock=0") && run.output.contains("here=0"), "\(run.output)")
+        #expect(run.output.contains("elsewhere=1"), "another session read the key: \(run.output)")
+        #expect(run.output.contains("token-elsewhere=6") && !run.output.contains("at-session-1"), "\(run.output)")
+    }
 }
