@@ -22,6 +22,10 @@ struct RequestCommand: AuthctlCommand {
             signs in again for what the resource asks when a person is at the terminal (or --browser-command is given), \
             and otherwise exits 21 (step-up-required) naming the command to run. The token never appears in the output.
 
+            The URL's dot segments (/./, /../) are removed before its grant is chosen, and the URL is sent as checked; \
+            a path with %2e, %2f, %5c or a backslash is refused (exit 2). On a terminal, the body's control characters \
+            and escape sequences are shown escaped (\\u{1B}); to a pipe or a file it is written as it came.
+
             Examples:
               authctl request https://api.example.com/mcp/items
               authctl request -X POST https://api.example.com/mcp -H 'Content-Type: application/json' --data @body.json
