@@ -66,3 +66,18 @@ extension ResourceRequestTests {
         #expect(throws: AuthError.self) { try RequestURL.normalized("h.example/a") }
     }
 }
+
+extension ResourceRequestTests {
+    @Test("covers judges the path a server would see: dot segments removed, encoded dots and slashes covered by nothing")
+    func coversTheNormalisedPath() throws {
+        let mcp = try ResourceIdentifier(parsing: "https://api.example.com/mcp")
+        for url in [
+            "https://api.example.com/mcp/../admin", "https://api.example.com/mcp/..", "https://api.example.com/mcp/%2e%2e/admin",
+            "https://api.example.com/mcp/a%2fb",
+        ] {
+            #expect(!mcp.covers(URL(string: url)!), "\(url)")
+        }
+        #expect(mcp.covers(URL(string: "https://api.example.com/mcp/a/../items")!))
+        #expect(mcp.covers(URL(string: "https://api.example.com/x/../mcp/items")!))
+    }
+}
