@@ -54,6 +54,7 @@ need "test" dbus-bin "the keyring test's session bus" has dbus-send
 need "test" libsecret-1-0 "authctl loads it for keystore seal --keyring" has_library 'libsecret-1\.so\.0'
 need "test" zsh "the completion tests" has zsh
 need "test" fish "the completion tests" has fish
+need "test" keyutils "keyctl, the unlock/lock test's second login session" has keyctl
 
 if ((${#missing[@]})); then
     echo "setup: the $mode needs these Debian packages, which are missing:" >&2

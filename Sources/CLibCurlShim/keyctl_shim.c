@@ -6,8 +6,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-// keyrings(7): possessor all, user view/read/search; group and others nothing.
-#define AUTHCTL_KEY_PERM 0x3f0b0000
+// keyrings(7): possessor all; the user view and search, not read: a session that does not
+// possess the key cannot read it, but `authctl lock` there finds it (/proc/keys lists what the
+// user may view) and invalidates it (search permission); group and others nothing.
+#define AUTHCTL_KEY_PERM 0x3f090000
 
 static long keyring_id(long special) { return syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, special, 0); }
 
@@ -51,8 +53,15 @@ int authctl_keyring_remove(const char *description) {
     return removed;
 }
 
+int authctl_keyring_invalidate(long key) { return syscall(SYS_keyctl, KEYCTL_INVALIDATE, key) < 0 ? -1 : 0; }
+
 #else
 #include <errno.h>
+int authctl_keyring_invalidate(long key) {
+    (void)key;
+    errno = ENOSYS;
+    return -1;
+}
 int authctl_keyring_add(const char *description, const void *payload, size_t length, unsigned timeout_seconds) {
     (void)description; (void)payload; (void)length; (void)timeout_seconds;
     errno = ENOSYS;

@@ -122,6 +122,17 @@ set +e
 "$authctl" request "$other" >/dev/null 2>"$work/other.err"; status=$?
 set -e
 check "request to a resource without a grant is refused before sending (exit 13)" sh -c "test $status -eq 13 && grep -q 'login $other' '$work/other.err'"
+# 4b. Dot segments are removed before the grant is chosen (RFC 3986 §5.2.4): …/mcp/../other
+#     is a request to /other, which no grant covers, and libcurl sends the path as checked;
+#     percent-encoded dots are refused.
+before="$(grep -c ' /other ' "$work/resource.log" || true)"
+set +e
+"$authctl" request "$mcp/../other" >/dev/null 2>"$work/dots.err"; dots=$?
+"$authctl" request "$mcp/%2e%2e/other" >/dev/null 2>"$work/encoded.err"; encoded=$?
+set -e
+check "request …/mcp/../other is a request to /other: refused before sending (exit 13)" sh -c "test $dots -eq 13 && grep -q 'login $other' '$work/dots.err'"
+check "…/mcp/../other sent the resource nothing" test "$(grep -c ' /other ' "$work/resource.log" || true)" = "$before"
+check "request …/mcp/%2e%2e/other is refused (exit 2), naming the encoded dots" sh -c "test $encoded -eq 2 && grep -q 'encoded' '$work/encoded.err'"
 check "the second resource of the same server refuses the first one's token" test "$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $token" "$other")" = 401
 
 # 5. An access token the server ended early (expired in its database; authctl still holds it

@@ -96,7 +96,7 @@ final class LibCurl: @unchecked Sendable {
         case writeFunction = 20011, headerFunction = 20079, xferInfoFunction = 20219
         case maxFileSizeLarge = 30117, postFieldSizeLarge = 30120
         case noProgress = 43, post = 47, followLocation = 52, noSignal = 99, timeoutMS = 155, connectTimeoutMS = 156
-        case protocols = 181, suppressConnectHeaders = 265
+        case protocols = 181, pathAsIs = 234, suppressConnectHeaders = 265
 
         /// The name in curl.h, for the error of an option libcurl refused.
         var name: String {
@@ -125,6 +125,7 @@ final class LibCurl: @unchecked Sendable {
             case .timeoutMS: "CURLOPT_TIMEOUT_MS"
             case .connectTimeoutMS: "CURLOPT_CONNECTTIMEOUT_MS"
             case .protocols: "CURLOPT_PROTOCOLS"
+            case .pathAsIs: "CURLOPT_PATH_AS_IS"
             case .suppressConnectHeaders: "CURLOPT_SUPPRESS_CONNECT_HEADERS"
             }
         }
@@ -333,6 +334,9 @@ final class LibCurl: @unchecked Sendable {
                     try check(.url, setoptPointer(easy, Option.url.rawValue, request.url.absoluteString))
                     try check(.protocols, setoptLong(easy, Option.protocols.rawValue, Self.protocolHTTP | Self.protocolHTTPS))
                     try check(.followLocation, setoptLong(easy, Option.followLocation.rawValue, 0))
+                    // The path as given: what was checked (a resource's grant, an endpoint's
+                    // origin) is what is sent, never normalised again here (RFC 3986 §5.2.4).
+                    try check(.pathAsIs, setoptLong(easy, Option.pathAsIs.rawValue, 1))
                     try check(.noSignal, setoptLong(easy, Option.noSignal.rawValue, 1))
                     // A streamed answer has no total time limit (its head has: the progress callback).
                     try check(.timeoutMS, setoptLong(easy, Option.timeoutMS.rawValue, streaming == nil ? Int(settings.timeout * 1000) : 0))

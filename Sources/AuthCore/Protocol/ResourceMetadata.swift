@@ -63,9 +63,12 @@ public struct ResourceIdentifier: Sendable, Hashable, CustomStringConvertible {
 
     /// True when a request to `other` is a request to this resource: the same origin, and a
     /// path equal to this one or below it at a `/` (`/mcp` covers `/mcp` and `/mcp/tools`,
-    /// not `/mcpx`). A token for one resource is sent to no URL this does not cover.
+    /// not `/mcpx`), judged on the path with its dot segments removed (`/mcp/../admin` is
+    /// `/admin`); a path with an encoded dot, slash or backslash is covered by nothing
+    /// (`RequestURL`). A token for one resource is sent to no URL this does not cover.
     public func covers(_ other: URL) -> Bool {
-        guard let candidate = try? ResourceIdentifier(other), candidate.origin == origin else { return false }
+        guard let sent = try? RequestURL.normalized(other), let candidate = try? ResourceIdentifier(sent), candidate.origin == origin
+        else { return false }
         let base = url.path, path = candidate.url.path
         if base.isEmpty || base == "/" { return true }
         return path == base || path.hasPrefix(base.hasSuffix("/") ? base : base + "/")

@@ -112,6 +112,10 @@ public struct ResourceRequest: Sendable {
         if input.headers.contains(where: { $0.0.equalsIgnoringCase("Authorization") || $0.0.equalsIgnoringCase("DPoP") }) {
             throw AuthError.invalidArgument("authctl sets the Authorization header itself from the resource's grant. Remove that header")
         }
+        // The URL the grant is chosen for is the URL sent: dot segments removed now, encoded
+        // dots and slashes refused, and libcurl sends the path as it is (CURLOPT_PATH_AS_IS).
+        var input = input
+        input.url = try RequestURL.normalized(input.url)
         var token = try await tokens.token(for: input.url, uid: input.uid, chosenBy: input.chosenBy)
         var refreshed = false
         var nonce: String?

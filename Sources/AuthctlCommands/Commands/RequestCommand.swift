@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuthCore
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -21,6 +22,10 @@ struct RequestCommand: AuthctlCommand {
             refreshes the token once and retries. A 403 insufficient_scope or a 401 insufficient_user_authentication \
             signs in again for what the resource asks when a person is at the terminal (or --browser-command is given), \
             and otherwise exits 21 (step-up-required) naming the command to run. The token never appears in the output.
+
+            The URL's dot segments (/./, /../) are removed before its grant is chosen, and the URL is sent as checked; \
+            a path with %2e, %2f, %5c or a backslash is refused (exit 2). On a terminal, the body's control characters \
+            and escape sequences are shown escaped (\\u{1B}); to a pipe or a file it is written as it came.
 
             Examples:
               authctl request https://api.example.com/mcp/items
@@ -80,9 +85,11 @@ struct RequestCommand: AuthctlCommand {
     }
 
     func run(_ wiring: Wiring) async throws {
-        // https (plain http on loopback only), a host, no user name: refused here with the reason.
-        _ = try ResourceIdentifier(parsing: url)
-        guard let requestURL = URL(string: url) else { throw AuthError.invalidArgument("'\(Sanitize.text(url, limit: 100))' is not a URL") }
+        // Dot segments removed, encoded dots, slashes and backslashes refused (before the URL
+        // parser turns a backslash into %5C); then https (plain http on loopback only), a
+        // host, no user name: refused here with the reason.
+        let requestURL = try RequestURL.normalized(url)
+        _ = try ResourceIdentifier(requestURL)
         var input = ResourceRequest.Input(
             method: method ?? (data == nil ? "GET" : "POST"), url: requestURL, headers: headers.compactMap(Self.parseHeader),
             body: try body(wiring))
@@ -94,7 +101,10 @@ struct RequestCommand: AuthctlCommand {
         // A reader that goes away (`| head`) fails the write with EPIPE, which ends the
         // transfer (exit 141), instead of a SIGPIPE that would end authctl wherever it was.
         if !global.json { signal(SIGPIPE, SIG_IGN) }
-        let sink = StdoutSink(stdout: wiring.io.stdout, include: include)
+        // A person's terminal gets the body visible-safe (an answer may hold OSC 52, which
+        // writes the clipboard, or CSI 2J); a pipe or a file gets it byte for byte.
+        let sink = StdoutSink(
+            stdout: wiring.io.stdout, include: include, terminal: wiring.io.stdout.isTerminal ? StdoutSink.TerminalFilter() : nil)
         func send() async throws -> ResourceRequest.Outcome {
             do {
                 return global.json
@@ -127,7 +137,9 @@ struct RequestCommand: AuthctlCommand {
         }
         switch outcome {
         case .answered(let response): try print(response, wiring: wiring)
-        case .streamed(let head): try finish(status: head.status, wiring: wiring)
+        case .streamed(let head):
+            try sink.finish()
+            try finish(status: head.status, wiring: wiring)
         case .stepUp: return
         }
     }
@@ -140,20 +152,38 @@ struct RequestCommand: AuthctlCommand {
     struct StdoutSink: ResponseSink {
         let stdout: any OutputChannel
         let include: Bool
+        /// Set when stdout is a terminal: the body goes through it.
+        var terminal: TerminalFilter? = nil
 
         /// stdout could not be written (the reader went away).
         struct Closed: Error {}
 
-        func head(_ head: HTTPResponseHead) throws {
-            guard include else { return }
-            try write(Data(RequestCommand.headText(status: head.status, headers: head.headers).utf8))
+        /// The body's `VisibleStream`, kept across the chunks (which arrive one at a time).
+        final class TerminalFilter: Sendable {
+            let stream = Mutex(VisibleStream())
         }
 
-        func body(_ chunk: Data) throws { try write(chunk) }
+        func head(_ head: HTTPResponseHead) throws {
+            guard include else { return }
+            try write(Array(RequestCommand.headText(status: head.status, headers: head.headers).utf8))
+        }
 
-        private func write(_ bytes: Data) throws {
+        func body(_ chunk: Data) throws {
+            guard let terminal else { return try write(Array(chunk)) }
+            try write(terminal.stream.withLock { $0.filter(chunk) })
+        }
+
+        /// What the filter held back at the end of the body (an unfinished character, a
+        /// carriage return).
+        func finish() throws {
+            guard let terminal else { return }
+            let rest = terminal.stream.withLock { $0.finish() }
+            if !rest.isEmpty { try write(rest) }
+        }
+
+        private func write(_ bytes: [UInt8]) throws {
             do {
-                try stdout.write(Array(bytes))
+                try stdout.write(bytes)
             } catch {
                 throw Closed()
             }
@@ -214,7 +244,12 @@ struct RequestCommand: AuthctlCommand {
             wiring.output.json(.object(document))
         } else {
             if include { wiring.output.write(Data(Self.headText(status: response.status, headers: response.headers).utf8)) }
-            wiring.output.write(response.body)
+            if wiring.io.stdout.isTerminal {
+                var stream = VisibleStream()
+                wiring.output.write(stream.filter(response.body) + stream.finish())
+            } else {
+                wiring.output.write(response.body)
+            }
         }
         if failed {
             if !global.json { try finish(status: response.status, wiring: wiring) }

@@ -10,7 +10,7 @@ struct UnlockCommand: AuthctlCommand {
         abstract:
             "Keep the sealed keystore's key in the kernel keyring for a while (15m by default), for kubectl, git and other programs that cannot answer a prompt.",
         discussion:
-            "The passphrase is asked on the terminal (or read from AUTHCTL_KEYSTORE_PASSPHRASE, or the key file's). The key goes to the session keyring, readable by you only, and the kernel forgets it when the time is up; authctl lock forgets it at once."
+            "The passphrase is asked on the terminal (or read from AUTHCTL_KEYSTORE_PASSPHRASE, or the key file's). The key goes to the session keyring, readable in that session only, and the kernel forgets it when the time is up; authctl lock, in any of your sessions, forgets it at once."
     )
     @Option(
         name: .customLong("for"),
@@ -54,7 +54,10 @@ struct UnlockCommand: AuthctlCommand {
 /// `authctl lock`: forgets the key `unlock` kept.
 struct LockCommand: AuthctlCommand {
     static let configuration = CommandConfiguration(
-        commandName: "lock", abstract: "Forget the keystore's key that authctl unlock kept in the kernel keyring, before its time is up.")
+        commandName: "lock",
+        abstract:
+            "Forget the keystore's key that authctl unlock kept in the kernel keyring, before its time is up (from any of your sessions)."
+    )
     @OptionGroup var global: GlobalOptions
 
     func run(_ wiring: Wiring) async throws {

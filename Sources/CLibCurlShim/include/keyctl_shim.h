@@ -11,8 +11,9 @@
 /// Adds (or replaces) a "user" key named `description` holding `payload`: in the calling
 /// process's session keyring when it has one of its own, else in the user keyring (a
 /// session keyring made for this process would end with it). The key may be viewed, read
-/// and searched by its possessors and by the user, by no one else, and expires after
-/// `timeout_seconds`. Returns 0, or -1 with errno.
+/// and searched by its possessors; viewed and searched, not read, by the user (so that `lock`
+/// in another session of the user finds and invalidates it); by no one else. It expires
+/// after `timeout_seconds`. Returns 0, or -1 with errno.
 int authctl_keyring_add(const char *description, const void *payload, size_t length, unsigned timeout_seconds);
 
 /// Reads the "user" key named `description` (the session keyring searched first, then the
@@ -22,5 +23,9 @@ long authctl_keyring_read(const char *description, void *buffer, size_t capacity
 
 /// Invalidates every "user" key named `description` the process can find. Returns how many.
 int authctl_keyring_remove(const char *description);
+
+/// Invalidates the key `key` (an id from /proc/keys): the caller needs search permission on
+/// it. Returns 0, or -1 with errno.
+int authctl_keyring_invalidate(long key);
 
 #endif
