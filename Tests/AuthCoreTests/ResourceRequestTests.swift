@@ -75,6 +75,24 @@ struct ResourceRequestTests {
             random: SeededRandom(), clock: clock)
     }
 
+    @Test("the egress rule holds request too: a grant whose recorded binding does not name the resource sends it nothing")
+    func egressHoldsRequest() async throws {
+        let keystore = keystore()
+        try await keystore.update { state in
+            state.users[0].resourceGrants[0].tokens?.egress = SecretBinding(
+                issuer: "https://as.example", origins: [URL(string: "https://as.example/token")!].compactMap(Origin.init))
+        }
+        let transport = transport()
+        await #expect {
+            _ = try await request(keystore, transport).run(.init(url: URL(string: "https://api.example.com/mcp/items")!))
+        } throws: { error in
+            let error = error as? AuthError
+            return error?.code == .providerNotConfigured && error?.details["egress"] == "refused"
+                && error?.details["origin"] == "https://api.example.com:443"
+        }
+        #expect(transport.requests.isEmpty)
+    }
+
     @Test(
         "a DPoP-bound grant: Authorization: DPoP and a proof of this request (ath, htm, htu); the resource's nonce asked once; refreshed with a proof"
     )
