@@ -278,6 +278,20 @@ struct MicrosoftSignInTests {
         }
     }
 
+    @Test("graphHost moved in the configuration after the sign-in: users photo sends the token nowhere (the egress rule, issue 35)")
+    func photoHostMoved() async throws {
+        let test = try await signedIn()
+        let other = try FakeMicrosoft()
+        try await test.configStore.update { file in file.providers["microsoft.com"]?.graphHost = other.host }
+        await #expect {
+            _ = try await test.userPhoto().run()
+        } throws: { error in
+            let error = error as? AuthError
+            return error?.code == .providerNotConfigured && error?.details["egress"] == "refused"
+        }
+        #expect(other.count("photo") == 0 && other.count("me") == 0)
+    }
+
     @Test("users photo without User.Read in the session asks a Graph token for it first")
     func photoNeedsScopedToken() async throws {
         let test = try await signedIn()
