@@ -45,7 +45,7 @@ enum KeystoreRecord {
         var registrationAccessToken: String?
         var sealed: String?
         /// Where the token may be sent (RFC 7592 §2), as checked at registration: readable,
-        /// and in a sealed keystore part of the sealed token's place. Absent before 0.34.
+        /// and in a sealed keystore part of the sealed token's place. Absent in files of earlier builds.
         var registrationClientUri: String? = nil
 
         init(providerId: String, registrationAccessToken: String?, sealed: String? = nil, registrationClientUri: String? = nil) {
@@ -162,7 +162,7 @@ enum KeystoreRecord {
         /// sealed like `additionalTokens`.
         var derivedCredentials: [String: DerivedCredential]? = nil
         /// Where the tokens may be sent (docs/security.md): readable, and in a sealed keystore
-        /// bound with the other readable fields. Absent for tokens stored before 0.34.
+        /// bound with the other readable fields. Absent for tokens stored by earlier builds.
         var egress: Egress? = nil
     }
 

@@ -170,7 +170,7 @@ struct SealedPlace: Equatable, Sendable {
     }
 
     /// `registrations[providerId]`: a registration access token (docs/resources.md).
-    /// With its registration client URI (0.34 on), which a sealed keystore so binds to it.
+    /// With its registration client URI (when one was recorded: builds since the egress binding), which a sealed keystore so binds to it.
     static func registration(providerID: String, clientURI: String? = nil) -> SealedPlace {
         SealedPlace(parts: ["registration", providerID, "registrationAccessToken"] + (clientURI.map { [$0] } ?? []))
     }

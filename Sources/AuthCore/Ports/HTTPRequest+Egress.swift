@@ -4,7 +4,7 @@ extension HTTPRequest {
     public enum Egress: Sendable, Equatable {
         /// It carries nothing authctl holds or reads as a secret: discovery, key sets,
         /// metadata, a registration without a token. A request that carries a credential all
-        /// the same (`carriesCredential`) is refused: forgetting to bind fails closed.
+        /// the same (`carriedCredential`) is refused: forgetting to bind fails closed.
         case open
         /// It carries secrets of `provider` (a provider id) bound to `binding`: it goes only to
         /// one of the binding's origins.

@@ -55,7 +55,7 @@ public struct SecretBinding: Sendable, Equatable {
     }
 
     /// The binding of secrets stored before authctl recorded one (keystores written by
-    /// versions before 0.34): the origin of the issuer they came from, and `also` (a resource
+    /// earlier builds): the origin of the issuer they came from, and `also` (a resource
     /// grant's resource). Endpoints elsewhere need a new sign-in, which records them.
     public static func legacy(issuer: String, also: [URL] = []) -> SecretBinding {
         SecretBinding(issuer: issuer, origins: ([URL(string: issuer)].compactMap { $0 } + also).compactMap(Origin.init))
