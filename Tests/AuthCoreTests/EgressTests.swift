@@ -180,4 +180,62 @@ struct EgressTests {
         let read = try #require(KeystoreRecordReader.read(data) { KeystoreRecord.Tokens.read(&$0) })
         #expect(read == record && read.domain.egress == tokens.egress)
     }
+
+    /// A person signed in by an earlier build (no binding recorded) at a provider whose token
+    /// endpoint is on another origin than its issuer; config.json as `config`.
+    func legacySession(config: String) -> (TokenRefresh, InMemoryKeystore, StubTransport) {
+        let now = Date(timeIntervalSince1970: 1_790_000_000)
+        let identity = LinkedIdentity(
+            providerID: "oidc.example", issuer: "https://idp.example", federatedID: "s", profile: Profile(), linkedAt: now,
+            tokens: TokenSet(accessToken: "at", expiresAt: now, refreshToken: "rt", idToken: nil, scopes: ["openid"]))
+        let user = User(
+            uid: "u1", email: nil, emailVerified: false, displayName: nil, photoURL: nil, createdAt: now, lastSignInAt: now,
+            lastAuthAt: now, lastProviderID: "oidc.example", providerData: [identity])
+        let keystore = InMemoryKeystore(AccountState(currentUID: "u1", users: [user]))
+        let document = #"""
+            {"issuer": "https://idp.example", "authorization_endpoint": "https://idp.example/authorize",
+             "token_endpoint": "https://oauth2.idp-apis.example/token", "jwks_uri": "https://idp.example/jwks"}
+            """#
+        let transport = StubTransport { request in
+            switch request.url.absoluteString {
+            case "https://idp.example/.well-known/openid-configuration", "https://metadata.example/openid-configuration":
+                return HTTPResponse(status: 200, body: Data(document.utf8))
+            case "https://oauth2.idp-apis.example/token":
+                return answer(#"{"access_token":"at2","token_type":"Bearer","expires_in":3600}"#)
+            default: return HTTPResponse(status: 404)
+            }
+        }
+        let clock = FixedClock(now)
+        let tokens = TokenClient(
+            transport: transport, clock: clock, random: SeededRandom(), metadataCache: NoMetadataCache(), secrets: StaticSecrets())
+        let configStore = ConfigStore(storage: InMemoryConfigStorage(bytes: Data(config.utf8)))
+        return (
+            TokenRefresh(keystore: keystore, configStore: configStore, tokens: tokens, transport: transport, clock: clock), keystore,
+            transport
+        )
+    }
+
+    @Test("a session of an earlier build is bound once, at its first refresh, to the endpoints of its issuer's own discovery document")
+    func legacyMigratesOnce() async throws {
+        let (refresh, keystore, _) = legacySession(
+            config:
+                #"{"version": 1, "providers": {"oidc.example": {"id": "oidc.example", "clientId": "c", "issuer": "https://idp.example"}}}"#)
+        let output = try await refresh.run(.init(forceRefresh: true))
+        #expect(output.token == "at2")
+        let egress = try #require(keystore.state.users[0].providerData[0].tokens?.egress)
+        #expect(egress.issuer == "https://idp.example" && egress.permits(URL(string: "https://oauth2.idp-apis.example/token")!))
+    }
+
+    @Test("…but not from a document config.json chose (metadataUrl): the refresh token stays at its issuer's origin")
+    func legacyNotFromChosenDocument() async throws {
+        let (refresh, keystore, transport) = legacySession(
+            config:
+                #"{"version": 1, "providers": {"oidc.example": {"id": "oidc.example", "clientId": "c", "issuer": "https://idp.example", "metadataUrl": "https://metadata.example/openid-configuration"}}}"#
+        )
+        await #expect { _ = try await refresh.run(.init(forceRefresh: true)) } throws: { error in
+            (error as? AuthError)?.details["egress"] == "refused"
+        }
+        #expect(!transport.requests.contains { $0.url.host == "oauth2.idp-apis.example" })
+        #expect(keystore.state.users[0].providerData[0].tokens?.egress == nil)
+    }
 }

@@ -348,11 +348,12 @@ public struct TokenRefresh: Sendable {
                 "the \(identity.providerID) session", signIn: "Sign in again: \(command: .login, "\(identity.providerID)")")
         }
         let discovery = try await tokens.discovery(for: provider)
+        let binding = Self.binding(of: identity, current: current, provider: provider, discovery: discovery)
         let issued: TokenClient.Issued
         do {
             issued = try await tokens.requestTokens(
                 .refreshToken(refreshToken, scopes: provider.refreshScopes(session: current, asked: scopes)), provider: provider,
-                discovery: discovery, idToken: .init(nonce: nil), proof: proof, binding: identity.binding)
+                discovery: discovery, idToken: .init(nonce: nil), proof: proof, binding: binding)
         } catch let error as AuthError where error.oauthError == .invalidGrant && scopes.isEmpty {
             throw AuthError.invalidCredential(
                 "\(identity.providerID) no longer accepts the refresh token (invalid_grant): the session has ended — it was revoked or expired, or, where refresh tokens are used once, it was used already (an authctl stopped after the provider answered and before it stored the new one loses it: docs/keystore.md). Sign in again: \(command: .login, "\(identity.providerID)")",
@@ -384,6 +385,7 @@ public struct TokenRefresh: Sendable {
         refreshed.refreshToken = response.refreshToken ?? refreshToken
         refreshed.idToken = idToken
         refreshed.needsSignInSince = nil
+        refreshed.egress = binding
         refreshed.store(
             accessToken: response.accessToken, tokenType: response.tokenType,
             expiresAt: response.expiresIn.map { now.addingTimeInterval($0) },
