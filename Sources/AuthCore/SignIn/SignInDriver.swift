@@ -13,95 +13,128 @@ struct SignInDriver: Sendable {
 
     /// - Parameter apply: what is done with the credential (the account rules) before a
     ///   waiting browser gets its page, so that "Signed in" is said only once it is true.
+    ///
+    /// Generic over what `apply` gives, so kept small: the session's long loop (`drive`, an
+    /// async function of some forty suspension points) is not, and is compiled once, not once
+    /// per caller's result type (half a megabyte of the release binary).
     func run<T: Sendable>(provider: any IdentityProvider, options: FlowOptions, then apply: (Credential) async throws -> T)
         async throws -> T
     {
+        let ending = try await drive(provider: provider, options: options)
+        defer { ending.receiver?.close() }
+        guard case .success(let credential) = ending.result, let page = ending.page, let browserAnswer = ending.browserAnswer else {
+            if let page = ending.page { ending.browserAnswer?.answer(page) }
+            return try await apply(try ending.result.get())
+        }
+        do {
+            let value = try await apply(credential)
+            browserAnswer.answer(page)
+            return value
+        } catch let error as AuthError {
+            // The account rules refused it (an account exists for that email, the
+            // identity is another user's): the browser is not told "Signed in".
+            browserAnswer.answer(.page(status: 200, SignInPage.notFinished(because: error.message.firstSentence)))
+            throw error
+        } catch {
+            browserAnswer.answer(.page(status: 200, SignInPage.failure))
+            throw error
+        }
+    }
+
+    /// How a session ended: its result, the page for a browser that waits for one, and the
+    /// receiver, still open until that page is given (`run` closes it).
+    struct Ending {
+        var result: Result<Credential, AuthError>
+        var page: ListenerResponse?
+        var browserAnswer: BrowserAnswer?
+        var receiver: (any RedirectReceiver)?
+    }
+
+    /// The session's actions performed until it finishes; the receiver is closed here when
+    /// anything is thrown (Ctrl-C), else by `run`.
+    private func drive(provider: any IdentityProvider, options: FlowOptions) async throws -> Ending {
         var session = try SignInSession(
             provider: provider, options: options, attempt: .generate(using: random), startPath: "/start/" + random.base64URL(bytes: 32))
         var receiver: (any RedirectReceiver)?
         var browserAnswer: BrowserAnswer?
-        defer { receiver?.close() }
         var action = session.start()
-        while true {
-            if case .finish(let result, let page) = action {
-                guard case .success(let credential) = result, let page, let browserAnswer else {
-                    if let page { browserAnswer?.answer(page) }
-                    return try await apply(try result.get())
+        do {
+            while true {
+                if case .finish(let result, let page) = action {
+                    return Ending(result: result, page: page, browserAnswer: browserAnswer, receiver: receiver)
                 }
-                do {
-                    let value = try await apply(credential)
-                    browserAnswer.answer(page)
-                    return value
-                } catch let error as AuthError {
-                    // The account rules refused it (an account exists for that email, the
-                    // identity is another user's): the browser is not told "Signed in".
-                    browserAnswer.answer(.page(status: 200, SignInPage.notFinished(because: error.message.firstSentence)))
-                    throw error
-                } catch {
-                    browserAnswer.answer(.page(status: 200, SignInPage.failure))
-                    throw error
-                }
+                action = try await step(action, provider: provider, receiver: &receiver, browserAnswer: &browserAnswer, session: &session)
             }
-            let input: SignInSession.Input
-            do {
-                switch action {
-                case .finish:
-                    throw AuthError.internalError("the sign-in finished twice")
-                case .checkClientAuthentication:
-                    try await tokens.checkClientAuthentication(provider)
-                    input = .done
-                case .fetchDiscovery:
-                    input = .discovery(try await tokens.discovery(for: provider))
-                case .openReceiver(let pasted, let address, let access):
-                    let opened = try receivers.open(pasted: pasted, address: address, access: access)
-                    receiver = opened
-                    input = .receiverOpened(host: opened.host, port: opened.port, servesStartURL: opened.servesStartURL)
-                case .report(let event):
-                    events.report(event)
-                    input = .done
-                case .listen(let machine, let redirectURI, let deadline):
-                    receiver?.start(machine, redirectURI: redirectURI, until: deadline, events: events)
-                    input = .done
-                case .openBrowser(let url):
-                    input = .browserOpened(await browser.open(url))
-                case .awaitRedirect:
-                    guard let receiver else { throw AuthError.internalError("the sign-in has no receiver for its redirect") }
-                    let redirect = try await receiver.redirect()
-                    browserAnswer = redirect.browser
-                    input = .redirect(redirect.outcome)
-                case .requestDeviceAuthorization(let scopes, let discovery, let proofKey):
-                    input = .deviceAuthorization(
-                        try await tokens.deviceAuthorization(
-                            scopes: scopes, provider: provider, discovery: discovery, proofKey: proofKey,
-                            binding: TokenClient.binding(for: provider, discovery: discovery)))
-                case .pushAuthorization(let request, let endpoint, let discovery):
-                    input = .pushed(
-                        try await tokens.pushAuthorization(
-                            request.parameters, at: endpoint, provider: provider, discovery: discovery,
-                            binding: TokenClient.binding(for: provider, discovery: discovery)))
-                case .wait(let deadline):
-                    try await clock.sleep(until: deadline)
-                    input = .done
-                case .exchange(let grant, let discovery, let idToken, let proof, let resource):
-                    // The tokens are obtained now, from the endpoints this discovery names (and for
-                    // a resource, to be sent to it): that is where they stay bound.
-                    input = .tokens(
-                        try await tokens.requestTokens(
-                            grant, provider: provider, discovery: discovery, idToken: idToken, proof: proof, resource: resource,
-                            binding: TokenClient.binding(for: provider, discovery: discovery).adding([resource].compactMap { $0 })))
-                case .pollDevice(let deviceCode, let discovery, let proof):
-                    input = .polled(
-                        try await tokens.poll(
-                            deviceCode: deviceCode, provider: provider, discovery: discovery, proof: proof,
-                            binding: TokenClient.binding(for: provider, discovery: discovery)))
-                case .makeCredential(let making):
-                    input = .credential(try await credentials.credential(making, provider: provider))
-                }
-            } catch let error as AuthError {
-                input = .failed(error)
-            }
-            // Anything else (Ctrl-C's CancellationError) ends the sign-in as it is.
-            action = session.next(input, now: clock.now())
+        } catch {
+            receiver?.close()
+            throw error
         }
+    }
+
+    /// One action performed, and the session's next.
+    private func step(
+        _ action: SignInSession.Action, provider: any IdentityProvider, receiver: inout (any RedirectReceiver)?,
+        browserAnswer: inout BrowserAnswer?, session: inout SignInSession
+    ) async throws -> SignInSession.Action {
+        let input: SignInSession.Input
+        do {
+            switch action {
+            case .finish:
+                throw AuthError.internalError("the sign-in finished twice")
+            case .checkClientAuthentication:
+                try await tokens.checkClientAuthentication(provider)
+                input = .done
+            case .fetchDiscovery:
+                input = .discovery(try await tokens.discovery(for: provider))
+            case .openReceiver(let pasted, let address, let access):
+                let opened = try receivers.open(pasted: pasted, address: address, access: access)
+                receiver = opened
+                input = .receiverOpened(host: opened.host, port: opened.port, servesStartURL: opened.servesStartURL)
+            case .report(let event):
+                events.report(event)
+                input = .done
+            case .listen(let machine, let redirectURI, let deadline):
+                receiver?.start(machine, redirectURI: redirectURI, until: deadline, events: events)
+                input = .done
+            case .openBrowser(let url):
+                input = .browserOpened(await browser.open(url))
+            case .awaitRedirect:
+                guard let receiver else { throw AuthError.internalError("the sign-in has no receiver for its redirect") }
+                let redirect = try await receiver.redirect()
+                browserAnswer = redirect.browser
+                input = .redirect(redirect.outcome)
+            case .requestDeviceAuthorization(let scopes, let discovery, let proofKey):
+                input = .deviceAuthorization(
+                    try await tokens.deviceAuthorization(
+                        scopes: scopes, provider: provider, discovery: discovery, proofKey: proofKey,
+                        binding: TokenClient.binding(for: provider, discovery: discovery)))
+            case .pushAuthorization(let request, let endpoint, let discovery):
+                input = .pushed(
+                    try await tokens.pushAuthorization(
+                        request.parameters, at: endpoint, provider: provider, discovery: discovery,
+                        binding: TokenClient.binding(for: provider, discovery: discovery)))
+            case .wait(let deadline):
+                try await clock.sleep(until: deadline)
+                input = .done
+            case .exchange(let grant, let discovery, let idToken, let proof, let resource):
+                // The tokens are obtained now, from the endpoints this discovery names (and for
+                // a resource, to be sent to it): that is where they stay bound.
+                input = .tokens(
+                    try await tokens.requestTokens(
+                        grant, provider: provider, discovery: discovery, idToken: idToken, proof: proof, resource: resource,
+                        binding: TokenClient.binding(for: provider, discovery: discovery).adding([resource].compactMap { $0 })))
+            case .pollDevice(let deviceCode, let discovery, let proof):
+                input = .polled(
+                    try await tokens.poll(
+                        deviceCode: deviceCode, provider: provider, discovery: discovery, proof: proof,
+                        binding: TokenClient.binding(for: provider, discovery: discovery)))
+            case .makeCredential(let making):
+                input = .credential(try await credentials.credential(making, provider: provider))
+            }
+        } catch let error as AuthError {
+            input = .failed(error)
+        }
+        // Anything else (Ctrl-C's CancellationError) ends the sign-in as it is.
+        return session.next(input, now: clock.now())
     }
 }
