@@ -12,8 +12,10 @@ struct RulesCommand: ParsableCommand {
             status and kubectl use; the current user does not change. --user and AUTHCTL_USER override every rule.
 
             Examples:
-              authctl rules add --name work --user alice@contoso.com --provider microsoft.com --directory ~/work/
-              authctl rules add --name contoso --user alice@contoso.com --remote 'https://dev.azure.com/contoso/**'
+              authctl rules add --name work --user alice@contoso.com \\
+                  --provider microsoft.com --directory ~/work/
+              authctl rules add --name contoso --user alice@contoso.com \\
+                  --remote 'https://dev.azure.com/contoso/**'
               authctl rules add --name prod --user ops@example.com --kube-context 'prod-*'
               authctl rules explain
             """,
