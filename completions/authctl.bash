@@ -182,13 +182,13 @@ _authctl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    login|link|reauth|unlink|status|token|exec|git-credential|signout|request|providers|users|keystore|unlock|lock|backend|version|completion|doctor|aws-credentials|gcp-token|backend|version|completion|doctor|rules|kubeconfig|help)
+    login|link|reauth|unlink|status|token|exec|git-credential|signout|request|providers|users|keystore|unlock|lock|backend|version|completion|doctor|aws-credentials|gcp-token|rules|kubeconfig|help)
         # Offer subcommand argument completions
         "_authctl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec git-credential signout request providers users keystore unlock lock backend version completion doctor aws-credentials gcp-token backend version completion doctor rules kubeconfig help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec git-credential signout request providers users keystore unlock lock backend version completion doctor aws-credentials gcp-token rules kubeconfig help' -- "${cur}"))
         ;;
     esac
 }
@@ -1606,185 +1606,6 @@ _authctl_gcp-token() {
     esac
 }
 
-_authctl_backend() {
-    repeating_flags=()
-    non_repeating_flags=(--version -h --help)
-    repeating_options=()
-    non_repeating_options=()
-    __authctl_offer_flags_options 0
-
-    # Offer subcommand / subcommand argument completions
-    local -r subcommand="${unparsed_words[0]}"
-    unset 'unparsed_words[0]'
-    unparsed_words=("${unparsed_words[@]}")
-    case "${subcommand}" in
-    use|show)
-        # Offer subcommand argument completions
-        "_authctl_backend_${subcommand}"
-        ;;
-    *)
-        # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'use show' -- "${cur}"))
-        ;;
-    esac
-}
-
-_authctl_backend_use() {
-    repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
-    repeating_options=()
-    non_repeating_options=(--project --api-key --tenant-id --emulator --keystore --config --user)
-    __authctl_offer_flags_options 1
-
-    # Offer option value completions
-    case "${prev}" in
-    '--project')
-        return
-        ;;
-    '--api-key')
-        return
-        ;;
-    '--tenant-id')
-        return
-        ;;
-    '--emulator')
-        return
-        ;;
-    '--keystore')
-        __authctl_add_completions -f
-        return
-        ;;
-    '--config')
-        __authctl_add_completions -f
-        return
-        ;;
-    '--user')
-        __authctl_add_custom_completions ---completion backend use -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
-        return
-        ;;
-    esac
-
-    # Offer positional completions
-    case "${positional_number}" in
-    1)
-        __authctl_add_completions -W 'local'$'\n''firebase'
-        return
-        ;;
-    esac
-}
-
-_authctl_backend_show() {
-    repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
-    repeating_options=()
-    non_repeating_options=(--keystore --config --user)
-    __authctl_offer_flags_options 0
-
-    # Offer option value completions
-    case "${prev}" in
-    '--keystore')
-        __authctl_add_completions -f
-        return
-        ;;
-    '--config')
-        __authctl_add_completions -f
-        return
-        ;;
-    '--user')
-        __authctl_add_custom_completions ---completion backend show -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
-        return
-        ;;
-    esac
-}
-
-_authctl_version() {
-    repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
-    repeating_options=()
-    non_repeating_options=(--keystore --config --user)
-    __authctl_offer_flags_options 0
-
-    # Offer option value completions
-    case "${prev}" in
-    '--keystore')
-        __authctl_add_completions -f
-        return
-        ;;
-    '--config')
-        __authctl_add_completions -f
-        return
-        ;;
-    '--user')
-        __authctl_add_custom_completions ---completion version -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
-        return
-        ;;
-    esac
-}
-
-_authctl_completion() {
-    repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
-    repeating_options=()
-    non_repeating_options=(--keystore --config --user)
-    __authctl_offer_flags_options 1
-
-    # Offer option value completions
-    case "${prev}" in
-    '--keystore')
-        __authctl_add_completions -f
-        return
-        ;;
-    '--config')
-        __authctl_add_completions -f
-        return
-        ;;
-    '--user')
-        __authctl_add_custom_completions ---completion completion -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
-        return
-        ;;
-    esac
-
-    # Offer positional completions
-    case "${positional_number}" in
-    1)
-        __authctl_add_completions -W 'bash'$'\n''zsh'$'\n''fish'
-        return
-        ;;
-    esac
-}
-
-_authctl_doctor() {
-    repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
-    repeating_options=()
-    non_repeating_options=(--keystore --config --user)
-    __authctl_offer_flags_options 1
-
-    # Offer option value completions
-    case "${prev}" in
-    '--keystore')
-        __authctl_add_completions -f
-        return
-        ;;
-    '--config')
-        __authctl_add_completions -f
-        return
-        ;;
-    '--user')
-        __authctl_add_custom_completions ---completion doctor -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
-        return
-        ;;
-    esac
-
-    # Offer positional completions
-    case "${positional_number}" in
-    1)
-        __authctl_add_custom_completions ---completion doctor -- positional@0 "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
-        return
-        ;;
-    esac
-}
-
 _authctl_rules() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
@@ -1810,7 +1631,7 @@ _authctl_rules() {
 
 _authctl_rules_add() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--allow-unknown-user --json --verbose -v --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--name --provider --directory --remote --kube-context --env --position --keystore --config --user)
     __authctl_offer_flags_options 0

@@ -107,13 +107,48 @@ def commands(command, path, out):
         out.append(esc(sub.get("abstract", "")))
         if sub.get("discussion"):
             out.append(".Pp")
-            out.append(esc(sub["discussion"]))
+            discussion(sub["discussion"], out)
         if arguments:
             out.append(".Bl -tag -width Ds")
             for argument in arguments:
                 out.append(item(argument))
                 out.append(esc(argument.get("abstract", "")))
             out.append(".El")
+
+
+def literal_lines(line, width=60):
+    """An example for a literal block: a comment that would pass `width` goes on the line above,
+    a command that would pass it continues on the next line (backslash), so man never wraps it
+    (a command's block starts at column 19 of 80)."""
+    command, _, comment = line.partition("  #")
+    command = command.rstrip()
+    lines = ["# " + comment.strip()] if comment and len(line) > width else []
+    if comment and len(line) <= width:
+        return [line]
+    while len(command) > width and " " in command[: width - 2]:
+        cut = command.rfind(" ", 0, width - 2)
+        lines.append(command[:cut] + " \\")
+        command = "    " + command[cut + 1 :]
+    return lines + [command]
+
+
+def literal(line):
+    """A line of a literal block: backslashes escaped, no control character first."""
+    line = ascii_roff(line.replace("\\", "\\e"))
+    return "\\&" + line if line.startswith((".", "'")) else line
+
+
+def discussion(text, out):
+    """A command's discussion: the prose as a paragraph, its examples one a line (literal)."""
+    prose, marker, examples = text.partition("Examples:")
+    out.append(esc(prose))
+    if not marker:
+        return
+    out += [".Pp", "Examples:", ".Bd -literal -offset indent"]
+    for line in examples.split("\n"):
+        if line.strip():
+            out += [literal(part) for part in literal_lines(line.strip())]
+    out.append(".Ed")
 
 
 def global_options(command):
@@ -226,14 +261,16 @@ def main():
         ".Sh EXAMPLES",
         "Register a provider and sign in through the browser:",
         ".Bd -literal -offset indent",
-        "authctl providers add oidc.example --issuer https://auth.example.com --client-id my-app",
+        "authctl providers add oidc.example \\e",
+        "    --issuer https://auth.example.com --client-id my-app",
         "authctl login oidc.example",
         "authctl status",
         ".Ed",
         ".Pp",
         "Microsoft Entra ID for one tenant, then a token for Microsoft Graph:",
         ".Bd -literal -offset indent",
-        "authctl providers add microsoft --client-id 00000000-0000-0000-0000-000000000000",
+        "authctl providers add microsoft \\e",
+        "    --client-id 00000000-0000-0000-0000-000000000000",
         "authctl login microsoft --tenant contoso.onmicrosoft.com",
         "authctl token --scope https://graph.microsoft.com/.default",
         ".Ed",
@@ -241,17 +278,21 @@ def main():
         "A header for curl on a pipe (never in an argument: every local user can read a",
         "process's arguments), and a command run with a token kept fresh:",
         ".Bd -literal -offset indent",
-        "authctl token --format header | curl -H @- https://api.example.com/",
+        "authctl token --format header |",
+        "    curl -H @- https://api.example.com/",
         "authctl exec -- ./deploy.sh",
         ".Ed",
         ".Pp",
         "The work identity under ~/work and for one Azure DevOps organisation, whatever the current user,",
         "and kubectl set up to get its tokens from authctl:",
         ".Bd -literal -offset indent",
-        "authctl rules add --name work --user alice@contoso.com --directory ~/work/",
-        "authctl rules add --user alice@contoso.com --remote 'https://dev.azure.com/contoso/**'",
+        "authctl rules add --name work --user alice@contoso.com \\e",
+        "    --directory ~/work/",
+        "authctl rules add --user alice@contoso.com \\e",
+        "    --remote 'https://dev.azure.com/contoso/**'",
         "authctl rules explain",
-        "authctl kubeconfig set-credentials aks --provider microsoft --user alice@contoso.com",
+        "authctl kubeconfig set-credentials aks \\e",
+        "    --provider microsoft --user alice@contoso.com",
         ".Ed",
         ".Pp",
         "Sign in over SSH without a browser on the machine:",

@@ -16,7 +16,7 @@ struct Authctl: ParsableCommand {
             ProvidersCommand.self, UsersCommand.self, KeystoreCommand.self, UnlockCommand.self, LockCommand.self,
             BackendCommand.self, VersionCommand.self, CompletionCommand.self, DoctorCommand.self,
             AWSCredentialsCommand.self, GCPTokenCommand.self,
-            BackendCommand.self, VersionCommand.self, CompletionCommand.self, DoctorCommand.self, RulesCommand.self,
+            RulesCommand.self,
             KubeconfigCommand.self,
         ])
 }
@@ -30,7 +30,8 @@ struct CompletionCommand: AuthctlCommand {
         discussion: """
             Examples:
               authctl completion bash > ~/.local/share/bash-completion/completions/authctl
-              authctl completion zsh > ~/.zsh/completions/_authctl     # with fpath=(~/.zsh/completions $fpath)
+              # with fpath=(~/.zsh/completions $fpath)
+              authctl completion zsh > ~/.zsh/completions/_authctl
               authctl completion fish > ~/.config/fish/completions/authctl.fish
             """)
 

@@ -33,9 +33,12 @@ struct Output {
 
     /// Rows for people and for scripts: on a terminal, aligned columns under a header;
     /// otherwise tab-separated rows without a header (what `cut -f` and `awk -F'\t'` read).
-    func table(header: [String], rows: [[String]]) {
+    /// `headerInPipe`: the header row also without a terminal (tab-separated), for a table whose
+    /// values ("yes", "local") mean nothing in a log without their column's name.
+    func table(header: [String], rows: [[String]], headerInPipe: Bool = false) {
         // Each cell escaped whole: a tab or line feed in a value never makes a column or a row.
         let shown = rows.map { $0.map { Sanitize.visible($0) } }
+        if headerInPipe, !stdout.isTerminal { line(header.joined(separator: "\t")) }
         for row in Self.formatTable(header: header, rows: shown, aligned: stdout.isTerminal) { line(row) }
     }
 

@@ -118,8 +118,10 @@ final class IdentityRulesCommandsTests {
     @Test("rules list, remove by name or number; bad rules are refused with exit 2 and nothing written")
     func manageRules() async throws {
         for arguments in [
-            ["--name", "a", "--user", "ada@example.com", "--env", "A"], ["--name", "b", "--provider", "oidc.fake", "--directory", "/"],
-            ["--user", "someone@example.com", "--remote", "https://dev.azure.com/contoso/**", "--position", "1"],
+            // Nobody is signed in: a rule for a user is added only when asked (issue 38, item 14).
+            ["--name", "a", "--user", "ada@example.com", "--env", "A", "--allow-unknown-user"],
+            ["--name", "b", "--provider", "oidc.fake", "--directory", "/"],
+            ["--user", "someone@example.com", "--remote", "https://dev.azure.com/contoso/**", "--position", "1", "--allow-unknown-user"],
         ] {
             let added = try await authctl.run(["rules", "add"] + arguments)
             #expect(added.status == 0, "\(added.stderr)")
@@ -160,5 +162,32 @@ final class IdentityRulesCommandsTests {
             to: URL(fileURLWithPath: authctl.configPath))
         let missing = try await authctl.run(["token"])
         #expect(missing.status == 16 && missing.stderr.contains("rule 1 (w) names the user zz@example.com"), "\(missing.stderr)")
+    }
+}
+
+/// issue 38, item 14: a rule for a user the keystore does not hold would make every later
+/// command in its place exit 16; `rules add` refuses it, or warns with `--allow-unknown-user`.
+@Suite("rules add checks its --user")
+struct RulesAddUnknownUserTests {
+    @Test(
+        "rules add --user for an unknown user exits 2 naming the users held and how to sign in; --allow-unknown-user adds it with a warning"
+    )
+    func unknownUser() async throws {
+        let provider = try FakeIdentityProvider()
+        let authctl = InProcessAuthctl()
+        defer { try? FileManager.default.removeItem(atPath: authctl.home) }
+        try await authctl.addFakeProvider(provider)
+        provider.update { $0.email = "ada@example.com" }
+        try await authctl.run(["login", "oidc.fake", "--timeout", "20"]).expectSuccess()
+        let config = FileManager.default.contents(atPath: authctl.configPath)
+        let refused = try await authctl.run(["rules", "add", "--user", "zz@example.com", "--env", "HOME"])
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("zz@example.com") && refused.stderr.contains("ada@example.com"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("authctl login") && refused.stderr.contains("--allow-unknown-user"), "\(refused.stderr)")
+        #expect(FileManager.default.contents(atPath: authctl.configPath) == config, "nothing written")
+        let allowed = try await authctl.run(["rules", "add", "--user", "zz@example.com", "--env", "HOME", "--allow-unknown-user"])
+        #expect(allowed.status == 0 && allowed.stderr.contains("zz@example.com"), "warned: \(allowed.stderr)")
+        let known = try await authctl.run(["rules", "add", "--user", "ada@example.com", "--env", "X"])
+        #expect(known.status == 0 && known.stderr.isEmpty, "\(known.stderr)")
     }
 }

@@ -57,6 +57,12 @@ final class ListsTests {
         }
         #expect(Set(providerColumn).count == 1 && providerColumn.first == headerColumn, "\(lines)")
         #expect(!lines.contains { $0.contains("\t") })
+        // Without a terminal (a log, a pipe): the same header, tab-separated, so "yes" and "local" have a name (issue 38, item 15).
+        let piped = try await authctl.run(["users", "list"]).stdout.split(separator: "\n").map(String.init)
+        #expect(piped.count == 3 && piped.first == "  UID\tEMAIL\tPROVIDERS\tBACKEND\tSESSION", "\(piped)")
+        #expect(piped.dropFirst().allSatisfy { $0.split(separator: "\t").count == 5 }, "\(piped)")
+        let json = try await authctl.run(["users", "list", "--json"])
+        #expect(json.json?["users"]?.arrayValue?.count == 2 && json.stdout.hasPrefix("{"), "--json keeps its one document: \(json.stdout)")
         try await authctl.run(["signout", "--all"]).expectSuccess()
         let status = try await authctl.run(["status", "--json"])
         #expect(status.status == 16 && status.json == ["signedIn": .bool(false), "otherSessions": .array([])], "\(status.stdout)")

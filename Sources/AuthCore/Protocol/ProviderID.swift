@@ -24,9 +24,15 @@ public struct ProviderID: Sendable, Hashable, Comparable, CustomStringConvertibl
             // the protocol conformances (bench/README.md); the allowed characters are ASCII.
             let allowed = name.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 45 || $0 == 95 }
             guard !name.isEmpty, name.utf8.count <= 64, allowed else {
+                // A bare name that would make an oidc id (`corp`): oidc.corp is what was meant.
+                let bare =
+                    !text.isEmpty && text.utf8.count <= 64
+                    && text.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 45 || $0 == 95 }
                 let nearest =
                     text == "oidc" || text == "oidc."
-                    ? "oidc.NAME" : Suggestion.closest(to: text, among: ["microsoft", "microsoft.com", "apple", "apple.com"])
+                    ? "oidc.NAME"
+                    : Suggestion.closest(to: text, among: ["microsoft", "microsoft.com", "apple", "apple.com"])
+                        ?? (bare ? "oidc." + text : nil)
                 throw AuthError.invalidArgument(
                     "'\(Sanitize.text(text, limit: 80))' is not a provider id.\(nearest.map { " Did you mean \($0)?" } ?? "") Use microsoft.com, apple.com or oidc.NAME (NAME: lower-case letters, digits, - and _)"
                 )

@@ -200,8 +200,10 @@ extension ProviderConfig {
         switch try ProviderID(parsing: id).kind {
         case .oidc:
             guard clientID == nil else { return }
+            // The suggested command keeps the issuer given, so that it works as written.
+            let arguments: [Message.Argument] = ["\(id)"] + (issuer.map { [.input(.issuer, $0)] } ?? []) + [.input(.clientID, "CLIENT_ID")]
             throw AuthError.invalidArgument(
-                "\(id) needs \(input: .clientID): the client id the provider gave your app (\(command: .providersAdd, "\(id)", .input(.clientID, "CLIENT_ID")))"
+                "\(id) needs \(input: .clientID): the client id the provider gave your app (\(command: .providersAdd, arguments: arguments))"
             )
         case .apple:
             // Every Apple token request is signed with the key (docs/apple.md): all four are needed.

@@ -25,8 +25,14 @@ public struct Providers: Sendable {
             do {
                 _ = try await discovery.run(ProviderRegistry.provider(for: candidate))
             } catch let error as AuthError where error.code == .networkRequestFailed {
+                // The command as given (what is not saved yet), with --no-check: it works as written.
+                var arguments: [Message.Argument] = ["\(id)"]
+                if let issuer = candidate.issuer { arguments.append(.input(.issuer, issuer)) }
+                if let clientID = candidate.clientID { arguments.append(.input(.clientID, clientID)) }
+                if let tenant = candidate.tenant { arguments.append(.input(.tenant, tenant)) }
+                arguments.append(.input(.noCheck, nil))
                 throw error.reworded {
-                    "\($0). To save \(id) without this check (an offline set-up): \(command: .providersAdd, "\(id)", .input(.noCheck, nil))"
+                    "\($0). To save \(id) without this check (an offline set-up): \(command: .providersAdd, arguments: arguments)"
                 }
             }
         }

@@ -16,8 +16,11 @@ struct ExecCommand: AuthctlCommand {
 
             Examples:
               authctl exec -- ./deploy.sh
-              authctl exec -- sh -c 'printf "Authorization: Bearer %s\\n" "$AUTHCTL_TOKEN" | curl -H @- https://api.example.com/'
-              authctl exec --provider microsoft.com --scope https://graph.microsoft.com/.default -- ./sync.py
+              authctl exec -- sh -c \\
+                  'printf "Authorization: Bearer %s\\n" "$AUTHCTL_TOKEN" |
+                   curl -H @- https://api.example.com/'
+              authctl exec --provider microsoft.com \\
+                  --scope https://graph.microsoft.com/.default -- ./sync.py
             """)
 
     @Option(help: "The provider whose token to use (default: the one of the last sign-in).", completion: Completions.providerIDs)

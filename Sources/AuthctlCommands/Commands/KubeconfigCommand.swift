@@ -19,7 +19,8 @@ struct KubeconfigCommand: ParsableCommand {
                 Then: kubectl config set-context CONTEXT --user NAME (or --user NAME on each kubectl command).
 
                 Examples:
-                  authctl kubeconfig set-credentials aks-contoso --provider microsoft.com --user alice@contoso.com
+                  authctl kubeconfig set-credentials aks-contoso --provider microsoft.com \\
+                      --user alice@contoso.com
                   authctl kubeconfig set-credentials dev --dry-run
                 """)
 

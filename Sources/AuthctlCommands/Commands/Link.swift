@@ -11,7 +11,8 @@ struct LinkCommand: AuthctlCommand {
             With --pending HANDLE, links the credential saved by an earlier account-exists-with-different-credential error.
 
             Examples:
-              authctl link apple                      # add Sign in with Apple to the current user
+              # add Sign in with Apple to the current user
+              authctl link apple
               authctl link --pending pc_0123456789    # finish what a conflict saved
             """)
 

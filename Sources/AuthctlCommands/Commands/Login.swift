@@ -13,11 +13,17 @@ struct Login: AuthctlCommand {
             saved by an earlier conflict is applied (see accounts.md in the documentation).
 
             Examples:
-              authctl login oidc.example                                 # through the browser
-              authctl login microsoft --tenant contoso.onmicrosoft.com   # one Entra ID tenant
-              authctl login oidc.example --device-code                   # over SSH, no browser here
-              authctl login oidc.example --client-credentials --client-secret-env CLIENT_SECRET   # a CI job as itself
-              authctl login https://api.example.com/mcp                  # a protected resource by its URL (resources.md)
+              # through the browser
+              authctl login oidc.example
+              # one Entra ID tenant
+              authctl login microsoft --tenant contoso.onmicrosoft.com
+              # over SSH, no browser here
+              authctl login oidc.example --device-code
+              # a CI job as itself
+              authctl login oidc.example --client-credentials \\
+                  --client-secret-env CLIENT_SECRET
+              # a protected resource by its URL (resources.md)
+              authctl login https://api.example.com/mcp
             """)
 
     @Argument(

@@ -29,8 +29,10 @@ struct RequestCommand: AuthctlCommand {
 
             Examples:
               authctl request https://api.example.com/mcp/items
-              authctl request -X POST https://api.example.com/mcp -H 'Content-Type: application/json' --data @body.json
-              echo '{"a": 1}' | authctl request -X PUT https://api.example.com/items/1 --data -
+              authctl request -X POST https://api.example.com/mcp \\
+                  -H 'Content-Type: application/json' --data @body.json
+              echo '{"a": 1}' | authctl request -X PUT https://api.example.com/items/1 \\
+                  --data -
             """)
 
     @Argument(help: "The URL to request (https; a resource authctl signed in to).") var url: String

@@ -12,8 +12,10 @@ struct RulesCommand: ParsableCommand {
             status and kubectl use; the current user does not change. --user and AUTHCTL_USER override every rule.
 
             Examples:
-              authctl rules add --name work --user alice@contoso.com --provider microsoft.com --directory ~/work/
-              authctl rules add --name contoso --user alice@contoso.com --remote 'https://dev.azure.com/contoso/**'
+              authctl rules add --name work --user alice@contoso.com \\
+                  --provider microsoft.com --directory ~/work/
+              authctl rules add --name contoso --user alice@contoso.com \\
+                  --remote 'https://dev.azure.com/contoso/**'
               authctl rules add --name prod --user ops@example.com --kube-context 'prod-*'
               authctl rules explain
             """,
@@ -44,6 +46,10 @@ struct RulesCommand: ParsableCommand {
         @Option(help: ArgumentHelp("Holds when NAME is set and not empty, or NAME=VALUE when it equals VALUE.", valueName: "NAME[=VALUE]"))
         var env: String?
         @Option(help: ArgumentHelp("Its place among the rules, from 1 (default: last).", valueName: "n")) var position: Int?
+        @Flag(
+            name: .customLong("allow-unknown-user"),
+            help: "Add the rule although the keystore holds no such --user yet (sign them in before the rule is used).")
+        var allowUnknownUser = false
         @OptionGroup var global: GlobalOptions
 
         func validate() throws {
@@ -63,6 +69,7 @@ struct RulesCommand: ParsableCommand {
                 let context = IdentityChoice.ruleContext(io: wiring.io, askedRemote: nil)
                 rule.directory = context.realPath(directory) ?? ((context.workingDirectory() ?? "") + "/" + directory)
             }
+            if let user = global.user { try checkKnown(user, wiring) }
             let rules = try await Rules(configStore: wiring.configStore()).add(rule, at: position)
             if global.json {
                 wiring.output.json(.object(["rules": .array(RulesCommand.json(rules))]))
@@ -70,6 +77,29 @@ struct RulesCommand: ParsableCommand {
                 let index = rules.firstIndex(of: rule).map { $0 + 1 } ?? rules.count
                 wiring.output.line("Added rule \(index): \(RulesCommand.describe(rule))")
             }
+        }
+
+        /// A rule for a user the keystore does not hold makes every command where it holds exit
+        /// 16 (issue 38): refused, unless --allow-unknown-user, which warns.
+        func checkKnown(_ user: String, _ wiring: Wiring) throws {
+            let users = try wiring.keystore().readProfiles().users
+            let wanted = user.lowercased()
+            let known = users.contains { candidate in
+                candidate.uid == user || candidate.email?.lowercased() == wanted
+                    || candidate.providerData.contains { $0.profile.emailVerified && $0.profile.email?.lowercased() == wanted }
+            }
+            if known { return }
+            let held = users.isEmpty ? "no users" : "only " + users.map { $0.email ?? $0.uid }.joined(separator: ", ")
+            let name = Sanitize.text(user, limit: 80)
+            if allowUnknownUser {
+                wiring.output.error(
+                    "authctl: warning: the keystore holds no user \(name) yet (\(held)); until they sign in (authctl login PROVIDER), commands where this rule holds exit 16.\n"
+                )
+                return
+            }
+            throw AuthError.invalidArgument(
+                "the keystore holds no user \(name) (it holds \(held)), so every command where this rule holds would fail. Sign \(name) in first (\(command: .login, "PROVIDER"), then \(command: .usersList) shows them), or add the rule anyway with --allow-unknown-user"
+            )
         }
     }
 

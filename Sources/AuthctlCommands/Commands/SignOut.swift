@@ -12,7 +12,7 @@ struct SignOutCommand: AuthctlCommand {
 
             Examples:
               authctl signout                  # the current user
-              authctl signout --all --revoke   # everyone, revoking refresh tokens at the providers
+              authctl signout --all --revoke   # everyone, revoking refresh tokens
             """,
         aliases: ["logout"])
 

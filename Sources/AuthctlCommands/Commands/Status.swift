@@ -17,8 +17,8 @@ struct Status: AuthctlCommand {
 
             Examples:
               authctl status
-              authctl status --check           # ask the provider whether the session is still good
-              authctl status --json            # for scripts: {"signedIn": …, "user": …}
+              authctl status --check    # ask the provider whether the session is still good
+              authctl status --json     # for scripts: {"signedIn": …, "user": …}
             """)
 
     @Flag(help: "Also ask the provider whether the session is still active (introspection, else userinfo).") var check = false

@@ -14,15 +14,22 @@ struct Token: AuthctlCommand {
             (exit 3).
 
             Examples:
-              authctl token                                   # the access token, for a script
-              authctl token --id-token                        # the ID token
-              authctl token --format header | curl -H @- https://api.example.com/   # never on curl's command line
+              # the access token, for a script
+              authctl token
+              # the ID token
+              authctl token --id-token
+              # never on curl's command line
+              authctl token --format header | curl -H @- https://api.example.com/
               authctl token microsoft --scope https://graph.microsoft.com/.default
-              authctl token --format header --method GET --url https://api.example.com/v1/me | curl -H @- https://api.example.com/v1/me
-                                                              # a DPoP-bound token: its header and a proof for that request
-              authctl token --exchange --audience https://api.example.com    # RFC 8693, cached
-              authctl token --id-token --output-file ~/.azure/federated-token  # 0600, atomically
-              authctl token --resource https://api.example.com/mcp   # a resource's token (see resources.md)
+              # a DPoP-bound token: its header and a proof for that request
+              authctl token --format header --method GET --url \\
+                  https://api.example.com/v1/me | curl -H @- https://api.example.com/v1/me
+              # RFC 8693, cached
+              authctl token --exchange --audience https://api.example.com
+              # 0600, atomically
+              authctl token --id-token --output-file ~/.azure/federated-token
+              # a resource's token (see resources.md)
+              authctl token --resource https://api.example.com/mcp
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {

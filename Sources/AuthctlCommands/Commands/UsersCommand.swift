@@ -38,7 +38,7 @@ struct UsersCommand: ParsableCommand {
                         user.providerData.map(\.providerID).joined(separator: ","), Output.backendName(of: user),
                         Output.hasSession(user) ? "yes" : "signed out",
                     ]
-                })
+                }, headerInPipe: true)
         }
     }
 
