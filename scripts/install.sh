@@ -99,20 +99,9 @@ esac
 if command -v manpath >/dev/null 2>&1 && ! manpath 2>/dev/null | tr ':' '\n' | grep -qx "$prefix/share/man"; then
     echo "If 'man authctl' finds nothing, add $prefix/share/man to MANPATH: export MANPATH=\"$prefix/share/man:\$MANPATH\""
 fi
-# Shell completions: where each shell finds them by itself, and the line to add elsewhere.
-quoted="$(printf '%q' "$prefix")"
-case "$prefix" in
-    "$HOME/.local" | /usr | /usr/local) echo "bash completions: found by bash-completion (new shells)" ;;
-    *) echo "bash completions: add to ~/.bashrc: source $quoted/share/bash-completion/completions/authctl" ;;
-esac
-case "$prefix" in
-    /usr/local) echo "zsh completions: found by zsh (run compinit again, or open a new shell)" ;;
-    *) echo "zsh completions: add to ~/.zshrc, before compinit: fpath=($quoted/share/zsh/site-functions \$fpath)" ;;
-esac
-case "$prefix" in
-    "$HOME/.local" | /usr | /usr/local) echo "fish completions: found by fish (new shells)" ;;
-    *) echo "fish completions: add to ~/.config/fish/config.fish: set -p fish_complete_path $quoted/share/fish/vendor_completions.d" ;;
-esac
+# Shell completions: where each shell finds them by itself (bash: when bash-completion is
+# installed), and the line to add elsewhere.
+"$root/scripts/completion-advice.sh" "$prefix"
 ldconfig -p 2>/dev/null | grep -q 'libcurl\.so\.4' ||
     echo "authctl needs libcurl4 to talk to providers (Debian and Ubuntu: apt-get install libcurl4)."
 echo "Uninstall with: scripts/install.sh --uninstall${prefix:+ --prefix $prefix}"

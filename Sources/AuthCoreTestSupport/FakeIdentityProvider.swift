@@ -484,7 +484,11 @@ public final class FakeIdentityProvider: @unchecked Sendable {
         ]
         if let nonce = behaviour.idTokenNonce ?? nonce { claims["nonce"] = .string(nonce) }
         if let azp = behaviour.idTokenAuthorizedParty { claims["azp"] = .string(azp) }
-        if let email = behaviour.email { claims["email"] = .string(email); claims["email_verified"] = behaviour.emailVerified }
+        if let email = behaviour.email {
+            claims["email"] = .string(email)
+            // `.null`: no `email_verified` claim at all, as some providers send.
+            if behaviour.emailVerified != .null { claims["email_verified"] = behaviour.emailVerified }
+        }
         if let name = behaviour.name { claims["name"] = .string(name) }
         return sign(claims: .object(claims), behaviour)
     }

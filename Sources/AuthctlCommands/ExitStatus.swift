@@ -24,6 +24,8 @@ enum ExitStatus {
         .userTokenExpired: 20,
         .stepUpRequired: 21,
         .resourceError: 22,
+        .commandNotExecutable: 126,
+        .commandNotFound: 127,
     ]
 }
 

@@ -108,6 +108,19 @@ final class CloudCommandsTests {
         #expect(!result.stderr.contains("wJalrXUtnFEMI") && !result.stderr.contains("FwoGZXIvYXdz"))
     }
 
+    @Test("aws-credentials: an unreachable STS exits 3 naming STS and --sts-endpoint, not the provider (issue 38, item 13)")
+    func awsUnreachable() async throws {
+        try await signIn()
+        let closed = try LoopbackHTTPServer { _ in HTTPResponse(status: 404) }
+        closed.stop()
+        let result = try await authctl.run([
+            "aws-credentials", "--role-arn", "arn:aws:iam::123456789012:role/dev", "--sts-endpoint", closed.baseURL + "/",
+        ])
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(result.stderr.contains("STS") && result.stderr.contains("127.0.0.1:\(closed.port)"), "\(result.stderr)")
+        #expect(result.stderr.contains("--sts-endpoint") && !result.stderr.contains("provider"), "\(result.stderr)")
+    }
+
     @Test("aws-credentials: STS's refusal exits 4 with its code and the next step; --json carries stsError")
     func awsRefusal() async throws {
         try await signIn()

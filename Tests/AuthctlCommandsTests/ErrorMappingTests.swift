@@ -63,7 +63,7 @@ struct ExitStatusTests {
         "account-exists-with-different-credential": 10, "credential-already-in-use": 11, "provider-already-linked": 12,
         "no-such-provider": 13, "user-mismatch": 14, "requires-recent-login": 15, "no-current-user": 16,
         "tenant-id-mismatch": 17, "consent-required": 18, "user-disabled": 19, "user-token-expired": 20,
-        "step-up-required": 21, "resource-error": 22,
+        "step-up-required": 21, "resource-error": 22, "command-not-executable": 126, "command-not-found": 127,
     ]
 
     @Test("each code has a row in the table, with the status docs/exit-codes.md gives it")

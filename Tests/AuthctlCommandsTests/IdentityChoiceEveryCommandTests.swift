@@ -118,7 +118,7 @@ final class IdentityChoiceEveryCommandTests {
             #expect(trimmed(try await run(["token"], way)) == ada.access, "\(way)")
             #expect(try await run(["token", "--format", "json"], way).json?["accessToken"] == .string(ada.access), "\(way)")
             #expect(trimmed(try await run(["token", "--format", "header"], way)) == "Authorization: Bearer \(ada.access)", "\(way)")
-            #expect(trimmed(try await run(["token", "--format", "env"], way)) == "AUTHCTL_TOKEN=\(ada.access)", "\(way)")
+            #expect(trimmed(try await run(["token", "--format", "env"], way)) == "export AUTHCTL_TOKEN=\(ada.access)", "\(way)")
             let exec = try await run(["token", "--format", "kubectl-exec"], way).json?["status"]?.objectValue?["token"]
             #expect(exec == .string(ada.id), "\(way)")
             #expect(trimmed(try await run(["token", "--id-token"], way)) == ada.id, "\(way)")

@@ -58,7 +58,10 @@ final class MessageStyleTests {
         ])
         let result = try await authctl.run(["login", "oidc.gone", "--timeout", "20"])
         #expect(result.status == 3, "\(result.stderr)")
-        #expect(result.stderr.contains("oidc.gone's discovery document at 127.0.0.1"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "oidc.gone's discovery document at \(provider.issuer)/nothing-here/.well-known/openid-configuration answered HTTP 404"),
+            "\(result.stderr)")
     }
 
     @Test("Ctrl-C at the --manual paste prompt ends the sign-in with exit 5 and the sign-in's one wording, as at the loopback wait")

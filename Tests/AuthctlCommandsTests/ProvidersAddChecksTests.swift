@@ -110,8 +110,14 @@ struct ProvidersAddDiscoveryCheckTests {
         let result = try await authctl.run(["providers", "add", "oidc.x", "--issuer", wrong, "--client-id", "c"])
         #expect(result.status == 3, "\(result.stderr)")
         #expect(result.stderr.contains(wrong + "/.well-known/openid-configuration"), "\(result.stderr)")
+        // Issue 38, item 13: the URL once, with its port (not again as host and path without it).
+        #expect(result.stderr.components(separatedBy: "/realms/y/.well-known/openid-configuration").count == 2, "\(result.stderr)")
         #expect(provider.count("discovery") == 0)
         #expect(!FileManager.default.fileExists(atPath: authctl.configPath))
+        // A sign-in that meets the 404 names it the same way.
+        _ = try await authctl.run(["providers", "add", "oidc.x", "--issuer", wrong, "--client-id", "c", "--no-check"])
+        let login = try await authctl.run(["login", "oidc.x", "--no-browser", "--timeout", "1"])
+        #expect(login.status == 3 && login.stderr.contains(wrong + "/.well-known/openid-configuration"), "\(login.stderr)")
     }
 
     @Test("a reachable provider with a usable document is saved, and its document was fetched")

@@ -52,7 +52,29 @@ final class TokenHotPathTests {
         provider.update { $0.accessTokenSuffix = "" }
         try await signIn()
         let plain = try await authctl.run(["token", "--format", "env"])
-        #expect(plain.stdout.hasPrefix("AUTHCTL_TOKEN=at-") && !plain.stdout.contains("'"), "\(plain.stdout)")
+        #expect(plain.stdout.hasPrefix("export AUTHCTL_TOKEN=at-") && !plain.stdout.contains("'"), "\(plain.stdout)")
+    }
+
+    @Test("--format env eval'ed in a shell gives a child process the variable (export), as docs/ci.md promises")
+    func envFormatReachesAChild() async throws {
+        try await signIn()
+        let raw = try await authctl.run(["token"]).stdout.trimmingCharacters(in: .newlines)
+        for extra in [[], ["-vq"]] {
+            let env = try await authctl.run(["token", "--format", "env"] + extra)
+            #expect(env.stdout.hasPrefix("export AUTHCTL_TOKEN="), "\(env.stdout)")
+            let script = authctl.home + "/env.sh"
+            try Data(env.stdout.utf8).write(to: URL(fileURLWithPath: script))
+            let shell = Process()
+            shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+            shell.arguments = ["-c", "eval \"$(cat \"$1\")\"; sh -c 'printf %s \"$AUTHCTL_TOKEN\"'", "sh", script]
+            shell.environment = ["PATH": "/usr/bin:/bin"]
+            let out = Pipe()
+            shell.standardOutput = out
+            try shell.run()
+            let value = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            shell.waitUntilExit()
+            #expect(!raw.isEmpty && value == raw, "the child did not see AUTHCTL_TOKEN: \(env.stdout)")
+        }
     }
 
     @Test("output that cannot be written (a full disk) is an error, not success: exit 1, saying so on stderr, on either path")

@@ -83,7 +83,7 @@ struct TokenOutputBytesTests {
                 refreshed: false)
             for (format, expected) in [
                 (Token.Format.raw, "\(token)\n"), (.header, "Authorization: Bearer \(token)\n"),
-                (.env, "AUTHCTL_TOKEN=\(TokenInvocation.shellWord(token))\n"),
+                (.env, "export AUTHCTL_TOKEN=\(TokenInvocation.shellWord(token))\n"),
             ] {
                 var request = TokenInvocation(settings: Wiring.Settings())
                 request.format = format

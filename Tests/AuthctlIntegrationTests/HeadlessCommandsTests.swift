@@ -56,12 +56,29 @@ final class HeadlessCommandsTests {
         #expect(try await authctl.run(["exec", "--", "true"]).status == 0)
         let killed = try await authctl.run(["exec", "--", "sh", "-c", "kill -TERM $$"])
         #expect(killed.status == 128 + 15, "a child ended by SIGTERM: \(killed.status) \(killed.stderr)")
-        let missing = try await authctl.run(["exec", "--", "/nonexistent/command"])
-        #expect(missing.status == 2 && missing.stderr.contains("cannot run '/nonexistent/command'"), "\(missing.stderr)")
         let interrupted = try await authctl.run(["exec", "--", "sh", "-c", "kill -INT $$; echo survived"])
         #expect(
             interrupted.status == 128 + 2 && !interrupted.stdout.contains("survived"), "the child does not inherit authctl's ignored SIGINT"
         )
+    }
+
+    @Test("exec: a program that does not exist exits 127, one that is not executable 126, as a shell; the message names it")
+    func execMissingProgram() async throws {
+        try await setUp()
+        try await login()
+        let missing = try await authctl.run(["exec", "--", "/nonexistent/command"])
+        #expect(missing.status == 127, "\(missing.status) \(missing.stderr)")
+        #expect(missing.stderr.contains("'/nonexistent/command'") && missing.stderr.contains("not found"), "\(missing.stderr)")
+        let unknown = try await authctl.run(["exec", "--", "authctl-no-such-program"])
+        #expect(unknown.status == 127 && unknown.stderr.contains("PATH"), "\(unknown.status) \(unknown.stderr)")
+        let file = authctl.home + "/not-executable.sh"
+        try "echo hi\n".write(toFile: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
+        let notExecutable = try await authctl.run(["exec", "--", file])
+        #expect(notExecutable.status == 126, "\(notExecutable.status) \(notExecutable.stderr)")
+        #expect(notExecutable.stderr.contains("not executable") && notExecutable.stderr.contains("chmod"), "\(notExecutable.stderr)")
+        let json = try await authctl.run(["--json", "exec", "--", "/nonexistent/command"])
+        #expect(json.status == 127 && json.stdout.contains("\"command-not-found\""), "\(json.stdout)")
     }
 
     @Test("every command, stdin closed and no terminal, finishes with its documented exit code and never asks")

@@ -21,4 +21,18 @@ check "scripts/demo.sh signs in and prints a token" sh -c "grep -q '\$ authctl t
 binary="$(sed -n 's/^demo: the binary is \(.*\)$/\1/p' "$work/demo.err")"
 check "the demo ends by saying where the binary is (an executable)" test -x "$binary"
 check "the demo ends with one command to try next" sh -c "tail -3 '$work/demo.err' | grep -q '^demo: try next: '"
+
+# Issue 38, item 7: --keep leaves the provider up and says what to continue with.
+scripts/demo.sh --keep >"$work/keep.out" 2>"$work/keep.err" || { cat "$work/keep.err" >&2; check "scripts/demo.sh --keep runs" false; }
+env_file="$(sed -n 's/^demo: to go on in this shell: \. \(.*\)$/\1/p' "$work/keep.err")"
+provider_pid="$(sed -n 's/^demo: the provider keeps running (pid \([0-9]*\)).*$/\1/p' "$work/keep.err")"
+check "--keep prints the environment to use (a file to source)" test -f "$env_file"
+check "--keep says the provider keeps running, with its pid, and how to stop it" sh -c "test -n '$provider_pid' && grep -q 'demo: stop it with: kill $provider_pid' '$work/keep.err'"
+check "--keep: with that environment, the demo's user is signed in" sh -c ". '$env_file' && authctl status >/dev/null"
+check "--keep: the provider is still up (a refresh works)" sh -c ". '$env_file' && authctl token --force-refresh >/dev/null"
+check "--keep: signing in again works with the environment's browser" sh -c ". '$env_file' && authctl login oidc.dot --timeout 60 >/dev/null 2>&1"
+check "the local provider for experiments is documented, and linked from README" sh -c "test -f docs/local-provider.md && grep -q 'demo.sh --keep' docs/local-provider.md && grep -q 'docs/local-provider.md' README.md"
+check "README says the demo installs Django and django-oauth-toolkit from PyPI" sh -c "grep -q 'Django' README.md && grep -q 'django-oauth-toolkit' README.md && grep -q 'PyPI' README.md"
+if [ -n "$provider_pid" ]; then kill "$provider_pid" 2>/dev/null || true; fi
+if [ -n "$env_file" ]; then rm -rf "$(dirname "$env_file")"; fi
 summary

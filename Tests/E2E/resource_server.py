@@ -5,6 +5,8 @@ Python standard library only, on 127.0.0.1.
 Two resources of one authorization server (the django-oauth-toolkit of run-resource-e2e.sh):
 
   /mcp    (resource http://127.0.0.1:PORT/mcp)    GET needs scope `read`; /mcp/admin needs `write`;
+                                                   /mcp/unnamed too, but its 403 names no scope
+                                                   (as django-oauth-toolkit 3.4's views answer);
                                                    POST /mcp/echo echoes the body (scope `read`)
   /other  (resource http://127.0.0.1:PORT/other)  GET needs scope `read`
 
@@ -161,10 +163,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if not info.get("active") or resource not in audiences:
             challenge = f'Bearer error="invalid_token", error_description="the token is not valid for this resource", {metadata}'
             return self.answer(401, {"error": "invalid_token"}, [("WWW-Authenticate", challenge)])
-        needed = ["read", "write"] if path.startswith("/mcp/admin") else ["read"]
+        needed = ["read", "write"] if path.startswith(("/mcp/admin", "/mcp/unnamed")) else ["read"]
         granted = info.get("scope", "").split()
         if not set(needed) <= set(granted):
             challenge = f'Bearer error="insufficient_scope", scope="{" ".join(needed)}", {metadata}'
+            if path.startswith("/mcp/unnamed"):
+                # As django-oauth-toolkit 3.4's own protected views answer: no scope named.
+                challenge = f'Bearer error="insufficient_scope", {metadata}'
             return self.answer(403, {"error": "insufficient_scope"}, [("WWW-Authenticate", challenge)])
         if path == "/mcp/mfa":
             token = authorization[len("Bearer "):]

@@ -5,10 +5,14 @@
 #
 #   run-django-e2e.sh AUTHCTL            the test: prints "N passed, M failed"
 #   run-django-e2e.sh --demo AUTHCTL     the README demo: login, status, token
+#   run-django-e2e.sh --demo --keep AUTHCTL   the same, then leaves the provider running and
+#                                        writes an environment file to go on with (docs/local-provider.md)
 set -euo pipefail
 
 demo=false
+keep=false
 if [ "${1:-}" = "--demo" ]; then demo=true; shift; fi
+if $demo && [ "${1:-}" = "--keep" ]; then keep=true; shift; fi
 authctl="$(realpath "${1:?usage: run-django-e2e.sh [--demo] PATH-TO-AUTHCTL}")"
 here="$(cd "$(dirname "$0")" && pwd)"
 
@@ -43,6 +47,28 @@ if $demo; then
     "$authctl" status
     echo "\$ authctl token" >&2
     "$authctl" token
+    if $keep; then
+        # The provider, its database and the keystore stay: nothing is stopped or removed on exit.
+        mkdir -p "$work/bin"
+        ln -sf "$authctl" "$work/bin/authctl"
+        (
+            umask 077
+            {
+                echo "# scripts/demo.sh --keep: source this file to go on where the demo stopped (docs/local-provider.md)."
+                printf 'export PATH=%q:"$PATH"\n' "$work/bin"
+                printf 'export AUTHCTL_KEYSTORE=%q AUTHCTL_CONFIG=%q\n' "$keystore" "$XDG_CONFIG_HOME/authctl/config.json"
+                printf 'export AUTHCTL_BROWSER=%q\n' "$browser"
+                printf '# The provider'"'"'s user, for the scripted browser above or your own browser at %s\n' "$issuer"
+                printf 'export E2E_USERNAME=%q E2E_PASSWORD=%q\n' "$E2E_USERNAME" "$E2E_PASSWORD"
+            } >"$work/env.sh"
+        )
+        echo "demo: the provider keeps running (pid $server_pid) at $issuer; its log: $work/provider.log" >&2
+        echo "demo: to go on in this shell: . $work/env.sh" >&2
+        echo "demo: then for example: authctl status; authctl token --force-refresh; authctl login oidc.dot" >&2
+        echo "demo: stop it with: kill $server_pid; rm -rf $work" >&2
+        server_pid=""
+        trap - EXIT
+    fi
     exit 0
 fi
 

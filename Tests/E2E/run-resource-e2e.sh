@@ -164,6 +164,17 @@ check "the stepped-up grant holds read and write" test "$("$authctl" token --res
 "$authctl" login "$mcp" --scope read --browser-command "$browser" --timeout 60 >/dev/null 2>&1
 check "on a terminal, request steps up by itself" sh -c "AUTHCTL_BROWSER='$browser' script -qec \"'$authctl' request '$mcp/admin' --timeout 60\" /dev/null </dev/null | grep -q 'the data of mcp'"
 
+# 6b2. A 403 insufficient_scope that names no scope (django-oauth-toolkit 3.4 sends none):
+#      the resource's scopes_supported that the grant lacks, not the scopes it has.
+"$authctl" login "$mcp" --scope read --browser-command "$browser" --timeout 60 >/dev/null 2>&1
+set +e
+"$authctl" request "$mcp/unnamed" >/dev/null 2>"$work/unnamed.err"; status=$?
+set -e
+check "an insufficient_scope that names no scope, without a person, exits 21" test "$status" -eq 21
+check "the message says the resource did not name the scope, and what the grant lacks" sh -c "grep -q 'did not name the scope' '$work/unnamed.err' && grep -q 'lacks write' '$work/unnamed.err'"
+check "the message suggests the sign-in for the lacking scope" grep -q "authctl login $mcp --scope read --scope write" "$work/unnamed.err"
+check "with a browser, request steps up to the lacking scope and gets the data" sh -c "'$authctl' request '$mcp/unnamed' --browser-command '$browser' --timeout 60 2>/dev/null | grep -q 'the data of mcp'"
+
 # 6c. RFC 9470: a fresh authentication asked with acr_values and max_age.
 set +e
 "$authctl" request "$mcp/mfa" >/dev/null 2>"$work/mfa.err"; status=$?

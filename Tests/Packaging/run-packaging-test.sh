@@ -167,6 +167,20 @@ check "install.sh says how bash, zsh and fish find the completions under this pr
 check "the bash line install.sh gives, run in bash, loads the completion under a prefix with a space" bash -c "
     line=\$(sed -n 's/^bash completions: add to ~\\/.bashrc: //p' '$work/install.out') &&
     eval \"\$line\" && complete -p authctl >/dev/null"
+# Issue 38, item 8: bash-completion missing is said, with the way to load the completion without it.
+advice_home="$work/advice home"
+mkdir -p "$advice_home/.local/share/bash-completion/completions"
+cp completions/authctl.bash "$advice_home/.local/share/bash-completion/completions/authctl"
+HOME="$advice_home" AUTHCTL_BASH_COMPLETION=/nonexistent/bash_completion scripts/completion-advice.sh "$advice_home/.local" >"$work/advice-missing.out"
+HOME="$advice_home" AUTHCTL_BASH_COMPLETION="$root/README.md" scripts/completion-advice.sh "$advice_home/.local" >"$work/advice-present.out"
+check "without bash-completion, install.sh says it is missing and how to install it" sh -c "
+    grep -q 'bash-completion is not installed' '$work/advice-missing.out' && grep -q 'apt-get install bash-completion' '$work/advice-missing.out' &&
+    ! grep -q 'found by bash-completion' '$work/advice-missing.out'"
+check "without bash-completion, the line install.sh gives loads the completion in bash" bash -c "
+    line=\$(sed -n 's/^bash completions: add to ~\\/.bashrc: //p' '$work/advice-missing.out') && test -n \"\$line\" &&
+    eval \"\$line\" && complete -p authctl >/dev/null"
+check "with bash-completion, install.sh says it finds them by itself" grep -q 'bash completions: found by bash-completion' "$work/advice-present.out"
+check "install.sh gives the completion advice of scripts/completion-advice.sh" grep -q 'scripts/completion-advice.sh' scripts/install.sh
 check "the installed binary runs" sh -c "'$prefix/bin/authctl' --version | grep -q '(commit $commit)'"
 touch "$prefix/bin/mine"
 check "install.sh --uninstall removes exactly what it installed" sh -c "

@@ -67,10 +67,28 @@ public struct SystemChildProcessRunner: ChildProcessRunner {
         defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
         let result = Spawn.withDefaultSignals { attributes in posix_spawnp(&pid, arguments[0], nil, &attributes, argv, envp) }
-        guard result == 0 else {
-            throw AuthError.invalidArgument(
-                "cannot run '\(Sanitize.text(arguments[0], limit: 80))': \(String(cString: strerror(result))). Check the command and PATH")
-        }
+        guard result == 0 else { throw Self.startFailure(arguments[0], errno: result) }
         return pid
+    }
+
+    /// Why `program` could not be started, as a shell reports it: 127 when it does not exist
+    /// (or no directory of `PATH` holds it), 126 when it exists but cannot be run.
+    static func startFailure(_ program: String, errno code: Int32) -> AuthError {
+        let shown = Sanitize.text(program, limit: 80)
+        let reason = String(cString: strerror(code))
+        let details: [String: JSONValue] = ["program": .string(shown), "errno": .number(Double(code))]
+        if code == ENOENT || code == ENOTDIR {
+            return program.contains("/")
+                ? .commandNotFound("cannot run '\(shown)': not found (\(reason)). Check the path", details: details)
+                : .commandNotFound(
+                    "cannot run '\(shown)': not found in any directory of PATH. Check its name, that it is installed, and PATH",
+                    details: details)
+        }
+        if code == EACCES || code == EPERM {
+            return .commandNotExecutable(
+                "cannot run '\(shown)': not executable (\(reason)). Check its permissions (chmod +x) and that it is not a directory",
+                details: details)
+        }
+        return .commandNotExecutable("cannot run '\(shown)': \(reason). Check that it is a program this system can run", details: details)
     }
 }

@@ -31,6 +31,8 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
             case userTokenExpired = "user-token-expired"
             case stepUpRequired = "step-up-required"
             case resourceError = "resource-error"
+            case commandNotExecutable = "command-not-executable"
+            case commandNotFound = "command-not-found"
         }
 
         private let base: Base
@@ -62,6 +64,10 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let stepUpRequired = Code(.stepUpRequired)
         /// docs/resources.md: `request` got an error status that is no authentication challenge.
         public static let resourceError = Code(.resourceError)
+        /// docs/exit-codes.md: `exec`'s program exists but cannot be run (a shell's 126).
+        public static let commandNotExecutable = Code(.commandNotExecutable)
+        /// docs/exit-codes.md: `exec`'s program does not exist (a shell's 127).
+        public static let commandNotFound = Code(.commandNotFound)
 
         /// Every code, in docs/exit-codes.md's order.
         public static var allCases: [Code] { Base.allCases.map(Code.init) }
@@ -167,6 +173,14 @@ extension AuthError {
     /// docs/resources.md: the resource answered an error status (`details`: the status and body).
     public static func resourceError(_ message: Message, details: [String: JSONValue] = [:]) -> AuthError {
         .init(.resourceError, message, details: details)
+    }
+    /// docs/exit-codes.md: `exec`'s program does not exist, or is on no directory of `PATH`.
+    public static func commandNotFound(_ message: Message, details: [String: JSONValue] = [:]) -> AuthError {
+        .init(.commandNotFound, message, details: details)
+    }
+    /// docs/exit-codes.md: `exec`'s program exists but cannot be run (not executable, a directory…).
+    public static func commandNotExecutable(_ message: Message, details: [String: JSONValue] = [:]) -> AuthError {
+        .init(.commandNotExecutable, message, details: details)
     }
     /// docs/sign-in.md: a Microsoft token from a tenant other than the one asked.
     static func tenantIDMismatch(_ message: Message, details: [String: JSONValue]) -> AuthError {

@@ -104,7 +104,7 @@ public struct DiscoveryDocument: Sendable, Equatable, Codable {
             document = try JSONDecoder().decode(DiscoveryDocument.self, from: data)
         } catch {
             throw AuthError.notConfigured(
-                "the discovery document at \(source.host ?? "?")\(source.path) is not usable (required fields missing or malformed). Check the issuer URL with: \(command: .providersShow)"
+                "the discovery document at \(Sanitize.url(source)) is not usable (required fields missing or malformed). Check the issuer URL with: \(command: .providersShow)"
             )
         }
         try checkIssuer(document.issuer)

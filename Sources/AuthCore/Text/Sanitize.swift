@@ -57,4 +57,15 @@ extension Sanitize {
         }
         return String(shown)
     }
+
+    /// A URL as a message shows it: scheme, host, port and path (the query, if any, left out),
+    /// so that a 404 names the very URL tried (`http://127.0.0.1:8080/realm/.well-known/…`).
+    public static func url(_ url: URL) -> String {
+        var components = URLComponents()
+        components.scheme = url.scheme
+        components.host = url.host
+        components.port = url.port
+        components.path = url.path
+        return text(components.string ?? url.absoluteString, limit: 200)
+    }
 }

@@ -44,7 +44,7 @@ struct ProviderMetadata: Sendable {
         }
         let body = try await fetch(url, what: "key set (JWKS)", of: "the provider")
         guard let keys = JSONWebKeySet(data: body) else {
-            throw AuthError.notConfigured("the provider's key set at \(url.host ?? "?")\(url.path) is not a JWK Set. Check the provider")
+            throw AuthError.notConfigured("the provider's key set at \(Sanitize.url(url)) is not a JWK Set. Check the provider")
         }
         metadataCache.store(CachedDocument(url: url, kind: .keySet, issuer: discovery.issuer, fetchedAt: now, body: body))
         return keys
@@ -59,12 +59,12 @@ struct ProviderMetadata: Sendable {
         // (Microsoft: AADSTS90002, no such tenant).
         if (400..<500).contains(response.status), let json = JSONValue.object(from: response.body), let error = OAuthErrorResponse(json) {
             throw AuthError.notConfigured(
-                "\(owner) refused its \(what) at \(url.host ?? "?")\(url.path): \(error.summary). \(nextStep(error) ?? "Check the provider's configuration with: \(command: .providersShow)")",
+                "\(owner) refused its \(what) at \(Sanitize.url(url)): \(error.summary). \(nextStep(error) ?? "Check the provider's configuration with: \(command: .providersShow)")",
                 oauthError: error.code)
         }
         guard response.status == 200 else {
             throw AuthError.network(
-                "\(owner)'s \(what) at \(url.host ?? "?")\(url.path) answered HTTP \(response.status). Check the issuer URL, or try again later"
+                "\(owner)'s \(what) at \(Sanitize.url(url)) answered HTTP \(response.status). Check the issuer URL, or try again later"
             )
         }
         return response.body

@@ -112,7 +112,19 @@ public struct AWSRoleCredentials: Sendable {
             endpoint: input.endpoint, roleARN: input.roleARN, roleSessionName: sessionName, webIdentityToken: webIdentityToken,
             durationSeconds: input.durationSeconds)
         let place = "\(input.endpoint.host ?? "?")\(input.endpoint.port.map { ":\($0)" } ?? "")"
-        let credentials = try STSAnswer.parse(try await transport.send(request.httpRequest), place: place)
+        let answer: HTTPResponse
+        do {
+            answer = try await transport.send(request.httpRequest)
+        } catch let error as AuthError where error.code == .networkRequestFailed {
+            // The party is STS, not the identity provider: name it and the options that choose it.
+            let providerHint = " Check the provider's address and your network, then try again"
+            let next: Message = " Check \(input: .stsEndpoint) (or \(input: .awsRegion)) and your network, then try again"
+            throw error.reworded { message in
+                let named: Message = "STS at \(place): " + message
+                return message.description.hasSuffix(providerHint) ? named.dropping(suffix: providerHint) + next : named
+            }
+        }
+        let credentials = try STSAnswer.parse(answer, place: place)
         let now = clock.now()
         guard credentials.expiration.timeIntervalSince(now) > 0 else {
             throw AuthError.invalidCredential(

@@ -17,17 +17,13 @@ public struct DiscoveryCheck: Sendable {
         do {
             return try await metadata.discovery(for: provider)
         } catch let error as AuthError {
-            throw error.reworded { "\(provider.id)'s discovery document \(DiscoveryCheck.shown(provider.discoveryURL)): \($0)" }
+            // Named once: a message that already names the URL (an HTTP status) keeps its words.
+            let shown = DiscoveryCheck.shown(provider.discoveryURL)
+            if error.message.contains(shown) { throw error }
+            throw error.reworded { "\(provider.id)'s discovery document \(shown): \($0)" }
         }
     }
 
     /// A URL as a message shows it: scheme, host, port and path (the query, if any, left out).
-    public static func shown(_ url: URL) -> String {
-        var components = URLComponents()
-        components.scheme = url.scheme
-        components.host = url.host
-        components.port = url.port
-        components.path = url.path
-        return Sanitize.text(components.string ?? url.absoluteString, limit: 200)
-    }
+    public static func shown(_ url: URL) -> String { Sanitize.url(url) }
 }

@@ -41,6 +41,12 @@ public struct ResourceRequest: Sendable {
         public var maxAge: Int?
         /// The challenge's `error`.
         public var error: String
+        /// False when a 403 `insufficient_scope` named no scope (django-oauth-toolkit 3.4 names
+        /// none): `scopes` then holds the grant's and `lacking`.
+        public var scopeNamed = true
+        /// When the resource named no scope: those of its `scopes_supported` (RFC 9728) that the
+        /// grant lacks; nil when its metadata could not be read or lists no scopes.
+        public var lacking: [String]? = nil
 
         public init(resource: String, scopes: [String], acrValues: String? = nil, maxAge: Int? = nil, error: String) {
             self.resource = resource
@@ -152,7 +158,7 @@ public struct ResourceRequest: Sendable {
             case .nonce(let given):
                 nonce = given
             case .stepUp(let stepUp):
-                return .stepUp(stepUp)
+                return .stepUp(await lackingScopes(stepUp))
             case .answer:
                 return outcome
             }
@@ -198,6 +204,7 @@ public struct ResourceRequest: Sendable {
             var scopes = token.scopes
             for scope in challenge.scopes where BoundedJSON.isScope(scope) && !scopes.contains(scope) { scopes.append(scope) }
             var stepUp = StepUp(resource: token.grant.resource, scopes: scopes, error: "insufficient_scope")
+            stepUp.scopeNamed = challenge.scopes.contains(where: BoundedJSON.isScope)
             stepUp.issuer = token.grant.issuer
             stepUp.providerID = token.grant.providerID
             return .stepUp(stepUp)
@@ -212,6 +219,25 @@ public struct ResourceRequest: Sendable {
             return .stepUp(stepUp)
         }
         return .answer
+    }
+
+    /// A 403 `insufficient_scope` that named no scope (django-oauth-toolkit 3.4 names none):
+    /// the step-up asks, besides the grant's scopes, for those of the resource's
+    /// `scopes_supported` (RFC 9728) that the grant lacks. Metadata that cannot be read leaves
+    /// `lacking` nil: the caller says that nothing is known to ask for.
+    private func lackingScopes(_ stepUp: StepUp) async -> StepUp {
+        guard stepUp.error == "insufficient_scope", !stepUp.scopeNamed, let resource = try? ResourceIdentifier(parsing: stepUp.resource),
+            let metadata = try? await ResourceDiscovery(transport: transport).resourceMetadata(resource),
+            let supported = metadata.scopesSupported
+        else { return stepUp }
+        var stepUp = stepUp
+        var lacking: [String] = []
+        for scope in supported where BoundedJSON.isScope(scope) && !stepUp.scopes.contains(scope) && !lacking.contains(scope) {
+            lacking.append(scope)
+        }
+        stepUp.lacking = lacking
+        stepUp.scopes += lacking
+        return stepUp
     }
 
     static func challenge(_ head: HTTPResponseHead) -> BearerChallenge? {

@@ -13,6 +13,7 @@ struct ExecCommand: AuthctlCommand {
             file when they need the token. authctl exits with the command's status.
             The token goes to another program on a pipe or in a file, never in an argument (every local user can read \
             a process's arguments).
+            A command that does not exist exits 127, one that cannot be run 126, as a shell reports them.
 
             Examples:
               authctl exec -- ./deploy.sh

@@ -77,7 +77,8 @@ struct Login: AuthctlCommand {
         // Without a provider (and no pending credential, which names its own): the only one configured.
         let provider = try pendingHandle == nil ? self.provider ?? Self.onlyProvider(wiring) : self.provider
         if workload.clientCredentials, let provider { return try await signInWorkload(provider, wiring: wiring) }
-        let signIn = try wiring.useCases(browser: wiring.browser(command: flow.browserCommand, disabled: flow.opensNoBrowser)).signIn()
+        let useCases = wiring.useCases(browser: wiring.browser(command: flow.browserCommand, disabled: flow.opensNoBrowser))
+        let signIn = try useCases.signIn()
         let source = try pendingHandle.map { CredentialSource.pending(handle: $0) } ?? credential.source(flow: flow, wiring: wiring)
         let output = try await signIn.run(.init(providerID: try provider.map(ProviderID.init(parsing:)), source: source))
         wiring.output.accountResult(
@@ -85,6 +86,24 @@ struct Login: AuthctlCommand {
             text:
                 "Signed in to \(output.providerID) as \(Output.name(of: output.user))\(output.isNewUser ? " (new user \(output.user.uid))" : "")."
         )
+        if output.isNewUser, let profiles = try? wiring.keystore().readProfiles(),
+            let notice = Self.sameEmailNotice(output.user, providerID: output.providerID, in: profiles)
+        {
+            useCases.terminal.notice(notice)
+        }
+    }
+
+    /// docs/accounts.md: a new user whose email another user already has (the provider did not
+    /// say it verified it, so no account rule joined them). Says so, and how to have one user.
+    static func sameEmailNotice(_ user: User, providerID: String, in state: AccountState) -> String? {
+        guard let email = user.email?.lowercased(), user.kind == .person,
+            let other = state.usersByCreation.first(where: { $0.uid != user.uid && $0.kind == .person && $0.email?.lowercased() == email })
+        else { return nil }
+        let shownEmail = Sanitize.text(email, limit: 80)
+        let otherProviders = other.providerData.map(\.providerID)
+        let signInAgain = otherProviders.first.map { "authctl login \($0)" } ?? "authctl users use \(other.uid)"
+        return
+            "Note: the user \(other.uid) (\(otherProviders.isEmpty ? "no provider" : otherProviders.joined(separator: ", "))) already has the email \(shownEmail); \(providerID) did not say it verified it, so this sign-in made a second user (\(user.uid)). To have one user instead, link \(providerID) to the first: authctl users delete \(user.uid), then \(signInAgain), then authctl link \(providerID) (docs/accounts.md)."
     }
 
     /// The provider to sign in to when none is named: the only configured one; with none,

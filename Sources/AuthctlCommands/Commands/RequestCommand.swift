@@ -123,7 +123,10 @@ struct RequestCommand: AuthctlCommand {
         if case .stepUp(let stepUp) = outcome {
             // A person signs in again for what the resource asks; a script gets the command.
             let canAsk = useCases.terminal.isInteractive || browserCommand != nil
-            guard canAsk else { throw Self.stepUpRequired(stepUp) }
+            // A resource that named no scope, and whose metadata names none the grant lacks:
+            // signing in again for the same scopes cannot help.
+            let helps = stepUp.scopeNamed || !(stepUp.lacking ?? []).isEmpty
+            guard canAsk, helps else { throw Self.stepUpRequired(stepUp) }
             useCases.terminal.notice("\(stepUp.resource) asks for \(Self.asked(stepUp)): signing in again.")
             var options = FlowOptions(scopes: stepUp.scopes, timeout: TimeInterval(timeout))
             if let acr = stepUp.acrValues { options.parameters.append(("acr_values", acr)) }
@@ -207,12 +210,17 @@ struct RequestCommand: AuthctlCommand {
     }
 
     static func asked(_ stepUp: ResourceRequest.StepUp) -> String {
-        stepUp.error == "insufficient_scope"
+        if stepUp.error == "insufficient_scope", !stepUp.scopeNamed, let lacking = stepUp.lacking, !lacking.isEmpty {
+            return
+                "more scope without naming it (its scopes_supported that the grant lacks: \(lacking.joined(separator: " ")))"
+        }
+        return stepUp.error == "insufficient_scope"
             ? "the scopes \(stepUp.scopes.joined(separator: " "))"
             : "a stronger sign-in\(stepUp.acrValues.map { " (acr_values \($0))" } ?? "")\(stepUp.maxAge.map { " (max_age \($0))" } ?? "")"
     }
 
     static func stepUpRequired(_ stepUp: ResourceRequest.StepUp) -> AuthError {
+        if stepUp.error == "insufficient_scope", !stepUp.scopeNamed { return unnamedScope(stepUp) }
         var arguments: [Message.Argument] = ["\(stepUp.resource)"]
         for scope in stepUp.scopes { arguments.append(.input(.scope, scope)) }
         if let acr = stepUp.acrValues { arguments.append(.input(.parameter, "acr_values=\(acr)")) }
@@ -222,6 +230,32 @@ struct RequestCommand: AuthctlCommand {
             details: [
                 "resource": .string(stepUp.resource), "scopes": .array(stepUp.scopes.map(JSONValue.string)), "error": .string(stepUp.error),
             ])
+    }
+
+    /// A 403 `insufficient_scope` that named no scope (django-oauth-toolkit 3.4 names none):
+    /// what its metadata's `scopes_supported` says the grant lacks, or that nothing is known.
+    static func unnamedScope(_ stepUp: ResourceRequest.StepUp) -> AuthError {
+        let unnamed = "the resource \(stepUp.resource) answered 403 insufficient_scope but did not name the scope it needs"
+        var details: [String: JSONValue] = [
+            "resource": .string(stepUp.resource), "scopes": .array(stepUp.scopes.map(JSONValue.string)), "error": .string(stepUp.error),
+            "scopeNamed": .bool(false),
+        ]
+        var arguments: [Message.Argument] = ["\(stepUp.resource)"]
+        for scope in stepUp.scopes { arguments.append(.input(.scope, scope)) }
+        guard let lacking = stepUp.lacking, !lacking.isEmpty else {
+            arguments.append(.input(.scope, "SCOPE"))
+            let known =
+                stepUp.lacking == nil
+                ? "and its metadata (RFC 9728) could not be read to find one"
+                : "and its scopes_supported (RFC 9728) lists none that the grant lacks (it has: \(stepUp.scopes.isEmpty ? "no scope" : stepUp.scopes.joined(separator: " ")))"
+            return AuthError.stepUpRequired(
+                "\(unnamed), \(known): signing in again for the same scopes cannot help. Ask the resource's operator which scope it needs, then: \(command: .login, arguments: arguments)",
+                details: details)
+        }
+        details["lacking"] = .array(lacking.map(JSONValue.string))
+        return AuthError.stepUpRequired(
+            "\(unnamed); of its scopes_supported (RFC 9728) the grant lacks \(lacking.joined(separator: " ")), and no person is at the terminal to sign in. Sign in again with: \(command: .login, arguments: arguments)",
+            details: details)
     }
 
     func print(_ response: HTTPResponse, wiring: Wiring) throws {

@@ -331,8 +331,11 @@ struct TokenInvocation: Equatable, WiredCommand {
             }
             return TokenOutputBytes.data("Authorization: DPoP " + output.token + "\nDPoP: " + proof + "\n")
         case .env:
-            var text = "AUTHCTL_TOKEN=" + Self.shellWord(output.token) + "\n"
-            if bound { text += "AUTHCTL_TOKEN_TYPE=DPoP\n" + (proof.map { "AUTHCTL_DPOP_PROOF=" + Self.shellWord($0) + "\n" } ?? "") }
+            // `export`: eval'ed in a shell, the variables reach the programs it starts (docs/ci.md).
+            var text = "export AUTHCTL_TOKEN=" + Self.shellWord(output.token) + "\n"
+            if bound {
+                text += "export AUTHCTL_TOKEN_TYPE=DPoP\n" + (proof.map { "export AUTHCTL_DPOP_PROOF=" + Self.shellWord($0) + "\n" } ?? "")
+            }
             return TokenOutputBytes.data(text)
         case .json:
             var document: [String: JSONValue] = [

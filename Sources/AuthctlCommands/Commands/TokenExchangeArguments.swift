@@ -154,7 +154,7 @@ extension Token {
         case .header:
             return TokenOutputBytes.data("Authorization: Bearer " + output.token + "\n")
         case .env:
-            return TokenOutputBytes.data("AUTHCTL_TOKEN=" + TokenInvocation.shellWord(output.token) + "\n")
+            return TokenOutputBytes.data("export AUTHCTL_TOKEN=" + TokenInvocation.shellWord(output.token) + "\n")
         case .json:
             return Output.jsonDocument(
                 .object([
