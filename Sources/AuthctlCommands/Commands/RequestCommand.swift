@@ -120,7 +120,8 @@ struct RequestCommand: AuthctlCommand {
         var outcome = try await send()
         if case .stepUp(let stepUp) = outcome {
             // A person signs in again for what the resource asks; a script gets the command.
-            let canAsk = useCases.terminal.isInteractive || browserCommand != nil
+            // A browser command (the option or AUTHCTL_BROWSER, decided in one place) steps up without a terminal.
+            let canAsk = useCases.terminal.isInteractive || wiring.browserCommand(browserCommand) != nil
             guard canAsk else { throw Self.stepUpRequired(stepUp) }
             useCases.terminal.notice("\(stepUp.resource) asks for \(Self.asked(stepUp)): signing in again.")
             var options = FlowOptions(scopes: stepUp.scopes, timeout: TimeInterval(timeout))
