@@ -63,7 +63,10 @@ struct SignInDriver: Sendable {
                     receiver?.start(machine, redirectURI: redirectURI, until: deadline, events: events)
                     input = .done
                 case .openBrowser(let url):
-                    input = .browserOpened(await browser.open(url))
+                    let launch = await browser.launch(url)
+                    // A browser command that failed is said so, before the URL shown in its place.
+                    if let failure = SignInEvent.failure(of: launch) { events.report(failure) }
+                    input = .browserOpened(launch.opened)
                 case .awaitRedirect:
                     guard let receiver else { throw AuthError.internalError("the sign-in has no receiver for its redirect") }
                     let redirect = try await receiver.redirect()
