@@ -51,7 +51,7 @@ struct SignInDriver: Sendable {
                     try await tokens.checkClientAuthentication(provider)
                     input = .done
                 case .fetchDiscovery:
-                    input = .discovery(try await tokens.discovery(for: provider))
+                    input = .discovery(try await tokens.signInDiscovery(for: provider))
                 case .openReceiver(let pasted, let address, let access):
                     let opened = try receivers.open(pasted: pasted, address: address, access: access)
                     receiver = opened
