@@ -56,6 +56,15 @@ struct EventText: AuthEventSink {
             return .notice(
                 "Opened the browser to sign in to \(provider). If no browser window appeared, open this URL (it works once):\n  \(startURL.absoluteString)"
             )
+        case .browserCommandFailed(let program, let status):
+            guard let status else {
+                return .notice(
+                    "authctl: the browser command '\(Sanitize.text(program, limit: 80))' could not be started (not found, or not executable); open the URL below instead, and check --browser-command or AUTHCTL_BROWSER"
+                )
+            }
+            return .notice(
+                "authctl: the browser command '\(Sanitize.text(program, limit: 80))' failed (exit status \(status)); open the URL below instead"
+            )
         case .openURL(let url, let provider):
             return .notice("Open this URL in a browser to sign in to \(provider):\n  \(url.absoluteString)")
         case .waitingForRedirect(let host, let port, _, let timeout):

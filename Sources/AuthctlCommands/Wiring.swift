@@ -215,10 +215,18 @@ struct Wiring {
         try value.map { try FirebaseEmulatorHost(parsing: $0, from: .environment) }
     }
 
+    /// The browser command a person chose: `--browser-command CMD`, else `AUTHCTL_BROWSER`
+    /// (the same in every command, step-up in `request` included); nil when neither names one.
+    /// The one place that decides it (issue 38).
+    func browserCommand(_ option: String?) -> String? {
+        guard let command = option ?? environment["AUTHCTL_BROWSER"], !command.trimming(.whitespaces).isEmpty else { return nil }
+        return command
+    }
+
     /// `--no-browser`, `--browser-command CMD` (env AUTHCTL_BROWSER), or the desktop's browser.
     func browser(command: String?, disabled: Bool) -> any BrowserLauncher {
         if disabled { return NoBrowserLauncher() }
-        if let command = command ?? environment["AUTHCTL_BROWSER"], !command.trimming(.whitespaces).isEmpty {
+        if let command = browserCommand(command) {
             return CommandBrowserLauncher(command: command, environment: childEnvironment)
         }
         return io.browser.hiding(configuredSecrets)

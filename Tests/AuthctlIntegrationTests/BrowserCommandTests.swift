@@ -33,6 +33,21 @@ final class BrowserCommandTests {
         #expect(!result.stderr.contains("Opened the browser"), "\(result.stderr)")
     }
 
+    @Test("a browser command that fails is reported: its exit status, or that it could not start, then the URL (issue 38, item 9)")
+    func failingBrowserReported() async throws {
+        let failed = try await authctl.run(["login", "oidc.fake", "--browser-command", "false", "--timeout", "2"])
+        #expect(failed.status == 5, "\(failed.stderr)")
+        #expect(failed.stderr.contains("the browser command 'false' failed (exit status 1)"), "\(failed.stderr)")
+        let said = try #require(failed.stderr.range(of: "failed (exit status 1)"))
+        let url = try #require(failed.stderr.range(of: "Open this URL in a browser"))
+        #expect(said.lowerBound < url.lowerBound, "the failure is said before the URL shown instead: \(failed.stderr)")
+        let missing = try await authctl.run(
+            ["login", "oidc.fake", "--timeout", "2"], environment: ["AUTHCTL_BROWSER": "/nonexistent/browser"])
+        #expect(missing.status == 5, "\(missing.stderr)")
+        #expect(missing.stderr.contains("the browser command '/nonexistent/browser' could not be started"), "\(missing.stderr)")
+        #expect(missing.stderr.contains("Open this URL in a browser"), "\(missing.stderr)")
+    }
+
     @Test("$BROWSER, a colon-separated list, is tried in order before xdg-open (%s stands for the URL)")
     func browserVariable() async throws {
         let follow = try script("exec curl --silent --location --max-time 10 --output /dev/null \"$2\"")

@@ -83,6 +83,24 @@ final class ResourceBinaryTests {
     }
 }
 
+extension ResourceBinaryTests {
+    @Test("AUTHCTL_BROWSER steps up without a terminal as --browser-command does (issue 38, item 5)")
+    func browserVariableStepsUp() async throws {
+        let add = try await authctl.run(["providers", "add", "oidc.fake", "--issuer", provider.issuer, "--client-id", provider.clientID])
+        #expect(add.status == 0, "\(add.stderr)")
+        let api = "\(resource.baseURL)/api"
+        let login = try await authctl.run([
+            "login", api, "--provider", "oidc.fake", "--browser-command", AuthctlProcess.browserCommand, "--timeout", "20",
+        ])
+        #expect(login.status == 0, "\(login.stderr)")
+        // The variable, as the option: a browser but no person, so the widened borrowed scopes need consent (18), not 21.
+        let widened = try await authctl.run(
+            ["request", "\(api)/admin", "--timeout", "20"], environment: ["AUTHCTL_BROWSER": AuthctlProcess.browserCommand])
+        #expect(widened.status == 18, "\(widened.stderr)")
+        #expect(widened.stderr.contains("--provider oidc.fake --scope"), "\(widened.stderr)")
+    }
+}
+
 /// What a test server saw, from its threads.
 final class SeenPaths: @unchecked Sendable {
     private let lock = NSLock()

@@ -14,15 +14,22 @@ public struct CommandBrowserLauncher: BrowserLauncher {
         self.environment = environment
     }
 
-    public func open(_ url: URL) async -> Bool {
-        guard let program = arguments.first, let executable = Self.resolve(program, path: environment.variables["PATH"]) else {
-            return false
+    public func open(_ url: URL) async -> Bool { await launch(url).opened }
+
+    /// Starts the command; it failed when it could not start or exited non-zero within a second.
+    public func launch(_ url: URL) async -> BrowserLaunch {
+        guard let program = arguments.first else { return .notOpened }
+        guard let executable = Self.resolve(program, path: environment.variables["PATH"]) else {
+            return .commandNotStarted(program: program)
         }
         var rest = Array(arguments.dropFirst())
         if let placeholder = rest.firstIndex(of: "%s") { rest[placeholder] = url.absoluteString } else { rest.append(url.absoluteString) }
-        guard let exit = DetachedProcess.launch(executable: executable, arguments: rest, environment: environment) else { return false }
+        guard let exit = DetachedProcess.launch(executable: executable, arguments: rest, environment: environment) else {
+            return .commandNotStarted(program: program)
+        }
         let status = await exit.status(within: Self.failureWindow)
-        return status == nil || status == 0
+        guard let status, status != 0 else { return .opened }
+        return .commandFailed(program: program, status: status)
     }
 
     /// Finds `program` on `path` (the `PATH` the browser gets) the way a shell would (a name

@@ -19,6 +19,8 @@ public final class LazyTransport: HTTPTransport, Sendable {
         try await transport.exchange(request, decide: decide, sink: sink)
     }
 
+    public func reach(_ url: URL, what: String) async throws { try await transport.reach(url, what: what) }
+
     private var transport: any HTTPTransport {
         made.withLock { made in
             if let made { return made }

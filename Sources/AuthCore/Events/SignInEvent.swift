@@ -10,6 +10,9 @@ public enum SignInEvent: Sendable, Equatable {
     /// carries no `state`, `nonce` or challenge, is served once and only to the user's own
     /// processes (docs/security.md).
     case browserOpened(provider: ProviderID, startURL: URL)
+    /// The browser command the person chose failed: `program` exited with `status` (not 0)
+    /// within a second, or could not be started (`status` nil); the URL is shown instead (`openURL`).
+    case browserCommandFailed(program: String, status: Int32?)
     /// No browser could be opened (or none is wanted): the person opens this authorization
     /// URL. It carries `state` and `nonce`, so it is shown only when it must be (docs/security.md).
     case openURL(URL, provider: ProviderID)
@@ -23,4 +26,15 @@ public enum SignInEvent: Sendable, Equatable {
     /// The device flow polls until `until` (the code's lifetime or the timeout, whichever
     /// comes first), `seconds` from now.
     case waitingForApproval(until: Date, seconds: Int)
+}
+
+extension SignInEvent {
+    /// The event of a browser command that failed (none when nothing failed that the person chose).
+    static func failure(of launch: BrowserLaunch) -> SignInEvent? {
+        switch launch {
+        case .opened, .notOpened: nil
+        case .commandNotStarted(let program): .browserCommandFailed(program: program, status: nil)
+        case .commandFailed(let program, let status): .browserCommandFailed(program: program, status: status)
+        }
+    }
 }

@@ -146,9 +146,18 @@ public protocol HTTPTransport: Sendable {
         _ request: HTTPRequest, decide: @escaping @Sendable (HTTPResponseHead) throws -> StreamDecision,
         sink: @escaping @Sendable (Data) throws -> Void
     ) async throws -> HTTPResponseHead
+
+    /// Checks that `url`'s host and port take a connection, without sending a request (a
+    /// provider whose discovery document came from the cache, before a sign-in waits on it);
+    /// throws `network-request-failed` naming the address when they do not. A transport that
+    /// cannot tell (a proxy in the way, the fakes answering from memory) returns.
+    func reach(_ url: URL, what: String) async throws
 }
 
 extension HTTPTransport {
+    /// A transport that cannot tell whether an address takes connections says it does.
+    public func reach(_ url: URL, what: String) async throws {}
+
     /// Sends `request` once its egress is checked (`HTTPRequest.checkEgress`): a request whose
     /// secrets may not go to its URL throws, and nothing is sent.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {

@@ -70,7 +70,9 @@ public struct BrokeredSignIn: Sendable {
             throw AuthError.internalError("could not make the redirect URI of the sign-in")
         }
         receiver.start(machine, redirectURI: redirectURL, until: deadline, events: events)
-        let opened = await browser.open(startURL)
+        let launch = await browser.launch(startURL)
+        if let failure = SignInEvent.failure(of: launch) { events.report(failure) }
+        let opened = launch.opened
         // The authorization URL carries state and nonce: shown only when it must be.
         let shown: SignInEvent =
             opened

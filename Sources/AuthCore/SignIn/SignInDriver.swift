@@ -85,7 +85,7 @@ struct SignInDriver: Sendable {
                 try await tokens.checkClientAuthentication(provider)
                 input = .done
             case .fetchDiscovery:
-                input = .discovery(try await tokens.discovery(for: provider))
+                input = .discovery(try await tokens.signInDiscovery(for: provider))
             case .openReceiver(let pasted, let address, let access):
                 let opened = try receivers.open(pasted: pasted, address: address, access: access)
                 receiver = opened
@@ -97,7 +97,10 @@ struct SignInDriver: Sendable {
                 receiver?.start(machine, redirectURI: redirectURI, until: deadline, events: events)
                 input = .done
             case .openBrowser(let url):
-                input = .browserOpened(await browser.open(url))
+                let launch = await browser.launch(url)
+                // A browser command that failed is said so, before the URL shown in its place.
+                if let failure = SignInEvent.failure(of: launch) { events.report(failure) }
+                input = .browserOpened(launch.opened)
             case .awaitRedirect:
                 guard let receiver else { throw AuthError.internalError("the sign-in has no receiver for its redirect") }
                 let redirect = try await receiver.redirect()

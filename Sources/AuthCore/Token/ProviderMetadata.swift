@@ -15,15 +15,34 @@ struct ProviderMetadata: Sendable {
 
     func discovery(for provider: any IdentityProvider) async throws -> DiscoveryDocument {
         if let documented = provider.documentedMetadata { return documented }
+        if let cached = try cachedDiscovery(for: provider) { return cached }
+        return try await fetchDiscovery(for: provider)
+    }
+
+    /// The discovery document for a sign-in that is about to wait on the provider: one from
+    /// the cache is trusted only once the authorization endpoint's address takes a connection,
+    /// so that a provider that is down fails at once (`network-request-failed`, its address
+    /// named) rather than at the end of `--timeout` (issue 38).
+    func signInDiscovery(for provider: any IdentityProvider) async throws -> DiscoveryDocument {
+        if let documented = provider.documentedMetadata { return documented }
+        guard let cached = try cachedDiscovery(for: provider) else { return try await fetchDiscovery(for: provider) }
+        try await transport.reach(cached.authorizationEndpoint, what: "\(provider.id)'s authorization endpoint")
+        return cached
+    }
+
+    private func cachedDiscovery(for provider: any IdentityProvider) throws -> DiscoveryDocument? {
+        let url = provider.discoveryURL
+        try EndpointPolicy.check(url, what: "the discovery URL")
+        guard let cached = metadataCache.load(url), cached.serves(url, as: .discovery, for: provider.issuer),
+            clock.now().timeIntervalSince(cached.fetchedAt) < Self.discoveryTTL
+        else { return nil }
+        return try? DiscoveryDocument.parse(cached.body, source: url, checkIssuer: provider.checkDiscoveryIssuer)
+    }
+
+    private func fetchDiscovery(for provider: any IdentityProvider) async throws -> DiscoveryDocument {
         let url = provider.discoveryURL
         try EndpointPolicy.check(url, what: "the discovery URL")
         let now = clock.now()
-        if let cached = metadataCache.load(url), cached.serves(url, as: .discovery, for: provider.issuer),
-            now.timeIntervalSince(cached.fetchedAt) < Self.discoveryTTL,
-            let document = try? DiscoveryDocument.parse(cached.body, source: url, checkIssuer: provider.checkDiscoveryIssuer)
-        {
-            return document
-        }
         let body = try await fetch(url, what: "discovery document", of: "\(provider.id)", nextStep: provider.nextStep(for:))
         let document = try DiscoveryDocument.parse(body, source: url, checkIssuer: provider.checkDiscoveryIssuer)
         metadataCache.store(CachedDocument(url: url, kind: .discovery, issuer: provider.issuer, fetchedAt: now, body: body))

@@ -125,6 +125,11 @@ public struct TokenClient: Sendable {
         try await metadata.discovery(for: provider)
     }
 
+    /// The discovery document for a sign-in, its provider reached first when it came from the cache.
+    func signInDiscovery(for provider: any IdentityProvider) async throws -> DiscoveryDocument {
+        try await metadata.signInDiscovery(for: provider)
+    }
+
     /// The binding of secrets obtained now, from `provider` as `discovery` (fetched and checked
     /// against the configured issuer) describes it: its endpoints and the provider's profile
     /// photo (Microsoft Graph).

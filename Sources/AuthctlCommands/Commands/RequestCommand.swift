@@ -122,7 +122,8 @@ struct RequestCommand: AuthctlCommand {
         var outcome = try await send()
         if case .stepUp(let stepUp) = outcome {
             // A person signs in again for what the resource asks; a script gets the command.
-            let canAsk = useCases.terminal.isInteractive || browserCommand != nil
+            // A browser command (the option or AUTHCTL_BROWSER, decided in one place) steps up without a terminal.
+            let canAsk = useCases.terminal.isInteractive || wiring.browserCommand(browserCommand) != nil
             // A resource that named no scope, and whose metadata names none the grant lacks:
             // signing in again for the same scopes cannot help.
             let helps = stepUp.scopeNamed || !(stepUp.lacking ?? []).isEmpty

@@ -13,6 +13,8 @@ struct LoggingTransport: HTTPTransport {
         self.clock = clock
     }
 
+    func reach(_ url: URL, what: String) async throws { try await base.reach(url, what: what) }
+
     func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
         let start = clock.now()
         let target = Self.target(request)
