@@ -348,7 +348,7 @@ public struct TokenRefresh: Sendable {
                 "the \(identity.providerID) session", signIn: "Sign in again: \(command: .login, "\(identity.providerID)")")
         }
         let discovery = try await tokens.discovery(for: provider)
-        let binding = Self.binding(of: identity, current: current, provider: provider, discovery: discovery)
+        let binding = SecretBinding.refreshing(identity, current: current, provider: provider, discovery: discovery)
         let issued: TokenClient.Issued
         do {
             issued = try await tokens.requestTokens(
