@@ -14,7 +14,7 @@ tables="$toolchain/lib/swift/embedded/x86_64-unknown-linux-gnu/libswiftUnicodeDa
 shared=(Sources/AuthCore/Keystore/KeystoreScan.swift Sources/AuthCore/Keystore/KeystoreRecordReader.swift
     Sources/AuthCore/Keystore/IDTokenExpiryReader.swift Sources/AuthCore/Keystore/KeyCheckHMAC.swift
     Sources/AuthCore/Config/ConfigRulesPeek.swift
-    Sources/AuthctlCommands/Commands/TokenOutputBytes.swift)
+    Sources/AuthctlCommands/Commands/Tokens/TokenOutputBytes.swift)
 # AES-256-GCM for a sealed keystore: BoringSSL as swift-crypto builds it (CCryptoBoringSSL, C++
 # objects: libstdc++ linked statically), from the package's release build, else its debug build.
 boringssl="${BORINGSSL_OBJECTS:-}"
