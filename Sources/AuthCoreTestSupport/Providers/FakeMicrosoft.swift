@@ -127,17 +127,18 @@ public final class FakeMicrosoft: @unchecked Sendable {
     public let clientID = "6731de76-14a6-49ae-97bc-6eba6914391e"
     public private(set) var server: LoopbackHTTPServer!
     public let signer: TestTokenSigner
-    private let lock = NSLock()
-    private var behaviourValue = Behaviour()
-    private var codes: [String: Grant] = [:]
-    private var usedCodes: Set<String> = []
-    private var refreshTokens: [String: Grant] = [:]
-    private var accessTokens: [String: (account: Account, resource: String, scopes: [String])] = [:]
-    private var counters: [String: Int] = [:]
-    private var authorizationParameters: [String: String] = [:]
-    private var tokenRequests: [[String: String]] = []
-    private var secrets: [String] = []
-    private var deviceCodes: [String: (userCode: String, approved: Bool, scopes: [String], tenant: String)] = [:]
+    let lock = NSLock()
+    var behaviourValue = Behaviour()
+    var codes: [String: Grant] = [:]
+    var usedCodes: Set<String> = []
+    var refreshTokens: [String: Grant] = [:]
+    var accessTokens: [String: (account: Account, resource: String, scopes: [String])] = [:]
+    var counters: [String: Int] = [:]
+    var authorizationParameters: [String: String] = [:]
+    var tokenRequests: [[String: String]] = []
+    var secrets: [String] = []
+    var deviceCodes: [String: (userCode: String, approved: Bool, scopes: [String], tenant: String)] = [:]
+    var seenJTIs: Set<String> = []
 
     /// What a code or refresh token stands for.
     struct Grant {
@@ -191,15 +192,15 @@ public final class FakeMicrosoft: @unchecked Sendable {
     /// The refresh tokens that still work.
     public var liveRefreshTokens: Set<String> { lock.withLock { Set(refreshTokens.keys) } }
 
-    private func bump(_ name: String) { lock.withLock { counters[name, default: 0] += 1 } }
-    private func remember(_ values: String?...) { lock.withLock { secrets += values.compactMap { $0 } } }
+    func bump(_ name: String) { lock.withLock { counters[name, default: 0] += 1 } }
+    func remember(_ values: String?...) { lock.withLock { secrets += values.compactMap { $0 } } }
 
     /// The issuer of tokens from a tenant.
     public func issuer(tenantID: String) -> String { "\(host)/\(tenantID)/v2.0" }
 
     // MARK: Routing
 
-    private func handle(_ original: ReceivedRequest) -> HTTPResponse {
+    func handle(_ original: ReceivedRequest) -> HTTPResponse {
         // Graph under its path, the authority under its own; nothing anywhere else.
         var request = original
         let isGraph = original.path.hasPrefix(graphPath + "/v1.0/")
@@ -238,7 +239,7 @@ public final class FakeMicrosoft: @unchecked Sendable {
     }
 
     /// `common`, `organizations`, `consumers`, or a known tenant's id (domains resolved).
-    private func withTenant(_ segment: String, _ answer: (String) -> HTTPResponse) -> HTTPResponse {
+    func withTenant(_ segment: String, _ answer: (String) -> HTTPResponse) -> HTTPResponse {
         let lower = segment.lowercased()
         if ["common", "organizations", "consumers"].contains(lower) { return answer(lower) }
         if let id = Self.domains[lower] ?? (Self.knownTenants.contains(lower) ? lower : nil) { return answer(id) }
@@ -248,7 +249,7 @@ public final class FakeMicrosoft: @unchecked Sendable {
                 "Tenant '\(segment)' not found. Check to make sure you have the correct tenant ID and are signing into the correct cloud."))
     }
 
-    private func discovery(tenant segment: String, resolved tenant: String) -> HTTPResponse {
+    func discovery(tenant segment: String, resolved tenant: String) -> HTTPResponse {
         let behaviour = self.behaviour
         let issuerTenant =
             switch tenant {
@@ -285,402 +286,5 @@ public final class FakeMicrosoft: @unchecked Sendable {
                 "cloud_instance_name": .string("microsoftonline.com"),
                 "msgraph_host": .string("graph.microsoft.com"),
             ]))
-    }
-
-    // MARK: /authorize
-
-    /// Microsoft's loopback rule: `http://localhost` and `http://127.0.0.1` match with any
-    /// port; the path must match exactly; anything else must match exactly.
-    static func redirectURIMatches(_ requested: String, registered: [String]) -> Bool {
-        guard let url = URLComponents(string: requested) else { return false }
-        return registered.contains { candidate in
-            guard let registered = URLComponents(string: candidate) else { return false }
-            if ["localhost", "127.0.0.1"].contains(registered.host ?? ""), registered.scheme == "http" {
-                return url.scheme == "http" && url.host == registered.host && url.path == registered.path && url.query == nil
-            }
-            return requested == candidate
-        }
-    }
-
-    private func authorize(_ request: ReceivedRequest, tenant: String) -> HTTPResponse {
-        let behaviour = self.behaviour
-        let parameters = FakeHTTP.form(Data((request.query ?? "").utf8))
-        lock.withLock { authorizationParameters = parameters }
-        remember(parameters["state"], parameters["nonce"], parameters["code_challenge"])
-        guard parameters["client_id"] == clientID else {
-            return errorPage(700016, "Application with identifier '\(parameters["client_id"] ?? "")' was not found in the directory.")
-        }
-        guard let redirectURI = parameters["redirect_uri"], Self.redirectURIMatches(redirectURI, registered: behaviour.redirectURIs) else {
-            return errorPage(
-                50011,
-                "The redirect URI '\(parameters["redirect_uri"] ?? "")' specified in the request does not match the redirect URIs configured for the application '\(clientID)'."
-            )
-        }
-        // Microsoft returns a redirect URI without a path with a trailing slash.
-        let target = URLComponents(string: redirectURI)?.path.isEmpty == true ? redirectURI + "/" : redirectURI
-        let state = parameters["state"].map { [("state", $0)] } ?? []
-        func fail(_ error: String, _ code: Int, _ description: String) -> HTTPResponse {
-            FakeHTTP.redirect(to: target, [("error", error), ("error_description", "AADSTS\(code): \(description)")] + state)
-        }
-        guard parameters["response_type"] == "code" else {
-            return fail(
-                "unsupported_response_type", 700054,
-                "response_type '\(parameters["response_type"] ?? "")' is not enabled for the application.")
-        }
-        let requested = (parameters["scope"] ?? "").split(separator: " ").map(String.init)
-        if case .failure(let error) = resource(of: requested, behaviour) { return fail(error.error, error.code, error.description) }
-        let account = behaviour.account
-        if behaviour.enforceTenantRules, let refusal = Self.tenantRefusal(account: account, tenant: tenant) {
-            return fail("invalid_request", 50020, refusal)
-        }
-        let code = "M.C5" + UUID().uuidString
-        lock.withLock {
-            codes[code] = Grant(
-                account: account, clientID: clientID, redirectURI: redirectURI, challenge: parameters["code_challenge"],
-                nonce: parameters["nonce"], consented: requested + behaviour.graphScopes, requested: requested)
-        }
-        remember(code)
-        return FakeHTTP.redirect(to: target, [("code", code)] + state + [("session_state", UUID().uuidString.lowercased())])
-    }
-
-    /// Why the real service would not let this account sign in under this tenant path.
-    static func tenantRefusal(account: Account, tenant: String) -> String? {
-        let personal = account.tenantID == MicrosoftTenant.personalAccountsTenantID
-        switch tenant {
-        case "common": return nil
-        case "organizations" where personal, "consumers" where !personal:
-            return
-                "User account '\(account.preferredUsername)' from identity provider '\(personal ? "live.com" : "https://sts.windows.net/\(account.tenantID)/")' does not exist in tenant '\(tenant)'."
-        case "organizations", "consumers": return nil
-        default:
-            return account.tenantID == tenant
-                ? nil
-                : "User account '\(account.preferredUsername)' from identity provider 'https://sts.windows.net/\(account.tenantID)/' does not exist in tenant '\(tenant)' and cannot access the application '\(FakeMicrosoft.contosoTenantID)' in that tenant."
-        }
-    }
-
-    private func errorPage(_ code: Int, _ description: String) -> HTTPResponse {
-        HTTPResponse(
-            status: 400, headers: ["Content-Type": "text/html; charset=utf-8"],
-            body: Data("<html><body><h1>Sign in</h1><p>AADSTS\(code): \(description)</p></body></html>".utf8))
-    }
-
-    // MARK: /token
-
-    private func token(_ request: ReceivedRequest, tenant: String) -> HTTPResponse {
-        let behaviour = self.behaviour
-        let form = FakeHTTP.form(request.body)
-        lock.withLock { tokenRequests.append(form) }
-        remember(form["code_verifier"])
-        if form["grant_type"] == "client_credentials" { return clientCredentials(request, form: form, tenant: tenant) }
-        if form["client_secret"] != nil || request.headers["authorization"] != nil {
-            return aadstsError(
-                AADSTSError(
-                    "invalid_client", 700025, "Client is public so neither 'client_assertion' nor 'client_secret' should be presented."))
-        }
-        guard form["client_id"] == clientID else {
-            return aadstsError(
-                AADSTSError(
-                    "unauthorized_client", 700016,
-                    "Application with identifier '\(form["client_id"] ?? "")' was not found in the directory '\(tenant)'."))
-        }
-        if let error = behaviour.tokenError { return aadstsError(error) }
-        switch form["grant_type"] {
-        case "authorization_code":
-            guard let code = form["code"], let grant = lock.withLock({ codes.removeValue(forKey: code) }) else {
-                let used = lock.withLock { usedCodes.contains(form["code"] ?? "") }
-                return aadstsError(
-                    used
-                        ? AADSTSError(
-                            "invalid_grant", 54005,
-                            "OAuth2 Authorization code was already redeemed, please retry with a new valid code or use an existing refresh token."
-                        )
-                        : AADSTSError("invalid_grant", 9002313, "Invalid request. Request is malformed or invalid."))
-            }
-            lock.withLock { _ = usedCodes.insert(code) }
-            guard form["redirect_uri"] == grant.redirectURI else {
-                return aadstsError(
-                    AADSTSError(
-                        "invalid_grant", 50011,
-                        "The redirect URI '\(form["redirect_uri"] ?? "")' specified in the request does not match the redirect URI used to get the authorization code."
-                    ))
-            }
-            if let challenge = grant.challenge, !FakeHTTP.pkceMatches(verifier: form["code_verifier"], challenge: challenge) {
-                return aadstsError(
-                    AADSTSError(
-                        "invalid_grant", 501481,
-                        "The Code_Verifier does not match the code_challenge supplied in the authorization request."))
-            }
-            return issueTokens(grant, requested: grant.requested, includeNonce: true, behaviour)
-        case "refresh_token":
-            bump("refresh")
-            guard let scope = form["scope"], !scope.isEmpty else {
-                return aadstsError(
-                    AADSTSError("invalid_request", 900144, "The request body must contain the following parameter: 'scope'."))
-            }
-            guard let token = form["refresh_token"], let grant = lock.withLock({ refreshTokens[token] }) else {
-                return aadstsError(AADSTSError.expiredGrant)
-            }
-            if behaviour.revokeUsedRefreshTokens { lock.withLock { _ = refreshTokens.removeValue(forKey: token) } }
-            let requested = scope.split(separator: " ").map(String.init)
-            // A resource scope never consented needs an interactive consent first.
-            if case .success(let (resource, names)) = resource(of: requested, behaviour),
-                !names.allSatisfy({ isConsented($0, of: resource, in: grant, behaviour) })
-            {
-                return aadstsError(AADSTSError.consentRequired)
-            }
-            return issueTokens(grant, requested: requested, includeNonce: false, behaviour)
-        case "urn:ietf:params:oauth:grant-type:device_code":
-            return deviceCodeToken(form, behaviour)
-        default:
-            return aadstsError(
-                AADSTSError("unsupported_grant_type", 70003, "The app requested an unsupported grant type '\(form["grant_type"] ?? "")'."))
-        }
-    }
-
-    /// Consented: `.default`, a permission the app is configured with (admin consent), or a
-    /// scope consented at the sign-in.
-    private func isConsented(_ name: String, of resource: String, in grant: Grant, _ behaviour: Behaviour) -> Bool {
-        if name == ".default" { return true }
-        if resource == graphHost { return behaviour.graphScopes.contains(name) || grant.consented.contains(name) }
-        return behaviour.resources[resource]?.contains(name) == true || grant.consented.contains("\(resource)/\(name)")
-    }
-
-    /// The one resource the scopes are for (Graph when they name none) and its scopes.
-    /// Graph scopes are `User.Read` or `<graph host>/User.Read`; others `api://app/scope`.
-    func resource(of scopes: [String], _ behaviour: Behaviour) -> Result<(String, [String]), AADSTSError> {
-        let resourceScopes = scopes.filter { !Self.oidcScopes.contains($0) }
-        var resources: Set<String> = []
-        var names: [String] = []
-        for scope in resourceScopes {
-            if let slash = scope.range(of: "/", options: .backwards), scope.contains("://") {
-                resources.insert(String(scope[..<slash.lowerBound]))
-                names.append(String(scope[slash.upperBound...]))
-            } else {
-                resources.insert(graphHost)
-                names.append(scope)
-            }
-        }
-        guard resources.count <= 1 else {
-            return .failure(
-                AADSTSError(
-                    "invalid_scope", 28000,
-                    "Provide value for the input parameter scope. The scopes requested are for several resources; one token is for one resource."
-                ))
-        }
-        let resource = resources.first ?? graphHost
-        if resource != graphHost, behaviour.resources[resource] == nil {
-            return .failure(
-                AADSTSError("invalid_resource", 500011, "The resource principal named \(resource) was not found in the tenant."))
-        }
-        return .success((resource, names))
-    }
-
-    private func issueTokens(_ grant: Grant, requested: [String], includeNonce: Bool, _ behaviour: Behaviour) -> HTTPResponse {
-        guard case .success(let (resource, names)) = resource(of: requested, behaviour) else {
-            return aadstsError(AADSTSError("invalid_scope", 70011, "The provided value for the input parameter 'scope' is not valid."))
-        }
-        var granted: [String]
-        if resource == graphHost {
-            let asked = names.filter { $0 != ".default" }
-            granted = names.contains(".default") || asked.isEmpty ? behaviour.graphScopes + asked : asked
-        } else {
-            granted = names.contains(".default") ? behaviour.resources[resource] ?? [] : names
-            granted = granted.map { "\(resource)/\($0)" }
-        }
-        var unique: [String] = []
-        for scope in granted where !unique.contains(scope) { unique.append(scope) }
-        let accessToken = "at-" + UUID().uuidString + behaviour.accessTokenSuffix
-        lock.withLock { accessTokens[accessToken] = (grant.account, resource, unique) }
-        let oidc = ["openid", "profile", "email"].filter { requested.contains($0) }
-        var body: [String: JSONValue] = [
-            "token_type": .string("Bearer"),
-            "scope": .string((unique + oidc).joined(separator: " ")),
-            "expires_in": .number(behaviour.accessTokenLifetime),
-            "ext_expires_in": .number(behaviour.accessTokenLifetime),
-            "access_token": .string(accessToken),
-        ]
-        if requested.contains("offline_access") {
-            let refreshToken = "rt-" + UUID().uuidString
-            var consented = grant
-            consented.consented += requested
-            lock.withLock { refreshTokens[refreshToken] = consented }
-            body["refresh_token"] = .string(refreshToken)
-        }
-        if requested.contains("openid") {
-            body["id_token"] = .string(idToken(for: grant.account, nonce: includeNonce ? grant.nonce : nil, behaviour))
-        }
-        remember(accessToken, body["refresh_token"]?.stringValue, body["id_token"]?.stringValue)
-        return FakeHTTP.json(.object(body))
-    }
-
-    /// An ID token as Microsoft v2 issues it for this app.
-    public func idToken(for account: Account, nonce: String?, _ behaviour: Behaviour) -> String {
-        let now = Date().timeIntervalSince1970.rounded()
-        // `sub` is pairwise: per application, never equal to `oid`.
-        let sub = Base64URL.encode(SHA256.hash(data: Data("\(clientID):\(account.objectID)".utf8)))
-        var claims: [String: JSONValue] = [
-            "aud": .string(clientID),
-            "iss": .string(behaviour.idTokenIssuer ?? issuer(tenantID: account.tenantID)),
-            "iat": .number(now), "nbf": .number(now), "exp": .number(now + 3600),
-            "aio": .string("Df2UVXL1ix!lMCWMSOJBcFatzcGfvFGhjKv8q5g0x732dR5MB5BisvGQO7YWByjd8iQDLq!eGbIDakyp5mnOrcdqHeYSnltepQmRp6AIZ8jY"),
-            "oid": .string(account.objectID),
-            "preferred_username": .string(account.preferredUsername),
-            "rh": .string("0.ARoAv4j5cvGGr0GRqy180BHbR1s3Ucd"),
-            "sid": .string(UUID().uuidString.lowercased()),
-            "sub": .string(sub),
-            "tid": .string(behaviour.idTokenTenantID ?? account.tenantID),
-            "uti": .string(String(UUID().uuidString.prefix(22))),
-            "ver": .string("2.0"),
-        ]
-        if let name = account.name { claims["name"] = .string(name) }
-        if let email = account.email { claims["email"] = .string(email) }
-        if let nonce { claims["nonce"] = .string(nonce) }
-        return signer.sign(claims: .object(claims), unpublishedKey: behaviour.signWithUnpublishedKey)
-    }
-
-    /// The error body of Microsoft's token endpoint.
-    private var seenJTIs: Set<String> = []
-
-    /// The identity platform's client-credentials grant: a tenant of its own, the app's
-    /// secret, certificate (`x5t#S256`) or federated credential, one resource's `.default`.
-    private func clientCredentials(_ request: ReceivedRequest, form: [String: String], tenant: String) -> HTTPResponse {
-        bump("client_credentials")
-        remember(form["client_secret"], form["client_assertion"])
-        guard !["common", "organizations", "consumers"].contains(tenant) else {
-            return aadstsError(
-                AADSTSError(
-                    "invalid_request", 90009,
-                    "Application is requesting a token for itself. This scenario is supported only if resource is specified using the GUID based App Identifier."
-                ))
-        }
-        let behaviour = self.behaviour
-        let result = lock.withLock {
-            WorkloadVerifier.authenticate(
-                form: form, authorization: request.headers["authorization"], registrations: behaviour.workloads,
-                tokenEndpoint: "\(host)/\(tenant)/oauth2/v2.0/token", seenJTIs: &seenJTIs)
-        }
-        switch result {
-        case .failure(let refusal):
-            return aadstsError(AADSTSError(refusal.error, refusal.aadsts, refusal.description))
-        case .success:
-            guard let scope = form["scope"], scope.hasSuffix("/.default"), !scope.contains(" ") else {
-                return aadstsError(
-                    AADSTSError(
-                        "invalid_scope", 1002012,
-                        "The provided value for scope \(form["scope"] ?? "") is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier (application ID URI)."
-                    ))
-            }
-            if let error = behaviour.tokenError { return aadstsError(error) }
-            let (token, response) = WorkloadVerifier.tokenAnswer(scope: nil, lifetime: .number(behaviour.accessTokenLifetime))
-            remember(token)
-            return response
-        }
-    }
-
-    private func aadstsError(_ error: AADSTSError) -> HTTPResponse {
-        let trace = UUID().uuidString.lowercased(), correlation = UUID().uuidString.lowercased()
-        let description =
-            "AADSTS\(error.code): \(error.description.replacingOccurrences(of: "{client}", with: clientID))\r\nTrace ID: \(trace)\r\nCorrelation ID: \(correlation)\r\nTimestamp: 2026-11-22 15:04:05Z"
-        return FakeHTTP.json(
-            .object([
-                "error": .string(error.error), "error_description": .string(description),
-                "error_codes": .array([.number(Double(error.code))]),
-                "timestamp": .string("2026-11-22 15:04:05Z"), "trace_id": .string(trace), "correlation_id": .string(correlation),
-                "error_uri": .string("\(host)/error?code=\(error.code)"),
-            ]), status: error.error == "invalid_client" ? 401 : 400)
-    }
-
-    // MARK: Device code (RFC 8628)
-
-    private func deviceCode(_ request: ReceivedRequest, tenant: String) -> HTTPResponse {
-        let form = FakeHTTP.form(request.body)
-        guard form["client_id"] == clientID else {
-            return aadstsError(AADSTSError("unauthorized_client", 700016, "Application with identifier was not found in the directory."))
-        }
-        let deviceCode = "DAQABAAEAAA" + UUID().uuidString
-        let userCode = String(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(9)).uppercased()
-        lock.withLock {
-            deviceCodes[deviceCode] = (userCode, false, (form["scope"] ?? "").split(separator: " ").map(String.init), tenant)
-        }
-        remember(deviceCode)
-        return FakeHTTP.json(
-            .object([
-                "device_code": .string(deviceCode), "user_code": .string(userCode),
-                "verification_uri": .string("https://microsoft.com/devicelogin"), "expires_in": .number(900), "interval": .number(5),
-                "message": .string(
-                    "To sign in, use a web browser to open the page https://microsoft.com/devicelogin and enter the code \(userCode) to authenticate."
-                ),
-            ]))
-    }
-
-    /// What the person does at https://microsoft.com/devicelogin: approve a user code.
-    public func approveDeviceCode(_ userCode: String) {
-        lock.withLock {
-            for (code, entry) in deviceCodes where entry.userCode == userCode { deviceCodes[code]?.approved = true }
-        }
-    }
-
-    private func deviceCodeToken(_ form: [String: String], _ behaviour: Behaviour) -> HTTPResponse {
-        guard let code = form["device_code"], let entry = lock.withLock({ deviceCodes[code] }) else {
-            return aadstsError(AADSTSError("expired_token", 70019, "Verification code expired."))
-        }
-        guard entry.approved else {
-            return aadstsError(
-                AADSTSError("authorization_pending", 70016, "OAuth 2.0 device flow error. Authorization is pending. Continue polling."))
-        }
-        lock.withLock { _ = deviceCodes.removeValue(forKey: code) }
-        let grant = Grant(
-            account: behaviour.account, clientID: clientID, redirectURI: "", challenge: nil, nonce: nil,
-            consented: entry.scopes + behaviour.graphScopes, requested: entry.scopes)
-        return issueTokens(grant, requested: entry.scopes, includeNonce: false, behaviour)
-    }
-
-    // MARK: Graph
-
-    /// The account of a Graph request's token, or the 401/403 Graph answers.
-    private func graphCaller(_ request: ReceivedRequest, needs scope: String) -> (account: Account?, refusal: HTTPResponse?) {
-        func graphError(_ status: Int, _ code: String, _ message: String) -> (Account?, HTTPResponse?) {
-            (nil, FakeHTTP.json(.object(["error": .object(["code": .string(code), "message": .string(message)])]), status: status))
-        }
-        guard let header = request.headers["authorization"], header.hasPrefix("Bearer ") else {
-            return graphError(401, "InvalidAuthenticationToken", "Access token is empty.")
-        }
-        guard let token = lock.withLock({ accessTokens[String(header.dropFirst(7))] }), token.resource == graphHost else {
-            return graphError(401, "InvalidAuthenticationToken", "Access token validation failure. Invalid audience.")
-        }
-        guard token.scopes.contains(where: { $0.caseInsensitiveCompare(scope) == .orderedSame }) else {
-            return graphError(403, "Authorization_RequestDenied", "Insufficient privileges to complete the operation.")
-        }
-        return (token.account, nil)
-    }
-
-    private func graphMe(_ request: ReceivedRequest) -> HTTPResponse {
-        let caller = graphCaller(request, needs: "User.Read")
-        guard let account = caller.account else { return caller.refusal! }
-        let mail: JSONValue = account.mail.map(JSONValue.string) ?? .null
-        return FakeHTTP.json(
-            .object([
-                "@odata.context": .string("\(graphHost)/v1.0/$metadata#users/$entity"), "businessPhones": .array([]),
-                "displayName": account.name.map(JSONValue.string) ?? .null, "givenName": .null, "jobTitle": .null, "mail": mail,
-                "mobilePhone": .null, "officeLocation": .null, "preferredLanguage": .null, "surname": .null,
-                "userPrincipalName": .string(account.preferredUsername), "id": .string(account.objectID),
-            ]))
-    }
-
-    private func graphPhoto(_ request: ReceivedRequest) -> HTTPResponse {
-        let caller = graphCaller(request, needs: "User.Read")
-        guard let account = caller.account else { return caller.refusal! }
-        guard let photo = account.photo else {
-            return FakeHTTP.json(
-                .object([
-                    "error": .object([
-                        "code": .string("ImageNotFound"),
-                        "message": .string(
-                            "Exception of type 'Microsoft.Fast.Profile.Core.Exception.ImageNotFoundException' was thrown."),
-                    ])
-                ]), status: 404)
-        }
-        return HTTPResponse(status: 200, headers: ["Content-Type": "image/jpeg"], body: photo)
     }
 }
