@@ -30,6 +30,8 @@ Tests/E2E/run-django-e2e.sh "$authctl"
 # DPoP, pushed and rich authorization requests, one-time refresh chains: Glewlwyd, three ways.
 Tests/E2E/glewlwyd/run-authctl-e2e.sh "$authctl"
 Tests/E2E/run-resource-e2e.sh "$authctl"
+# An MCP server built with the official MCP Python SDK, its own authorization server in front.
+Tests/E2E/mcp/run-mcp-e2e.sh "$authctl"
 # The second DPoP server: authgent-server's RFC-shaped nonce challenges, for a workload.
 Tests/E2E/authgent/run-authctl-e2e.sh "$authctl"
 # Cloud credentials (docs/cloud.md): authgent's token exchange, the AWS CLI against moto's STS,

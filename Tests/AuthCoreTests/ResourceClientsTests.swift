@@ -82,6 +82,29 @@ struct ResourceClientsTests {
         #expect(saved.contains("dyn-1") && !saved.contains("rat\""), "the registration access token is not in config.json")
     }
 
+    @Test(
+        "registration asks for the loopback URI on any port and one exact port (servers that match exactly: the MCP SDK's), and the sign-ins use that one"
+    )
+    func exactRedirectURI() async throws {
+        let transport = registrar()
+        let client = try await ResourceClients(
+            configStore: ConfigStore(storage: InMemoryConfigStorage()), transport: transport, secrets: MemoryRegistrationSecrets()
+        ).client(for: try server(), resource: try Self.resource, clientMetadataURL: nil)
+        let sent = try #require(transport.requests.first?.body)
+        let body = try #require(JSONValue.object(from: sent))
+        guard case .array(let uris)? = body["redirect_uris"] else {
+            Issue.record("redirect_uris, got \(String(describing: body["redirect_uris"]))")
+            return
+        }
+        let exact = try #require(client.config.redirectURI)
+        #expect(uris == [.string("http://127.0.0.1/callback"), .string(exact)])
+        let port = try #require(URL(string: exact)?.port)
+        #expect(exact == "http://127.0.0.1:\(port)/callback" && (49152...65535).contains(port), "a port of the dynamic range")
+        // The same server always gets the same port (its registration names it); another server likely another.
+        #expect(ResourceClients.registeredPort(for: "https://as.example") == port)
+        #expect(ResourceClients.registeredPort(for: "https://other.example") != port)
+    }
+
     @Test("a client ID metadata document's URL is the client id where the server supports them")
     func clientMetadataDocument() async throws {
         let transport = registrar()

@@ -147,6 +147,29 @@ struct ResourceProtocolTests {
         }
     }
 
+    @Test("RFC 8414: metadata without jwks_uri (optional there; an MCP server's issues no ID token) is usable")
+    func serverMetadataWithoutKeys() throws {
+        let source = URL(string: "https://as.example/.well-known/oauth-authorization-server")!
+        let document = #"""
+            {"issuer": "https://as.example", "authorization_endpoint": "https://as.example/authorize",
+             "token_endpoint": "https://as.example/token", "code_challenge_methods_supported": ["S256"]}
+            """#
+        let read = try AuthorizationServerMetadata.parse(Data(document.utf8), issuer: "https://as.example", source: source)
+        #expect(read.document.jwksURI == nil)
+        #expect(read.document.tokenEndpoint.absoluteString == "https://as.example/token")
+        // A jwks_uri that is there is still checked as any endpoint.
+        let plain = document.replacingOccurrences(
+            of: "\"token_endpoint\"", with: "\"jwks_uri\": \"http://as.example/jwks\", \"token_endpoint\"")
+        #expect(throws: AuthError.self) {
+            try AuthorizationServerMetadata.parse(Data(plain.utf8), issuer: "https://as.example", source: source)
+        }
+        // OpenID Connect Discovery §3 requires it: a configured provider's document without it is refused at once.
+        let openID = URL(string: "https://as.example/.well-known/openid-configuration")!
+        #expect(throws: AuthError.self) {
+            try DiscoveryDocument.parse(Data(document.utf8), expectedIssuer: "https://as.example", source: openID)
+        }
+    }
+
     @Test("RFC 7591: a public native client with loopback redirect URIs is asked for")
     func registrationRequest() throws {
         let request = ClientRegistration(endpoint: URL(string: "https://as.example/register")!, redirectURIs: ["http://127.0.0.1/callback"])

@@ -101,6 +101,22 @@ struct TokenClientTests {
         #expect(issued.idTokenClaims == nil)
     }
 
+    @Test("an ID token from a server that publishes no keys (no jwks_uri) is refused: it cannot be validated")
+    func idTokenWithoutKeys() async throws {
+        var keyless = discovery
+        keyless.jwksURI = nil
+        let transport = StubTransport { _ in answer(#"{"access_token":"at","token_type":"Bearer","id_token":"a.b.c"}"#) }
+        await #expect {
+            _ = try await client(transport).requestTokens(
+                .refreshToken("r", scopes: nil), provider: try provider(), discovery: keyless, idToken: .init(nonce: nil),
+                binding: .of(keyless))
+        } throws: { error in
+            guard let error = error as? AuthError else { return false }
+            return error.code == .providerNotConfigured && "\(error.message)".contains("jwks_uri")
+        }
+        #expect(transport.requests.count == 1, "nothing is fetched for keys that are not published")
+    }
+
     @Test("revocation and introspection share one form: the token, its hint and the client's authentication")
     func tokenHint() async throws {
         let transport = StubTransport { _ in HTTPResponse(status: 200, body: Data()) }

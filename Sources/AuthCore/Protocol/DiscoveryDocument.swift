@@ -8,7 +8,10 @@ public struct DiscoveryDocument: Sendable, Equatable, Codable {
     public var issuer: String
     public var authorizationEndpoint: URL
     public var tokenEndpoint: URL
-    public var jwksURI: URL
+    /// Where the keys of its ID tokens are. Required by OpenID Connect Discovery §3, optional in
+    /// RFC 8414 §2 (an authorization server that issues no ID token, as an MCP server's, may
+    /// publish none): an ID token from a server without it is refused (`ProviderMetadata.keys`).
+    public var jwksURI: URL?
     public var userinfoEndpoint: URL?
     public var revocationEndpoint: URL?
     /// RFC 7662 §2 (advertised per RFC 8414 §2): where a token's state can be asked.
@@ -49,7 +52,7 @@ public struct DiscoveryDocument: Sendable, Equatable, Codable {
     }
 
     public init(
-        issuer: String, authorizationEndpoint: URL, tokenEndpoint: URL, jwksURI: URL,
+        issuer: String, authorizationEndpoint: URL, tokenEndpoint: URL, jwksURI: URL?,
         userinfoEndpoint: URL? = nil, revocationEndpoint: URL? = nil,
         deviceAuthorizationEndpoint: URL? = nil, idTokenSigningAlgValuesSupported: [String]? = nil,
         tokenEndpointAuthMethodsSupported: [String]? = nil, codeChallengeMethodsSupported: [String]? = nil,
@@ -108,9 +111,15 @@ public struct DiscoveryDocument: Sendable, Equatable, Codable {
             )
         }
         try checkIssuer(document.issuer)
-        for endpoint in [document.authorizationEndpoint, document.tokenEndpoint, document.jwksURI]
+        // OpenID Connect Discovery §3 requires the key set; RFC 8414 §2 does not.
+        if document.jwksURI == nil, source.path.hasSuffix("/.well-known/openid-configuration") {
+            throw AuthError.notConfigured(
+                "the discovery document at \(Sanitize.url(source)) names no jwks_uri, which OpenID Connect requires. Check the issuer URL with: \(command: .providersShow)"
+            )
+        }
+        for endpoint in [document.authorizationEndpoint, document.tokenEndpoint]
             + [
-                document.userinfoEndpoint, document.revocationEndpoint, document.introspectionEndpoint,
+                document.jwksURI, document.userinfoEndpoint, document.revocationEndpoint, document.introspectionEndpoint,
                 document.deviceAuthorizationEndpoint, document.pushedAuthorizationRequestEndpoint,
             ].compactMap({ $0 })
         {

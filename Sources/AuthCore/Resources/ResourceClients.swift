@@ -45,8 +45,24 @@ public struct ResourceClients: Sendable {
         return Client(config: config, registered: false)
     }
 
-    /// The redirect URI registered: the loopback listener's, any port (RFC 8252 §7.3).
-    public static let registeredRedirectURIs = ["http://127.0.0.1/callback"]
+    /// The redirect URIs registered: the loopback listener's on any port (RFC 8252 §7.3), and the
+    /// same on one port (`registeredPort`) for servers that compare redirect URIs exactly, as the
+    /// MCP Python SDK's does. The client's sign-ins use the one with the port (its `redirectUri`),
+    /// which both kinds of server take; the listener binds that port.
+    public static func registeredRedirectURIs(for issuer: String) -> [String] {
+        ["http://127.0.0.1/callback", "http://127.0.0.1:\(registeredPort(for: issuer))/callback"]
+    }
+
+    /// A port of the dynamic range (RFC 6335 §6: 49152…65535) chosen from the issuer (FNV-1a),
+    /// so that the same server always gets the same one and a second server most likely another.
+    public static func registeredPort(for issuer: String) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in issuer.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return 49152 + Int(hash % 16384)
+    }
 
     public func client(
         for server: AuthorizationServerMetadata, resource: ResourceIdentifier, clientMetadataURL: String?
@@ -79,9 +95,11 @@ public struct ResourceClients: Sendable {
                 "the authorization server \(Sanitize.text(issuer, limit: 100)) offers no client registration\(server.clientIDMetadataDocumentSupported ? " (it takes a client ID metadata document: give its URL with \(input: .clientMetadataURL) URL)" : ""). Register a client with its operator, then add it: \(command: .providersAdd, "oidc.NAME", .input(.issuer, issuer), .input(.clientID, "ID"))"
             )
         }
-        let registration = ClientRegistration(endpoint: endpoint, redirectURIs: Self.registeredRedirectURIs)
+        let redirectURIs = Self.registeredRedirectURIs(for: issuer)
+        let registration = ClientRegistration(endpoint: endpoint, redirectURIs: redirectURIs)
         let registered = try registration.registered(try await transport.send(registration.httpRequest))
         config.clientID = registered.clientID
+        config.redirectURI = redirectURIs.last
         config.registrationClientURI = registered.registrationClientURI?.absoluteString
         try await save(config)
         if let token = registered.registrationAccessToken {

@@ -50,7 +50,11 @@ struct ProviderMetadata: Sendable {
     }
 
     func keys(for discovery: DiscoveryDocument, forceRefresh: Bool = false) async throws -> JSONWebKeySet {
-        let url = discovery.jwksURI
+        guard let url = discovery.jwksURI else {
+            throw AuthError.notConfigured(
+                "the authorization server \(Sanitize.text(discovery.issuer, limit: 100)) issued an ID token but publishes no keys to check it (no jwks_uri in its metadata), so authctl will not use it. Ask the server's operator, or sign in without the openid scope"
+            )
+        }
         let now = clock.now()
         // A forced refetch (a token names an unknown key id: a rotation) always asks the
         // provider; IDTokenValidator asks for it at most once per validation, so a sign-in

@@ -157,7 +157,15 @@ public struct Doctor: Sendable {
     }
 
     private func keysAndClock(_ document: DiscoveryDocument) async -> [DoctorCheck] {
-        let url = document.jwksURI
+        guard let url = document.jwksURI else {
+            return [
+                .failed(
+                    .keys,
+                    .notConfigured(
+                        "the provider's metadata names no key set (jwks_uri), so its ID tokens cannot be checked. Ask the provider's operator"
+                    ))
+            ]
+        }
         let response: HTTPResponse
         do {
             response = try await transport.send(HTTPRequest(url: url, headers: ["Accept": "application/json"]))
