@@ -29,7 +29,7 @@ struct ResourceBorrowingTests {
                 if url == "https://\(host)/.well-known/oauth-authorization-server\(issuerURL.path)" {
                     let document = #"""
                         {"issuer": "\#(issuer)", "authorization_endpoint": "\#(issuer)/authorize", "token_endpoint": "\#(issuer)/token",
-                         "jwks_uri": "\#(issuer)/jwks"}
+                         "jwks_uri": "\#(issuer)/jwks", "code_challenge_methods_supported": ["S256"]}
                         """#
                     return HTTPResponse(status: 200, body: Data(document.utf8))
                 }

@@ -14,7 +14,8 @@ struct ResourceRequestTests {
 
     static let serverDocument = #"""
         {"issuer": "https://as.example", "authorization_endpoint": "https://as.example/authorize", "token_endpoint": "https://as.example/token",
-         "jwks_uri": "https://as.example/jwks", "revocation_endpoint": "https://as.example/revoke"}
+         "jwks_uri": "https://as.example/jwks", "revocation_endpoint": "https://as.example/revoke",
+         "code_challenge_methods_supported": ["S256"]}
         """#
 
     func configStore() -> ConfigStore {

@@ -14,7 +14,7 @@ struct ResourceSignInTests {
 
     static let serverDocument = #"""
         {"issuer": "https://as.example", "authorization_endpoint": "https://as.example/authorize", "token_endpoint": "https://as.example/token",
-         "jwks_uri": "https://as.example/jwks"}
+         "jwks_uri": "https://as.example/jwks", "code_challenge_methods_supported": ["S256"]}
         """#
 
     /// The resource and its server; nothing else answers.

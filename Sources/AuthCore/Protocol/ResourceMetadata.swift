@@ -61,6 +61,12 @@ public struct ResourceIdentifier: Sendable, Hashable, CustomStringConvertible {
         URL(string: origin + "/.well-known/oauth-protected-resource" + Self.escapedPath(url.path == "/" ? "" : url.path))
     }
 
+    /// The origin's metadata URL (`/.well-known/oauth-protected-resource`), tried after
+    /// `metadataURL` as the MCP authorization spec orders them; nil when that is the same URL.
+    public var rootMetadataURL: URL? {
+        url.path.isEmpty || url.path == "/" ? nil : URL(string: origin + "/.well-known/oauth-protected-resource")
+    }
+
     /// True when a request to `other` is a request to this resource: the same origin, and a
     /// path equal to this one or below it at a `/` (`/mcp` covers `/mcp` and `/mcp/tools`,
     /// not `/mcpx`), judged on the path with its dot segments removed (`/mcp/../admin` is
@@ -114,9 +120,12 @@ public struct ResourceMetadata: Sendable, Equatable {
             throw unusable("it has no resource")
         }
         let named = try? ResourceIdentifier(parsing: resourceText)
-        guard let named, named == expected else {
-            // RFC 9728 §3.3: metadata naming another resource could send this client's
-            // tokens (and its person) to someone else.
+        // RFC 9728 §3.3, as the MCP SDKs apply it: the URL asked, or a resource on its origin
+        // whose path is a segment-prefix of the URL's (`https://host` for `https://host/mcp`),
+        // which then is the resource identifier.
+        guard let named, named == expected || named.covers(expected.url) else {
+            // Metadata naming another resource could send this client's tokens (and its
+            // person) to someone else.
             throw AuthError.notConfigured(
                 "the resource's metadata at \(place) names the resource '\(Sanitize.text(resourceText, limit: 100))', not \(expected) (RFC 9728 §3.3), so authctl will not use it. Give the resource's own URL"
             )

@@ -13,12 +13,15 @@ public struct ResourceDiscovery: Sendable {
     public struct Found: Sendable, Equatable {
         public var metadata: ResourceMetadata
         public var server: AuthorizationServerMetadata
+        /// The `scope` of the resource's challenge, when it gave one.
+        public var challengeScopes: [String]? = nil
     }
 
     /// Discovers the server of `resource`. `issuer`: the one to use among those the resource
     /// lists (`--issuer`); nil: the first.
     public func discover(_ resource: ResourceIdentifier, issuer: String?) async throws -> Found {
-        let metadata = try await resourceMetadata(resource)
+        let challenge = try await challenge(of: resource)
+        let metadata = try await resourceMetadata(resource, named: challenge?.resourceMetadata)
         let chosen: String
         if let issuer {
             guard metadata.authorizationServers.contains(issuer) else {
@@ -30,30 +33,81 @@ public struct ResourceDiscovery: Sendable {
         } else {
             chosen = metadata.authorizationServers[0]
         }
-        return Found(metadata: metadata, server: try await authorizationServer(chosen))
+        let server = try await authorizationServer(chosen)
+        try Self.requirePKCE(server)
+        let scopes = challenge.map { $0.scopes.filter(BoundedJSON.isScope) }.flatMap { $0.isEmpty ? nil : Array($0.prefix(64)) }
+        return Found(metadata: metadata, server: server, challengeScopes: scopes)
     }
 
-    /// The resource's metadata: the URL its challenge names, else its well-known URL.
-    func resourceMetadata(_ resource: ResourceIdentifier) async throws -> ResourceMetadata {
-        var location = resource.metadataURL
+    /// The MCP authorization spec's rule for a client that starts from a resource: the server's
+    /// metadata lists S256 in `code_challenge_methods_supported` (absent or without it: no
+    /// sign-in, since nothing says the server checks PKCE). Configured providers are not held to it.
+    static func requirePKCE(_ server: AuthorizationServerMetadata) throws {
+        let methods = server.document.codeChallengeMethodsSupported
+        guard methods?.contains("S256") != true else { return }
+        let listed =
+            methods.map {
+                $0.isEmpty ? "lists none" : "lists only \($0.prefix(8).map { Sanitize.text($0, limit: 20) }.joined(separator: ", "))"
+            }
+            ?? "does not say"
+        throw AuthError.notConfigured(
+            "the authorization server \(Sanitize.text(server.document.issuer, limit: 100)) does not list PKCE's S256 method in its metadata (code_challenge_methods_supported \(listed)), so authctl will not sign in there: nothing says it checks the code verifier. Ask the server's operator to list S256"
+        )
+    }
+
+    /// The resource's challenge to a request without a token (RFC 9728 §5.1): to a GET, else —
+    /// a GET that gets none is not the end: an MCP endpoint challenges only what an MCP client
+    /// sends — to MCP's POST of `initialize` (nothing secret in it). Nil when neither is one.
+    func challenge(of resource: ResourceIdentifier) async throws -> BearerChallenge? {
         let probe = try await get(resource.url, what: "the resource")
-        if probe.status == 401, let header = probe.header("WWW-Authenticate"),
-            let named = BearerChallenge.parse(header).compactMap(\.resourceMetadata).first
-        {
+        if let found = Self.challenge(in: probe), found.resourceMetadata != nil { return found }
+        let initialize = Data(
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"authctl","version":"1"}}}"#
+                .utf8)
+        let post = try await transport.send(
+            HTTPRequest(
+                method: "POST", url: resource.url,
+                headers: ["Content-Type": "application/json", "Accept": "application/json, text/event-stream"], body: initialize,
+                responseLimit: 64 << 10))
+        return Self.challenge(in: post) ?? Self.challenge(in: probe)
+    }
+
+    /// The first Bearer or DPoP challenge of a 401.
+    static func challenge(in response: HTTPResponse) -> BearerChallenge? {
+        guard response.status == 401, let header = response.header("WWW-Authenticate") else { return nil }
+        let challenges = BearerChallenge.parse(header)
+        return challenges.first { $0.resourceMetadata != nil } ?? challenges.first
+    }
+
+    /// The resource's metadata: at the URL its challenge names, else its well-known URL
+    /// (RFC 9728 §3.1: the well-known part inserted before the path), else the origin's
+    /// (`/.well-known/oauth-protected-resource`, as the MCP authorization spec orders them).
+    func resourceMetadata(_ resource: ResourceIdentifier, named: String?) async throws -> ResourceMetadata {
+        var locations: [URL] = []
+        if let named {
             guard let url = URL(string: named) else {
                 throw AuthError.notConfigured("the resource \(resource) names a resource_metadata that is not a URL. Ask its operator")
             }
             try EndpointPolicy.check(url, what: "the resource's metadata URL")
-            location = url
+            locations = [url]
+        } else {
+            locations = [resource.metadataURL, resource.rootMetadataURL].compactMap { $0 }
         }
-        guard let location else { throw AuthError.internalError("the resource \(resource) has no metadata URL") }
-        let answer = try await get(location, what: "the resource's metadata", limit: ResourceMetadata.responseLimit)
-        guard answer.status == 200 else {
-            throw AuthError.notConfigured(
-                "the resource \(resource) has no usable metadata: \(location.host ?? "?")\(location.path) answered HTTP \(answer.status) (RFC 9728). Check the URL; a resource that does not publish its authorization server needs a provider configured by hand (\(command: .providersAdd))"
-            )
+        var statuses: [String] = []
+        for location in locations {
+            let answer = try await get(location, what: "the resource's metadata", limit: ResourceMetadata.responseLimit)
+            if answer.status == 200 { return try ResourceMetadata.parse(answer.body, expected: resource, source: location) }
+            statuses.append("\(location.host ?? "?")\(location.path) answered HTTP \(answer.status)")
         }
-        return try ResourceMetadata.parse(answer.body, expected: resource, source: location)
+        throw AuthError.notConfigured(
+            "the resource \(resource) has no usable metadata: \(statuses.joined(separator: ", ")) (RFC 9728). Check the URL; a resource that does not publish its authorization server needs a provider configured by hand (\(command: .providersAdd))"
+        )
+    }
+
+    /// The resource's metadata as its challenge or its well-known URLs give it.
+    func resourceMetadata(_ resource: ResourceIdentifier) async throws -> ResourceMetadata {
+        let probe = try await get(resource.url, what: "the resource")
+        return try await resourceMetadata(resource, named: Self.challenge(in: probe)?.resourceMetadata)
     }
 
     /// The metadata of the authorization server `issuer`: RFC 8414's location first, then

@@ -83,7 +83,7 @@ public struct ResourceSignIn: Sendable {
     }
 
     public func run(_ input: Input) async throws -> Output {
-        let resource = try ResourceIdentifier(parsing: input.resource)
+        let asked = try ResourceIdentifier(parsing: input.resource)
         guard input.options.mode != .deviceCode else {
             // The device flow's requests would need `resource` too; not offered yet.
             throw AuthError.invalidArgument(
@@ -92,11 +92,14 @@ public struct ResourceSignIn: Sendable {
         }
         // The keystore is checked before anything is fetched or registered.
         _ = try keystore.read()
-        let found = try await discovery.discover(resource, issuer: input.issuer)
+        let found = try await discovery.discover(asked, issuer: input.issuer)
+        // The metadata's resource: the URL asked, or a resource on its origin that covers it.
+        let resource = found.metadata.resource
         var options = input.options
         options.resource = resource.url
         let scopesGiven = !options.scopes.isEmpty
-        if !scopesGiven { options.scopes = found.metadata.scopesSupported ?? [] }
+        options.scopes = ResourceScopes.first(
+            given: options.scopes, challenge: found.challengeScopes, supported: found.metadata.scopesSupported)
         let client =
             if let named = input.provider {
                 try clients.configured(named, for: found.server)

@@ -1,0 +1,127 @@
+import AuthCore
+import AuthCoreTestSupport
+import Foundation
+import Testing
+
+/// What the MCP authorization spec asks of a client that starts from a resource's URL
+/// (docs/resources.md, "MCP and agents"), against a resource and its server in memory.
+@Suite("Resources: the MCP authorization spec's client rules")
+struct MCPAuthorizationTests {
+    static let resource = "https://mcp.example.com/mcp"
+
+    /// The resource's metadata names https://as.example; its RFC 8414 metadata is `server`.
+    static func transport(server: String) -> StubTransport {
+        StubTransport { request in
+            switch request.url.absoluteString {
+            case resource: return HTTPResponse(status: 401, headers: ["WWW-Authenticate": "Bearer"])
+            case "https://mcp.example.com/.well-known/oauth-protected-resource/mcp":
+                let body = #"{"resource": "\#(resource)", "authorization_servers": ["https://as.example"]}"#
+                return HTTPResponse(status: 200, body: Data(body.utf8))
+            case "https://as.example/.well-known/oauth-authorization-server":
+                return HTTPResponse(status: 200, body: Data(server.utf8))
+            default: return HTTPResponse(status: 404)
+            }
+        }
+    }
+
+    static func server(_ extra: String) -> String {
+        #"{"issuer": "https://as.example", "authorization_endpoint": "https://as.example/authorize", "token_endpoint": "https://as.example/token"\#(extra)}"#
+    }
+
+    @Test("PKCE: a server whose metadata does not list S256 is refused before anything is registered or opened")
+    func pkceRequired() async throws {
+        for extra in ["", #", "code_challenge_methods_supported": []"#, #", "code_challenge_methods_supported": ["plain"]"#] {
+            let transport = Self.transport(server: Self.server(extra))
+            let error = await #expect(throws: AuthError.self) {
+                _ = try await ResourceDiscovery(transport: transport).discover(try ResourceIdentifier(parsing: Self.resource), issuer: nil)
+            }
+            #expect(error?.code == .providerNotConfigured)
+            #expect("\(error?.message ?? "")".contains("S256"), "the error names what is missing")
+        }
+        let listed = Self.transport(server: Self.server(#", "code_challenge_methods_supported": ["plain", "S256"]"#))
+        let found = try await ResourceDiscovery(transport: listed).discover(try ResourceIdentifier(parsing: Self.resource), issuer: nil)
+        #expect(found.server.document.codeChallengeMethodsSupported == ["plain", "S256"])
+    }
+
+    /// An MCP endpoint that challenges only a POST (`GET` is 405), its metadata at the URL its
+    /// challenge names; `wellKnown`: what the well-known URLs answer (path-inserted, root).
+    static func mcpEndpoint(
+        challenge: String? = #"Bearer resource_metadata="https://mcp.example.com/meta/mcp", scope="mcp:tools""#,
+        named: String =
+            #"{"resource": "https://mcp.example.com/mcp", "authorization_servers": ["https://as.example"], "scopes_supported": ["mcp:tools", "mcp:admin"]}"#,
+        pathInserted: String? = nil, root: String? = nil
+    ) -> StubTransport {
+        StubTransport { request in
+            switch (request.method, request.url.absoluteString) {
+            case ("GET", resource): return HTTPResponse(status: 405)
+            case ("POST", resource):
+                guard let challenge else { return HTTPResponse(status: 400) }
+                return HTTPResponse(status: 401, headers: ["WWW-Authenticate": challenge])
+            case ("GET", "https://mcp.example.com/meta/mcp"): return HTTPResponse(status: 200, body: Data(named.utf8))
+            case ("GET", "https://mcp.example.com/.well-known/oauth-protected-resource/mcp"):
+                return pathInserted.map { HTTPResponse(status: 200, body: Data($0.utf8)) } ?? HTTPResponse(status: 404)
+            case ("GET", "https://mcp.example.com/.well-known/oauth-protected-resource"):
+                return root.map { HTTPResponse(status: 200, body: Data($0.utf8)) } ?? HTTPResponse(status: 404)
+            case ("GET", "https://as.example/.well-known/oauth-authorization-server"):
+                return HTTPResponse(status: 200, body: Data(server(#", "code_challenge_methods_supported": ["S256"]"#).utf8))
+            default: return HTTPResponse(status: 404)
+            }
+        }
+    }
+
+    @Test("discovery: a GET without a challenge is not the end; the 401 to MCP's POST of initialize names the metadata and the scope")
+    func postChallenge() async throws {
+        let transport = Self.mcpEndpoint()
+        let found = try await ResourceDiscovery(transport: transport).discover(try ResourceIdentifier(parsing: Self.resource), issuer: nil)
+        #expect(found.metadata.resource.description == Self.resource)
+        #expect(found.challengeScopes == ["mcp:tools"])
+        let post = try #require(transport.requests.first { $0.method == "POST" })
+        let body = try #require(JSONValue.object(from: post.body ?? Data()))
+        #expect(body["method"] == .string("initialize") && body["jsonrpc"] == .string("2.0"))
+        #expect(post.headers["Authorization"] == nil, "nothing secret in the probe")
+        #expect(post.headers["Accept"]?.contains("text/event-stream") == true)
+    }
+
+    @Test("discovery: no challenge at all: the path-inserted well-known URL, else the root one")
+    func wellKnownFallbacks() async throws {
+        let own = #"{"resource": "https://mcp.example.com/mcp", "authorization_servers": ["https://as.example"]}"#
+        let origin = #"{"resource": "https://mcp.example.com", "authorization_servers": ["https://as.example"]}"#
+        let resource = try ResourceIdentifier(parsing: Self.resource)
+        let first = try await ResourceDiscovery(transport: Self.mcpEndpoint(challenge: nil, pathInserted: own, root: origin))
+            .discover(resource, issuer: nil)
+        #expect(first.metadata.resource.description == Self.resource && first.challengeScopes == nil)
+        let rootOnly = try await ResourceDiscovery(transport: Self.mcpEndpoint(challenge: nil, root: origin)).discover(
+            resource, issuer: nil)
+        #expect(
+            rootOnly.metadata.resource.description == "https://mcp.example.com", "the origin's metadata names the resource: used as it is")
+        await #expect(throws: AuthError.self) {
+            _ = try await ResourceDiscovery(transport: Self.mcpEndpoint(challenge: nil)).discover(resource, issuer: nil)
+        }
+    }
+
+    @Test("RFC 9728 §3.3: a resource on another origin, or a path that is not a segment-prefix of the URL, is refused")
+    func resourceCheck() async throws {
+        let resource = try ResourceIdentifier(parsing: Self.resource)
+        for named in [
+            "https://other.example.com/mcp", "https://mcp.example.com/mc", "https://mcp.example.com/mcp/deeper",
+            "http://mcp.example.com/mcp",
+        ] {
+            let document = #"{"resource": "\#(named)", "authorization_servers": ["https://as.example"]}"#
+            await #expect(throws: AuthError.self, "\(named)") {
+                _ = try await ResourceDiscovery(transport: Self.mcpEndpoint(named: document)).discover(resource, issuer: nil)
+            }
+        }
+        let prefix = #"{"resource": "https://mcp.example.com/", "authorization_servers": ["https://as.example"]}"#
+        let found = try await ResourceDiscovery(transport: Self.mcpEndpoint(named: prefix)).discover(resource, issuer: nil)
+        #expect(found.metadata.resource.description == "https://mcp.example.com")
+    }
+
+    @Test("scopes (MCP's scope selection): those given, else the challenge's, else scopes_supported, else none")
+    func scopeSelection() {
+        #expect(ResourceScopes.first(given: ["a"], challenge: ["b"], supported: ["c"]) == ["a"])
+        #expect(ResourceScopes.first(given: [], challenge: ["b"], supported: ["c"]) == ["b"])
+        #expect(ResourceScopes.first(given: [], challenge: nil, supported: ["c", "d"]) == ["c", "d"])
+        #expect(ResourceScopes.first(given: [], challenge: [], supported: ["c"]) == ["c"], "an empty scope parameter says nothing")
+        #expect(ResourceScopes.first(given: [], challenge: nil, supported: nil) == [])
+    }
+}
