@@ -181,7 +181,8 @@ struct Output {
         var lines = ["\(name(of: user))\(user.displayName.map { user.email != nil ? " (\($0))" : "" } ?? "")"]
         lines.append("  uid:        \(user.uid)")
         if user.kind == .workload { lines.append("  kind:       workload (client credentials; no browser, no refresh token)") }
-        lines.append("  last login: \(rfc3339(user.lastSignInAt)) with \(user.lastProviderID ?? "?")")
+        // A user made by a resource's sign-in has signed in with no provider of its own.
+        lines.append("  last login: \(rfc3339(user.lastSignInAt))\(user.lastProviderID.map { " with \($0)" } ?? "")")
         if let backend = user.backend {
             let session =
                 backend.session.map { session in

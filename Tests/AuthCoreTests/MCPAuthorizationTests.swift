@@ -124,4 +124,36 @@ struct MCPAuthorizationTests {
         #expect(ResourceScopes.first(given: [], challenge: [], supported: ["c"]) == ["c"], "an empty scope parameter says nothing")
         #expect(ResourceScopes.first(given: [], challenge: nil, supported: nil) == [])
     }
+
+    @Test("2025-03-26 servers: no resource metadata at all: the authorization server's metadata at the resource's origin")
+    func legacyServer() async throws {
+        let origin = "https://mcp.example.com"
+        let document = #"""
+            {"issuer": "https://mcp.example.com", "authorization_endpoint": "https://mcp.example.com/authorize",
+             "token_endpoint": "https://mcp.example.com/token", "code_challenge_methods_supported": ["S256"]}
+            """#
+        let transport = StubTransport { request in
+            switch (request.method, request.url.absoluteString) {
+            case (_, Self.resource): return HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
+            case ("GET", "https://mcp.example.com/.well-known/oauth-authorization-server"):
+                return HTTPResponse(status: 200, body: Data(document.utf8))
+            default: return HTTPResponse(status: 404)
+            }
+        }
+        let resource = try ResourceIdentifier(parsing: Self.resource)
+        let found = try await ResourceDiscovery(transport: transport).discover(resource, issuer: nil)
+        #expect(found.server.document.issuer == origin && found.metadata.authorizationServers == [origin])
+        #expect(found.metadata.resource == resource)
+        let other = await #expect(throws: AuthError.self) {
+            _ = try await ResourceDiscovery(transport: transport).discover(resource, issuer: "https://as.example")
+        }
+        #expect(other?.code == .invalidArgument, "--issuer must be the origin then")
+        // A challenge that names metadata which is not there is not a 2025-03-26 server: refused.
+        let named = StubTransport { request in
+            request.url.absoluteString == Self.resource
+                ? HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer resource_metadata="https://mcp.example.com/meta""#])
+                : HTTPResponse(status: 404)
+        }
+        await #expect(throws: AuthError.self) { _ = try await ResourceDiscovery(transport: named).discover(resource, issuer: nil) }
+    }
 }

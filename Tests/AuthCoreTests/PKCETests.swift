@@ -66,6 +66,16 @@ struct AuthorizationRequestTests {
         #expect(parameters["code_verifier"] == nil)
     }
 
+    @Test("no scopes chosen (a resource that names none): no scope parameter, not an empty one (RFC 6749 §3.3: the server's default)")
+    func noScope() throws {
+        let request = AuthorizationRequest(
+            authorizationEndpoint: URL(string: "https://idp.example/authorize")!, issuer: "https://idp.example", clientID: "app",
+            redirectURI: URL(string: "http://127.0.0.1:5000/callback")!, scopes: [], state: "S", nonce: "N",
+            pkce: PKCE(codeVerifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"))
+        #expect(!request.parameters.contains { $0.0 == "scope" })
+        #expect(try request.url().query?.contains("scope=") == false)
+    }
+
     @Test("an endpoint's own query is kept; an endpoint with a fragment (RFC 6749 §3.1) is refused, never given the parameters")
     func endpointQueryAndFragment() throws {
         func request(_ endpoint: String) -> AuthorizationRequest {

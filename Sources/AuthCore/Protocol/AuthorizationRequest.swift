@@ -58,10 +58,11 @@ public struct AuthorizationRequest: Sendable, Equatable {
             ("response_type", responseType),
             ("client_id", clientID),
             ("redirect_uri", redirectURI.absoluteString),
-            ("scope", scopes.joined(separator: " ")),
-            ("state", state),
-            ("nonce", nonce),
         ]
+        // No scopes chosen (a resource that names none): no parameter, and the server's
+        // default applies (RFC 6749 §3.3); an empty `scope=` is refused by some servers.
+        if !scopes.isEmpty { parameters.append(("scope", scopes.joined(separator: " "))) }
+        parameters += [("state", state), ("nonce", nonce)]
         if let pkce {
             parameters.append(("code_challenge", pkce.codeChallenge))
             parameters.append(("code_challenge_method", pkce.codeChallengeMethod))

@@ -21,7 +21,10 @@ public struct ResourceDiscovery: Sendable {
     /// lists (`--issuer`); nil: the first.
     public func discover(_ resource: ResourceIdentifier, issuer: String?) async throws -> Found {
         let challenge = try await challenge(of: resource)
-        let metadata = try await resourceMetadata(resource, named: challenge?.resourceMetadata)
+        let scopes = challenge.map { $0.scopes.filter(BoundedJSON.isScope) }.flatMap { $0.isEmpty ? nil : Array($0.prefix(64)) }
+        guard let metadata = try await resourceMetadata(resource, named: challenge?.resourceMetadata, absentIsNil: true) else {
+            return try await legacy(resource, issuer: issuer, challengeScopes: scopes)
+        }
         let chosen: String
         if let issuer {
             guard metadata.authorizationServers.contains(issuer) else {
@@ -35,8 +38,24 @@ public struct ResourceDiscovery: Sendable {
         }
         let server = try await authorizationServer(chosen)
         try Self.requirePKCE(server)
-        let scopes = challenge.map { $0.scopes.filter(BoundedJSON.isScope) }.flatMap { $0.isEmpty ? nil : Array($0.prefix(64)) }
         return Found(metadata: metadata, server: server, challengeScopes: scopes)
+    }
+
+    /// A resource that publishes no metadata of its own (no challenge names one, and both
+    /// well-known URLs are 404): as MCP's 2025-03-26 revision has it, the authorization server
+    /// is at the resource's origin, its RFC 8414 metadata there. Tokens go nowhere else than
+    /// that origin. (Its further fallback, default endpoints without metadata, is not taken.)
+    private func legacy(_ resource: ResourceIdentifier, issuer: String?, challengeScopes: [String]?) async throws -> Found {
+        let origin = resource.origin
+        if let issuer, issuer != origin {
+            throw AuthError.invalidArgument(
+                "the resource \(resource) publishes no metadata (RFC 9728), so its authorization server is its origin \(origin), not '\(Sanitize.text(issuer, limit: 100))'. Leave out \(input: .issuer)"
+            )
+        }
+        let server = try await authorizationServer(origin)
+        try Self.requirePKCE(server)
+        let metadata = ResourceMetadata(resource: resource, authorizationServers: [origin])
+        return Found(metadata: metadata, server: server, challengeScopes: challengeScopes)
     }
 
     /// The MCP authorization spec's rule for a client that starts from a resource: the server's
@@ -82,7 +101,8 @@ public struct ResourceDiscovery: Sendable {
     /// The resource's metadata: at the URL its challenge names, else its well-known URL
     /// (RFC 9728 §3.1: the well-known part inserted before the path), else the origin's
     /// (`/.well-known/oauth-protected-resource`, as the MCP authorization spec orders them).
-    func resourceMetadata(_ resource: ResourceIdentifier, named: String?) async throws -> ResourceMetadata {
+    /// `absentIsNil`: nil, not an error, when no URL was named and every well-known one is 404.
+    func resourceMetadata(_ resource: ResourceIdentifier, named: String?, absentIsNil: Bool = false) async throws -> ResourceMetadata? {
         var locations: [URL] = []
         if let named {
             guard let url = URL(string: named) else {
@@ -94,18 +114,21 @@ public struct ResourceDiscovery: Sendable {
             locations = [resource.metadataURL, resource.rootMetadataURL].compactMap { $0 }
         }
         var statuses: [String] = []
+        var allAbsent = true
         for location in locations {
             let answer = try await get(location, what: "the resource's metadata", limit: ResourceMetadata.responseLimit)
             if answer.status == 200 { return try ResourceMetadata.parse(answer.body, expected: resource, source: location) }
             statuses.append("\(location.host ?? "?")\(location.path) answered HTTP \(answer.status)")
+            if answer.status != 404 { allAbsent = false }
         }
+        if absentIsNil, named == nil, allAbsent { return nil }
         throw AuthError.notConfigured(
             "the resource \(resource) has no usable metadata: \(statuses.joined(separator: ", ")) (RFC 9728). Check the URL; a resource that does not publish its authorization server needs a provider configured by hand (\(command: .providersAdd))"
         )
     }
 
     /// The resource's metadata as its challenge or its well-known URLs give it.
-    func resourceMetadata(_ resource: ResourceIdentifier) async throws -> ResourceMetadata {
+    func resourceMetadata(_ resource: ResourceIdentifier) async throws -> ResourceMetadata? {
         let probe = try await get(resource.url, what: "the resource")
         return try await resourceMetadata(resource, named: Self.challenge(in: probe)?.resourceMetadata)
     }

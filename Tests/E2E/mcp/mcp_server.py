@@ -10,6 +10,9 @@ and the person approves at once (the SDK's simple-auth example does the same beh
 login page). Bound to 127.0.0.1.
 
   MCP_PORT=N MCP_SCOPES="mcp:read mcp:write" MCP_TOKEN_SECONDS=300 python3 mcp_server.py
+
+MCP_LEGACY=1: a server of MCP's 2025-03-26 revision — no protected-resource metadata and no
+`resource_metadata` in its challenge; its authorization server's metadata at its origin.
 """
 import os
 import secrets
@@ -31,6 +34,7 @@ PORT = int(os.environ["MCP_PORT"])
 ORIGIN = f"http://127.0.0.1:{PORT}"
 SCOPES = os.environ.get("MCP_SCOPES", "mcp:read mcp:write").split()
 TOKEN_SECONDS = int(os.environ.get("MCP_TOKEN_SECONDS", "300"))
+LEGACY = os.environ.get("MCP_LEGACY") == "1"
 
 
 class InMemoryServer:
@@ -52,7 +56,8 @@ class InMemoryServer:
         code = secrets.token_urlsafe(32)
         self.codes[code] = AuthorizationCode(
             code=code,
-            scopes=params.scopes or [],
+            # No scope asked: the client's registered ones, the default (RFC 6749 §3.3).
+            scopes=params.scopes or (client.scope.split() if client.scope else []),
             expires_at=time.time() + 300,
             client_id=client.client_id,
             code_challenge=params.code_challenge,
@@ -113,9 +118,9 @@ server = MCPServer(
     auth_server_provider=InMemoryServer(),
     auth=AuthSettings(
         issuer_url=ORIGIN,
-        resource_server_url=f"{ORIGIN}/mcp",
+        resource_server_url=None if LEGACY else f"{ORIGIN}/mcp",
         required_scopes=SCOPES,
-        validate_token_resource=True,
+        validate_token_resource=not LEGACY,
         client_registration_options=ClientRegistrationOptions(enabled=True, valid_scopes=SCOPES, default_scopes=SCOPES),
         revocation_options=RevocationOptions(enabled=True),
     ),

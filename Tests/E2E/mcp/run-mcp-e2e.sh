@@ -48,6 +48,9 @@ assert p['redirectUri'].startswith('http://127.0.0.1:') and p['redirectUri'].end
 assert 'Secret' not in json.dumps(p), p
 "
 
+check "status names the grant, and no provider of a last login it never had" \
+    sh -c "'$authctl' status >'$work/status.out' && grep -q 'resource $mcp' '$work/status.out' && ! grep -q 'with ?' '$work/status.out'"
+
 # 2. MCP requests with the grant's token: initialize, then a tool that says whom it serves.
 check "request: initialize answers with the server's info" test "$(rpc "$initialize" | json 'd["result"]["serverInfo"]["name"]')" = authctl-e2e
 check "request: tools/call runs as the person, with the scopes granted" \
@@ -84,5 +87,20 @@ set +e
 rpc "$whoami" >/dev/null 2>&1; status=$?
 set -e
 check "request after signout fails: nobody is signed in (exit 16)" test "$status" -eq 16
+
+# 6. A server of MCP's 2025-03-26 revision: no resource metadata; its authorization server's
+#    metadata at its origin.
+legacy_port="$(free_port)"
+legacy="http://127.0.0.1:$legacy_port/mcp"
+MCP_PORT="$legacy_port" MCP_LEGACY=1 "$py" "$here/mcp_server.py" >"$work/legacy.log" 2>&1 &
+legacy_pid=$!
+trap 'status=$?; kill "$legacy_pid" 2>/dev/null || true; wait "$legacy_pid" 2>/dev/null || true; (exit "$status"); cleanup' EXIT
+wait_for "http://127.0.0.1:$legacy_port/.well-known/oauth-authorization-server"
+check "the 2025-03-26 server publishes no resource metadata" \
+    test "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$legacy_port/.well-known/oauth-protected-resource/mcp")" = 404
+check "login <2025-03-26 MCP server URL> signs in at its origin's authorization server" \
+    sh -c "'$authctl' login '$legacy' --browser-command '$browser' --timeout 60 >/dev/null 2>'$work/legacy-login.err' || { cat '$work/legacy-login.err'; exit 1; }"
+check "request: tools/call at the 2025-03-26 server" test "$("$authctl" request -X POST "$legacy" -H 'Content-Type: application/json' \
+    -H 'Accept: application/json, text/event-stream' --data "$whoami" | json 'd["result"]["structuredContent"]["result"]')" = "ada mcp:read mcp:write"
 
 summary
