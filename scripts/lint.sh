@@ -3,6 +3,7 @@
 #   - swift format, with the checked-in .swift-format, finds nothing;
 #   - no two folders of AuthCore use each other (scripts/folder-graph.py);
 #   - Foundation is chosen once, in Sources/AuthCore/Imports.swift (scripts/one-import.py);
+#   - no protocol in Sources has more than 8 requirements of its own (scripts/protocol-size.py);
 #   - a comment cites a file of this repository or an RFC, never a contract kept elsewhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +15,7 @@ if ! out="$(swift format lint --strict --recursive --configuration .swift-format
 fi
 python3 scripts/folder-graph.py >/dev/null || { python3 scripts/folder-graph.py >&2; echo "lint: folders of Sources/AuthCore use each other" >&2; failed=1; }
 python3 scripts/one-import.py --check >&2 || failed=1
+python3 scripts/protocol-size.py >/dev/null || { python3 scripts/protocol-size.py >&2; failed=1; }
 if grep -rnE "SPEC ?§|SPEC\.md|SECURITY\.md|DESIGN\.md" --include=*.swift Sources Tests >&2; then
     echo "lint: the lines above cite a specification that is not in this repository; cite docs/ or an RFC" >&2
     failed=1

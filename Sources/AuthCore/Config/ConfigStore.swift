@@ -120,7 +120,7 @@ public struct ConfigStore: Sendable {
                 throw AuthError.notConfigured("the provider \(id) is not configured. Did you mean \(nearest)?")
             }
             let arguments: [Message.Argument] =
-                ["\(id)", .input(.clientID, "ID")] + (id.rawValue.hasPrefix("oidc.") ? [.input(.issuer, "URL")] : [])
+                ["\(id)", .input(.clientID, "ID")] + (ProviderRegistry.kind(of: id).requiresIssuer ? [.input(.issuer, "URL")] : [])
             throw AuthError.notConfigured(
                 "the provider \(id) is not configured. Add it with: \(command: .providersAdd, arguments: arguments)"
             )

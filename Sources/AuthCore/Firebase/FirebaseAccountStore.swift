@@ -52,7 +52,7 @@ public struct FirebaseAccountStore: AccountStore {
     public func deleteUser(_ uid: String) async throws -> User {
         let user = try resolve(uid)
         // A token just issued carries the project's `auth_time`: a sign-in too old for
-        // Firebase's five minutes is refused here, before Apple's token is revoked for nothing.
+        // Firebase's five minutes is refused here, before a token is revoked for nothing.
         let idToken = try await sessions.freshIDToken(uid: uid, refreshed: true)
         let authTime = IDTokenClaims.unverifiedParts(of: idToken).flatMap { $0.payload["auth_time"]?.numberValue }
         if let authTime, clock.now().timeIntervalSince1970 - authTime > AccountRules.recentLoginWindow {
@@ -60,9 +60,12 @@ public struct FirebaseAccountStore: AccountStore {
                 FirebaseServiceError(code: "CREDENTIAL_TOO_OLD_LOGIN_AGAIN"),
                 operation: .reauthenticate(providerID: user.lastProviderID ?? "PROVIDER"), project: client.project)
         }
-        // Apple requires an app to revoke its tokens when the account goes (docs/apple.md, docs/firebase.md).
-        if let apple = user.identity(for: "apple.com"), let token = apple.tokens?.accessToken {
-            try await client.revokeToken(providerID: "apple.com", token: token, idToken: idToken)
+        // A provider that requires it (Apple, docs/apple.md, docs/firebase.md) has its tokens revoked first.
+        for identity in user.providerData {
+            guard let id = try? ProviderID(parsing: identity.providerID), ProviderRegistry.kind(of: id).revokesTokensWhenAccountDeleted,
+                let token = identity.tokens?.accessToken
+            else { continue }
+            try await client.revokeToken(providerID: identity.providerID, token: token, idToken: idToken)
         }
         try await client.deleteAccount(idToken: idToken)
         return try await keystore.update { state in

@@ -51,12 +51,8 @@ public struct FirebaseSignIn: Sendable {
             // Link with the current user's ID token (fresh); reauth proves the identity alone.
             if operation == .link { idToken = try await sessions.freshIDToken(uid: user.uid) }
         }
-        var parameters = options.parameters
-        if providerID.rawValue == "microsoft.com", let tenant = options.tenant {
-            _ = try MicrosoftTenant(parsing: tenant)
-            parameters.removeAll { $0.0 == "tenant" }
-            parameters.append(("tenant", tenant))
-        }
+        // The provider's own parameters (Microsoft: `--tenant`), checked before the browser opens.
+        let parameters = try ProviderRegistry.kind(of: providerID).brokeredParameters(options.parameters, tenant: options.tenant)
         let scopes = options.scopes
         let tenantID = client.config.tenantId
         // The reserved names are refused before the browser opens.
@@ -230,16 +226,13 @@ public struct FirebaseSignIn: Sendable {
 
     /// `--id-token -` (docs/firebase.md): an ID token obtained elsewhere, sent as `postBody`
     /// (`id_token=…&providerId=…[&nonce=RAW]`) with `requestUri` `http://localhost`; Firebase
-    /// verifies it. Not for Microsoft, which Firebase takes only through its own code exchange.
+    /// verifies it. Not for a provider Firebase takes only through its own code exchange
+    /// (Microsoft: `BrokeredSignInRules.checkBrokeredIDToken`).
     public func runIDToken(_ operation: Operation, providerID: ProviderID, idToken input: IDTokenInput, rawNonce: String?) async throws
         -> Output
     {
-        guard providerID.rawValue != "microsoft.com" else {
-            throw AuthError.invalidArgument(
-                "Firebase accepts a Microsoft sign-in only through its own code exchange, not an ID token obtained elsewhere. Sign in through the browser: \(command: .login, "microsoft.com")"
-            )
-        }
-        // Read only now: a Microsoft sign-in is refused before anyone is asked for a token.
+        try ProviderRegistry.kind(of: providerID).checkBrokeredIDToken()
+        // Read only now: a refused provider's sign-in is refused before anyone is asked for a token.
         let trimmed = try input.token().trimming(.whitespacesAndNewlines)
         guard !trimmed.isEmpty else {
             throw AuthError.invalidArgument(

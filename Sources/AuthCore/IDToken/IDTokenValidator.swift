@@ -52,7 +52,7 @@ public struct IDTokenValidator: Sendable {
         }
 
         // Rule 2: the issuer must exactly match the issuer the request went to. The caller
-        // says which string that is (`IdentityProvider.expectedIDTokenIssuer`): the configured
+        // says which string that is (`IDTokenRules.expectedIDTokenIssuer`): the configured
         // issuer, or for Microsoft the discovery document's `{tenantid}` template filled with the
         // token's `tid`; the comparison is exact either way.
         guard claims["iss"]?.stringValue == expectations.issuer else {

@@ -100,7 +100,7 @@ public struct DiscoveryDocument: Sendable, Equatable, Codable {
     }
 
     /// The same, with the issuer checked by `checkIssuer` (a provider's rule,
-    /// `IdentityProvider.checkDiscoveryIssuer`).
+    /// `ProviderDiscovery.checkDiscoveryIssuer`).
     public static func parse(_ data: Data, source: URL, checkIssuer: (String) throws -> Void) throws -> DiscoveryDocument {
         let document: DiscoveryDocument
         do {

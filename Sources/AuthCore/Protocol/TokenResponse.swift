@@ -43,7 +43,7 @@ public struct TokenResponse: Sendable, Equatable {
     /// response, anything else is not the protocol (`network-request-failed`).
     ///
     /// - Parameter nextStep: the provider's advice for an error it explains better than
-    ///   RFC 6749 (`IdentityProvider.nextStep(for:)`).
+    ///   RFC 6749 (`ErrorAdvice.nextStep(for:)`).
     /// - Parameter exchange: the answer to a token exchange (RFC 8693 §2.2.1): `token_type`
     ///   may be `N_A` (the issued token is not an access token), and `issued_token_type` is read.
     public static func parse(

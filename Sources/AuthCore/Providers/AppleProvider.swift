@@ -92,3 +92,16 @@ public struct AppleProvider: IdentityProvider {
         return joined.isEmpty ? nil : String(joined.prefix(200))
     }
 }
+
+/// Apple's rules of its kind: the `.p8` key checked at `providers add`; the tokens revoked
+/// when the account goes, through a broker too (docs/apple.md, docs/firebase.md).
+extension AppleProvider {
+    /// The key must make a client secret (the key id is only its header's `kid`).
+    public static func checkPrivateKeyFile(_ path: String, keyID: String?, secrets: any SecretSource, now: Date) async throws {
+        _ = try await AppleClientSecret(teamID: "-", keyID: keyID ?? "KEYID", clientID: "-", audience: "-")
+            .make(privateKeyPEM: try secrets.privateKey(path), now: now)
+    }
+
+    /// Apple requires an app to revoke its tokens when the account goes.
+    public static var revokesTokensWhenAccountDeleted: Bool { true }
+}

@@ -40,6 +40,11 @@ public struct GenericOIDCProvider: IdentityProvider {
 
     public var defaultScopes: [String] { ["openid", "profile", "email"] }
 
+    /// `providers add --preset` fills the issuer of an `oidc.*` provider (google, gitlab, …).
+    public static var takesPresets: Bool { true }
+    /// Its issuer is the configuration's: there is no default.
+    public static var requiresIssuer: Bool { true }
+
     public var documentedMetadata: DiscoveryDocument? { knownMetadata }
 
     public func federatedID(from claims: IDTokenClaims) throws -> String { claims.subject }

@@ -134,3 +134,20 @@ public struct MicrosoftProvider: IdentityProvider {
         MicrosoftErrorCodes.nextStep(for: error)
     }
 }
+
+/// Microsoft through a broker (Firebase, docs/firebase.md).
+extension MicrosoftProvider {
+    /// `--tenant` is the `tenant` custom parameter of Firebase's authorization request.
+    public static func brokeredParameters(_ parameters: [(String, String)], tenant: String?) throws -> [(String, String)] {
+        guard let tenant else { return parameters }
+        _ = try MicrosoftTenant(parsing: tenant)
+        return parameters.filter { $0.0 != "tenant" } + [("tenant", tenant)]
+    }
+
+    /// Firebase takes a Microsoft sign-in only through its own code exchange.
+    public static func checkBrokeredIDToken() throws {
+        throw AuthError.invalidArgument(
+            "Firebase accepts a Microsoft sign-in only through its own code exchange, not an ID token obtained elsewhere. Sign in through the browser: \(command: .login, "microsoft.com")"
+        )
+    }
+}

@@ -24,6 +24,10 @@ extension MicrosoftProvider {
     /// Entra ID finds the app's certificate by `x5t#S256` (or the older SHA-1 `x5t`).
     public var wantsCertificateThumbprint: Bool { true }
 
+    /// The defaults (`login.microsoftonline.com`, Graph) serve a workload when the provider
+    /// was never added: it names its tenant and client id on the command line.
+    public static var signsInWorkloadsUnconfigured: Bool { true }
+
     public func workloadNextStep(for error: OAuthErrorResponse) -> Message? {
         MicrosoftErrorCodes.workloadNextStep(for: error)
     }

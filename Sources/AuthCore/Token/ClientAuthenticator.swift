@@ -20,7 +20,8 @@ struct ClientAuthenticator: Sendable {
     /// before discovery, when the sign-in only checks that it can be made), for a request to
     /// `endpoint` (nil: the token endpoint), which an assertion names as its audience.
     func authentication(
-        for client: TokenClient.Client, provider: any IdentityProvider, discovery: DiscoveryDocument?, endpoint: URL? = nil
+        for client: TokenClient.Client, provider: any AuthorizationRules & WorkloadRules, discovery: DiscoveryDocument?,
+        endpoint: URL? = nil
     ) async throws -> ClientAuthentication {
         let supported = discovery?.tokenEndpointAuthMethodsSupported
         switch client {
@@ -34,7 +35,7 @@ struct ClientAuthenticator: Sendable {
     /// The provider's own client authentication, else the configured key (`private_key_jwt`)
     /// or secret, else `.none`. Without `discovery` (the check before a browser opens) a key
     /// file is read and checked, and nothing is signed: an assertion names an endpoint of it.
-    func configured(_ provider: any IdentityProvider, discovery: DiscoveryDocument?, endpoint: URL? = nil) async throws
+    func configured(_ provider: any AuthorizationRules & WorkloadRules, discovery: DiscoveryDocument?, endpoint: URL? = nil) async throws
         -> ClientAuthentication
     {
         if let own = try await provider.clientAuthentication(secrets: secrets, now: clock.now()) { return own }
@@ -63,7 +64,9 @@ struct ClientAuthenticator: Sendable {
     }
 
     /// A workload's authentication, read now from where its record points.
-    private func workload(_ client: WorkloadClient, provider: any IdentityProvider, discovery: DiscoveryDocument?, endpoint: URL?)
+    private func workload(
+        _ client: WorkloadClient, provider: any AuthorizationRules & WorkloadRules, discovery: DiscoveryDocument?, endpoint: URL?
+    )
         async throws -> ClientAuthentication
     {
         let supported = discovery?.tokenEndpointAuthMethodsSupported
@@ -103,7 +106,7 @@ struct ClientAuthenticator: Sendable {
     /// revocation endpoint — or under FAPI 2.0 the issuer identifier alone: the 2025 fix of
     /// the audience-injection attack, where a lying endpoint URL in one server's metadata
     /// made a client sign assertions another server would take.
-    static func assertionAudience(provider: any IdentityProvider, discovery: DiscoveryDocument, endpoint: URL? = nil) throws -> URL {
+    static func assertionAudience(provider: any ProviderIdentity, discovery: DiscoveryDocument, endpoint: URL? = nil) throws -> URL {
         guard provider.config.isFAPI2 else { return endpoint ?? discovery.tokenEndpoint }
         guard let issuer = URL(string: discovery.issuer) else {
             throw AuthError.notConfigured("the issuer of \(provider.id) is not a URL; a FAPI 2.0 client assertion names it")

@@ -4,7 +4,7 @@ struct IDTokenVerification: Sendable {
     let clock: any Clock
     let metadata: ProviderMetadata
 
-    func validate(_ token: String, provider: any IdentityProvider, discovery: DiscoveryDocument, clientID: String, nonce: String?)
+    func validate(_ token: String, provider: any IDTokenRules, discovery: DiscoveryDocument, clientID: String, nonce: String?)
         async throws -> IDTokenClaims
     {
         let keys = try await metadata.keys(for: discovery)

@@ -13,7 +13,7 @@ struct ProviderMetadata: Sendable {
     static let discoveryTTL: TimeInterval = 24 * 3600
     static let keysTTL: TimeInterval = 3600
 
-    func discovery(for provider: any IdentityProvider) async throws -> DiscoveryDocument {
+    func discovery(for provider: any ProviderDiscovery & ErrorAdvice) async throws -> DiscoveryDocument {
         if let documented = provider.documentedMetadata { return documented }
         if let cached = try cachedDiscovery(for: provider) { return cached }
         return try await fetchDiscovery(for: provider)
@@ -23,14 +23,14 @@ struct ProviderMetadata: Sendable {
     /// the cache is trusted only once the authorization endpoint's address takes a connection,
     /// so that a provider that is down fails at once (`network-request-failed`, its address
     /// named) rather than at the end of `--timeout` (issue 38).
-    func signInDiscovery(for provider: any IdentityProvider) async throws -> DiscoveryDocument {
+    func signInDiscovery(for provider: any ProviderDiscovery & ErrorAdvice) async throws -> DiscoveryDocument {
         if let documented = provider.documentedMetadata { return documented }
         guard let cached = try cachedDiscovery(for: provider) else { return try await fetchDiscovery(for: provider) }
         try await transport.reach(cached.authorizationEndpoint, what: "\(provider.id)'s authorization endpoint")
         return cached
     }
 
-    private func cachedDiscovery(for provider: any IdentityProvider) throws -> DiscoveryDocument? {
+    private func cachedDiscovery(for provider: any ProviderDiscovery & ErrorAdvice) throws -> DiscoveryDocument? {
         let url = provider.discoveryURL
         try EndpointPolicy.check(url, what: "the discovery URL")
         guard let cached = metadataCache.load(url), cached.serves(url, as: .discovery, for: provider.issuer),
@@ -39,7 +39,7 @@ struct ProviderMetadata: Sendable {
         return try? DiscoveryDocument.parse(cached.body, source: url, checkIssuer: provider.checkDiscoveryIssuer)
     }
 
-    private func fetchDiscovery(for provider: any IdentityProvider) async throws -> DiscoveryDocument {
+    private func fetchDiscovery(for provider: any ProviderDiscovery & ErrorAdvice) async throws -> DiscoveryDocument {
         let url = provider.discoveryURL
         try EndpointPolicy.check(url, what: "the discovery URL")
         let now = clock.now()

@@ -121,19 +121,19 @@ public struct TokenClient: Sendable {
     }
 
     /// The provider's discovery document (cached).
-    func discovery(for provider: any IdentityProvider) async throws -> DiscoveryDocument {
+    func discovery(for provider: any ProviderDiscovery & ErrorAdvice) async throws -> DiscoveryDocument {
         try await metadata.discovery(for: provider)
     }
 
     /// The discovery document for a sign-in, its provider reached first when it came from the cache.
-    func signInDiscovery(for provider: any IdentityProvider) async throws -> DiscoveryDocument {
+    func signInDiscovery(for provider: any ProviderDiscovery & ErrorAdvice) async throws -> DiscoveryDocument {
         try await metadata.signInDiscovery(for: provider)
     }
 
     /// The binding of secrets obtained now, from `provider` as `discovery` (fetched and checked
     /// against the configured issuer) describes it: its endpoints and the provider's profile
     /// photo (Microsoft Graph).
-    static func binding(for provider: any IdentityProvider, discovery: DiscoveryDocument, issuer: String? = nil) -> SecretBinding {
+    static func binding(for provider: any ProfileRules, discovery: DiscoveryDocument, issuer: String? = nil) -> SecretBinding {
         SecretBinding(issuer: issuer ?? discovery.issuer, discovery: discovery, also: [provider.profilePhoto?.url])
     }
 

@@ -11,7 +11,7 @@ public struct DiscoveryCheck: Sendable {
         self.clock = clock
     }
 
-    public func run(_ provider: any IdentityProvider) async throws -> DiscoveryDocument {
+    public func run(_ provider: any ProviderDiscovery & ErrorAdvice) async throws -> DiscoveryDocument {
         if let documented = provider.documentedMetadata { return documented }
         let metadata = ProviderMetadata(transport: transport, clock: clock, metadataCache: NoMetadataCache())
         do {

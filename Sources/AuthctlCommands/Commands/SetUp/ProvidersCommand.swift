@@ -142,7 +142,7 @@ struct ProvidersCommand: ParsableCommand {
                     "'\(Sanitize.text(preset, limit: 40))' is not a preset. Use one of: \(ProviderPreset.allCases.map(\.rawValue).joined(separator: ", "))"
                 )
             }
-            guard case .oidc = id.kind else {
+            guard ProviderRegistry.kind(of: id).takesPresets else {
                 throw AuthError.invalidArgument("--preset applies to oidc.* providers; \(id) has its own settings. Leave it out")
             }
             return (id, chosen)
@@ -162,9 +162,9 @@ struct ProvidersCommand: ParsableCommand {
             let secrets = wiring.secretSource
             let parsed = try Dictionary(parameters.map(FlowArguments.parseParameter), uniquingKeysWith: { $1 })
             // A key file that could not be used fails now, not at the first sign-in.
-            if let privateKeyFile, case .apple = id.kind {
-                _ = try await AppleClientSecret(teamID: "-", keyID: keyID ?? "KEYID", clientID: "-", audience: "-")
-                    .make(privateKeyPEM: try secrets.privateKey(privateKeyFile), now: wiring.io.clock.now())
+            if let privateKeyFile {
+                try await ProviderRegistry.kind(of: id).checkPrivateKeyFile(
+                    privateKeyFile, keyID: keyID, secrets: secrets, now: wiring.io.clock.now())
             }
             let config = try await Providers(configStore: wiring.configStore()).add(
                 id,
