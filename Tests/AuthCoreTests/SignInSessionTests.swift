@@ -199,6 +199,39 @@ struct SignInSessionTests {
                         callbackFields: [:])))
     }
 
+    @Test(
+        "a browser command that exits after its start URL was served gets a new start URL, reported, and the wait goes on; one that exits before anything was served changes nothing; once only"
+    )
+    func browserEndedAfterStart() throws {
+        var handedOff = try awaitingRedirect()
+        #expect(
+            handedOff.next(.browserEnded(startServed: false, freshStartPath: "/start/fresh"), now: now) == .awaitRedirect,
+            "a launcher that handed the URL on: nothing was fetched, nothing is renewed")
+        var session = try awaitingRedirect()
+        #expect(
+            session.next(.browserEnded(startServed: true, freshStartPath: "/start/fresh"), now: now) == .renewStart(path: "/start/fresh"))
+        #expect(
+            session.next(.done, now: now)
+                == .report(.browserEndedWithoutSignIn(provider: provider.id, startURL: URL(string: "http://127.0.0.1:8400/start/fresh")!)))
+        #expect(session.next(.done, now: now) == .awaitRedirect)
+        #expect(
+            session.next(.browserEnded(startServed: true, freshStartPath: "/start/again"), now: now) == .awaitRedirect,
+            "renewed once at most")
+        guard case .exchange = session.next(.redirect(.authorized(AuthorizationResponse(code: "c"))), now: now) else {
+            Issue.record("the redirect through the new start URL is exchanged as any other")
+            return
+        }
+        var reused = try awaitingRedirect()
+        _ = reused.next(.browserEnded(startServed: true, freshStartPath: "/start/fresh"), now: now)
+        _ = reused.next(.done, now: now)
+        _ = reused.next(.done, now: now)
+        guard case .finish(.failure(let error), _) = reused.next(.redirect(.startURLReused), now: now) else {
+            Issue.record("the spent start URL used again ends the sign-in")
+            return
+        }
+        #expect(error.code == .webContextCancelled && error.message.contains("opened twice"))
+    }
+
     @Test("the device flow: a denied poll finishes the sign-in with the provider's error as a value")
     func deviceDenied() throws {
         var session = try session(FlowOptions(timeout: 300, mode: .deviceCode))

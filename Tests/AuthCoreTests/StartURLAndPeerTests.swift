@@ -36,6 +36,52 @@ struct StartURLAndPeerTests {
         #expect(machine.receive(get("/callback?code=c&state=s")).decision == .keepWaiting, "nothing can finish it afterwards")
     }
 
+    @Test(
+        "a served start URL renewed (its browser showed nothing): the new path redirects once, the served one stays spent and ends the sign-in when used"
+    )
+    func startRenewed() {
+        var machine = CallbackStateMachine(expectation: expectation)
+        let early = machine.renewStart(path: "/start/fresh0123456789abcdef0123456789")
+        #expect(!early, "nothing served yet: nothing to renew")
+        _ = machine.receive(get("/start/0123456789abcdef0123456789abcdef"))
+        let renewing = machine.renewStart(path: "/start/fresh0123456789abcdef0123456789")
+        #expect(renewing)
+        #expect(!machine.startServed && machine.spentStartPaths == ["/start/0123456789abcdef0123456789abcdef"])
+        let renewed = machine.receive(get("/start/fresh0123456789abcdef0123456789"))
+        #expect(renewed.decision == .keepWaiting && renewed.response.location == authorize.absoluteString)
+        var other = machine
+        let twice = other.receive(get("/start/fresh0123456789abcdef0123456789"))
+        #expect(twice.decision == .finish(.startURLReused), "one-time in turn")
+        let spent = machine.receive(get("/start/0123456789abcdef0123456789abcdef"))
+        #expect(spent.decision == .finish(.startURLReused) && spent.response.status == 410 && spent.response.location == nil)
+        #expect(machine.receive(get("/callback?code=c&state=s")).decision == .keepWaiting, "nothing can finish it afterwards")
+        let late = machine.renewStart(path: "/start/again0123456789abcdef012345678")
+        #expect(!late, "a finished sign-in renews nothing")
+    }
+
+    @Test("the listener says when its start URL was served, and serves a renewed one to any request that comes after renewStart")
+    func listenerRenewsStart() async throws {
+        let listener = try RedirectListener(host: "127.0.0.1", port: 0, access: .anyLocalUser, peers: InTurn([]))
+        let outcome = Task {
+            let redirect = try await listener.waitForRedirect(
+                CallbackStateMachine(expectation: expectation), until: .distantFuture, clock: ManualClock())
+            redirect.browser.answer(.text(status: 200, "done"))
+            return redirect.outcome
+        }
+        #expect(!listener.startServed)
+        let (first, _) = try await RawLoopbackClient.request("GET /start/0123456789abcdef0123456789abcdef", port: listener.port)
+        #expect(first == 302 && listener.startServed)
+        listener.renewStart(path: "/start/fresh0123456789abcdef0123456789")
+        #expect(!listener.startServed)
+        let (renewed, _) = try await RawLoopbackClient.request("GET /start/fresh0123456789abcdef0123456789", port: listener.port)
+        #expect(renewed == 302 && listener.startServed)
+        // The spent one ends the wait: answered with the sign-in's page (here the test's).
+        let (_, spent) = try await RawLoopbackClient.request("GET /start/0123456789abcdef0123456789abcdef", port: listener.port)
+        #expect(spent.contains("done"))
+        #expect(try await outcome.value == .startURLReused)
+        #expect(!listener.startServed, "nothing is awaited any more")
+    }
+
     @Test("a guessed start path is a 404, a POST to the start URL a 405; neither gives away the authorization URL")
     func startGuessed() {
         var machine = CallbackStateMachine(expectation: expectation)

@@ -31,7 +31,9 @@ public struct AuthorizationResponse: Sendable, Equatable {
 ///   advertised `authorization_response_iss_parameter_supported`, it must be present;
 /// - one use only: once finished, every further request is refused;
 /// - the one-time start URL (`/start/<random>`, docs/authctl.1) redirects to the authorization
-///   URL once; a second request for it ends the sign-in, since another program has it.
+///   URL once; a second request for it ends the sign-in, since another program has it;
+/// - a served start URL may be renewed once its browser has gone (`renewStart(path:)`): the
+///   new path is one-time in turn, and the served one stays spent.
 public struct CallbackStateMachine: Sendable, Equatable {
     /// The one-time local start URL given to the browser instead of the authorization URL,
     /// so that `state`, `nonce` and the PKCE challenge never appear on a command line.
@@ -94,10 +96,13 @@ public struct CallbackStateMachine: Sendable, Equatable {
         public var decision: Decision
     }
 
-    public let expectation: Expectation
+    public private(set) var expectation: Expectation
     public private(set) var isFinished = false
     /// True once the start URL has redirected the browser to the provider.
     public private(set) var startServed = false
+    /// Start paths served and then renewed: a request for one ends the sign-in, as a second
+    /// request for the current one does.
+    public private(set) var spentStartPaths: [String] = []
 
     public init(expectation: Expectation) {
         self.expectation = expectation
@@ -107,6 +112,11 @@ public struct CallbackStateMachine: Sendable, Equatable {
         guard !isFinished else { return refuse(410, "This sign-in has already finished.") }
         if let start = expectation.start, constantTimeEquals(request.path, start.path) {
             return receiveStart(request, start)
+        }
+        if spentStartPaths.contains(where: { constantTimeEquals(request.path, $0) }) {
+            guard request.method == "GET" else { return refuse(405, "Method not allowed.") }
+            isFinished = true
+            return Action(response: .page(status: 410, SignInPage.startReused), decision: .finish(.startURLReused))
         }
         guard request.path == expectation.path else { return refuse(404, "Not found.") }
         let encoded: String?
@@ -179,6 +189,21 @@ public struct CallbackStateMachine: Sendable, Equatable {
         }
         startServed = true
         return Action(response: .redirect(to: start.authorizationURL), decision: .keepWaiting)
+    }
+
+    /// A new one-time start path (at least 128 random bits, like the first) in place of the
+    /// served one, which stays spent; it redirects to the same authorization URL. Only once
+    /// the start URL was served and while nothing has finished: false (nothing changed) otherwise.
+    @discardableResult
+    public mutating func renewStart(path: String) -> Bool {
+        guard !isFinished, startServed, var start = expectation.start, !constantTimeEquals(path, start.path),
+            !spentStartPaths.contains(path)
+        else { return false }
+        spentStartPaths.append(start.path)
+        start.path = path
+        expectation.start = start
+        startServed = false
+        return true
     }
 
     private func refuse(_ status: Int, _ text: String) -> Action {

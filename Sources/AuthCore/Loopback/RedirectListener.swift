@@ -36,6 +36,10 @@ public final class RedirectListener: @unchecked Sendable {
     private let otherUserPage: String
     private let peers: any LoopbackPeerLookup
     private let closed = Mutex(false)
+    /// Whether the current start URL has been served, as the serving loop last saw it.
+    private let served = Mutex(false)
+    /// New start paths asked for (`renewStart(path:)`), not yet given to the state machine.
+    private let renewals = Mutex<[String]>([])
 
     static let maximumConnections = 64
     /// How long a connection may take to send its whole request: a browser sends it at once.
@@ -127,6 +131,18 @@ public final class RedirectListener: @unchecked Sendable {
         closed.withLock { $0 }
     }
 
+    /// True once the current one-time start URL has redirected a browser to the provider,
+    /// while the redirect back is still awaited.
+    public var startServed: Bool { served.withLock { $0 } }
+
+    /// Serves `path` as the one-time start URL from now on, the served one staying spent
+    /// (`CallbackStateMachine.renewStart(path:)`): any request that arrives after this call
+    /// is judged with it.
+    public func renewStart(path: String) {
+        renewals.withLock { $0.append(path) }
+        served.withLock { $0 = false }
+    }
+
     /// What ended the wait: the state machine's outcome, and the browser's request that
     /// brought it, waiting for the page that tells how the sign-in ended.
     public struct Redirect: Sendable {
@@ -196,6 +212,10 @@ public final class RedirectListener: @unchecked Sendable {
             var descriptors = [pollfd(fd: socketFD, events: Int16(POLLIN), revents: 0)]
             descriptors += connections.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
             let ready = poll(&descriptors, nfds_t(descriptors.count), 100)
+            // After the poll: a request that arrived after `renewStart` is judged with its path.
+            for path in renewals.withLock({ pending in
+                defer { pending = [] }; return pending
+            }) { machine.renewStart(path: path) }
             if ready <= 0 { continue }
             // Existing connections first (in reverse so removal keeps indices valid).
             for index in stride(from: connections.count - 1, through: 0, by: -1) where descriptors[index + 1].revents != 0 {
@@ -220,7 +240,9 @@ public final class RedirectListener: @unchecked Sendable {
                     response = .text(status: status, "Bad request.")
                 case .complete(let request):
                     let action = machine.receive(request)
+                    if machine.startServed { served.withLock { $0 = true } }
                     if case .finish(let outcome) = action.decision {
+                        served.withLock { $0 = false }
                         // The request that ends the wait is answered when the outcome is known.
                         let finishing = connections.remove(at: index)
                         return Redirect(outcome: outcome, browser: BrowserAnswer(fd: finishing.fd, fallback: action.response, clock: clock))

@@ -18,6 +18,16 @@ public protocol RedirectReceiver: AnyObject, Sendable {
     func redirect() async throws -> ReceivedRedirect
     /// Stops waiting and frees what the receiver holds. Safe to call more than once.
     func close()
+    /// True once the current one-time start URL has been served (false: none is served).
+    var startServed: Bool { get }
+    /// Serves a new one-time start URL at `path`, the served one staying spent (docs/sign-in.md step 3:
+    /// a browser command that showed nothing). Nothing for a receiver without a start URL.
+    func renewStart(path: String)
+}
+
+extension RedirectReceiver {
+    public var startServed: Bool { false }
+    public func renewStart(path: String) {}
 }
 
 /// What ended the wait for the redirect.

@@ -72,6 +72,22 @@ extension SignInSession {
         return url
     }
 
+    /// The browser command exited before the redirect came. When it had the start URL served
+    /// (a text browser without a terminal fetches it and shows nothing), that URL is spent:
+    /// the listener serves a new one-time start URL, shown on the terminal only, and the
+    /// served one stays spent, so a program that took it first still ends the sign-in by
+    /// using it (docs/sign-in.md step 3). Once only. A command that exited before anything
+    /// was fetched (a launcher that hands the URL on) changes nothing: the wait goes on.
+    mutating func browserEnded(_ redirect: Redirect, startServed: Bool, freshStartPath: String) -> Action {
+        guard startServed, !renewedStart, redirect.authorizationURL != nil, freshStartPath.hasPrefix("/start/"),
+            freshStartPath.count > "/start/".count, freshStartPath != startPath
+        else { return .awaitRedirect }
+        renewedStart = true
+        startPath = freshStartPath
+        step = .renewingStart(redirect)
+        return .renewStart(path: freshStartPath)
+    }
+
     /// `http://HOST:PORT/start/<random>`, HOST being the redirect URI's when it is on this
     /// machine (the browser then reaches the listener as it will for the redirect), else the
     /// listener's own address (a forwarding page's redirect URI is elsewhere).

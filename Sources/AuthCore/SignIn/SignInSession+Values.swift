@@ -16,8 +16,11 @@ extension SignInSession {
         case listen(CallbackStateMachine, redirectURI: URL, until: Date)
         /// Open the browser at this URL (the one-time start URL). → `.browserOpened`
         case openBrowser(URL)
-        /// The redirect, once it arrives (or the receiver's deadline passes). → `.redirect`
+        /// The redirect, once it arrives (or the receiver's deadline passes); while a browser
+        /// command is watched, or its end, whichever comes first. → `.redirect` or `.browserEnded`
         case awaitRedirect
+        /// Serve `path` as the one-time start URL from now on, the served one staying spent. → `.done`
+        case renewStart(path: String)
         /// The device authorization request (RFC 8628 §3.1) for these scopes, through the
         /// token client, bound to the DPoP key when there is one. → `.deviceAuthorization`
         case requestDeviceAuthorization(scopes: [String], discovery: DiscoveryDocument, proofKey: DPoPKey?)
@@ -46,6 +49,10 @@ extension SignInSession {
         case discovery(DiscoveryDocument)
         case receiverOpened(host: String, port: UInt16, servesStartURL: Bool)
         case browserOpened(Bool)
+        /// The browser command exited before the redirect came; `startServed`: it had the
+        /// start URL served first. `freshStartPath`: a new `/start/<random>`, drawn by the
+        /// driver, for the session to use or not.
+        case browserEnded(startServed: Bool, freshStartPath: String)
         case redirect(CallbackStateMachine.Outcome)
         case deviceAuthorization(DeviceAuthorizationResponse)
         /// The token client's answer to `.pushAuthorization`.

@@ -14,7 +14,8 @@ public struct SignInSession: Sendable {
     let redirectOverride: URL?
     let listenAddress: ListenAddress
     let attempt: AuthorizationAttempt
-    let startPath: String
+    /// The one-time start URL's path; a new one once a browser command showed nothing.
+    var startPath: String
     /// The scopes asked for: the provider's defaults, the configured ones and `--scope`.
     let askedScopes: [String]
 
@@ -28,6 +29,7 @@ public struct SignInSession: Sendable {
         case listening(Redirect)
         case openingBrowser(Redirect, authorizationURL: URL)
         case awaitingRedirect(Redirect)
+        case renewingStart(Redirect)
         case exchanging(Redirect, fields: [String: String])
         case making
         // Device flow.
@@ -50,6 +52,8 @@ public struct SignInSession: Sendable {
     var protection = RequestProtection.none
     /// A browser waits for the page that tells how the sign-in ended.
     var browserWaits = false
+    /// The start URL was renewed already: a browser command ends once.
+    var renewedStart = false
 
     var deviceFlow: Bool { options.mode == .deviceCode }
     var implicit: Bool { provider.usesImplicitFlow }
@@ -160,6 +164,11 @@ public struct SignInSession: Sendable {
                 ? .browserOpened(provider: provider.id, startURL: try startURL(redirect))
                 : .openURL(authorizationURL, provider: provider.id)
             return try report([shown, waiting(redirect, now: now)], then: .awaitRedirect(redirect), now: now)
+        case (.awaitingRedirect(let redirect), .browserEnded(let startServed, let freshStartPath)):
+            return browserEnded(redirect, startServed: startServed, freshStartPath: freshStartPath)
+        case (.renewingStart(let redirect), .done):
+            let renewed = SignInEvent.browserEndedWithoutSignIn(provider: provider.id, startURL: try startURL(redirect))
+            return try report([renewed], then: .awaitRedirect(redirect), now: now)
         case (.awaitingRedirect(let redirect), .redirect(let outcome)):
             browserWaits = options.mode != .manual
             return try redirected(outcome, redirect)
