@@ -22,9 +22,11 @@ final class TextBrowserTests {
 
     deinit { try? FileManager.default.removeItem(atPath: authctl.home) }
 
-    /// The sign-in, with the browser given as `how` says; the printed new start URL is
-    /// opened by a second, scripted browser (curl following redirects).
-    func signIn(browser how: String, command: String) async throws -> (AuthctlProcess.Result, renewed: URL?) {
+    /// The sign-in, with the browser given as `how` says; once the new start URL is printed,
+    /// `meanwhile` runs, then a second, scripted browser opens it (curl following redirects).
+    func signIn(browser how: String, command: String, meanwhile: () async throws -> Void = {}) async throws -> (
+        AuthctlProcess.Result, renewed: URL?
+    ) {
         var arguments = ["login", "oidc.fake", "--timeout", "20"]
         var environment: [String: String] = [:]
         switch how {
@@ -41,11 +43,8 @@ final class TextBrowserTests {
             shown[marker.upperBound...].split(whereSeparator: \.isWhitespace).map(String.init).first { $0.hasPrefix("http://") }
         }.flatMap(URL.init(string:))
         if let renewed {
-            let curl = Process()
-            curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            curl.arguments = ["--silent", "--location", "--max-time", "10", "--output", "/dev/null", renewed.absoluteString]
-            try curl.run()
-            await AuthctlProcess.blocking { curl.waitUntilExit() }
+            try await meanwhile()
+            _ = try await shell("curl --silent --location --max-time 10 --output /dev/null '\(renewed.absoluteString)'")
         }
         return (await AuthctlProcess.finish(started, alreadyRead: shown), renewed)
     }
@@ -64,6 +63,47 @@ final class TextBrowserTests {
         #expect(first.map(String.init) != url.absoluteString, "a fresh random path, not the spent one: \(result.stderr)")
         #expect(provider.count("authorize") == 1, "w3m stopped at the start URL; the second browser went on to the provider")
         #expect(provider.count("token") == 1)
+    }
+
+    /// What `/bin/sh -c script` prints, once it has ended (waited for off the concurrency pool).
+    func shell(_ script: String) async throws -> String {
+        let process = Process(), output = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script]
+        process.standardOutput = output
+        try process.run()
+        return await AuthctlProcess.blocking {
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    @Test(
+        "a program that took the start URL first holds nothing usable once it is renewed: its state is refused, the new URL signs in"
+    )
+    func takenStartURLUseless() async throws {
+        // The browser command keeps where the start URL sent it (the authorization URL, with
+        // its state) and exits, as a program that raced for the start URL would hold it.
+        let taken = authctl.home + "/taken"
+        let path = authctl.home + "/taker.sh"
+        try Data(
+            "#!/bin/sh\ncurl --silent --max-time 10 --output /dev/null --write-out '%{redirect_url}' \"$1\" > '\(taken)'\n".utf8
+        ).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o755)
+        var refused = ""
+        let (result, renewed) = try await signIn(browser: "--browser-command", command: path) {
+            // The provider approves the taken request at once; its code goes to the listener.
+            refused = try await shell(
+                """
+                callback=$(curl --silent --max-time 10 --output /dev/null --write-out '%{redirect_url}' "$(cat '\(taken)')")
+                curl --silent --max-time 10 --output /dev/null --write-out '%{http_code}' "$callback"
+                """)
+        }
+        #expect(renewed != nil, "\(result.stderr)")
+        #expect(refused == "400", "the taken state no longer counts: \(refused)")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(provider.count("authorize") == 2 && provider.count("token") == 1, "only the renewed request's code was exchanged")
     }
 
     @Test("a browser command that hands off and exits before anything is fetched (xdg-open): no new start URL, the browser signs in")

@@ -32,8 +32,9 @@ public struct AuthorizationResponse: Sendable, Equatable {
 /// - one use only: once finished, every further request is refused;
 /// - the one-time start URL (`/start/<random>`, docs/authctl.1) redirects to the authorization
 ///   URL once; a second request for it ends the sign-in, since another program has it;
-/// - a served start URL may be renewed once its browser has gone (`renewStart(path:)`): the
-///   new path is one-time in turn, and the served one stays spent.
+/// - a served start URL may be renewed once its browser has gone (`renewStart(to:)`): a new
+///   path to a new authorization request (a new `state`), one-time in turn; the served path
+///   stays spent, and the old `state` is no longer accepted.
 public struct CallbackStateMachine: Sendable, Equatable {
     /// The one-time local start URL given to the browser instead of the authorization URL,
     /// so that `state`, `nonce` and the PKCE challenge never appear on a command line.
@@ -191,17 +192,18 @@ public struct CallbackStateMachine: Sendable, Equatable {
         return Action(response: .redirect(to: start.authorizationURL), decision: .keepWaiting)
     }
 
-    /// A new one-time start path (at least 128 random bits, like the first) in place of the
-    /// served one, which stays spent; it redirects to the same authorization URL. Only once
-    /// the start URL was served and while nothing has finished: false (nothing changed) otherwise.
+    /// Judges by `replacement` from now on: a new authorization request (its own `state`)
+    /// behind a new one-time start path (at least 128 random bits, like the first). The
+    /// served path stays spent, and what was sent with the old `state` no longer counts: a
+    /// program that took the served start URL first holds nothing usable. Only once the start
+    /// URL was served and while nothing has finished: false (nothing changed) otherwise.
     @discardableResult
-    public mutating func renewStart(path: String) -> Bool {
-        guard !isFinished, startServed, var start = expectation.start, !constantTimeEquals(path, start.path),
-            !spentStartPaths.contains(path)
+    public mutating func renewStart(to replacement: Expectation) -> Bool {
+        guard !isFinished, startServed, let served = expectation.start, let fresh = replacement.start,
+            !constantTimeEquals(fresh.path, served.path), !spentStartPaths.contains(fresh.path)
         else { return false }
-        spentStartPaths.append(start.path)
-        start.path = path
-        expectation.start = start
+        spentStartPaths.append(served.path)
+        expectation = replacement
         startServed = false
         return true
     }

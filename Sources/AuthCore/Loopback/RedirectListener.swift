@@ -38,8 +38,8 @@ public final class RedirectListener: @unchecked Sendable {
     private let closed = Mutex(false)
     /// Whether the current start URL has been served, as the serving loop last saw it.
     private let served = Mutex(false)
-    /// New start paths asked for (`renewStart(path:)`), not yet given to the state machine.
-    private let renewals = Mutex<[String]>([])
+    /// Renewed start URLs asked for (`renewStart(to:)`), not yet given to the state machine.
+    private let renewals = Mutex<[CallbackStateMachine.Expectation]>([])
 
     static let maximumConnections = 64
     /// How long a connection may take to send its whole request: a browser sends it at once.
@@ -135,11 +135,11 @@ public final class RedirectListener: @unchecked Sendable {
     /// while the redirect back is still awaited.
     public var startServed: Bool { served.withLock { $0 } }
 
-    /// Serves `path` as the one-time start URL from now on, the served one staying spent
-    /// (`CallbackStateMachine.renewStart(path:)`): any request that arrives after this call
-    /// is judged with it.
-    public func renewStart(path: String) {
-        renewals.withLock { $0.append(path) }
+    /// Judges by `expectation` from now on, its start URL one-time and the served one spent
+    /// (`CallbackStateMachine.renewStart(to:)`): any request that arrives after this call is
+    /// judged so.
+    public func renewStart(to expectation: CallbackStateMachine.Expectation) {
+        renewals.withLock { $0.append(expectation) }
         served.withLock { $0 = false }
     }
 
@@ -212,10 +212,12 @@ public final class RedirectListener: @unchecked Sendable {
             var descriptors = [pollfd(fd: socketFD, events: Int16(POLLIN), revents: 0)]
             descriptors += connections.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
             let ready = poll(&descriptors, nfds_t(descriptors.count), 100)
-            // After the poll: a request that arrived after `renewStart` is judged with its path.
-            for path in renewals.withLock({ pending in
-                defer { pending = [] }; return pending
-            }) { machine.renewStart(path: path) }
+            // After the poll: a request that arrived after `renewStart` is judged by its expectation.
+            let renewed = renewals.withLock { pending in
+                defer { pending = [] }
+                return pending
+            }
+            for expectation in renewed { machine.renewStart(to: expectation) }
             if ready <= 0 { continue }
             // Existing connections first (in reverse so removal keeps indices valid).
             for index in stride(from: connections.count - 1, through: 0, by: -1) where descriptors[index + 1].revents != 0 {

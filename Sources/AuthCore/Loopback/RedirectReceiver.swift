@@ -20,14 +20,15 @@ public protocol RedirectReceiver: AnyObject, Sendable {
     func close()
     /// True once the current one-time start URL has been served (false: none is served).
     var startServed: Bool { get }
-    /// Serves a new one-time start URL at `path`, the served one staying spent (docs/sign-in.md step 3:
-    /// a browser command that showed nothing). Nothing for a receiver without a start URL.
-    func renewStart(path: String)
+    /// Judges by `expectation` from now on: a new one-time start URL to a new authorization
+    /// request, the served one staying spent (docs/sign-in.md step 3: a browser command that
+    /// showed nothing). Nothing for a receiver without a start URL.
+    func renewStart(to expectation: CallbackStateMachine.Expectation)
 }
 
 extension RedirectReceiver {
     public var startServed: Bool { false }
-    public func renewStart(path: String) {}
+    public func renewStart(to expectation: CallbackStateMachine.Expectation) {}
 }
 
 /// What ended the wait for the redirect.

@@ -117,10 +117,12 @@ struct SignInDriver: Sendable {
                     held.browserAnswer = redirect.browser
                     input = .redirect(redirect.outcome)
                 case .browserEnded:
-                    input = .browserEnded(startServed: receiver.startServed, freshStartPath: "/start/" + random.base64URL(bytes: 32))
+                    input = .browserEnded(
+                        startServed: receiver.startServed, fresh: .generate(using: random),
+                        freshStartPath: "/start/" + random.base64URL(bytes: 32))
                 }
-            case .renewStart(let path):
-                held.receiver?.renewStart(path: path)
+            case .renewStart(let expectation):
+                held.receiver?.renewStart(to: expectation)
                 input = .done
             case .requestDeviceAuthorization(let scopes, let discovery, let proofKey):
                 input = .deviceAuthorization(

@@ -54,6 +54,12 @@ extension SignInSession {
             discovery: discovery, redirectURI: prepared.redirectURI, nonce: prepared.nonce, askedScopes: prepared.askedScopes,
             machine: machine, receiverHost: prepared.receiverHost, receiverPort: prepared.receiverPort,
             authorizationURL: servesStartURL ? authorizationURL : nil)
+        if renewing {
+            // The receiver listens already: it judges by the new request from now on.
+            renewing = false
+            step = .renewingStart(redirect)
+            return .renewStart(machine.expectation)
+        }
         return try report(events, then: .listen(redirect), now: now)
     }
 
@@ -74,18 +80,24 @@ extension SignInSession {
 
     /// The browser command exited before the redirect came. When it had the start URL served
     /// (a text browser without a terminal fetches it and shows nothing), that URL is spent:
-    /// the listener serves a new one-time start URL, shown on the terminal only, and the
-    /// served one stays spent, so a program that took it first still ends the sign-in by
-    /// using it (docs/sign-in.md step 3). Once only. A command that exited before anything
-    /// was fetched (a launcher that hands the URL on) changes nothing: the wait goes on.
-    mutating func browserEnded(_ redirect: Redirect, startServed: Bool, freshStartPath: String) -> Action {
+    /// the authorization request is made again with `fresh` (a new `state`, `nonce` and PKCE
+    /// verifier; pushed again when requests are pushed) behind a new one-time start URL,
+    /// shown on the terminal only. The served one stays spent, and a program that took it
+    /// first holds a `state` that no longer counts (docs/sign-in.md step 3). Once only. A
+    /// command that exited before anything was fetched (a launcher that hands the URL on)
+    /// changes nothing: the wait goes on.
+    mutating func browserEnded(
+        _ redirect: Redirect, startServed: Bool, fresh: AuthorizationAttempt, freshStartPath: String, now: Date
+    ) throws -> Action {
         guard startServed, !renewedStart, redirect.authorizationURL != nil, freshStartPath.hasPrefix("/start/"),
-            freshStartPath.count > "/start/".count, freshStartPath != startPath
+            freshStartPath.count > "/start/".count, freshStartPath != startPath, fresh.state != attempt.state
         else { return .awaitRedirect }
         renewedStart = true
+        renewing = true
+        attempt = fresh
         startPath = freshStartPath
-        step = .renewingStart(redirect)
-        return .renewStart(path: freshStartPath)
+        return try prepareRedirect(
+            redirect.discovery, host: redirect.receiverHost, port: redirect.receiverPort, servesStartURL: true, now: now)
     }
 
     /// `http://HOST:PORT/start/<random>`, HOST being the redirect URI's when it is on this

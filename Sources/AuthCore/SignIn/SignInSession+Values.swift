@@ -19,8 +19,9 @@ extension SignInSession {
         /// The redirect, once it arrives (or the receiver's deadline passes); while a browser
         /// command is watched, or its end, whichever comes first. → `.redirect` or `.browserEnded`
         case awaitRedirect
-        /// Serve `path` as the one-time start URL from now on, the served one staying spent. → `.done`
-        case renewStart(path: String)
+        /// The receiver judges by `expectation` from now on: a new one-time start URL to a new
+        /// authorization request, the served one staying spent. → `.done`
+        case renewStart(CallbackStateMachine.Expectation)
         /// The device authorization request (RFC 8628 §3.1) for these scopes, through the
         /// token client, bound to the DPoP key when there is one. → `.deviceAuthorization`
         case requestDeviceAuthorization(scopes: [String], discovery: DiscoveryDocument, proofKey: DPoPKey?)
@@ -50,9 +51,9 @@ extension SignInSession {
         case receiverOpened(host: String, port: UInt16, servesStartURL: Bool)
         case browserOpened(Bool)
         /// The browser command exited before the redirect came; `startServed`: it had the
-        /// start URL served first. `freshStartPath`: a new `/start/<random>`, drawn by the
-        /// driver, for the session to use or not.
-        case browserEnded(startServed: Bool, freshStartPath: String)
+        /// start URL served first. `fresh` and `freshStartPath` (`/start/<random>`): drawn by
+        /// the driver as at the start, for the session to use or not.
+        case browserEnded(startServed: Bool, fresh: AuthorizationAttempt, freshStartPath: String)
         case redirect(CallbackStateMachine.Outcome)
         case deviceAuthorization(DeviceAuthorizationResponse)
         /// The token client's answer to `.pushAuthorization`.

@@ -13,7 +13,9 @@ public struct SignInSession: Sendable {
     let parameters: [(String, String)]
     let redirectOverride: URL?
     let listenAddress: ListenAddress
-    let attempt: AuthorizationAttempt
+    /// `state`, `nonce` and the PKCE verifier; new ones with a renewed start URL. (Its DPoP
+    /// key is the first attempt's, in `protection`, for the whole sign-in.)
+    var attempt: AuthorizationAttempt
     /// The one-time start URL's path; a new one once a browser command showed nothing.
     var startPath: String
     /// The scopes asked for: the provider's defaults, the configured ones and `--scope`.
@@ -54,6 +56,8 @@ public struct SignInSession: Sendable {
     var browserWaits = false
     /// The start URL was renewed already: a browser command ends once.
     var renewedStart = false
+    /// The authorization request being made again is for a renewed start URL.
+    var renewing = false
 
     var deviceFlow: Bool { options.mode == .deviceCode }
     var implicit: Bool { provider.usesImplicitFlow }
@@ -164,8 +168,8 @@ public struct SignInSession: Sendable {
                 ? .browserOpened(provider: provider.id, startURL: try startURL(redirect))
                 : .openURL(authorizationURL, provider: provider.id)
             return try report([shown, waiting(redirect, now: now)], then: .awaitRedirect(redirect), now: now)
-        case (.awaitingRedirect(let redirect), .browserEnded(let startServed, let freshStartPath)):
-            return browserEnded(redirect, startServed: startServed, freshStartPath: freshStartPath)
+        case (.awaitingRedirect(let redirect), .browserEnded(let startServed, let fresh, let freshStartPath)):
+            return try browserEnded(redirect, startServed: startServed, fresh: fresh, freshStartPath: freshStartPath, now: now)
         case (.renewingStart(let redirect), .done):
             let renewed = SignInEvent.browserEndedWithoutSignIn(provider: provider.id, startURL: try startURL(redirect))
             return try report([renewed], then: .awaitRedirect(redirect), now: now)
