@@ -138,7 +138,7 @@ struct SignInSessionTests {
             return
         }
         #expect(renewal.state == fresh.state && renewal.start?.authorizationURL.absoluteString.hasSuffix("request_uri%3Aabc") == true)
-        _ = session.next(.done, now: now)
+        _ = session.next(.startRenewed(true), now: now)
         _ = session.next(.done, now: now)
         guard case .exchange(_, _, _, let proof, _) = session.next(.redirect(.authorized(AuthorizationResponse(code: "c"))), now: now)
         else {
@@ -239,7 +239,7 @@ struct SignInSessionTests {
         let renewedURL = try #require(renewal.start?.authorizationURL.absoluteString)
         #expect(renewedURL.contains("state=\(fresh.state)") && !renewedURL.contains(attempt.state), "a new authorization request")
         #expect(
-            session.next(.done, now: now)
+            session.next(.startRenewed(true), now: now)
                 == .report(.browserEndedWithoutSignIn(provider: provider.id, startURL: URL(string: "http://127.0.0.1:8400/start/fresh")!)))
         #expect(session.next(.done, now: now) == .awaitRedirect)
         #expect(
@@ -251,9 +251,18 @@ struct SignInSessionTests {
                     .authorizationCode(code: "c", redirectURI: redirectURI, codeVerifier: fresh.pkce.codeVerifier), discovery: discovery,
                     idToken: .init(nonce: fresh.nonce), proof: .none, resource: nil),
             "the new request's verifier and nonce")
+        var late = try awaitingRedirect()
+        _ = late.next(.browserEnded(startServed: true, fresh: fresh, freshStartPath: "/start/fresh"), now: now)
+        #expect(late.next(.startRenewed(false), now: now) == .awaitRedirect, "the redirect came first: nothing is reported")
+        #expect(
+            late.next(.redirect(.authorized(AuthorizationResponse(code: "c"))), now: now)
+                == .exchange(
+                    .authorizationCode(code: "c", redirectURI: redirectURI, codeVerifier: attempt.pkce.codeVerifier), discovery: discovery,
+                    idToken: .init(nonce: nonce), proof: .none, resource: nil),
+            "exchanged by the request as it was")
         var reused = try awaitingRedirect()
         _ = reused.next(.browserEnded(startServed: true, fresh: fresh, freshStartPath: "/start/fresh"), now: now)
-        _ = reused.next(.done, now: now)
+        _ = reused.next(.startRenewed(true), now: now)
         _ = reused.next(.done, now: now)
         guard case .finish(.failure(let error), _) = reused.next(.redirect(.startURLReused), now: now) else {
             Issue.record("the spent start URL used again ends the sign-in")

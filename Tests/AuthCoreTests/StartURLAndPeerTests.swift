@@ -86,8 +86,8 @@ struct StartURLAndPeerTests {
         #expect(!listener.startServed)
         let (first, _) = try await RawLoopbackClient.request("GET /start/0123456789abcdef0123456789abcdef", port: listener.port)
         #expect(first == 302 && listener.startServed)
-        listener.renewStart(to: renewal)
-        #expect(!listener.startServed)
+        let taken = listener.renewStart(to: renewal)
+        #expect(taken && !listener.startServed)
         let (renewed, _) = try await RawLoopbackClient.request("GET /start/fresh0123456789abcdef0123456789", port: listener.port)
         #expect(renewed == 302 && listener.startServed)
         let (oldState, _) = try await RawLoopbackClient.request("GET /callback?code=attacker&state=s", port: listener.port)
@@ -96,6 +96,8 @@ struct StartURLAndPeerTests {
         #expect(answer.contains("done"))
         #expect(try await outcome.value == .authorized(AuthorizationResponse(code: "c")))
         #expect(!listener.startServed, "nothing is awaited any more")
+        let late = listener.renewStart(to: renewal)
+        #expect(!late, "a wait that has ended renews nothing")
     }
 
     @Test("a guessed start path is a 404, a POST to the start URL a 405; neither gives away the authorization URL")

@@ -36,10 +36,18 @@ public final class RedirectListener: @unchecked Sendable {
     private let otherUserPage: String
     private let peers: any LoopbackPeerLookup
     private let closed = Mutex(false)
-    /// Whether the current start URL has been served, as the serving loop last saw it.
-    private let served = Mutex(false)
-    /// Renewed start URLs asked for (`renewStart(to:)`), not yet given to the state machine.
-    private let renewals = Mutex<[CallbackStateMachine.Expectation]>([])
+    /// What `startServed` and `renewStart(to:)` share with the serving loop, which judges
+    /// each request under this lock, so that a renewal and a request are never judged at once.
+    private let shared = Mutex(Shared())
+
+    private struct Shared {
+        /// The current start URL has been served.
+        var served = false
+        /// The wait has ended (a redirect, a refusal, the timeout).
+        var ended = false
+        /// Renewals taken, not yet given to the state machine.
+        var renewals: [CallbackStateMachine.Expectation] = []
+    }
 
     static let maximumConnections = 64
     /// How long a connection may take to send its whole request: a browser sends it at once.
@@ -133,14 +141,18 @@ public final class RedirectListener: @unchecked Sendable {
 
     /// True once the current one-time start URL has redirected a browser to the provider,
     /// while the redirect back is still awaited.
-    public var startServed: Bool { served.withLock { $0 } }
+    public var startServed: Bool { shared.withLock { $0.served && !$0.ended } }
 
     /// Judges by `expectation` from now on, its start URL one-time and the served one spent
-    /// (`CallbackStateMachine.renewStart(to:)`): any request that arrives after this call is
-    /// judged so.
-    public func renewStart(to expectation: CallbackStateMachine.Expectation) {
-        renewals.withLock { $0.append(expectation) }
-        served.withLock { $0 = false }
+    /// (`CallbackStateMachine.renewStart(to:)`): every request not judged yet is judged so.
+    /// False, changing nothing, when the wait has ended or the start URL was not served.
+    public func renewStart(to expectation: CallbackStateMachine.Expectation) -> Bool {
+        shared.withLock { shared in
+            guard shared.served, !shared.ended else { return false }
+            shared.renewals.append(expectation)
+            shared.served = false
+            return true
+        }
     }
 
     /// What ended the wait: the state machine's outcome, and the browser's request that
@@ -192,7 +204,11 @@ public final class RedirectListener: @unchecked Sendable {
     ) throws -> Redirect {
         var machine = initial
         var connections: [Connection] = []
-        defer { for connection in connections { _ = Glibc.close(connection.fd) } }
+        defer {
+            for connection in connections { _ = Glibc.close(connection.fd) }
+            // However it ends (the timeout, Ctrl-C): nothing is renewed any more.
+            shared.withLock { $0.ended = true }
+        }
         while true {
             if cancelled.isSet || isClosed {
                 throw AuthError.cancelled("the sign-in was cancelled. Run the command again to sign in")
@@ -212,12 +228,6 @@ public final class RedirectListener: @unchecked Sendable {
             var descriptors = [pollfd(fd: socketFD, events: Int16(POLLIN), revents: 0)]
             descriptors += connections.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
             let ready = poll(&descriptors, nfds_t(descriptors.count), 100)
-            // After the poll: a request that arrived after `renewStart` is judged by its expectation.
-            let renewed = renewals.withLock { pending in
-                defer { pending = [] }
-                return pending
-            }
-            for expectation in renewed { machine.renewStart(to: expectation) }
             if ready <= 0 { continue }
             // Existing connections first (in reverse so removal keeps indices valid).
             for index in stride(from: connections.count - 1, through: 0, by: -1) where descriptors[index + 1].revents != 0 {
@@ -241,10 +251,8 @@ public final class RedirectListener: @unchecked Sendable {
                 case .invalid(let status):
                     response = .text(status: status, "Bad request.")
                 case .complete(let request):
-                    let action = machine.receive(request)
-                    if machine.startServed { served.withLock { $0 = true } }
+                    let action = judge(request, &machine)
                     if case .finish(let outcome) = action.decision {
-                        served.withLock { $0 = false }
                         // The request that ends the wait is answered when the outcome is known.
                         let finishing = connections.remove(at: index)
                         return Redirect(outcome: outcome, browser: BrowserAnswer(fd: finishing.fd, fallback: action.response, clock: clock))
@@ -263,6 +271,18 @@ public final class RedirectListener: @unchecked Sendable {
                 }
                 connections.append(client)
             }
+        }
+    }
+
+    /// A request judged by the state machine, with the renewals taken before it (under the lock).
+    private func judge(_ request: ReceivedRequest, _ machine: inout CallbackStateMachine) -> CallbackStateMachine.Action {
+        shared.withLock { shared in
+            for expectation in shared.renewals { machine.renewStart(to: expectation) }
+            shared.renewals = []
+            let action = machine.receive(request)
+            shared.served = machine.startServed
+            if case .finish = action.decision { shared.ended = true }
+            return action
         }
     }
 

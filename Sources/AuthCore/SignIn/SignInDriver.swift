@@ -122,8 +122,7 @@ struct SignInDriver: Sendable {
                         freshStartPath: "/start/" + random.base64URL(bytes: 32))
                 }
             case .renewStart(let expectation):
-                held.receiver?.renewStart(to: expectation)
-                input = .done
+                input = .startRenewed(held.receiver?.renewStart(to: expectation) ?? false)
             case .requestDeviceAuthorization(let scopes, let discovery, let proofKey):
                 input = .deviceAuthorization(
                     try await tokens.deviceAuthorization(

@@ -54,10 +54,10 @@ extension SignInSession {
             discovery: discovery, redirectURI: prepared.redirectURI, nonce: prepared.nonce, askedScopes: prepared.askedScopes,
             machine: machine, receiverHost: prepared.receiverHost, receiverPort: prepared.receiverPort,
             authorizationURL: servesStartURL ? authorizationURL : nil)
-        if renewing {
+        if let undo = renewing {
             // The receiver listens already: it judges by the new request from now on.
-            renewing = false
-            step = .renewingStart(redirect)
+            renewing = nil
+            step = .renewingStart(redirect, undo: undo)
             return .renewStart(machine.expectation)
         }
         return try report(events, then: .listen(redirect), now: now)
@@ -93,7 +93,7 @@ extension SignInSession {
             freshStartPath.count > "/start/".count, freshStartPath != startPath, fresh.state != attempt.state
         else { return .awaitRedirect }
         renewedStart = true
-        renewing = true
+        renewing = Renewal(redirect: redirect, attempt: attempt, startPath: startPath)
         attempt = fresh
         startPath = freshStartPath
         return try prepareRedirect(

@@ -20,7 +20,8 @@ extension SignInSession {
         /// command is watched, or its end, whichever comes first. → `.redirect` or `.browserEnded`
         case awaitRedirect
         /// The receiver judges by `expectation` from now on: a new one-time start URL to a new
-        /// authorization request, the served one staying spent. → `.done`
+        /// authorization request, the served one staying spent; unless the redirect came
+        /// first. → `.startRenewed`
         case renewStart(CallbackStateMachine.Expectation)
         /// The device authorization request (RFC 8628 §3.1) for these scopes, through the
         /// token client, bound to the DPoP key when there is one. → `.deviceAuthorization`
@@ -54,6 +55,9 @@ extension SignInSession {
         /// start URL served first. `fresh` and `freshStartPath` (`/start/<random>`): drawn by
         /// the driver as at the start, for the session to use or not.
         case browserEnded(startServed: Bool, fresh: AuthorizationAttempt, freshStartPath: String)
+        /// The receiver's answer to `.renewStart`: false when the redirect came first (by the
+        /// request as it was).
+        case startRenewed(Bool)
         case redirect(CallbackStateMachine.Outcome)
         case deviceAuthorization(DeviceAuthorizationResponse)
         /// The token client's answer to `.pushAuthorization`.
@@ -124,6 +128,13 @@ extension SignInSession {
         var receiverPort: UInt16
         var servesStartURL: Bool
         var authorizationEndpoint: URL
+    }
+
+    /// What a renewed start URL replaces, kept until the receiver has taken the renewal.
+    struct Renewal: Sendable {
+        var redirect: Redirect
+        var attempt: AuthorizationAttempt
+        var startPath: String
     }
 
     /// A device sign-in once the provider has issued its codes.

@@ -31,7 +31,7 @@ public struct SignInSession: Sendable {
         case listening(Redirect)
         case openingBrowser(Redirect, authorizationURL: URL)
         case awaitingRedirect(Redirect)
-        case renewingStart(Redirect)
+        case renewingStart(Redirect, undo: Renewal)
         case exchanging(Redirect, fields: [String: String])
         case making
         // Device flow.
@@ -56,8 +56,9 @@ public struct SignInSession: Sendable {
     var browserWaits = false
     /// The start URL was renewed already: a browser command ends once.
     var renewedStart = false
-    /// The authorization request being made again is for a renewed start URL.
-    var renewing = false
+    /// The authorization request being made again is for a renewed start URL: what was
+    /// before it, should the redirect come first.
+    var renewing: Renewal?
 
     var deviceFlow: Bool { options.mode == .deviceCode }
     var implicit: Bool { provider.usesImplicitFlow }
@@ -170,7 +171,12 @@ public struct SignInSession: Sendable {
             return try report([shown, waiting(redirect, now: now)], then: .awaitRedirect(redirect), now: now)
         case (.awaitingRedirect(let redirect), .browserEnded(let startServed, let fresh, let freshStartPath)):
             return try browserEnded(redirect, startServed: startServed, fresh: fresh, freshStartPath: freshStartPath, now: now)
-        case (.renewingStart(let redirect), .done):
+        case (.renewingStart(let redirect, let undo), .startRenewed(let renewedNow)):
+            guard renewedNow else {
+                // The redirect came first: the sign-in goes on as it was.
+                (attempt, startPath) = (undo.attempt, undo.startPath)
+                return try proceed(.awaitRedirect(undo.redirect), now: now)
+            }
             let renewed = SignInEvent.browserEndedWithoutSignIn(provider: provider.id, startURL: try startURL(redirect))
             return try report([renewed], then: .awaitRedirect(redirect), now: now)
         case (.awaitingRedirect(let redirect), .redirect(let outcome)):
