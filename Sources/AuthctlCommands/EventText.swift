@@ -56,6 +56,11 @@ struct EventText: AuthEventSink {
             return .notice(
                 "Opened the browser to sign in to \(provider). If no browser window appeared, open this URL (it works once):\n  \(startURL.absoluteString)"
             )
+        case .browserEndedWithoutSignIn(let provider, let startURL):
+            // A notice, as the first start URL's: without it the person has no way in.
+            return .notice(
+                "The browser command exited without finishing the sign-in to \(provider). If no sign-in page was shown, open this URL (it works once):\n  \(startURL.absoluteString)"
+            )
         case .browserCommandFailed(let program, let status):
             guard let status else {
                 return .notice(

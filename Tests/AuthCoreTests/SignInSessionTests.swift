@@ -121,6 +121,25 @@ struct SignInSessionTests {
         _ = session.next(.browserOpened(true), now: now)
         _ = session.next(.done, now: now)
         _ = session.next(.done, now: now)
+        // A browser command that had the start URL served and showed nothing: the new request
+        // is pushed again (its state, its request_uri), proved by the same key.
+        let fresh = AuthorizationAttempt.generate(using: SeededRandom(seed: 9))
+        let repushed = session.next(.browserEnded(startServed: true, fresh: fresh, freshStartPath: "/start/fresh"), now: now)
+        guard case .pushAuthorization(let again, _, _) = repushed else {
+            Issue.record("the renewed request is pushed: \(repushed)")
+            return
+        }
+        let pushedAgain = Dictionary(again.parameters, uniquingKeysWith: { a, _ in a })
+        #expect(pushedAgain["state"] == fresh.state && pushedAgain["dpop_jkt"] == attempt.proofKey.thumbprint)
+        let renewed = session.next(
+            .pushed(TokenClient.Pushed(requestURI: "urn:ietf:params:oauth:request_uri:abc", expiresIn: 60)), now: now)
+        guard case .renewStart(let renewal) = renewed else {
+            Issue.record("then the receiver judges by it: \(renewed)")
+            return
+        }
+        #expect(renewal.state == fresh.state && renewal.start?.authorizationURL.absoluteString.hasSuffix("request_uri%3Aabc") == true)
+        _ = session.next(.startRenewed(true), now: now)
+        _ = session.next(.done, now: now)
         guard case .exchange(_, _, _, let proof, _) = session.next(.redirect(.authorized(AuthorizationResponse(code: "c"))), now: now)
         else {
             Issue.record("the exchange")
@@ -197,6 +216,59 @@ struct SignInSessionTests {
                         source: .tokens(tokens, askedScopes: ["openid", "profile", "email"]), discovery: discovery, clientID: "client",
                         nonce: nil,
                         callbackFields: [:])))
+    }
+
+    @Test(
+        "a browser command that exits after its start URL was served: a new request (new state) behind a new start URL, reported, and the wait goes on; one that exits before anything was served changes nothing; once only"
+    )
+    func browserEndedAfterStart() throws {
+        let fresh = AuthorizationAttempt.generate(using: SeededRandom(seed: 7))
+        var handedOff = try awaitingRedirect()
+        #expect(
+            handedOff.next(.browserEnded(startServed: false, fresh: fresh, freshStartPath: "/start/fresh"), now: now) == .awaitRedirect,
+            "a launcher that handed the URL on: nothing was fetched, nothing is renewed")
+        var session = try awaitingRedirect()
+        guard
+            case .renewStart(let renewal) = session.next(
+                .browserEnded(startServed: true, fresh: fresh, freshStartPath: "/start/fresh"), now: now)
+        else {
+            Issue.record("the start URL is renewed")
+            return
+        }
+        #expect(renewal.state == fresh.state && renewal.start?.path == "/start/fresh" && renewal.path == "/callback")
+        let renewedURL = try #require(renewal.start?.authorizationURL.absoluteString)
+        #expect(renewedURL.contains("state=\(fresh.state)") && !renewedURL.contains(attempt.state), "a new authorization request")
+        #expect(
+            session.next(.startRenewed(true), now: now)
+                == .report(.browserEndedWithoutSignIn(provider: provider.id, startURL: URL(string: "http://127.0.0.1:8400/start/fresh")!)))
+        #expect(session.next(.done, now: now) == .awaitRedirect)
+        #expect(
+            session.next(.browserEnded(startServed: true, fresh: fresh, freshStartPath: "/start/again"), now: now) == .awaitRedirect,
+            "renewed once at most")
+        #expect(
+            session.next(.redirect(.authorized(AuthorizationResponse(code: "c"))), now: now)
+                == .exchange(
+                    .authorizationCode(code: "c", redirectURI: redirectURI, codeVerifier: fresh.pkce.codeVerifier), discovery: discovery,
+                    idToken: .init(nonce: fresh.nonce), proof: .none, resource: nil),
+            "the new request's verifier and nonce")
+        var late = try awaitingRedirect()
+        _ = late.next(.browserEnded(startServed: true, fresh: fresh, freshStartPath: "/start/fresh"), now: now)
+        #expect(late.next(.startRenewed(false), now: now) == .awaitRedirect, "the redirect came first: nothing is reported")
+        #expect(
+            late.next(.redirect(.authorized(AuthorizationResponse(code: "c"))), now: now)
+                == .exchange(
+                    .authorizationCode(code: "c", redirectURI: redirectURI, codeVerifier: attempt.pkce.codeVerifier), discovery: discovery,
+                    idToken: .init(nonce: nonce), proof: .none, resource: nil),
+            "exchanged by the request as it was")
+        var reused = try awaitingRedirect()
+        _ = reused.next(.browserEnded(startServed: true, fresh: fresh, freshStartPath: "/start/fresh"), now: now)
+        _ = reused.next(.startRenewed(true), now: now)
+        _ = reused.next(.done, now: now)
+        guard case .finish(.failure(let error), _) = reused.next(.redirect(.startURLReused), now: now) else {
+            Issue.record("the spent start URL used again ends the sign-in")
+            return
+        }
+        #expect(error.code == .webContextCancelled && error.message.contains("opened twice"))
     }
 
     @Test("the device flow: a denied poll finishes the sign-in with the provider's error as a value")

@@ -36,6 +36,70 @@ struct StartURLAndPeerTests {
         #expect(machine.receive(get("/callback?code=c&state=s")).decision == .keepWaiting, "nothing can finish it afterwards")
     }
 
+    /// The expectation of a renewed start URL: a new path to a new request with a new `state`.
+    var renewal: CallbackStateMachine.Expectation {
+        .init(
+            path: "/callback", state: "t", issuer: "https://idp.example",
+            start: .init(path: "/start/fresh0123456789abcdef0123456789", authorizationURL: renewedAuthorize))
+    }
+    let renewedAuthorize = URL(string: "https://idp.example/authorize?state=t&nonce=m&code_challenge=d")!
+
+    @Test(
+        "a served start URL renewed (its browser showed nothing): the new path leads to a new request, once; the served one stays spent; the old state counts no more"
+    )
+    func startRenewed() {
+        var machine = CallbackStateMachine(expectation: expectation)
+        let early = machine.renewStart(to: renewal)
+        #expect(!early, "nothing served yet: nothing to renew")
+        _ = machine.receive(get("/start/0123456789abcdef0123456789abcdef"))
+        let renewing = machine.renewStart(to: renewal)
+        #expect(renewing)
+        #expect(!machine.startServed && machine.spentStartPaths == ["/start/0123456789abcdef0123456789abcdef"])
+        let renewed = machine.receive(get("/start/fresh0123456789abcdef0123456789"))
+        #expect(renewed.decision == .keepWaiting && renewed.response.location == renewedAuthorize.absoluteString)
+        var other = machine
+        let twice = other.receive(get("/start/fresh0123456789abcdef0123456789"))
+        #expect(twice.decision == .finish(.startURLReused), "one-time in turn")
+        var taken = machine
+        let oldState = taken.receive(get("/callback?code=attacker&state=s"))
+        #expect(oldState.decision == .keepWaiting && oldState.response.status == 400, "what was taken with the served URL counts no more")
+        #expect(taken.receive(get("/callback?code=c&state=t")).decision == .finish(.authorized(AuthorizationResponse(code: "c"))))
+        let spent = machine.receive(get("/start/0123456789abcdef0123456789abcdef"))
+        #expect(spent.decision == .finish(.startURLReused) && spent.response.status == 410 && spent.response.location == nil)
+        #expect(machine.receive(get("/callback?code=c&state=t")).decision == .keepWaiting, "nothing can finish it afterwards")
+        var late = CallbackStateMachine(expectation: expectation)
+        _ = late.receive(get("/start/0123456789abcdef0123456789abcdef"))
+        _ = late.receive(get("/callback?code=c&state=s"))
+        let afterEnd = late.renewStart(to: renewal)
+        #expect(!afterEnd, "a finished sign-in renews nothing")
+    }
+
+    @Test("the listener says when its start URL was served, and judges by a renewal any request that comes after renewStart")
+    func listenerRenewsStart() async throws {
+        let listener = try RedirectListener(host: "127.0.0.1", port: 0, access: .anyLocalUser, peers: InTurn([]))
+        let outcome = Task {
+            let redirect = try await listener.waitForRedirect(
+                CallbackStateMachine(expectation: expectation), until: .distantFuture, clock: ManualClock())
+            redirect.browser.answer(.text(status: 200, "done"))
+            return redirect.outcome
+        }
+        #expect(!listener.startServed)
+        let (first, _) = try await RawLoopbackClient.request("GET /start/0123456789abcdef0123456789abcdef", port: listener.port)
+        #expect(first == 302 && listener.startServed)
+        let taken = listener.renewStart(to: renewal)
+        #expect(taken && !listener.startServed)
+        let (renewed, _) = try await RawLoopbackClient.request("GET /start/fresh0123456789abcdef0123456789", port: listener.port)
+        #expect(renewed == 302 && listener.startServed)
+        let (oldState, _) = try await RawLoopbackClient.request("GET /callback?code=attacker&state=s", port: listener.port)
+        #expect(oldState == 400)
+        let (_, answer) = try await RawLoopbackClient.request("GET /callback?code=c&state=t", port: listener.port)
+        #expect(answer.contains("done"))
+        #expect(try await outcome.value == .authorized(AuthorizationResponse(code: "c")))
+        #expect(!listener.startServed, "nothing is awaited any more")
+        let late = listener.renewStart(to: renewal)
+        #expect(!late, "a wait that has ended renews nothing")
+    }
+
     @Test("a guessed start path is a 404, a POST to the start URL a 405; neither gives away the authorization URL")
     func startGuessed() {
         var machine = CallbackStateMachine(expectation: expectation)

@@ -10,6 +10,10 @@ public enum SignInEvent: Sendable, Equatable {
     /// carries no `state`, `nonce` or challenge, is served once and only to the user's own
     /// processes (docs/security.md).
     case browserOpened(provider: ProviderID, startURL: URL)
+    /// The browser command exited after the start URL was served, and no redirect came back
+    /// (a text browser without a terminal shows nothing): the served start URL is spent, so
+    /// a new one-time start URL is shown, as private as the first (docs/sign-in.md step 3).
+    case browserEndedWithoutSignIn(provider: ProviderID, startURL: URL)
     /// The browser command the person chose failed: `program` exited with `status` (not 0)
     /// within a second, or could not be started (`status` nil); the URL is shown instead (`openURL`).
     case browserCommandFailed(program: String, status: Int32?)

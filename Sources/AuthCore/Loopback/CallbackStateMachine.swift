@@ -31,7 +31,10 @@ public struct AuthorizationResponse: Sendable, Equatable {
 ///   advertised `authorization_response_iss_parameter_supported`, it must be present;
 /// - one use only: once finished, every further request is refused;
 /// - the one-time start URL (`/start/<random>`, docs/authctl.1) redirects to the authorization
-///   URL once; a second request for it ends the sign-in, since another program has it.
+///   URL once; a second request for it ends the sign-in, since another program has it;
+/// - a served start URL may be renewed once its browser has gone (`renewStart(to:)`): a new
+///   path to a new authorization request (a new `state`), one-time in turn; the served path
+///   stays spent, and the old `state` is no longer accepted.
 public struct CallbackStateMachine: Sendable, Equatable {
     /// The one-time local start URL given to the browser instead of the authorization URL,
     /// so that `state`, `nonce` and the PKCE challenge never appear on a command line.
@@ -94,10 +97,13 @@ public struct CallbackStateMachine: Sendable, Equatable {
         public var decision: Decision
     }
 
-    public let expectation: Expectation
+    public private(set) var expectation: Expectation
     public private(set) var isFinished = false
     /// True once the start URL has redirected the browser to the provider.
     public private(set) var startServed = false
+    /// Start paths served and then renewed: a request for one ends the sign-in, as a second
+    /// request for the current one does.
+    public private(set) var spentStartPaths: [String] = []
 
     public init(expectation: Expectation) {
         self.expectation = expectation
@@ -107,6 +113,11 @@ public struct CallbackStateMachine: Sendable, Equatable {
         guard !isFinished else { return refuse(410, "This sign-in has already finished.") }
         if let start = expectation.start, constantTimeEquals(request.path, start.path) {
             return receiveStart(request, start)
+        }
+        if spentStartPaths.contains(where: { constantTimeEquals(request.path, $0) }) {
+            guard request.method == "GET" else { return refuse(405, "Method not allowed.") }
+            isFinished = true
+            return Action(response: .page(status: 410, SignInPage.startReused), decision: .finish(.startURLReused))
         }
         guard request.path == expectation.path else { return refuse(404, "Not found.") }
         let encoded: String?
@@ -179,6 +190,22 @@ public struct CallbackStateMachine: Sendable, Equatable {
         }
         startServed = true
         return Action(response: .redirect(to: start.authorizationURL), decision: .keepWaiting)
+    }
+
+    /// Judges by `replacement` from now on: a new authorization request (its own `state`)
+    /// behind a new one-time start path (at least 128 random bits, like the first). The
+    /// served path stays spent, and what was sent with the old `state` no longer counts: a
+    /// program that took the served start URL first holds nothing usable. Only once the start
+    /// URL was served and while nothing has finished: false (nothing changed) otherwise.
+    @discardableResult
+    public mutating func renewStart(to replacement: Expectation) -> Bool {
+        guard !isFinished, startServed, let served = expectation.start, let fresh = replacement.start,
+            !constantTimeEquals(fresh.path, served.path), !spentStartPaths.contains(fresh.path)
+        else { return false }
+        spentStartPaths.append(served.path)
+        expectation = replacement
+        startServed = false
+        return true
     }
 
     private func refuse(_ status: Int, _ text: String) -> Action {

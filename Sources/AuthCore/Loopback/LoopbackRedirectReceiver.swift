@@ -15,6 +15,8 @@ public final class LoopbackRedirectReceiver: RedirectReceiver {
     public var host: String { listener.host }
     public var port: UInt16 { listener.port }
     public var servesStartURL: Bool { true }
+    public var startServed: Bool { listener.startServed }
+    public func renewStart(to expectation: CallbackStateMachine.Expectation) -> Bool { listener.renewStart(to: expectation) }
 
     public func start(_ machine: CallbackStateMachine, redirectURI: URL, until deadline: Date, events: any AuthEventSink) {
         let listener = self.listener, clock = self.clock

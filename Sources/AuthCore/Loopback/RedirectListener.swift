@@ -36,6 +36,18 @@ public final class RedirectListener: @unchecked Sendable {
     private let otherUserPage: String
     private let peers: any LoopbackPeerLookup
     private let closed = Mutex(false)
+    /// What `startServed` and `renewStart(to:)` share with the serving loop, which judges
+    /// each request under this lock, so that a renewal and a request are never judged at once.
+    private let shared = Mutex(Shared())
+
+    private struct Shared {
+        /// The current start URL has been served.
+        var served = false
+        /// The wait has ended (a redirect, a refusal, the timeout).
+        var ended = false
+        /// Renewals taken, not yet given to the state machine.
+        var renewals: [CallbackStateMachine.Expectation] = []
+    }
 
     static let maximumConnections = 64
     /// How long a connection may take to send its whole request: a browser sends it at once.
@@ -127,6 +139,22 @@ public final class RedirectListener: @unchecked Sendable {
         closed.withLock { $0 }
     }
 
+    /// True once the current one-time start URL has redirected a browser to the provider,
+    /// while the redirect back is still awaited.
+    public var startServed: Bool { shared.withLock { $0.served && !$0.ended } }
+
+    /// Judges by `expectation` from now on, its start URL one-time and the served one spent
+    /// (`CallbackStateMachine.renewStart(to:)`): every request not judged yet is judged so.
+    /// False, changing nothing, when the wait has ended or the start URL was not served.
+    public func renewStart(to expectation: CallbackStateMachine.Expectation) -> Bool {
+        shared.withLock { shared in
+            guard shared.served, !shared.ended else { return false }
+            shared.renewals.append(expectation)
+            shared.served = false
+            return true
+        }
+    }
+
     /// What ended the wait: the state machine's outcome, and the browser's request that
     /// brought it, waiting for the page that tells how the sign-in ended.
     public struct Redirect: Sendable {
@@ -176,7 +204,11 @@ public final class RedirectListener: @unchecked Sendable {
     ) throws -> Redirect {
         var machine = initial
         var connections: [Connection] = []
-        defer { for connection in connections { _ = Glibc.close(connection.fd) } }
+        defer {
+            for connection in connections { _ = Glibc.close(connection.fd) }
+            // However it ends (the timeout, Ctrl-C): nothing is renewed any more.
+            shared.withLock { $0.ended = true }
+        }
         while true {
             if cancelled.isSet || isClosed {
                 throw AuthError.cancelled("the sign-in was cancelled. Run the command again to sign in")
@@ -219,7 +251,7 @@ public final class RedirectListener: @unchecked Sendable {
                 case .invalid(let status):
                     response = .text(status: status, "Bad request.")
                 case .complete(let request):
-                    let action = machine.receive(request)
+                    let action = judge(request, &machine)
                     if case .finish(let outcome) = action.decision {
                         // The request that ends the wait is answered when the outcome is known.
                         let finishing = connections.remove(at: index)
@@ -239,6 +271,18 @@ public final class RedirectListener: @unchecked Sendable {
                 }
                 connections.append(client)
             }
+        }
+    }
+
+    /// A request judged by the state machine, with the renewals taken before it (under the lock).
+    private func judge(_ request: ReceivedRequest, _ machine: inout CallbackStateMachine) -> CallbackStateMachine.Action {
+        shared.withLock { shared in
+            for expectation in shared.renewals { machine.renewStart(to: expectation) }
+            shared.renewals = []
+            let action = machine.receive(request)
+            shared.served = machine.startServed
+            if case .finish = action.decision { shared.ended = true }
+            return action
         }
     }
 

@@ -18,6 +18,18 @@ public protocol RedirectReceiver: AnyObject, Sendable {
     func redirect() async throws -> ReceivedRedirect
     /// Stops waiting and frees what the receiver holds. Safe to call more than once.
     func close()
+    /// True once the current one-time start URL has been served (false: none is served).
+    var startServed: Bool { get }
+    /// Judges by `expectation` from now on: a new one-time start URL to a new authorization
+    /// request, the served one staying spent (docs/sign-in.md step 3: a browser command that
+    /// showed nothing). False, changing nothing, when the wait has ended (the redirect came
+    /// first), the start URL was not served, or the receiver serves none.
+    func renewStart(to expectation: CallbackStateMachine.Expectation) -> Bool
+}
+
+extension RedirectReceiver {
+    public var startServed: Bool { false }
+    public func renewStart(to expectation: CallbackStateMachine.Expectation) -> Bool { false }
 }
 
 /// What ended the wait for the redirect.

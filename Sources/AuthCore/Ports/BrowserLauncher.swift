@@ -11,6 +11,11 @@ public protocol BrowserLauncher: Sendable {
     /// Starts the browser as `open` does, and says how that went (a browser command that
     /// failed, with its exit status).
     func launch(_ url: URL) async -> BrowserLaunch
+    /// Starts the browser as `launch` does and, when what started is a browser command that
+    /// stays until its browser is done (`--browser-command`, `AUTHCTL_BROWSER`, `$BROWSER`),
+    /// gives the way to wait for its end: a text browser that exits having shown nothing
+    /// leaves the person a new start URL (docs/sign-in.md step 3).
+    func launchWatching(_ url: URL) async -> BrowserStart
 }
 
 extension BrowserLauncher {
@@ -20,6 +25,22 @@ extension BrowserLauncher {
     /// Starts the browser and says how that went: a launcher that knows no more than `open`
     /// says opened or not.
     public func launch(_ url: URL) async -> BrowserLaunch { await open(url) ? .opened : .notOpened }
+
+    /// A launcher that knows no more than `launch` has nothing to watch.
+    public func launchWatching(_ url: URL) async -> BrowserStart { BrowserStart(launch: await launch(url)) }
+}
+
+/// How starting the browser went, and the end of the browser command when there is one to watch.
+public struct BrowserStart: Sendable {
+    public var launch: BrowserLaunch
+    /// Returns once the browser command has exited, or at once when the waiting task is
+    /// cancelled; nil when nothing is watched (no command, or one that failed).
+    public var exited: (@Sendable () async -> Void)?
+
+    public init(launch: BrowserLaunch, exited: (@Sendable () async -> Void)? = nil) {
+        self.launch = launch
+        self.exited = exited
+    }
 }
 
 /// How starting the browser went, as a value (the executable words it).

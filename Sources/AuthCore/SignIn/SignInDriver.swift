@@ -55,26 +55,34 @@ struct SignInDriver: Sendable {
     private func drive(provider: any IdentityProvider, options: FlowOptions) async throws -> Ending {
         var session = try SignInSession(
             provider: provider, options: options, attempt: .generate(using: random), startPath: "/start/" + random.base64URL(bytes: 32))
-        var receiver: (any RedirectReceiver)?
-        var browserAnswer: BrowserAnswer?
+        var held = Held()
         var action = session.start()
         do {
             while true {
                 if case .finish(let result, let page) = action {
-                    return Ending(result: result, page: page, browserAnswer: browserAnswer, receiver: receiver)
+                    return Ending(result: result, page: page, browserAnswer: held.browserAnswer, receiver: held.receiver)
                 }
-                action = try await step(action, provider: provider, receiver: &receiver, browserAnswer: &browserAnswer, session: &session)
+                action = try await step(action, provider: provider, held: &held, session: &session)
             }
         } catch {
-            receiver?.close()
+            held.receiver?.close()
             throw error
         }
     }
 
+    /// What the driver holds between actions.
+    struct Held {
+        var receiver: (any RedirectReceiver)?
+        var browserAnswer: BrowserAnswer?
+        /// The browser command's end, watched while the redirect is first awaited.
+        var browserExited: (@Sendable () async -> Void)?
+        /// The wait for the redirect, once a browser command's end was awaited beside it.
+        var pendingRedirect: Task<ReceivedRedirect, any Error>?
+    }
+
     /// One action performed, and the session's next.
     private func step(
-        _ action: SignInSession.Action, provider: any IdentityProvider, receiver: inout (any RedirectReceiver)?,
-        browserAnswer: inout BrowserAnswer?, session: inout SignInSession
+        _ action: SignInSession.Action, provider: any IdentityProvider, held: inout Held, session: inout SignInSession
     ) async throws -> SignInSession.Action {
         let input: SignInSession.Input
         do {
@@ -88,24 +96,33 @@ struct SignInDriver: Sendable {
                 input = .discovery(try await tokens.signInDiscovery(for: provider))
             case .openReceiver(let pasted, let address, let access):
                 let opened = try receivers.open(pasted: pasted, address: address, access: access)
-                receiver = opened
+                held.receiver = opened
                 input = .receiverOpened(host: opened.host, port: opened.port, servesStartURL: opened.servesStartURL)
             case .report(let event):
                 events.report(event)
                 input = .done
             case .listen(let machine, let redirectURI, let deadline):
-                receiver?.start(machine, redirectURI: redirectURI, until: deadline, events: events)
+                held.receiver?.start(machine, redirectURI: redirectURI, until: deadline, events: events)
                 input = .done
             case .openBrowser(let url):
-                let launch = await browser.launch(url)
+                let started = await browser.launchWatching(url)
                 // A browser command that failed is said so, before the URL shown in its place.
-                if let failure = SignInEvent.failure(of: launch) { events.report(failure) }
-                input = .browserOpened(launch.opened)
+                if let failure = SignInEvent.failure(of: started.launch) { events.report(failure) }
+                held.browserExited = started.exited
+                input = .browserOpened(started.launch.opened)
             case .awaitRedirect:
-                guard let receiver else { throw AuthError.internalError("the sign-in has no receiver for its redirect") }
-                let redirect = try await receiver.redirect()
-                browserAnswer = redirect.browser
-                input = .redirect(redirect.outcome)
+                guard let receiver = held.receiver else { throw AuthError.internalError("the sign-in has no receiver for its redirect") }
+                switch try await arrival(receiver, &held) {
+                case .redirect(let redirect):
+                    held.browserAnswer = redirect.browser
+                    input = .redirect(redirect.outcome)
+                case .browserEnded:
+                    input = .browserEnded(
+                        startServed: receiver.startServed, fresh: .generate(using: random),
+                        freshStartPath: "/start/" + random.base64URL(bytes: 32))
+                }
+            case .renewStart(let expectation):
+                input = .startRenewed(held.receiver?.renewStart(to: expectation) ?? false)
             case .requestDeviceAuthorization(let scopes, let discovery, let proofKey):
                 input = .deviceAuthorization(
                     try await tokens.deviceAuthorization(

@@ -64,6 +64,10 @@ struct ProcessBrowserLauncher: BrowserLauncher {
         await SystemBrowserLauncher(environment: environment.all).open(url)
     }
 
+    func launchWatching(_ url: URL) async -> BrowserStart {
+        await SystemBrowserLauncher(environment: environment.all).launchWatching(url)
+    }
+
     func hiding(_ configured: Set<String>) -> any BrowserLauncher {
         SystemBrowserLauncher(environment: environment.all).hiding(configured)
     }

@@ -17,19 +17,28 @@ public struct CommandBrowserLauncher: BrowserLauncher {
     public func open(_ url: URL) async -> Bool { await launch(url).opened }
 
     /// Starts the command; it failed when it could not start or exited non-zero within a second.
-    public func launch(_ url: URL) async -> BrowserLaunch {
-        guard let program = arguments.first else { return .notOpened }
+    public func launch(_ url: URL) async -> BrowserLaunch { await launchWatching(url).launch }
+
+    /// Starts the command as `launch` does; once it has opened, its end can be waited for.
+    public func launchWatching(_ url: URL) async -> BrowserStart {
+        let (launch, exit) = await start(url)
+        guard launch.opened, let exit else { return BrowserStart(launch: launch) }
+        return BrowserStart(launch: launch) { await exit.ended() }
+    }
+
+    private func start(_ url: URL) async -> (BrowserLaunch, DetachedProcess.Exit?) {
+        guard let program = arguments.first else { return (.notOpened, nil) }
         guard let executable = Self.resolve(program, path: environment.variables["PATH"]) else {
-            return .commandNotStarted(program: program)
+            return (.commandNotStarted(program: program), nil)
         }
         var rest = Array(arguments.dropFirst())
         if let placeholder = rest.firstIndex(of: "%s") { rest[placeholder] = url.absoluteString } else { rest.append(url.absoluteString) }
         guard let exit = DetachedProcess.launch(executable: executable, arguments: rest, environment: environment) else {
-            return .commandNotStarted(program: program)
+            return (.commandNotStarted(program: program), nil)
         }
         let status = await exit.status(within: Self.failureWindow)
-        guard let status, status != 0 else { return .opened }
-        return .commandFailed(program: program, status: status)
+        guard let status, status != 0 else { return (.opened, exit) }
+        return (.commandFailed(program: program, status: status), exit)
     }
 
     /// Finds `program` on `path` (the `PATH` the browser gets) the way a shell would (a name

@@ -27,6 +27,13 @@ package enum DetachedProcess {
                 try? await Task.sleep(for: .milliseconds(20))
             }
         }
+
+        /// Returns once the program has ended, or once the waiting task is cancelled.
+        package func ended() async {
+            while status.withLock({ $0 }) == nil, !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+        }
     }
 
     /// Returns nil when the program could not be started.

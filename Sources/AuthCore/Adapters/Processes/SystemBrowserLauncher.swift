@@ -21,10 +21,19 @@ public struct SystemBrowserLauncher: BrowserLauncher {
         CommandBrowserLauncher(command: command, environment: ChildEnvironment(scrubbing: environment, configured: configuredSecrets))
     }
 
-    public func open(_ url: URL) async -> Bool {
+    public func open(_ url: URL) async -> Bool { await launchWatching(url).launch.opened }
+
+    /// A command of `$BROWSER` is watched (a text browser stays until it is done); the
+    /// desktop's default is not: it hands the URL to a browser that shows it, and exits.
+    public func launchWatching(_ url: URL) async -> BrowserStart {
         for command in (environment["BROWSER"] ?? "").split(separator: ":") where !command.allSatisfy(\.isWhitespace) {
-            if await self.command(String(command)).open(url) { return true }
+            let started = await self.command(String(command)).launchWatching(url)
+            if started.launch.opened { return started }
         }
+        return BrowserStart(launch: await desktopDefault(url) ? .opened : .notOpened)
+    }
+
+    private func desktopDefault(_ url: URL) async -> Bool {
         #if os(macOS)
             return await command("open").open(url)
         #else
