@@ -77,7 +77,7 @@ struct RequestCommand: AuthctlCommand {
         if data == "-" { return try wiring.io.stdin.readToEnd(limit: Self.bodyLimit) }
         guard data.hasPrefix("@") else { return Data(data.utf8) }
         let path = String(data.dropFirst())
-        guard let contents = FileManager.default.contents(atPath: path) else {
+        guard let contents = wiring.contents(of: path) else {
             throw AuthError.invalidArgument("cannot read the file \(Sanitize.text(path, limit: 200)) given to --data. Check the path")
         }
         guard contents.count <= Self.bodyLimit else {
