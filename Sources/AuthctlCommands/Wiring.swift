@@ -18,7 +18,8 @@ struct Wiring: CommandFiles {
 
     let options: Settings
     let io: AuthctlIO
-    /// Where the keystore's key is kept once it opened (`exec`), nil: nowhere.
+    /// Where the keystore's key is kept once it opened (`exec`), nil: nowhere. Set it before
+    /// the first `useCases()`: the graph's keystore is made then, with the memory it finds.
     var keyMemory: KeystoreKeyMemory?
     var environment: [String: String] { io.environment }
 
