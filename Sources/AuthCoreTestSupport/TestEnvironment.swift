@@ -17,6 +17,9 @@ public struct TestEnvironment: Sendable {
     /// What the use cases built by `signIn()`, `link()`… report.
     public let events = RecordingEvents()
     public let directory: String
+    /// The object graph the executable builds (`UseCaseGraph`), on these fakes: one token
+    /// client for the whole environment, as for one command.
+    public let graph: UseCaseGraph
     /// Removes the directory (and the files written beside it) when the last copy of this
     /// environment goes, so that the suite leaves nothing in $TMPDIR.
     private let cleanup: TemporaryFiles
@@ -78,29 +81,41 @@ public struct TestEnvironment: Sendable {
         let configStore = ConfigStore(storage: InMemoryConfigStorage(path: directory + "/config.json"))
         try await configStore.update { file in file.providers[config.id] = config }
         self.configStore = configStore
-        transport = InMemoryNetwork()
+        let transport = InMemoryNetwork()
+        self.transport = transport
         self.clock = clock
-        random = SystemRandomSource()
+        let random = SystemRandomSource()
+        self.random = random
         self.browser = browser
         metadataCache = NoMetadataCache()
         self.secrets = StaticSecrets(secrets)
+        graph = UseCaseGraph(
+            UseCasePorts(
+                transport: transport, clock: clock, random: random, browser: browser, keystore: keystore, configStore: configStore,
+                metadataCache: metadataCache, secrets: self.secrets, events: TestEventRouting(signIn: terminal, others: events),
+                // The loopback listener, or the recording terminal for `--manual`.
+                redirectReceivers: SystemRedirectReceivers(clock: clock, random: random, peers: ProcNetTCPPeerLookup()) {
+                    await terminal.readInput(prompt: RecordingTerminal.pastePrompt)
+                },
+                prompt: terminal, registrationSecretsPath: directory + "/registrations.json"))
     }
 
     /// The sign-in flows (browser, manual, device code, ID token) on these fakes: the
     /// loopback listener, or the recording terminal for `--manual`; events to the terminal.
-    public var credentialIssuer: any CredentialIssuing {
-        let terminal = self.terminal
-        return CredentialIssuance(
-            tokens: tokens, transport: transport, clock: clock, random: random, browser: browser,
-            receivers: SystemRedirectReceivers(clock: clock, random: random, peers: ProcNetTCPPeerLookup()) {
-                await terminal.readInput(prompt: RecordingTerminal.pastePrompt)
-            },
-            events: terminal)
-    }
+    public var credentialIssuer: any CredentialIssuing { graph.credentialIssuer }
 
-    /// The token client on these fakes.
-    public var tokens: TokenClient {
-        TokenClient(transport: transport, clock: clock, random: random, metadataCache: metadataCache, secrets: secrets)
+    /// The token client on these fakes: the graph's one.
+    public var tokens: TokenClient { graph.tokens }
+}
+
+/// The sign-in flows' events to the recording terminal (what a person sees), the use
+/// cases' own to `TestEnvironment.events`.
+struct TestEventRouting: AuthEventSink {
+    let signIn: any AuthEventSink
+    let others: any AuthEventSink
+
+    func report(_ event: AuthEvent) {
+        if case .signIn = event { signIn.report(event) } else { others.report(event) }
     }
 }
 

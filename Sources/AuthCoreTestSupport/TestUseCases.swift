@@ -1,26 +1,24 @@
 import AuthCore
 import Foundation
 
-/// The use cases wired to a test environment's fakes, each given the ports it declares.
-/// `keystore` replaces the environment's in-memory keystore (one that interferes, say).
+/// The use cases wired to a test environment's fakes, from its object graph (`UseCaseGraph`,
+/// the one the executable builds). `keystore` replaces the environment's in-memory keystore
+/// (one that interferes, say).
 extension TestEnvironment {
+    func graph(keystore: (any Keystore)?) -> UseCaseGraph { keystore.map(graph.with(keystore:)) ?? graph }
+
     public func accountStore(keystore: (any Keystore)? = nil) -> any CredentialAccountStore {
-        KeystoreAccountStore(keystore: keystore ?? self.keystore, clock: clock, random: random)
+        graph(keystore: keystore).localAccountStore
     }
 
-    public func tokenRefresh(keystore: (any Keystore)? = nil) -> TokenRefresh {
-        TokenRefresh(keystore: keystore ?? self.keystore, configStore: configStore, tokens: tokens, transport: transport, clock: clock)
-    }
+    public func tokenRefresh(keystore: (any Keystore)? = nil) -> TokenRefresh { graph(keystore: keystore).tokenRefresh }
 
-    public var tokenRevocation: TokenRevocation {
-        TokenRevocation(configStore: configStore, tokens: tokens)
-    }
+    public var tokenRevocation: TokenRevocation { graph.tokenRevocation }
 
     /// The local backend (docs/accounts.md) on the fakes: the sign-in flows, the rules on the keystore.
     public func accountBackend(keystore: (any Keystore)? = nil) -> LocalAccountBackend {
-        LocalAccountBackend(
-            accounts: accountStore(keystore: keystore), configStore: configStore, issuer: credentialIssuer, events: events,
-            prompt: terminal)
+        let graph = graph(keystore: keystore)
+        return graph.localAccountBackend(accounts: graph.localAccountStore)
     }
 
     public func signIn(keystore: (any Keystore)? = nil) -> SignIn { SignIn(backend: accountBackend(keystore: keystore)) }
@@ -43,11 +41,9 @@ extension TestEnvironment {
         SignOut(accounts: accountStore(keystore: keystore), revocation: tokenRevocation)
     }
 
-    public func userPhoto() -> UserPhoto {
-        UserPhoto(keystore: keystore, configStore: configStore, transport: transport, tokens: tokenRefresh())
-    }
+    public func userPhoto() -> UserPhoto { graph.userPhoto }
 
-    public func gitCredential() -> GitCredential { GitCredential(keystore: keystore, tokens: tokenRefresh()) }
+    public func gitCredential() -> GitCredential { graph.gitCredential }
 
     public func accounts() -> Accounts { Accounts(keystore: keystore) }
 }

@@ -84,6 +84,7 @@ enum MessageSpelling {
         case .config: "--config"
         case .consent: "--consent"
         case .provider: "--provider"
+        case .dryRun: "--dry-run"
         case .credential: "--credential"
         case .deviceCode: "--device-code"
         case .flow: "--flow"

@@ -1,9 +1,10 @@
 import AuthCore
+import Synchronization
 
 /// The one place where the real implementations (`Adapters/`) are chosen and wired, from the
 /// I/O the entry point was given (`AuthctlIO`) and the command's global options. The entry
 /// point builds one per command and hands it to the command (`WiredCommand`).
-struct Wiring {
+struct Wiring: CommandFiles {
     /// The global options as plain values (`GlobalOptions`, or the token fast path's parser).
     struct Settings: Equatable {
         var keystore: String?
@@ -17,33 +18,24 @@ struct Wiring {
 
     let options: Settings
     let io: AuthctlIO
-    /// Where the keystore's key is kept once it opened (`exec`), nil: nowhere.
+    /// Where the keystore's key is kept once it opened (`exec`), nil: nowhere. Set it before
+    /// the first `useCases()`: the graph's keystore is made then, with the memory it finds.
     var keyMemory: KeystoreKeyMemory?
     var environment: [String: String] { io.environment }
 
     /// config.json, read once for the whole command (`ConfigStore`).
     let config: ConfigStore
+    /// The command's object graph once built (`useCases`); copies of this `Wiring` share it.
+    private let graph = GraphOnce()
 
     init(settings: Settings, io: AuthctlIO) {
         options = settings
         self.io = io
-        config = ConfigStore(storage: io.configStorage(Self.configPath(settings, io: io)))
+        config = ConfigStore(storage: io.configStorage(FastPathFiles(options: settings, io: io).configPath))
     }
 
     /// Results on stdout, messages on stderr.
     var output: Output { Output(stdout: io.stdout, stderr: io.stderr) }
-
-    var keystorePath: String { Self.keystorePath(options, io: io) }
-
-    static func keystorePath(_ options: Settings, io: AuthctlIO) -> String {
-        options.keystore ?? io.variable("AUTHCTL_KEYSTORE") ?? "\(xdg("XDG_DATA_HOME", ".local/share", io: io))/authctl/keystore.json"
-    }
-
-    var configPath: String { config.path }
-
-    static func configPath(_ options: Settings, io: AuthctlIO) -> String {
-        options.config ?? io.variable("AUTHCTL_CONFIG") ?? "\(xdg("XDG_CONFIG_HOME", ".config", io: io))/authctl/config.json"
-    }
 
     var cacheDirectory: String { "\(xdg("XDG_CACHE_HOME", ".cache"))/authctl" }
 
@@ -56,64 +48,9 @@ struct Wiring {
         return Path.temporaryDirectory(environment: environment)
     }
 
-    private func xdg(_ variable: String, _ fallback: String) -> String { Self.xdg(variable, fallback, io: io) }
-
-    private static func xdg(_ variable: String, _ fallback: String, io: AuthctlIO) -> String {
-        if let value = io.variable(variable), value.hasPrefix("/") { return value }
-        return "\(io.variable("HOME") ?? Path.homeDirectory())/\(fallback)"
-    }
-
     var terminal: StderrTerminal {
         StderrTerminal(
             verbose: options.verbose, quiet: options.quiet, colors: Self.colorsAllowed(environment), stdin: io.stdin, stderr: io.stderr)
-    }
-
-    /// The keystore alone: what `status`, `users` and a cached `token` need; a sealed one
-    /// opens with the key this process can give (`keystoreKeys`).
-    /// `asking`: false for the token fast path, which runs before Ctrl-C can cancel anything
-    /// (main.swift): a passphrase is asked only by the full command, where Ctrl-C ends the prompt.
-    func keystore(asking: Bool = true) -> FileKeystore {
-        Self.keystore(options, io: io, keyMemory: keyMemory, asking: asking)
-    }
-
-    /// The same without a `Wiring`: the token fast path builds none, since a `Wiring` holds
-    /// the command's `ConfigStore`, whose making and unmaking alone cost the hot path a quarter
-    /// of a million instructions of run-time type lookups (bench/README.md).
-    static func keystore(_ options: Settings, io: AuthctlIO, keyMemory: KeystoreKeyMemory?, asking: Bool) -> FileKeystore {
-        var keys = keystoreKeys(io: io, keyMemory: keyMemory)
-        if !asking { keys.askPassphrase = nil }
-        var keystore = FileKeystore(path: keystorePath(options, io: io), random: SystemRandomSource(), keys: keys)
-        // A wait for another authctl's lock is told on a terminal, never without one.
-        if io.stderr.isTerminal {
-            let stderr = io.stderr
-            keystore.lockWaiting = { holder in
-                stderr.print("Waiting for another authctl\(holder.map { " (pid \($0))" } ?? "") to finish with the keystore…\n")
-            }
-        }
-        return keystore
-    }
-
-    /// What opens a sealed keystore: `AUTHCTL_KEYSTORE_KEY_FILE`, `AUTHCTL_KEYSTORE_PASSPHRASE`,
-    /// else a prompt for the passphrase when a person is at a terminal (never without one).
-    /// The variables (and `AUTHCTL_KEYSTORE_KEYRING`) also say the keystore must be sealed.
-    var keystoreKeys: KeystoreKeys { Self.keystoreKeys(io: io, keyMemory: keyMemory) }
-
-    static func keystoreKeys(io: AuthctlIO, keyMemory: KeystoreKeyMemory?) -> KeystoreKeys {
-        let keyFile = io.variable("AUTHCTL_KEYSTORE_KEY_FILE").flatMap { $0.isEmpty ? nil : $0 }
-        let passphrase = io.variable("AUTHCTL_KEYSTORE_PASSPHRASE").flatMap { $0.isEmpty ? nil : $0 }
-        let ask: (@Sendable (Int) throws -> String?)? =
-            io.stdin.isTerminal && io.stderr.isTerminal
-            ? { @Sendable attempt in
-                if attempt > 1 { io.stderr.print("Wrong passphrase, try again.\n") }
-                return try Self.askPassphrase("Keystore passphrase: ", io: io)
-            } : nil
-        // The keyring is asked only for a keystore sealed with it (libsecret is loaded then).
-        // AUTHCTL_KEYSTORE_KEYRING (any value but empty or 0): the keystore is sealed with the
-        // keyring, so a plaintext one is refused (the keyring being reachable says nothing).
-        let keyringExpected = io.variable("AUTHCTL_KEYSTORE_KEYRING").map { !$0.isEmpty && $0 != "0" } ?? false
-        return KeystoreKeys(
-            keyFile: keyFile, passphrase: passphrase, askPassphrase: ask, keyring: SecretServiceKeyring(),
-            keyringExpected: keyringExpected, memory: keyMemory, unlocked: KernelKeyring())
     }
 
     /// Asks on the terminal, echo off: the line typed ("" for an empty one), nil at the end of
@@ -160,7 +97,7 @@ struct Wiring {
     /// `AUTHCTL_KEYSTORE_KEY_FILE` names, and the one the keystore names), found when a secret
     /// file is read.
     var secretSource: ProcessSecretSource {
-        let path = Self.keystorePath(options, io: io)
+        let path = keystorePath
         let keyFile = io.variable("AUTHCTL_KEYSTORE_KEY_FILE") ?? ""
         let keystore = FileKeystore(path: path, random: SystemRandomSource(), keys: KeystoreKeys())
         return ProcessSecretSource(environment: environment) {
@@ -171,9 +108,15 @@ struct Wiring {
     /// The `User-Agent` of every request to a provider.
     static let userAgent = "authctl/\(AuthctlVersion.string)"
 
-    /// The real implementations for the commands that may talk to a provider, and the use
-    /// cases built from them.
-    func useCases(browser: any BrowserLauncher = NoBrowserLauncher()) -> UseCases {
+    /// The command's object graph (`UseCaseGraph`), built once from the real implementations
+    /// at the first use case asked for: every use case of the command shares its
+    /// `TokenClient`, so a DPoP nonce learned by one is sent by the next. `browser`: the one the
+    /// command's options chose (`browser(command:disabled:)`), none by default.
+    func useCases(browser: any BrowserLauncher = NoBrowserLauncher()) -> UseCaseGraph {
+        graph.built { makeGraph() }.with(browser: browser)
+    }
+
+    private func makeGraph() -> UseCaseGraph {
         let terminal = self.terminal
         let clock = io.clock
         let random = SystemRandomSource()
@@ -182,28 +125,28 @@ struct Wiring {
             clock: clock)
         let config = self.config
         let emulator = firebaseEmulatorHost
-        var useCases = UseCases(
-            transport: transport, clock: clock, random: random, browser: browser, terminal: terminal, keystore: keystore(),
-            configStore: config, metadataCache: FileMetadataCache(directory: cacheDirectory, random: random),
-            secrets: secretSource, events: EventText(terminal: terminal),
-            // The 403 page of another local user's connection names the way out (docs/sign-in.md step 3).
-            redirectReceivers: SystemRedirectReceivers(
-                clock: clock, random: random,
-                otherUserPage: SignInPage.otherUser(
-                    allowedBy: "\(MessageSpelling.option(.allowAnyLocalUser)) (or AUTHCTL_ALLOW_ANY_LOCAL_USER=1)"),
-                peers: ProcNetTCPPeerLookup()
-            ) {
-                await terminal.readInput(prompt: StderrTerminal.pastePrompt)
-            },
-            firebaseEmulatorHost: emulator,
-            firebase: {
-                // docs/firebase.md: the project of config.json's backend, at the emulator when one is set.
-                guard let project = try config.firebaseBackend() else { return nil }
-                return try FirebaseAuthClient(
-                    config: project, emulator: try Self.firebaseEmulator(emulator), transport: transport, clock: clock)
-            })
-        useCases.registrationSecretsPath = Path.parent(of: keystorePath) + "/registrations.json"
-        return useCases
+        return UseCaseGraph(
+            UseCasePorts(
+                transport: transport, clock: clock, random: random, browser: NoBrowserLauncher(), keystore: keystore(),
+                configStore: config, metadataCache: FileMetadataCache(directory: cacheDirectory, random: random),
+                secrets: secretSource, events: EventText(terminal: terminal),
+                // The 403 page of another local user's connection names the way out (docs/sign-in.md step 3).
+                redirectReceivers: SystemRedirectReceivers(
+                    clock: clock, random: random,
+                    otherUserPage: SignInPage.otherUser(
+                        allowedBy: "\(MessageSpelling.option(.allowAnyLocalUser)) (or AUTHCTL_ALLOW_ANY_LOCAL_USER=1)"),
+                    peers: ProcNetTCPPeerLookup()
+                ) {
+                    await terminal.readInput(prompt: StderrTerminal.pastePrompt)
+                },
+                prompt: TerminalConsentPrompt(terminal), firebaseEmulatorHost: emulator,
+                firebase: {
+                    // docs/firebase.md: the project of config.json's backend, at the emulator when one is set.
+                    guard let project = try config.firebaseBackend() else { return nil }
+                    return try FirebaseAuthClient(
+                        config: project, emulator: try Self.firebaseEmulator(emulator), transport: transport, clock: clock)
+                },
+                registrationSecretsPath: Path.parent(of: keystorePath) + "/registrations.json"))
     }
 
     /// `FIREBASE_AUTH_EMULATOR_HOST` as the environment gives it (as Firebase's own tools
@@ -242,6 +185,20 @@ struct Wiring {
     var configuredSecrets: Set<String> {
         let providers = (try? configStore().load().providers.values).map(Array.init) ?? []
         return ChildEnvironment.configuredSecrets(providers: providers, accounts: try? keystore().readProfiles())
+    }
+}
+
+/// The object graph of one command, built at most once (`Wiring.useCases`).
+final class GraphOnce: Sendable {
+    private let graph = Mutex<UseCaseGraph?>(nil)
+
+    func built(_ make: () -> UseCaseGraph) -> UseCaseGraph {
+        graph.withLock { graph in
+            if let graph { return graph }
+            let made = make()
+            graph = made
+            return made
+        }
     }
 }
 

@@ -14,6 +14,9 @@ struct NoCommandLineTextTests {
         let commands =
             /authctl \(?(login|link|reauth|unlink|signout|status|token|exec|users|providers|git-credential|backend (use|show)|keystore (status|seal|unseal|rekey|new-key))\b/
         let flag = /(^|[\s('"])--[a-z][a-z-]+/
+        // A literal that is a flag alone, wherever it stands: inside an interpolation the
+        // quotes' parity below no longer tells literals from code (`"--dry-run"` hid so).
+        let wholeFlag = /"--[a-z][a-z-]+"/
         var found: [String] = []
         let files = try #require(FileManager.default.enumerator(atPath: Self.sources.path)).compactMap { $0 as? String }
         #expect(files.count > 50, "the sources are at \(Self.sources.path)")
@@ -29,6 +32,7 @@ struct NoCommandLineTextTests {
                 for (_, literal) in literals where literal.contains(commands) || literal.contains(flag) {
                     found.append("\(file):\(number + 1): \(literal)")
                 }
+                if let match = unescaped.firstMatch(of: wholeFlag) { found.append("\(file):\(number + 1): \(match.output)") }
             }
         }
         #expect(found.isEmpty, "spell these as Message values: \(found.joined(separator: "\n"))")

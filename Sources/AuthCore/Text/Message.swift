@@ -47,7 +47,7 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case dpop, par, profile, authorizationDetails, method, url
         case exchange, audience, resource, requestedTokenType, subjectTokenType, actorTokenFile, actorTokenEnv
         case roleARN, sessionName, duration, stsEndpoint, awsRegion
-        case clientMetadataURL, provider
+        case clientMetadataURL, provider, dryRun
         case user
     }
 

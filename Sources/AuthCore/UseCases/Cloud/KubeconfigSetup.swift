@@ -124,14 +124,14 @@ public struct KubeconfigSetup: Sendable {
         }
         if text.drop(while: { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }).hasPrefix("{") {
             throw AuthError.invalidArgument(
-                "the kubeconfig \(path) is JSON, which authctl does not rewrite: add the entry that \(command: .kubeconfigSetCredentials, "NAME", "--dry-run") prints by hand"
+                "the kubeconfig \(path) is JSON, which authctl does not rewrite: add the entry that \(command: .kubeconfigSetCredentials, "NAME", .input(.dryRun, nil)) prints by hand"
             )
         }
         do {
             return try KubeconfigYAML.parse(text)
         } catch {
             throw AuthError.invalidArgument(
-                "the kubeconfig \(path), line \(error.line), uses \(error.reason), which authctl does not read (it reads the YAML kubectl writes), so it does not change the file. Add the entry that \(command: .kubeconfigSetCredentials, "NAME", "--dry-run") prints by hand"
+                "the kubeconfig \(path), line \(error.line), uses \(error.reason), which authctl does not read (it reads the YAML kubectl writes), so it does not change the file. Add the entry that \(command: .kubeconfigSetCredentials, "NAME", .input(.dryRun, nil)) prints by hand"
             )
         }
     }

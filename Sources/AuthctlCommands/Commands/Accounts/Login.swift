@@ -89,7 +89,7 @@ struct Login: AuthctlCommand {
         if output.isNewUser, let profiles = try? wiring.keystore().readProfiles(),
             let notice = Self.sameEmailNotice(output.user, providerID: output.providerID, in: profiles)
         {
-            useCases.terminal.notice(notice)
+            wiring.terminal.notice(notice)
         }
     }
 
@@ -132,7 +132,7 @@ struct Login: AuthctlCommand {
                 provider: try resource.provider.map(ProviderID.init(parsing:)),
                 consented: resource.provider != nil))
         if output.registeredProvider {
-            useCases.terminal.notice(
+            wiring.terminal.notice(
                 "Registered authctl at \(output.grant.issuer) as the provider \(output.providerID) (remove it with: authctl providers remove \(output.providerID))."
             )
         }

@@ -162,7 +162,9 @@ struct UsersCommand: ParsableCommand {
                         "stdin holds more than 64 MiB, which is no authctl export. Give the file written by: \(command: .usersExport)")
                 }
             } else {
-                data = try Self.read(file)
+                data = try wiring.readBounded(file, limit: Self.limit, tooLarge: "holds more than 64 MiB, which is no authctl export") {
+                    .invalidArgument("\(file) \($0). Give the path of a file written by: \(command: .usersExport)")
+                }
             }
             let result = try await Accounts(keystore: wiring.keystore()).importUsers(
                 data, file: file == "-" ? "stdin" : file)
@@ -174,27 +176,6 @@ struct UsersCommand: ParsableCommand {
                     ]))
             } else {
                 wiring.output.line("Imported \(result.imported.count) user(s); \(result.unchanged.count) already present and unchanged.")
-            }
-        }
-
-        /// The file, read up to the limit: a larger regular file is refused before any byte is
-        /// read, anything else (a FIFO, a device) as soon as it gives more. Not a directory.
-        static func read(_ file: String) throws -> Data {
-            func refusal(_ reason: String) -> AuthError {
-                .invalidArgument("\(file) \(reason). Give the path of a file written by: \(command: .usersExport)")
-            }
-            let fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY)
-            guard fd >= 0 else { throw refusal("cannot be read (\(String(cString: strerror(errno))))") }
-            defer { close(fd) }
-            var info = stat()
-            guard fstat(fd, &info) == 0 else { throw refusal("cannot be examined (\(String(cString: strerror(errno))))") }
-            if (info.st_mode & S_IFMT) == S_IFDIR { throw refusal("is a directory") }
-            let tooLarge = refusal("holds more than 64 MiB, which is no authctl export")
-            if (info.st_mode & S_IFMT) == S_IFREG, info.st_size > off_t(limit) { throw tooLarge }
-            do {
-                return try FileDescriptorInput(descriptor: fd).readToEnd(limit: limit)
-            } catch is InputTooLarge {
-                throw tooLarge
             }
         }
     }
@@ -227,7 +208,7 @@ struct UsersCommand: ParsableCommand {
                 wiring.output.write(photo.data)
                 return
             }
-            try SafeFile.writeAtomically(photo.data, to: output, what: "the photo", random: SystemRandomSource(), directory: .any)
+            try wiring.writePrivateFile(photo.data, to: output, what: "the photo", directory: .any)
             if global.json {
                 wiring.output.json(
                     .object([

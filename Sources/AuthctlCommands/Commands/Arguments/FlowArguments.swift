@@ -109,7 +109,7 @@ struct FlowArguments: ParsableArguments {
             return try AuthorizationDetails.parse(argument, source: "--authorization-details")
         }
         let path = String(argument.dropFirst())
-        let text = try SafeFile.readArgumentFile(path, option: .authorizationDetails, limit: AuthorizationDetails.maximumBytes)
+        let text = try Wiring.readArgumentFile(path, option: .authorizationDetails, limit: AuthorizationDetails.maximumBytes)
         return try AuthorizationDetails.parse(text, source: "the file \(path) of --authorization-details")
     }
 

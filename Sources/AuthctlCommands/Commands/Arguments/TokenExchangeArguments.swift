@@ -182,6 +182,6 @@ extension Token {
 /// atomically in a directory only its owner may write.
 enum TokenFile {
     static func write(_ token: String, to path: String, wiring: Wiring) throws {
-        try SafeFile.writeAtomically(Data(token.utf8), to: path, what: "the token file", random: wiring.useCases().random)
+        try wiring.writePrivateFile(Data(token.utf8), to: path, what: "the token file")
     }
 }

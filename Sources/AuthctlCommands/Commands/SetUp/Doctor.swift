@@ -33,13 +33,7 @@ struct DoctorCommand: AuthctlCommand {
         } catch let error as AuthError {
             checks.append(DoctorCheck(.keystore, .problem, .failed(error), code: error.code))
         }
-        checks += Doctor.sessionChecks(environment: wiring.environment) { name in
-            guard !name.isEmpty else { return false }
-            if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) }
-            return (wiring.environment["PATH"] ?? "").split(separator: ":").contains {
-                FileManager.default.isExecutableFile(atPath: "\($0)/\(name)")
-            }
-        }
+        checks += Doctor.sessionChecks(environment: wiring.environment, isProgram: wiring.isProgram)
         let config: ProviderConfig?
         if let provider, provider.contains("://") {
             config = ProviderConfig(id: "oidc.issuer", issuer: provider)

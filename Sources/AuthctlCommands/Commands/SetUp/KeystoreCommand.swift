@@ -84,7 +84,7 @@ struct KeystoreCommand: ParsableCommand {
                     "give one of \(input: .keyFile), \(input: .passphraseEnv), \(input: .passphraseFile) or \(input: .keyring), not several"
                 )
             }
-            if keyring { return .keyring(SecretServiceKeyring()) }
+            if keyring { return .keyring(wiring.keyring) }
             if let keyFile { return .keyFile(path: keyFile) }
             if let passphraseEnv {
                 guard let value = wiring.environment[passphraseEnv], !value.isEmpty else {
@@ -94,7 +94,7 @@ struct KeystoreCommand: ParsableCommand {
                 return .passphrase(value)
             }
             if let passphraseFile {
-                guard let data = try SafeFile.read(passphraseFile, what: "the passphrase file", code: .keystoreError, directory: .any),
+                guard let data = try wiring.readFile(passphraseFile, what: "the passphrase file", code: .keystoreError),
                     data.count <= 4096,
                     let line = String(data: data, encoding: .utf8)?.split(separator: "\n", omittingEmptySubsequences: false).first,
                     !line.isEmpty

@@ -77,7 +77,7 @@ struct RequestCommand: AuthctlCommand {
         if data == "-" { return try wiring.io.stdin.readToEnd(limit: Self.bodyLimit) }
         guard data.hasPrefix("@") else { return Data(data.utf8) }
         let path = String(data.dropFirst())
-        guard let contents = FileManager.default.contents(atPath: path) else {
+        guard let contents = wiring.contents(of: path) else {
             throw AuthError.invalidArgument("cannot read the file \(Sanitize.text(path, limit: 200)) given to --data. Check the path")
         }
         guard contents.count <= Self.bodyLimit else {
@@ -123,12 +123,12 @@ struct RequestCommand: AuthctlCommand {
         if case .stepUp(let stepUp) = outcome {
             // A person signs in again for what the resource asks; a script gets the command.
             // A browser command (the option or AUTHCTL_BROWSER, decided in one place) steps up without a terminal.
-            let canAsk = useCases.terminal.isInteractive || wiring.browserCommand(browserCommand) != nil
+            let canAsk = wiring.terminal.isInteractive || wiring.browserCommand(browserCommand) != nil
             // A resource that named no scope, and whose metadata names none the grant lacks:
             // signing in again for the same scopes cannot help.
             let helps = stepUp.scopeNamed || !(stepUp.lacking ?? []).isEmpty
             guard canAsk, helps else { throw Self.stepUpRequired(stepUp) }
-            useCases.terminal.notice("\(stepUp.resource) asks for \(Self.asked(stepUp)): signing in again.")
+            wiring.terminal.notice("\(stepUp.resource) asks for \(Self.asked(stepUp)): signing in again.")
             var options = FlowOptions(scopes: stepUp.scopes, timeout: TimeInterval(timeout))
             if let acr = stepUp.acrValues { options.parameters.append(("acr_values", acr)) }
             if let maxAge = stepUp.maxAge { options.parameters.append(("max_age", String(maxAge))) }

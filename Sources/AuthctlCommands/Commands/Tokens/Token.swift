@@ -293,7 +293,7 @@ struct TokenInvocation: Equatable, WiredCommand {
     /// The DPoP proof of `--method` and `--url` for a DPoP-bound token; nil for a bearer one,
     /// or without them. A DPoP token whose key is missing is refused here, whatever the format
     /// (raw excepted: the token as it is, useless alone).
-    func proof(of output: TokenRefresh.Output, _ environment: UseCases) throws -> String? {
+    func proof(of output: TokenRefresh.Output, _ environment: UseCaseGraph) throws -> String? {
         let bound = !output.isIDToken && output.tokenType.lowercased() == "dpop"
         if bound, output.proofKey == nil, format != .raw || settings.json {
             throw AuthError.dpopKeyMissing(

@@ -1,0 +1,54 @@
+import AuthCore
+import Foundation
+
+/// The files and the keyring the commands touch beside their use cases, chosen here with
+/// the rest of the real parts (`Wiring`): no command file builds an adapter itself.
+extension Wiring {
+    /// `data` written 0600 and atomically (`SafeFile`), with the command's randomness: the
+    /// token file of `--output-file`, a photo.
+    func writePrivateFile(_ data: Data, to path: String, what: String, directory: SafeFile.DirectoryRule = .strict) throws {
+        try SafeFile.writeAtomically(data, to: path, what: what, random: useCases().random, directory: directory)
+    }
+
+    /// A file read in full (`SafeFile.read`), in any directory; nil when it does not exist.
+    func readFile(_ path: String, what: String, code: SafeFile.ErrorCode) throws -> Data? {
+        try SafeFile.read(path, what: what, code: code, directory: .any)
+    }
+
+    /// The `@FILE` of an option that takes a value or a file (`--authorization-details`).
+    static func readArgumentFile(_ path: String, option: Message.Input, limit: Int) throws -> String {
+        try SafeFile.readArgumentFile(path, option: option, limit: limit)
+    }
+
+    /// A file's bytes as they are (`request --data @FILE`); nil when it cannot be read.
+    func contents(of path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    /// Whether `name` is a program this command could run: a path to an executable file, or
+    /// an executable file of that name in `$PATH`.
+    func isProgram(_ name: String) -> Bool {
+        guard !name.isEmpty else { return false }
+        if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) }
+        return (environment["PATH"] ?? "").split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
+    }
+
+    /// The system keyring (the Secret Service) a keystore is sealed with.
+    var keyring: SecretServiceKeyring { SecretServiceKeyring() }
+
+    /// The file, read up to `limit`: a larger regular file is refused before any byte is
+    /// read, anything else (a FIFO, a device) as soon as it gives more. Not a directory.
+    /// `refusal` words why it was refused.
+    func readBounded(_ file: String, limit: Int, tooLarge: String, refusal: (String) -> AuthError) throws -> Data {
+        let fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { throw refusal("cannot be read (\(String(cString: strerror(errno))))") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw refusal("cannot be examined (\(String(cString: strerror(errno))))") }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw refusal("is a directory") }
+        if (info.st_mode & S_IFMT) == S_IFREG, info.st_size > off_t(limit) { throw refusal(tooLarge) }
+        do {
+            return try FileDescriptorInput(descriptor: fd).readToEnd(limit: limit)
+        } catch is InputTooLarge {
+            throw refusal(tooLarge)
+        }
+    }
+}
