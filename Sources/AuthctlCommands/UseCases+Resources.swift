@@ -16,7 +16,7 @@ extension UseCases {
     var resourceSignIn: ResourceSignIn {
         ResourceSignIn(
             transport: transport, configStore: configStore, issuer: credentialIssuer,
-            accounts: KeystoreAccountStore(keystore: keystore, clock: clock, random: random), keystore: keystore, clock: clock,
-            random: random, secrets: registrationSecrets, prompt: TerminalConsentPrompt(terminal))
+            accounts: KeystoreAccountStore(keystore: keystore, clock: clock, random: random), clock: clock,
+            secrets: registrationSecrets, prompt: TerminalConsentPrompt(terminal))
     }
 }
