@@ -154,9 +154,10 @@ final class KeystoreAttackTests {
         let before = try await written()
         let holder = try await FileLock.acquire(for: path, timeout: 1, what: "the keystore")
         defer { holder.release() }
-        let slow = FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 30)
+        let clock = ManualClock()
+        let slow = FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 30, clock: clock)
         let waiting = Task { try await slow.update { $0.currentUID = nil } }
-        try await Task.sleep(nanoseconds: 100_000_000)
+        await clock.untilWaiting()
         waiting.cancel()
         // Not cancelled, the wait would end in the 30 s lock timeout's keystore error instead.
         await #expect(throws: CancellationError.self) { try await waiting.value }
