@@ -82,7 +82,7 @@ struct Wiring {
     static func keystore(_ options: Settings, io: AuthctlIO, keyMemory: KeystoreKeyMemory?, asking: Bool) -> FileKeystore {
         var keys = keystoreKeys(io: io, keyMemory: keyMemory)
         if !asking { keys.askPassphrase = nil }
-        var keystore = FileKeystore(path: keystorePath(options, io: io), random: SystemRandomSource(), keys: keys)
+        var keystore = FileKeystore(path: keystorePath(options, io: io), random: SystemRandomSource(), clock: SystemClock(), keys: keys)
         // A wait for another authctl's lock is told on a terminal, never without one.
         if io.stderr.isTerminal {
             let stderr = io.stderr
@@ -162,7 +162,7 @@ struct Wiring {
     var secretSource: ProcessSecretSource {
         let path = Self.keystorePath(options, io: io)
         let keyFile = io.variable("AUTHCTL_KEYSTORE_KEY_FILE") ?? ""
-        let keystore = FileKeystore(path: path, random: SystemRandomSource(), keys: KeystoreKeys())
+        let keystore = FileKeystore(path: path, random: SystemRandomSource(), clock: SystemClock(), keys: KeystoreKeys())
         return ProcessSecretSource(environment: environment) {
             [path, path + ".lock", keyFile, (try? keystore.sealStatus().keyFile) ?? ""]
         }

@@ -15,7 +15,7 @@ final class KeystoreTests {
     deinit { try? FileManager.default.removeItem(atPath: directory) }
 
     var path: String { directory + "/nested/keystore.json" }
-    var keystore: FileKeystore { FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 2) }
+    var keystore: FileKeystore { FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 2, clock: SystemClock()) }
 
     static func sampleUser(_ uid: String) -> User {
         let date = Date(timeIntervalSince1970: 1_790_000_000)
@@ -52,7 +52,7 @@ final class KeystoreTests {
         try await keystore.update { $0.users.append(Self.sampleUser("u1")) }
         let link = directory + "/link.json"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
-        #expect { try FileKeystore(path: link, random: SystemRandomSource()).read() } throws: {
+        #expect { try FileKeystore(path: link, random: SystemRandomSource(), clock: SystemClock()).read() } throws: {
             ($0 as? AuthError)?.message.contains("symbolic link") == true
         }
     }
@@ -115,7 +115,7 @@ final class KeystoreTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<20 {
                 group.addTask {
-                    try await FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 30).update {
+                    try await FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 30, clock: SystemClock()).update {
                         $0.users.append(Self.sampleUser("u\(index)"))
                     }
                 }
@@ -127,7 +127,7 @@ final class KeystoreTests {
 
     @Test("a keystore that stays locked fails with keystore-error after the lock timeout, on the clock it was given")
     func lockTimeout() async throws {
-        let holder = try await FileLock.acquire(for: path, timeout: 1, what: "the keystore")
+        let holder = try await FileLock.acquire(for: path, timeout: 1, what: "the keystore", clock: SystemClock())
         defer { holder.release() }
         // A fixed clock moves as it is slept on: the 30 s pass at once.
         let clock = FixedClock()
@@ -141,7 +141,7 @@ final class KeystoreTests {
 
     @Test("a wait for the lock is told once, after a second of the clock")
     func lockWaitingTold() async throws {
-        let holder = try await FileLock.acquire(for: path, timeout: 1, what: "the keystore")
+        let holder = try await FileLock.acquire(for: path, timeout: 1, what: "the keystore", clock: SystemClock())
         defer { holder.release() }
         let told = Mutex<[Int32?]>([])
         await #expect(throws: AuthError.self) {

@@ -73,7 +73,7 @@ struct KeyringBinaryTests {
         let user = User(
             uid: "uid-1", email: "ada@example.com", emailVerified: true, displayName: "Ada", photoURL: nil, createdAt: now,
             lastSignInAt: now, lastAuthAt: now, lastProviderID: "oidc.fake", providerData: [identity])
-        try await FileKeystore(path: authctl.keystorePath, random: SystemRandomSource()).update {
+        try await FileKeystore(path: authctl.keystorePath, random: SystemRandomSource(), clock: SystemClock()).update {
             $0 = AccountState(currentUID: "uid-1", users: [user])
         }
         let run = try inKeyringSession(
@@ -123,7 +123,7 @@ extension KeyringBinaryTests {
         let user = User(
             uid: "uid-1", email: "ada@example.com", emailVerified: true, displayName: "Ada", photoURL: nil, createdAt: now,
             lastSignInAt: now, lastAuthAt: now, lastProviderID: "oidc.fake", providerData: [identity])
-        try await FileKeystore(path: authctl.keystorePath, random: SystemRandomSource()).update {
+        try await FileKeystore(path: authctl.keystorePath, random: SystemRandomSource(), clock: SystemClock()).update {
             $0 = AccountState(currentUID: "uid-1", users: [user])
         }
         // Locked with the Secret Service's own Lock call; unlocking would need a prompt, which

@@ -19,7 +19,7 @@ public final class FileLock: @unchecked Sendable {
     /// so that a test drives them.
     public static func acquire(
         for path: String, timeout: TimeInterval, what: String, code: SafeFile.ErrorCode = .keystoreError,
-        directory rule: SafeFile.DirectoryRule = .strict, clock: any Clock = SystemClock(),
+        directory rule: SafeFile.DirectoryRule = .strict, clock: any Clock,
         waiting: (@Sendable (_ holder: Int32?) -> Void)? = nil
     ) async throws -> FileLock {
         try SafeFile.ensureDirectory(for: path, what: what)

@@ -47,7 +47,7 @@ public struct FileKeystore: Keystore {
     public var lockWaiting: (@Sendable (_ holder: Int32?) -> Void)?
 
     public init(
-        path: String, random: any RandomSource, lockTimeout: TimeInterval = 60, clock: any Clock = SystemClock(),
+        path: String, random: any RandomSource, lockTimeout: TimeInterval = 60, clock: any Clock,
         keys: KeystoreKeys = KeystoreKeys()
     ) {
         self.path = path
