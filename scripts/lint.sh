@@ -4,7 +4,8 @@
 #   - no two folders of AuthCore use each other (scripts/folder-graph.py);
 #   - Foundation is chosen once, in Sources/AuthCore/Imports.swift (scripts/one-import.py);
 #   - no protocol in Sources has more than 8 requirements of its own (scripts/protocol-size.py);
-#   - a comment cites a file of this repository or an RFC, never a contract kept elsewhere.
+#   - a comment cites a file of this repository or an RFC, never a contract kept elsewhere,
+#     and every `Name.swift` or `Sources/…`/`Tests/…` path a Swift comment cites exists.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 failed=0
@@ -18,6 +19,22 @@ python3 scripts/one-import.py --check >&2 || failed=1
 python3 scripts/protocol-size.py >/dev/null || { python3 scripts/protocol-size.py >&2; failed=1; }
 if grep -rnE "SPEC ?§|SPEC\.md|SECURITY\.md|DESIGN\.md" --include=*.swift Sources Tests >&2; then
     echo "lint: the lines above cite a specification that is not in this repository; cite docs/ or an RFC" >&2
+    failed=1
+fi
+# A cited `Name.swift` must be a file somewhere in the repository; a cited path, that path.
+cited="$(grep -rhoE "//.*" --include=*.swift Sources Tests Package.swift | grep -oE "[A-Za-z0-9_+./-]*[A-Za-z0-9_+-]\.swift\b" | grep -v "//" | sort -u)"
+known="$(git ls-files '*.swift')"
+missing=0
+for name in $cited; do
+    case "$name" in
+    Sources/* | Tests/* | bench/*) [ -e "$name" ] && continue ;;
+    *) grep -qE "(^|/)${name//+/\\+}\$" <<<"$known" && continue ;;
+    esac
+    grep -rnF --include=*.swift "$name" Sources Tests Package.swift | grep -F "//" >&2
+    missing=1
+done
+if [ "$missing" = 1 ]; then
+    echo "lint: the comments above cite a .swift file that does not exist; cite where it is now" >&2
     failed=1
 fi
 exit "$failed"

@@ -14,6 +14,8 @@ public final class FakeAccountStore: CredentialAccountStore, @unchecked Sendable
         case userToDelete(uid: String?)
         case deleteUser(uid: String)
         case signOut(all: Bool, uid: String?)
+        /// `login URL`'s grant, with the provider of the identity the server named (nil: none).
+        case storeResourceGrant(resource: String, identityProviderID: String?)
     }
 
     public let keystore: InMemoryKeystore
@@ -54,6 +56,11 @@ public final class FakeAccountStore: CredentialAccountStore, @unchecked Sendable
     public func link(_ credential: Credential, toUser uid: String?, pendingHandle: String?, consent: Bool) async throws -> User {
         try record(.link(providerID: credential.providerID, uid: uid, consent: consent))
         return try await rules.link(credential, toUser: uid, pendingHandle: pendingHandle, consent: consent)
+    }
+
+    public func storeResourceGrant(_ grant: ResourceGrant, identity: Credential?) async throws -> AccountRules.GrantResult {
+        try record(.storeResourceGrant(resource: grant.resource, identityProviderID: identity?.providerID))
+        return try await rules.storeResourceGrant(grant, identity: identity)
     }
 
     public func reauthenticate(user uid: String, with credential: Credential) async throws -> User {

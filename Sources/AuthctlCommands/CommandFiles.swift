@@ -42,7 +42,7 @@ extension CommandFiles {
     func keystore(asking: Bool = true) -> FileKeystore {
         var keys = keystoreKeys
         if !asking { keys.askPassphrase = nil }
-        var keystore = FileKeystore(path: keystorePath, random: SystemRandomSource(), keys: keys)
+        var keystore = FileKeystore(path: keystorePath, random: SystemRandomSource(), clock: SystemClock(), keys: keys)
         // A wait for another authctl's lock is told on a terminal, never without one.
         if io.stderr.isTerminal {
             let stderr = io.stderr

@@ -99,7 +99,7 @@ struct Wiring: CommandFiles {
     var secretSource: ProcessSecretSource {
         let path = keystorePath
         let keyFile = io.variable("AUTHCTL_KEYSTORE_KEY_FILE") ?? ""
-        let keystore = FileKeystore(path: path, random: SystemRandomSource(), keys: KeystoreKeys())
+        let keystore = FileKeystore(path: path, random: SystemRandomSource(), clock: SystemClock(), keys: KeystoreKeys())
         return ProcessSecretSource(environment: environment) {
             [path, path + ".lock", keyFile, (try? keystore.sealStatus().keyFile) ?? ""]
         }

@@ -24,7 +24,7 @@ final class KeystoreAttackTests {
 
     var folder: String { directory + "/ks" }
     var path: String { folder + "/keystore.json" }
-    var keystore: FileKeystore { FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 2) }
+    var keystore: FileKeystore { FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 2, clock: SystemClock()) }
 
     func written() async throws -> Data {
         try await keystore.update {
@@ -73,7 +73,8 @@ final class KeystoreAttackTests {
 
     @Test("a keystore right under /tmp is never advised to chmod /tmp")
     func keystoreUnderTmp() throws {
-        let keystore = FileKeystore(path: "/tmp/authctl-no-such-keystore-\(UUID().uuidString).json", random: SystemRandomSource())
+        let keystore = FileKeystore(
+            path: "/tmp/authctl-no-such-keystore-\(UUID().uuidString).json", random: SystemRandomSource(), clock: SystemClock())
         #expect(throws: AuthError.self) { _ = try keystore.read() }
         do { _ = try keystore.read() } catch let error as AuthError {
             #expect(!error.message.contains("chmod"), "\(error.message)")
@@ -152,11 +153,12 @@ final class KeystoreAttackTests {
     @Test("Ctrl-C while waiting for the keystore lock ends the wait at once and changes nothing")
     func cancelledLockWait() async throws {
         let before = try await written()
-        let holder = try await FileLock.acquire(for: path, timeout: 1, what: "the keystore")
+        let holder = try await FileLock.acquire(for: path, timeout: 1, what: "the keystore", clock: SystemClock())
         defer { holder.release() }
-        let slow = FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 30)
+        let clock = ManualClock()
+        let slow = FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 30, clock: clock)
         let waiting = Task { try await slow.update { $0.currentUID = nil } }
-        try await Task.sleep(nanoseconds: 100_000_000)
+        await clock.untilWaiting()
         waiting.cancel()
         // Not cancelled, the wait would end in the 30 s lock timeout's keystore error instead.
         await #expect(throws: CancellationError.self) { try await waiting.value }

@@ -21,6 +21,6 @@ extension KeystoreDirectoryFixture {
     var path: String { directory + "/keystore.json" }
 
     func keystore(_ keys: KeystoreKeys = KeystoreKeys()) -> FileKeystore {
-        FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 2, keys: keys)
+        FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 2, clock: SystemClock(), keys: keys)
     }
 }

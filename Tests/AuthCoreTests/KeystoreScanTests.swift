@@ -7,7 +7,7 @@ import Testing
 final class KeystoreScanTests {
     let directory = NSTemporaryDirectory() + "authctl-scan-\(UUID().uuidString)"
     var path: String { directory + "/keystore.json" }
-    var keystore: FileKeystore { FileKeystore(path: path, random: SystemRandomSource()) }
+    var keystore: FileKeystore { FileKeystore(path: path, random: SystemRandomSource(), clock: SystemClock()) }
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
 
@@ -161,7 +161,7 @@ final class KeystoreScanTests {
 @Suite("A rule's user read alone from the keystore")
 final class KeystoreReadUserTests {
     let directory = NSTemporaryDirectory() + "authctl-readuser-\(UUID().uuidString)"
-    var keystore: FileKeystore { FileKeystore(path: directory + "/keystore.json", random: SystemRandomSource()) }
+    var keystore: FileKeystore { FileKeystore(path: directory + "/keystore.json", random: SystemRandomSource(), clock: SystemClock()) }
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
 

@@ -1,6 +1,7 @@
 import AuthCore
 import AuthCoreTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @Suite("Keystore file (docs/keystore.md)")
@@ -14,7 +15,7 @@ final class KeystoreTests {
     deinit { try? FileManager.default.removeItem(atPath: directory) }
 
     var path: String { directory + "/nested/keystore.json" }
-    var keystore: FileKeystore { FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 2) }
+    var keystore: FileKeystore { FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 2, clock: SystemClock()) }
 
     static func sampleUser(_ uid: String) -> User {
         let date = Date(timeIntervalSince1970: 1_790_000_000)
@@ -51,7 +52,7 @@ final class KeystoreTests {
         try await keystore.update { $0.users.append(Self.sampleUser("u1")) }
         let link = directory + "/link.json"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
-        #expect { try FileKeystore(path: link, random: SystemRandomSource()).read() } throws: {
+        #expect { try FileKeystore(path: link, random: SystemRandomSource(), clock: SystemClock()).read() } throws: {
             ($0 as? AuthError)?.message.contains("symbolic link") == true
         }
     }
@@ -114,7 +115,7 @@ final class KeystoreTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<20 {
                 group.addTask {
-                    try await FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 30).update {
+                    try await FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 30, clock: SystemClock()).update {
                         $0.users.append(Self.sampleUser("u\(index)"))
                     }
                 }
@@ -124,14 +125,31 @@ final class KeystoreTests {
         #expect(try keystore.read().users.count == 20)
     }
 
-    @Test("a keystore that stays locked fails with keystore-error after the lock timeout")
+    @Test("a keystore that stays locked fails with keystore-error after the lock timeout, on the clock it was given")
     func lockTimeout() async throws {
-        let holder = try await FileLock.acquire(for: path, timeout: 1, what: "the keystore")
+        let holder = try await FileLock.acquire(for: path, timeout: 1, what: "the keystore", clock: SystemClock())
         defer { holder.release() }
+        // A fixed clock moves as it is slept on: the 30 s pass at once.
+        let clock = FixedClock()
         await #expect {
-            try await FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 0.3).update { $0.currentUID = "x" }
+            try await FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 30, clock: clock).update { $0.currentUID = "x" }
         } throws: {
             ($0 as? AuthError)?.code == .keystoreError
         }
+        #expect(clock.now().timeIntervalSince(FixedClock().now()) >= 30)
+    }
+
+    @Test("a wait for the lock is told once, after a second of the clock")
+    func lockWaitingTold() async throws {
+        let holder = try await FileLock.acquire(for: path, timeout: 1, what: "the keystore", clock: SystemClock())
+        defer { holder.release() }
+        let told = Mutex<[Int32?]>([])
+        await #expect(throws: AuthError.self) {
+            _ = try await FileLock.acquire(for: path, timeout: 3, what: "the keystore", clock: FixedClock()) { pid in
+                told.withLock { $0.append(pid) }
+            }
+        }
+        // The holder is this process, whose own POSIX lock F_GETLK does not report: no pid.
+        #expect(told.withLock { $0 }.count == 1)
     }
 }

@@ -1,3 +1,4 @@
+import AuthCoreTestSupport
 import Foundation
 import Testing
 
@@ -107,7 +108,7 @@ struct KubeconfigYAMLTests {
     }
 
     @Test("set-credentials adds the user, replaces it the second time, keeps the rest, writes 0600; a symlink is refused")
-    func setCredentials() throws {
+    func setCredentials() async throws {
         let directory = NSTemporaryDirectory() + "authctl-kube-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.createDirectory(
@@ -115,10 +116,10 @@ struct KubeconfigYAMLTests {
         let path = directory + "/config"
         try Data(Self.kubectlWritten.utf8).write(to: URL(fileURLWithPath: path))
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
-        let setup = KubeconfigSetup(random: SystemRandomSource())
+        let setup = KubeconfigSetup(random: SystemRandomSource(), clock: FixedClock())
         var input = KubeconfigSetup.Input(
             name: "oidc", path: path, command: "authctl", arguments: ["token", "--format=kubectl-exec", "oidc.k8s"], dryRun: false)
-        let first = try setup.run(input)
+        let first = try await setup.run(input)
         #expect(first.written && !first.replaced)
         let written = try KubeconfigYAML.parse(String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self))
         #expect(written["clusters"] == (try KubeconfigYAML.parse(Self.kubectlWritten))["clusters"])
@@ -131,18 +132,46 @@ struct KubeconfigYAMLTests {
         let mode = (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0
         #expect(mode == 0o600)
         input.arguments.append("--user=ada@example.com")
-        let second = try setup.run(input)
+        let second = try await setup.run(input)
         #expect(second.replaced)
         #expect(!FileManager.default.fileExists(atPath: path + ".lock"), "kubectl's lock is removed")
 
         let link = directory + "/link"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
         input.path = link
-        #expect(throws: AuthError.self) { try setup.run(input) }
+        await #expect(throws: AuthError.self) { try await setup.run(input) }
         input.dryRun = true
         input.path = directory + "/new"
-        let dry = try setup.run(input)
+        let dry = try await setup.run(input)
         #expect(!dry.written && !FileManager.default.fileExists(atPath: directory + "/new"))
         #expect(dry.entry.hasPrefix("- name: oidc\n  user:\n    exec:\n"))
+    }
+
+    @Test("kubectl's lock held by another program: waited for on the clock, taken once it is gone, else refused after 5 s naming it")
+    func kubectlLockHeld() async throws {
+        let directory = NSTemporaryDirectory() + "authctl-kube-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let path = directory + "/config"
+        let input = KubeconfigSetup.Input(name: "oidc", path: path, command: "authctl", arguments: ["token"], dryRun: false)
+        #expect(FileManager.default.createFile(atPath: path + ".lock", contents: nil))
+        // A fixed clock moves as it is slept on: the 5 s pass at once, and the file is left alone.
+        let clock = FixedClock()
+        await #expect {
+            try await KubeconfigSetup(random: SystemRandomSource(), clock: clock).run(input)
+        } throws: {
+            ($0 as? AuthError)?.code == .keystoreError && "\($0)".contains("config.lock exists")
+        }
+        #expect(clock.now().timeIntervalSince(FixedClock().now()) >= 4.9)
+        #expect(!FileManager.default.fileExists(atPath: path))
+
+        let manual = ManualClock()
+        let setup = Task { try await KubeconfigSetup(random: SystemRandomSource(), clock: manual).run(input) }
+        await manual.untilWaiting()
+        try FileManager.default.removeItem(atPath: path + ".lock")
+        manual.advance(by: 0.1)
+        #expect(try await setup.value.written)
+        #expect(!FileManager.default.fileExists(atPath: path + ".lock"))
     }
 }

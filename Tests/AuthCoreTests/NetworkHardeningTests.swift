@@ -121,7 +121,7 @@ struct NetworkHardeningTests {
         try FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let keystore = FileKeystore(path: directory + "/keystore.json", random: SystemRandomSource())
+        let keystore = FileKeystore(path: directory + "/keystore.json", random: SystemRandomSource(), clock: SystemClock())
         func user(_ uid: String, expiresAt: Date?) -> User {
             User(
                 uid: uid, email: nil, emailVerified: false, displayName: nil, photoURL: nil, createdAt: Date(), lastSignInAt: Date(),

@@ -48,7 +48,7 @@ struct ResourceBorrowingTests {
     ) -> ResourceSignIn {
         ResourceSignIn(
             transport: Self.transport(servers: servers), configStore: ConfigStore(storage: InMemoryConfigStorage(bytes: Data(config.utf8))),
-            issuer: issuer, accounts: accounts, keystore: accounts.keystore, clock: clock, random: SeededRandom(),
+            issuer: issuer, accounts: accounts, clock: clock,
             secrets: MemoryRegistrationSecrets(), prompt: prompt)
     }
 

@@ -33,12 +33,11 @@ struct ResourceSignInTests {
         }
     }
 
-    func signIn(_ accounts: FakeAccountStore, _ credential: Credential) -> ResourceSignIn {
+    func signIn(_ accounts: any CredentialAccountStore, _ credential: Credential) -> ResourceSignIn {
         let config = #"{"version": 1, "providers": {"oidc.as": {"id": "oidc.as", "clientId": "c", "issuer": "https://as.example"}}}"#
         return ResourceSignIn(
             transport: transport, configStore: ConfigStore(storage: InMemoryConfigStorage(bytes: Data(config.utf8))),
-            issuer: StaticCredentialIssuer([credential]), accounts: accounts, keystore: accounts.keystore, clock: clock,
-            random: SeededRandom(),
+            issuer: StaticCredentialIssuer([credential]), accounts: accounts, clock: clock,
             secrets: MemoryRegistrationSecrets(), prompt: RecordingTerminal())
     }
 
@@ -68,7 +67,9 @@ struct ResourceSignInTests {
         #expect(state.currentUID == output.user.uid)
         #expect(state.currentUser?.resourceGrants.first?.resource == Self.resource)
         #expect(state.currentUser?.resourceGrants.first?.tokens?.refreshToken == "rt")
-        #expect(accounts.operations.isEmpty, "no account rule runs without an identity")
+        #expect(
+            accounts.operations == [.storeResourceGrant(resource: Self.resource, identityProviderID: nil)],
+            "no sign-in runs without an identity: the grant alone is kept")
     }
 
     @Test("a signed-in user gets the grant, and a second sign-in replaces it rather than adding one")
@@ -114,7 +115,7 @@ struct ResourceSignInTests {
         let output = try await signIn(accounts, credential).run(
             .init(resource: Self.resource, options: FlowOptions(), provider: Self.provider, consented: true))
         #expect(output.isNewUser)
-        #expect(accounts.operations == [.signIn(providerID: "oidc.as", pendingHandle: nil)])
+        #expect(accounts.operations == [.storeResourceGrant(resource: Self.resource, identityProviderID: "oidc.as")])
         let user = try #require(accounts.keystore.state.currentUser)
         #expect(user.providerData.first?.federatedID == "sub-2")
         #expect(user.providerData.first?.tokens?.refreshToken == nil && user.providerData.first?.tokens?.idToken == "it")

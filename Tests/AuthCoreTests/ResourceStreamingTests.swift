@@ -230,22 +230,25 @@ struct CurlStreamingTests {
     @Test("a discarded body is read 64 KiB at most, and the transfer ends without error")
     func discardBounded() async throws {
         let total = 8 << 20
-        let written = Mutex(0)
+        // What the server wrote before its writes failed, told when it stopped writing.
+        let (written, told) = AsyncStream.makeStream(of: Int.self)
         let server = try ScriptedLoopbackServer { connection in
             connection.write(
                 "HTTP/1.1 401 Unauthorized\r\nContent-Length: \(total)\r\nWWW-Authenticate: Bearer error=\"invalid_token\"\r\n\r\n")
             let block = [UInt8](repeating: 0x78, count: 16 << 10)
             var sent = 0
             while sent < total, connection.write(block) { sent += block.count }
-            written.withLock { $0 = sent }
+            told.yield(sent)
+            told.finish()
         }
         let head = try await CurlTransport(timeout: 10, environment: [:]).stream(
             HTTPRequest(url: URL(string: server.baseURL + "/")!), decide: { _ in .discard },
             sink: { _ in Issue.record("a discarded body reached the sink") })
         #expect(head.status == 401 && head.header("www-authenticate") != nil)
         // The server's writes fail once authctl closed the connection (socket buffers hold some).
-        for _ in 0..<100 where written.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(written.withLock { $0 } < total)
+        var stopped = written.makeAsyncIterator()
+        let sent = try #require(await stopped.next())
+        #expect(sent < total)
     }
 
     @Test("a sink that throws (stdout closed) ends the transfer with its own error")
@@ -261,23 +264,28 @@ struct CurlStreamingTests {
         }
     }
 
+    /// The one test here that takes real time: libcurl's timers are the adapter's own, and no
+    /// clock of the test drives them. Its server writes the body's end twice the timeout late.
     @Test("no total time limit once the head is in: a body slower than the transport's timeout arrives whole")
     func noTotalTimeout() async throws {
         let server = try ScriptedLoopbackServer { connection in
             connection.write("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nfirst ")
-            Thread.sleep(forTimeInterval: 2.5)
+            Thread.sleep(forTimeInterval: 1)
             connection.write("second")
         }
         let received = Mutex(Data())
-        _ = try await CurlTransport(timeout: 1, environment: [:]).stream(
+        _ = try await CurlTransport(timeout: 0.5, environment: [:]).stream(
             HTTPRequest(url: URL(string: server.baseURL + "/")!), decide: { _ in .stream },
             sink: { chunk in received.withLock { $0 += chunk } })
         #expect(String(decoding: received.withLock { $0 }, as: UTF8.self) == "first second")
     }
 
+    /// libcurl's timer, as above: its second is real; the server holds the connection until told.
     @Test("a head that does not come within the timeout ends the wait, naming the host")
     func headTimeout() async throws {
-        let server = try ScriptedLoopbackServer { _ in Thread.sleep(forTimeInterval: 4) }
+        let done = DispatchSemaphore(value: 0)
+        defer { done.signal() }
+        let server = try ScriptedLoopbackServer { _ in _ = done.wait(timeout: .now() + 30) }
         await #expect {
             _ = try await CurlTransport(timeout: 1, environment: [:]).stream(
                 HTTPRequest(url: URL(string: server.baseURL + "/")!), decide: { _ in .stream }, sink: { _ in })

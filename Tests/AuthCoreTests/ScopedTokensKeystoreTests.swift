@@ -50,7 +50,7 @@ final class ScopedTokensKeystoreTests {
         try FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         _ = FileManager.default.createFile(atPath: path, contents: Data(Self.before.utf8), attributes: [.posixPermissions: 0o600])
-        let keystore = FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 2)
+        let keystore = FileKeystore(path: path, random: SystemRandomSource(), lockTimeout: 2, clock: SystemClock())
         let state = try keystore.read()
         #expect(state.currentUser?.providerData.first?.tokens?.additionalTokens == nil)
         try await keystore.update { state in

@@ -181,8 +181,8 @@ struct TokenRefreshTests {
 
     init() throws { provider = try FakeIdentityProvider() }
 
-    func signedIn() async throws -> TestEnvironment {
-        let test = try await TestEnvironment(provider: provider)
+    func signedIn(clock: any Clock = SystemClock()) async throws -> TestEnvironment {
+        let test = try await TestEnvironment(provider: provider, clock: clock)
         _ = try await test.signIn().run(
             .init(providerID: try ProviderID(parsing: "oidc.fake"), options: FlowOptions(timeout: 60)))
         return test
@@ -234,7 +234,8 @@ struct TokenRefreshTests {
 
     @Test("invalid_grant on refresh is invalid-credential and tells to sign in again; only the needs-sign-in mark is stored, once")
     func refreshRefused() async throws {
-        let test = try await signedIn()
+        let clock = RunningClock()
+        let test = try await signedIn(clock: clock)
         provider.update { $0.refreshError = "invalid_grant" }
         let before = test.keystore.state
         await #expect { try await test.tokenRefresh().run(.init(forceRefresh: true)) } throws: {
@@ -246,7 +247,7 @@ struct TokenRefreshTests {
         var unmarked = marked
         unmarked.users[0].providerData[0].tokens?.needsSignInSince = nil
         #expect(unmarked == before, "and nothing else changed: the tokens are as they were")
-        try await Task.sleep(for: .milliseconds(1100))
+        clock.advance(by: 2)
         _ = try? await test.tokenRefresh().run(.init(forceRefresh: true))
         #expect(test.keystore.state == marked, "a second refusal keeps the first one's time")
     }

@@ -230,7 +230,8 @@ extension StartURLAndPeerTests {
     @Test("a connection that its client closed before its owner was looked up, without a request, is nothing: no refusal, no warning")
     func closedBeforeLookup() async throws {
         // The kernel's table names no owner for a socket its process already closed: .unknown.
-        let listener = try RedirectListener(host: "127.0.0.1", port: 0, access: .sameUser(4242), peers: InTurn([.unknown, .user(4242)]))
+        let peers = InTurn([.unknown, .user(4242)])
+        let listener = try RedirectListener(host: "127.0.0.1", port: 0, access: .sameUser(4242), peers: peers)
         let events = EventLog()
         let outcome = Task {
             let redirect = try await listener.waitForRedirect(
@@ -244,7 +245,8 @@ extension StartURLAndPeerTests {
         let preconnect = RawLoopbackClient.connect(port: listener.port)
         #expect(preconnect >= 0)
         close(preconnect)
-        try await Task.sleep(nanoseconds: 300_000_000)
+        // The listener looked up its owner (.unknown) before the own request connects.
+        while peers.asked < 1 { await Task.yield() }
         let (own, _) = try await RawLoopbackClient.request("GET /callback?code=c&state=s", port: listener.port)
         #expect(own == 200)
         #expect(try await outcome.value == .authorized(AuthorizationResponse(code: "c")))
@@ -276,9 +278,15 @@ extension StartURLAndPeerTests {
 final class InTurn: LoopbackPeerLookup, @unchecked Sendable {
     private let lock = NSLock()
     private var owners: [LoopbackPeerOwner]
+    private var count = 0
     init(_ owners: [LoopbackPeerOwner]) { self.owners = owners }
+    /// How many owners were asked for.
+    var asked: Int { lock.withLock { count } }
     func owner(ofPeer peer: SocketEndpoint, connectedTo local: SocketEndpoint) -> LoopbackPeerOwner {
-        lock.withLock { owners.isEmpty ? .unknown : owners.removeFirst() }
+        lock.withLock {
+            count += 1
+            return owners.isEmpty ? .unknown : owners.removeFirst()
+        }
     }
 }
 

@@ -85,7 +85,7 @@ final class IdentityChoiceEveryCommandTests {
         }
         servers = [resource, sts]
         let url = resource.baseURL + "/mcp"
-        let keystore = FileKeystore(path: authctl.keystorePath, random: SystemRandomSource())
+        let keystore = FileKeystore(path: authctl.keystorePath, random: SystemRandomSource(), clock: SystemClock())
         let (adaUID, issuer) = (ada.uid, provider.issuer)
         try await keystore.update { state in
             for index in state.users.indices {

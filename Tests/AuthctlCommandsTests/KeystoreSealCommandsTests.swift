@@ -23,7 +23,7 @@ struct KeystoreSealCommandsTests {
             uid: "uid-1", email: "ada@example.com", emailVerified: true, displayName: "Ada", photoURL: nil, createdAt: now,
             lastSignInAt: now,
             lastAuthAt: now, lastProviderID: "oidc.fake", providerData: [identity])
-        try await FileKeystore(path: authctl.keystorePath, random: SystemRandomSource()).update {
+        try await FileKeystore(path: authctl.keystorePath, random: SystemRandomSource(), clock: SystemClock()).update {
             $0 = AccountState(currentUID: "uid-1", users: [user])
         }
     }

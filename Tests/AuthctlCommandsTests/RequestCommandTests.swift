@@ -49,7 +49,7 @@ final class RequestCommandTests {
                 resource: api, issuer: "https://as.example", providerID: "oidc.as", grantedAt: now,
                 tokens: TokenSet(
                     accessToken: "at-api", expiresAt: now.addingTimeInterval(3600), refreshToken: nil, idToken: nil, scopes: [])))
-        try await FileKeystore(path: authctl.keystorePath, random: SystemRandomSource()).update {
+        try await FileKeystore(path: authctl.keystorePath, random: SystemRandomSource(), clock: SystemClock()).update {
             $0 = AccountState(currentUID: "u1", users: [user])
         }
     }

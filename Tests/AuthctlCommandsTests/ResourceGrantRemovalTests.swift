@@ -41,7 +41,7 @@ struct ResourceGrantRemovalTests {
                         accessToken: "at-secret", expiresAt: now.addingTimeInterval(3600), refreshToken: "rt-secret", idToken: nil,
                         scopes: ["read"])))
         }
-        try await FileKeystore(path: authctl.keystorePath, random: SystemRandomSource()).update {
+        try await FileKeystore(path: authctl.keystorePath, random: SystemRandomSource(), clock: SystemClock()).update {
             $0 = AccountState(currentUID: "uid-1", users: [user])
         }
     }
@@ -51,7 +51,7 @@ struct ResourceGrantRemovalTests {
         try await seed()
         let removed = try await authctl.run(["providers", "remove", "oidc.as-example", "--yes"])
         #expect(removed.status == 0, "\(removed.stderr)")
-        let state = try FileKeystore(path: authctl.keystorePath, random: SystemRandomSource()).read()
+        let state = try FileKeystore(path: authctl.keystorePath, random: SystemRandomSource(), clock: SystemClock()).read()
         let grants = state.users.first?.resourceGrants ?? []
         #expect(grants.map(\.resource) == ["https://tools.example.com/mcp"], "\(grants.map(\.resource))")
         let status = try await authctl.run(["status"])

@@ -43,8 +43,7 @@ final class TokenHotPathTests {
             let out = Pipe()
             shell.standardOutput = out
             try shell.run()
-            let value = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            shell.waitUntilExit()
+            let value = String(decoding: await OffPool.finish(shell, stdout: out).stdout, as: UTF8.self)
             #expect(value == raw, "eval gave back another value: \(env.stdout)")
             #expect(!FileManager.default.fileExists(atPath: marker), "the token ran as shell code: \(env.stdout)")
         }
@@ -71,8 +70,7 @@ final class TokenHotPathTests {
             let out = Pipe()
             shell.standardOutput = out
             try shell.run()
-            let value = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            shell.waitUntilExit()
+            let value = String(decoding: await OffPool.finish(shell, stdout: out).stdout, as: UTF8.self)
             #expect(!raw.isEmpty && value == raw, "the child did not see AUTHCTL_TOKEN: \(env.stdout)")
         }
     }

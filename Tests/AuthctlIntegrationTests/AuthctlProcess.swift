@@ -72,15 +72,12 @@ struct AuthctlProcess {
         return (process, stdout, stderr)
     }
 
-    /// Runs blocking work (a read from a pipe, a wait for a process) on a Dispatch thread,
-    /// never on Swift's concurrency pool: on two cores the pool has two threads, and two tests
-    /// blocked in reads there stalled every other test — and the in-process fakes the awaited
-    /// output depended on — until their 20 s timeouts fired (a fresh-clone run failed so).
-    static func blocking<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: work()) }
-        }
-    }
+    /// Runs blocking work (a read from a pipe, a wait for a process) off Swift's concurrency
+    /// pool (`OffPool`, Sources/AuthCoreTestSupport/OffPool.swift): on two cores the pool has
+    /// two threads, and two tests blocked in reads there stalled every other test — and the
+    /// in-process fakes the awaited output depended on — until their 20 s timeouts fired (a
+    /// fresh-clone run failed so).
+    static func blocking<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T { await OffPool.run(work) }
 
     /// What `handle` gives until `text` shows, `seconds` pass, or it ends (off the pool).
     static func read(_ handle: FileHandle, until text: String, seconds: TimeInterval = 20) async -> String {
@@ -98,16 +95,13 @@ struct AuthctlProcess {
 
     static func finish(_ started: (Process, Pipe, Pipe), alreadyRead: String = "") async -> Result {
         let (process, stdout, stderr) = started
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let out = stdout.fileHandleForReading.readDataToEndOfFile()
-                let err = stderr.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                continuation.resume(
-                    returning: Result(
-                        status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                        stderr: alreadyRead + String(decoding: err, as: UTF8.self)))
-            }
+        return await blocking {
+            let out = stdout.fileHandleForReading.readDataToEndOfFile()
+            let err = stderr.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return Result(
+                status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                stderr: alreadyRead + String(decoding: err, as: UTF8.self))
         }
     }
 

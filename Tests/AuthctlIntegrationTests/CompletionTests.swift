@@ -13,8 +13,8 @@ final class CompletionTests {
 
     /// What bash offers for `line` (the cursor at its end), with completions/authctl.bash
     /// loaded and authctl on PATH.
-    func bashCompletes(_ line: String, bin: String = URL(fileURLWithPath: AuthctlProcess.binary).deletingLastPathComponent().path) throws
-        -> [String]
+    func bashCompletes(_ line: String, bin: String = URL(fileURLWithPath: AuthctlProcess.binary).deletingLastPathComponent().path)
+        async throws -> [String]
     {
         let script = Self.root.appendingPathComponent("completions/authctl.bash").path
         let words = line.split(separator: " ", omittingEmptySubsequences: false).map { "'\($0)'" }.joined(separator: " ")
@@ -24,13 +24,13 @@ final class CompletionTests {
             _authctl authctl "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"   # as bash's complete -F calls it
             printf '%s\\n' "${COMPREPLY[@]}"
             """
-        return try shell("/bin/bash", ["--norc", "-c", program], bin: bin)
+        return try await shell("/bin/bash", ["--norc", "-c", program], bin: bin)
     }
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The lines `shell arguments` prints, with `bin` first on PATH.
-    func shell(_ shell: String, _ arguments: [String], bin: String) throws -> [String] {
+    func shell(_ shell: String, _ arguments: [String], bin: String) async throws -> [String] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: shell)
         process.arguments = arguments
@@ -41,8 +41,7 @@ final class CompletionTests {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = await OffPool.finish(process, stdout: output).stdout
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
@@ -53,19 +52,19 @@ final class CompletionTests {
             #expect(
                 try await authctl.run(["providers", "add", id, "--issuer", provider.issuer, "--client-id", provider.clientID]).status == 0)
         }
-        #expect(Set(try bashCompletes("authctl login ")).isSuperset(of: ["oidc.corp", "oidc.home"]))
-        #expect(try bashCompletes("authctl login oidc.c") == ["oidc.corp"])
-        #expect(Set(try bashCompletes("authctl providers show ")).isSuperset(of: ["oidc.corp", "oidc.home"]))
-        #expect(Set(try bashCompletes("authctl token ")).isSuperset(of: ["oidc.corp", "oidc.home"]))
-        #expect(Set(try bashCompletes("authctl git-credential ")).isSuperset(of: ["oidc.corp", "oidc.home"]))
-        #expect(try bashCompletes("authctl exec --provider oidc.h") == ["oidc.home"])
+        #expect(Set(try await bashCompletes("authctl login ")).isSuperset(of: ["oidc.corp", "oidc.home"]))
+        #expect(try await bashCompletes("authctl login oidc.c") == ["oidc.corp"])
+        #expect(Set(try await bashCompletes("authctl providers show ")).isSuperset(of: ["oidc.corp", "oidc.home"]))
+        #expect(Set(try await bashCompletes("authctl token ")).isSuperset(of: ["oidc.corp", "oidc.home"]))
+        #expect(Set(try await bashCompletes("authctl git-credential ")).isSuperset(of: ["oidc.corp", "oidc.home"]))
+        #expect(try await bashCompletes("authctl exec --provider oidc.h") == ["oidc.home"])
 
         let login = try await authctl.run([
             "login", "oidc.corp", "--browser-command", AuthctlProcess.browserCommand, "--timeout", "20", "--json",
         ])
         let uid = try #require(login.json?["user"]?.objectValue?["uid"]?.stringValue)
-        #expect(try bashCompletes("authctl users use ") == [uid])
-        let completed = try bashCompletes("authctl users show \(uid.prefix(3))")
+        #expect(try await bashCompletes("authctl users use ") == [uid])
+        let completed = try await bashCompletes("authctl users show \(uid.prefix(3))")
         #expect(completed == [uid], "uid \(uid): \(completed)")
     }
 
@@ -87,7 +86,7 @@ final class CompletionTests {
         }
         let keystore = Data("{\"version\": 1, \"users\": [\(users.joined(separator: ","))]}".utf8)
         #expect(FileManager.default.createFile(atPath: authctl.keystorePath, contents: keystore, attributes: [.posixPermissions: 0o600]))
-        #expect(try bashCompletes("authctl users use ").isEmpty)
+        #expect(try await bashCompletes("authctl users use ").isEmpty)
         #expect(!FileManager.default.fileExists(atPath: planted + "-1"))
         #expect(!FileManager.default.fileExists(atPath: planted + "-2"))
         let listed = try await authctl.run(["users", "list"])
@@ -114,18 +113,18 @@ final class CompletionTests {
     }
 
     @Test("bash offers the candidates authctl prints as they are: none goes through word expansion")
-    func bashDoesNotExpand() throws {
+    func bashDoesNotExpand() async throws {
         let bin = try standIn(answering: hostileCandidates)
-        let offered = try bashCompletes("authctl users use uid-", bin: bin)
+        let offered = try await bashCompletes("authctl users use uid-", bin: bin)
         #expect(!FileManager.default.fileExists(atPath: planted + "-1"))
         #expect(!FileManager.default.fileExists(atPath: planted + "-2"))
         #expect(offered == hostileCandidates, "\(offered)")
-        #expect(try bashCompletes("authctl users use uid-$", bin: bin) == hostileCandidates.filter { $0.hasPrefix("uid-$") })
-        #expect(try bashCompletes("authctl users use uid-~", bin: bin) == ["uid-~root"])
+        #expect(try await bashCompletes("authctl users use uid-$", bin: bin) == hostileCandidates.filter { $0.hasPrefix("uid-$") })
+        #expect(try await bashCompletes("authctl users use uid-~", bin: bin) == ["uid-~root"])
     }
 
     @Test("zsh hands the candidates authctl prints to _describe as they are: none goes through expansion")
-    func zshDoesNotExpand() throws {
+    func zshDoesNotExpand() async throws {
         let bin = try standIn(answering: hostileCandidates)
         let script = Self.root.appendingPathComponent("completions/_authctl").path
         // The script's own custom-completion function, with compsys's _describe replaced by a
@@ -138,18 +137,18 @@ final class CompletionTests {
             command_name=authctl; command_line=(authctl users use ''); current_word_index=3
             __authctl_custom_complete ---completion users use -- positional@0 3 0
             """
-        let offered = try shell("/usr/bin/zsh", ["-f", "-c", program], bin: bin)
+        let offered = try await shell("/usr/bin/zsh", ["-f", "-c", program], bin: bin)
         #expect(!FileManager.default.fileExists(atPath: planted + "-1"))
         #expect(!FileManager.default.fileExists(atPath: planted + "-2"))
         #expect(offered == hostileCandidates, "\(offered)")
     }
 
     @Test("fish offers the candidates authctl prints as they are: none goes through expansion")
-    func fishDoesNotExpand() throws {
+    func fishDoesNotExpand() async throws {
         let bin = try standIn(answering: hostileCandidates)
         let script = Self.root.appendingPathComponent("completions/authctl.fish").path
         let program = "source '\(script)'; complete -C 'authctl users use uid-'"
-        let offered = try shell("/usr/bin/fish", ["--no-config", "-c", program], bin: bin).map { String($0.prefix { $0 != "\t" }) }
+        let offered = try await shell("/usr/bin/fish", ["--no-config", "-c", program], bin: bin).map { String($0.prefix { $0 != "\t" }) }
         #expect(!FileManager.default.fileExists(atPath: planted + "-1"))
         #expect(!FileManager.default.fileExists(atPath: planted + "-2"))
         #expect(Set(offered) == Set(hostileCandidates), "\(offered)")
@@ -178,24 +177,24 @@ final class CompletionTests {
     }
 
     @Test("users import FILE and the options that take a file complete paths in bash")
-    func bashCompletesPaths() throws {
+    func bashCompletesPaths() async throws {
         let directory = try directoryWithAFile()
         for line in [
             "authctl users import \(directory)/exp", "authctl status --keystore \(directory)/exp",
             "authctl providers add oidc.x --client-secret-file \(directory)/exp", "authctl keystore seal --key-file \(directory)/exp",
             "authctl login oidc.x --client-credentials --certificate-file \(directory)/exp",
         ] {
-            #expect(try bashCompletes(line) == ["\(directory)/exported-users.json"], "\(line)")
+            #expect(try await bashCompletes(line) == ["\(directory)/exported-users.json"], "\(line)")
         }
     }
 
     @Test("users import FILE and the options that take a file complete paths in fish and zsh")
-    func fishAndZshCompletePaths() throws {
+    func fishAndZshCompletePaths() async throws {
         let directory = try directoryWithAFile()
         let fish = Self.root.appendingPathComponent("completions/authctl.fish").path
         let bin = URL(fileURLWithPath: AuthctlProcess.binary).deletingLastPathComponent().path
         for line in ["authctl users import \(directory)/exp", "authctl status --config \(directory)/exp"] {
-            let offered = try shell("/usr/bin/fish", ["--no-config", "-c", "source '\(fish)'; complete -C '\(line)'"], bin: bin)
+            let offered = try await shell("/usr/bin/fish", ["--no-config", "-c", "source '\(fish)'; complete -C '\(line)'"], bin: bin)
                 .map { String($0.prefix { $0 != "\t" }) }
             #expect(offered == ["\(directory)/exported-users.json"], "\(line): \(offered)")
         }

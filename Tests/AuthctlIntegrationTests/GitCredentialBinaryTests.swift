@@ -65,17 +65,8 @@ final class GitCredentialBinaryTests {
             try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
             try? stdin.fileHandleForWriting.close()
         }
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let out = stdout.fileHandleForReading.readDataToEndOfFile()
-                let err = stderr.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                continuation.resume(
-                    returning: Run(
-                        status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                        stderr: String(decoding: err, as: UTF8.self)))
-            }
-        }
+        let (status, out, err) = await OffPool.finish(process, stdout: stdout, stderr: stderr)
+        return Run(status: status, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
     }
 
     func git(_ arguments: [String], input: String? = nil, directory: String? = nil) async throws -> Run {

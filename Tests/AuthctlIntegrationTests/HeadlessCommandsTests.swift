@@ -113,9 +113,8 @@ final class HeadlessCommandsTests {
         process.standardOutput = output
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let (status, data, _) = await OffPool.finish(process, stdout: output)
+        return (status, String(decoding: data, as: UTF8.self))
     }
 
     @Test("on a terminal: the waiting line gives the timeout and how to cancel, in colour unless NO_COLOR; no colour without a terminal")

@@ -84,9 +84,9 @@ final class InterruptTests {
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2 && message.contains("1 MiB"), "\(message)")
+        let (status, _, err) = await OffPool.finish(process, stderr: stderr)
+        let message = String(decoding: err, as: UTF8.self)
+        #expect(status == 2 && message.contains("1 MiB"), "\(message)")
     }
 }
 

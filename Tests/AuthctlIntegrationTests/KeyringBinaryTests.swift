@@ -25,7 +25,7 @@ struct KeyringBinaryTests {
     /// The keyring daemon runs in the foreground as the script's child and is killed when the
     /// script ends; its name on the bus is awaited first (a call before it would have D-Bus
     /// activate a second, locked, daemon).
-    func inKeyringSession(_ script: String) throws -> (status: Int32, output: String) {
+    func inKeyringSession(_ script: String) async throws -> (status: Int32, output: String) {
         let session = """
             printf test | gnome-keyring-daemon --foreground --unlock --components=secrets >/dev/null 2>&1 &
             keyring=$!
@@ -56,7 +56,8 @@ struct KeyringBinaryTests {
             }
         }
         guard started == 0 else { return (-1, "posix_spawn dbus-run-session: \(started)") }
-        let status = Spawn.wait(for: pid)
+        let child = pid
+        let status = await OffPool.run { Spawn.wait(for: child) }
         return (status, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
     }
 
@@ -73,10 +74,10 @@ struct KeyringBinaryTests {
         let user = User(
             uid: "uid-1", email: "ada@example.com", emailVerified: true, displayName: "Ada", photoURL: nil, createdAt: now,
             lastSignInAt: now, lastAuthAt: now, lastProviderID: "oidc.fake", providerData: [identity])
-        try await FileKeystore(path: authctl.keystorePath, random: SystemRandomSource()).update {
+        try await FileKeystore(path: authctl.keystorePath, random: SystemRandomSource(), clock: SystemClock()).update {
             $0 = AccountState(currentUID: "uid-1", users: [user])
         }
-        let run = try inKeyringSession(
+        let run = try await inKeyringSession(
             """
             "$AUTHCTL" keystore seal --keyring -q; echo "seal=$?"
             echo "token=$("$AUTHCTL" token)"
@@ -103,7 +104,7 @@ struct KeyringBinaryTests {
         #expect(String(decoding: authctl.keystoreBytes() ?? Data(), as: UTF8.self) == text, "nothing rewritten")
 
         // Unsealed in a session again: plaintext, and the token is as it was.
-        let unsealed = try inKeyringSession(#""$AUTHCTL" keystore unseal -q; echo "unseal=$?""#)
+        let unsealed = try await inKeyringSession(#""$AUTHCTL" keystore unseal -q; echo "unseal=$?""#)
         #expect(unsealed.output.contains("unseal=0"), "\(unsealed.output)")
         #expect(try await authctl.run(["token"]).stdout == "at-keyring-1\n")
     }
@@ -123,12 +124,12 @@ extension KeyringBinaryTests {
         let user = User(
             uid: "uid-1", email: "ada@example.com", emailVerified: true, displayName: "Ada", photoURL: nil, createdAt: now,
             lastSignInAt: now, lastAuthAt: now, lastProviderID: "oidc.fake", providerData: [identity])
-        try await FileKeystore(path: authctl.keystorePath, random: SystemRandomSource()).update {
+        try await FileKeystore(path: authctl.keystorePath, random: SystemRandomSource(), clock: SystemClock()).update {
             $0 = AccountState(currentUID: "uid-1", users: [user])
         }
         // Locked with the Secret Service's own Lock call; unlocking would need a prompt, which
         // cannot show here (no display), so libsecret gets a dismissed prompt.
-        let locked = try inKeyringSession(
+        let locked = try await inKeyringSession(
             """
             "$AUTHCTL" keystore seal --keyring -q; echo "seal=$?"
             dbus-send --session --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets \\
@@ -145,7 +146,7 @@ extension KeyringBinaryTests {
         let item = try #require(text.range(of: #""keyringItem" : "[^"]*""#, options: .regularExpression))
         let other = text.replacingCharacters(in: item, with: #""keyringItem" : "no-such-item-0000000000""#)
         try Data(other.utf8).write(to: URL(fileURLWithPath: authctl.keystorePath))
-        let removed = try inKeyringSession(#""$AUTHCTL" token; echo "token=$?""#)
+        let removed = try await inKeyringSession(#""$AUTHCTL" token; echo "token=$?""#)
         #expect(removed.output.contains("token=6") && removed.output.contains("holds no key"), "\(removed.output)")
         #expect(!removed.output.contains("locked"), "\(removed.output)")
     }

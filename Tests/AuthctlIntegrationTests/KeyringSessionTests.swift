@@ -24,7 +24,7 @@ struct KeyringSessionTests {
         let user = User(
             uid: "uid-1", email: "ada@example.com", emailVerified: true, displayName: "Ada", photoURL: nil, createdAt: now,
             lastSignInAt: now, lastAuthAt: now, lastProviderID: "oidc.fake", providerData: [identity])
-        try await FileKeystore(path: authctl.keystorePath, random: SystemRandomSource()).update {
+        try await FileKeystore(path: authctl.keystorePath, random: SystemRandomSource(), clock: SystemClock()).update {
             $0 = AccountState(currentUID: "uid-1", users: [user])
         }
         let sealed = try await authctl.run(["keystore", "seal", "--passphrase-env", "P"], environment: ["P": passphrase])

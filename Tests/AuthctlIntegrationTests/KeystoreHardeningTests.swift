@@ -107,7 +107,7 @@ final class KeystoreHardeningTests {
         try await signedIn()
         let before = try #require(authctl.keystoreBytes())
         // The test process holds the lock, as another authctl (or `flock`) would.
-        let holder = try await FileLock.acquire(for: authctl.keystorePath, timeout: 1, what: "the keystore")
+        let holder = try await FileLock.acquire(for: authctl.keystorePath, timeout: 1, what: "the keystore", clock: SystemClock())
         defer { holder.release() }
         let started = try authctl.start(["signout"])
         try await Task.sleep(nanoseconds: 700_000_000)

@@ -50,7 +50,7 @@ final class KubeconfigRulesBinaryTests {
         server.serve_forever()
         """#
 
-    func kubectl(_ arguments: [String], kubeconfig: String) throws -> (status: Int32, stdout: String, stderr: String) {
+    func kubectl(_ arguments: [String], kubeconfig: String) async throws -> (status: Int32, stdout: String, stderr: String) {
         var environment = authctl.environment
         let binaryDirectory = URL(fileURLWithPath: AuthctlProcess.binary).deletingLastPathComponent().path
         environment["PATH"] = binaryDirectory + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
@@ -64,10 +64,8 @@ final class KubeconfigRulesBinaryTests {
         process.standardError = stderr
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        let (status, out, err) = await OffPool.finish(process, stdout: stdout, stderr: stderr)
+        return (status, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
     }
 
     @Test("kubectl get --raw /api succeeds with the identity a kube-context rule chooses, through the entry set-credentials wrote")
@@ -114,7 +112,7 @@ final class KubeconfigRulesBinaryTests {
             }
         }
         let lines = LineReader(serverOutput.fileHandleForReading)
-        let port = try #require(lines.next().flatMap { Int($0) }, "the API server stand-in started")
+        let port = try #require(await lines.next().flatMap { Int($0) }, "the API server stand-in started")
 
         // The cluster and context as kubectl writes them; the user `oidc` comes from authctl.
         let kubeconfig = directory + "/config"
@@ -146,23 +144,23 @@ final class KubeconfigRulesBinaryTests {
         #expect(FileManager.default.contents(atPath: kubeconfig) == Data(original.utf8), "--dry-run changes nothing")
         let set = try await authctl.run(["kubeconfig", "set-credentials", "oidc", "--provider", "oidc.k8s", "--kubeconfig", kubeconfig])
         #expect(set.status == 0, "\(set.stderr)")
-        let view = try kubectl(["config", "view", "-o", "jsonpath={.users[0].user.exec.args}"], kubeconfig: kubeconfig)
+        let view = try await kubectl(["config", "view", "-o", "jsonpath={.users[0].user.exec.args}"], kubeconfig: kubeconfig)
         #expect(view.status == 0 && view.stdout.contains("kubectl-exec"), "kubectl reads what authctl wrote: \(view.stdout) \(view.stderr)")
 
         // Grace is current: the server, which wants Ada, refuses.
-        let refused = try kubectl(["get", "--raw", "/api"], kubeconfig: kubeconfig)
+        let refused = try await kubectl(["get", "--raw", "/api"], kubeconfig: kubeconfig)
         #expect(refused.status != 0)
         // A rule on the kube context: Ada, while Grace stays the current user.
         let rule = try await authctl.run(["rules", "add", "--name", "cluster", "--user", "ada@example.com", "--kube-context", "local"])
         #expect(rule.status == 0, "\(rule.stderr)")
-        let api = try kubectl(["get", "--raw", "/api"], kubeconfig: kubeconfig)
+        let api = try await kubectl(["get", "--raw", "/api"], kubeconfig: kubeconfig)
         #expect(api.status == 0, "\(api.stderr)")
         #expect(api.stdout.contains("APIVersions"))
         // What the server saw (killed here, so the read cannot hang): Grace refused, then Ada accepted.
         kill(server.processIdentifier, SIGKILL)
-        server.waitUntilExit()
+        _ = await OffPool.exit(of: server)
         var seen: [String] = []
-        while let line = lines.next() { seen.append(line) }
+        while let line = await lines.next() { seen.append(line) }
         #expect(seen.first == "refused grace-subject" && seen.last == "ok ada-subject", "\(seen)")
         #expect(!seen.contains("ok grace-subject"))
         let status = try await authctl.run(["status", "--json"], environment: ["KUBECONFIG": directory + "/none"])
@@ -171,7 +169,7 @@ final class KubeconfigRulesBinaryTests {
         // Again: the entry is replaced, not added twice.
         let again = try await authctl.run(["kubeconfig", "set-credentials", "oidc", "--provider", "oidc.k8s", "--kubeconfig", kubeconfig])
         #expect(again.status == 0 && again.stdout.contains("Replaced"), "\(again.stderr)")
-        let users = try kubectl(["config", "view", "-o", "jsonpath={.users[*].name}"], kubeconfig: kubeconfig)
+        let users = try await kubectl(["config", "view", "-o", "jsonpath={.users[*].name}"], kubeconfig: kubeconfig)
         #expect(users.stdout == "oidc")
     }
 }
@@ -187,7 +185,7 @@ final class DirectoryRuleBinaryTests {
     deinit { try? FileManager.default.removeItem(atPath: authctl.home) }
 
     /// `authctl token` run in `directory` (through a shell's cd, as a person would).
-    func token(in directory: String) throws -> String {
+    func token(in directory: String) async throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", "cd \"$1\" && exec \"$2\" token", "sh", directory, AuthctlProcess.binary]
@@ -196,8 +194,7 @@ final class DirectoryRuleBinaryTests {
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let out = await OffPool.finish(process, stdout: stdout).stdout
         return String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -220,11 +217,11 @@ final class DirectoryRuleBinaryTests {
         try FileManager.default.createSymbolicLink(atPath: authctl.home + "/w", withDestinationPath: work)
         let rule = try await authctl.run(["rules", "add", "--user", "ada@example.com", "--directory", "~/projects/work/"])
         #expect(rule.status == 0, "\(rule.stderr)")
-        #expect(try token(in: work) == tokens[0])
-        #expect(try token(in: work + "/app/src") == tokens[0])
-        #expect(try token(in: authctl.home + "/w/app") == tokens[0], "through the link: the real directory is under the rule's")
-        #expect(try token(in: authctl.home + "/projects/workshop") == tokens[1], "a sibling that shares the prefix is not under it")
-        #expect(try token(in: "/") == tokens[1])
+        #expect(try await token(in: work) == tokens[0])
+        #expect(try await token(in: work + "/app/src") == tokens[0])
+        #expect(try await token(in: authctl.home + "/w/app") == tokens[0], "through the link: the real directory is under the rule's")
+        #expect(try await token(in: authctl.home + "/projects/workshop") == tokens[1], "a sibling that shares the prefix is not under it")
+        #expect(try await token(in: "/") == tokens[1])
     }
 
     @Test(
@@ -252,10 +249,10 @@ final class DirectoryRuleBinaryTests {
         try FileManager.default.createDirectory(atPath: shared + "/project", withIntermediateDirectories: true)
         try Data("[remote \"origin\"]\n\turl = https://prod.example.com/app.git\n".utf8).write(
             to: URL(fileURLWithPath: shared + "/.git/config"))
-        #expect(try token(in: shared + "/project") == tokens[0], "one's own .git: the prod rule holds")
+        #expect(try await token(in: shared + "/project") == tokens[0], "one's own .git: the prod rule holds")
         // Tests run as root here; as anyone else chown is refused and the rest cannot be shown.
         guard getuid() == 0 else { return }
         #expect(chown(shared + "/.git", 12345, 12345) == 0)
-        #expect(try token(in: shared + "/project") == tokens[1], "another user's .git chooses nothing: the current user's")
+        #expect(try await token(in: shared + "/project") == tokens[1], "another user's .git chooses nothing: the current user's")
     }
 }

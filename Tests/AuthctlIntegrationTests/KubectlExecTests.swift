@@ -168,7 +168,7 @@ final class KubectlExecTests {
             }
         }
         let lines = LineReader(serverOutput.fileHandleForReading)
-        let port = try #require(lines.next().flatMap { Int($0) }, "the API server stand-in started")
+        let port = try #require(await lines.next().flatMap { Int($0) }, "the API server stand-in started")
 
         let kubeconfig = directory + "/kubeconfig"
         let recipe = """
@@ -213,15 +213,13 @@ final class KubectlExecTests {
         kubectl.standardError = stderr
         kubectl.standardInput = FileHandle.nullDevice
         try kubectl.run()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        kubectl.waitUntilExit()
+        let (kubectlStatus, out, err) = await OffPool.finish(kubectl, stdout: stdout, stderr: stderr)
         // What the server saw: its lines up to its end (killed here, so the read cannot hang).
         kill(server.processIdentifier, SIGKILL)
-        server.waitUntilExit()
+        _ = await OffPool.exit(of: server)
         var seen: [String] = []
-        while let line = lines.next() { seen.append(line) }
-        #expect(kubectl.terminationStatus == 0, "\(String(decoding: err, as: UTF8.self)) \(seen.map { $0.prefix(12) })")
+        while let line = await lines.next() { seen.append(line) }
+        #expect(kubectlStatus == 0, "\(String(decoding: err, as: UTF8.self)) \(seen.map { $0.prefix(12) })")
         #expect(String(decoding: out, as: UTF8.self).contains("v1.32.0"))
         let first = try #require(seen.first, "the API server saw a request")
         #expect(first.hasPrefix("ok ey"), "the API server accepted an ID token: \(first.prefix(12))")
@@ -230,10 +228,13 @@ final class KubectlExecTests {
 }
 
 /// Lines from a pipe, read a byte at a time (test use: a few short lines).
-final class LineReader {
+final class LineReader: @unchecked Sendable {
     let handle: FileHandle
     init(_ handle: FileHandle) { self.handle = handle }
-    func next() -> String? {
+    /// The next line, read off the concurrency pool (`OffPool`); nil at the end.
+    func next() async -> String? { await OffPool.run { self.line() } }
+
+    private func line() -> String? {
         var line = Data()
         while true {
             let byte = handle.readData(ofLength: 1)

@@ -40,23 +40,26 @@ struct ListenerFloodTests {
         }
         for thread in holders { thread.start() }
         // The holders stop (and close every socket) before the test ends, so that no
-        // connection of theirs reaches another test's listener on a recycled port.
-        defer {
-            stop.set()
-            finished.wait()
-        }
-        try await Task.sleep(nanoseconds: 300_000_000)
-        let outcome = Task {
-            let redirect = try await listener.waitForRedirect(
-                CallbackStateMachine(expectation: .init(path: "/callback", state: "s", issuer: "x")),
-                until: Date().addingTimeInterval(40), clock: SystemClock())
-            redirect.browser.answer(.text(status: 200, "done"))
-            return redirect.outcome
-        }
-        try await Task.sleep(nanoseconds: 300_000_000)
-        let (status, _) = try await RawLoopbackClient.request("GET /callback?code=c&state=s", port: port)
-        #expect(status == 200)
-        #expect(try await outcome.value == .authorized(AuthorizationResponse(code: "c")))
+        // connection of theirs reaches another test's listener on a recycled port; the wait
+        // for them is off the concurrency pool (OffPool).
+        var failure: (any Error)?
+        do {
+            try await Task.sleep(nanoseconds: 300_000_000)
+            let outcome = Task {
+                let redirect = try await listener.waitForRedirect(
+                    CallbackStateMachine(expectation: .init(path: "/callback", state: "s", issuer: "x")),
+                    until: Date().addingTimeInterval(40), clock: SystemClock())
+                redirect.browser.answer(.text(status: 200, "done"))
+                return redirect.outcome
+            }
+            try await Task.sleep(nanoseconds: 300_000_000)
+            let (status, _) = try await RawLoopbackClient.request("GET /callback?code=c&state=s", port: port)
+            #expect(status == 200)
+            #expect(try await outcome.value == .authorized(AuthorizationResponse(code: "c")))
+        } catch { failure = error }
+        stop.set()
+        await OffPool.run { finished.wait() }
+        if let failure { throw failure }
     }
 }
 

@@ -1,4 +1,5 @@
 import AuthCore
+import AuthCoreTestSupport
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ struct ManPageTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let page = (try? String(contentsOf: root.appendingPathComponent("docs/authctl.1"), encoding: .utf8)) ?? ""
 
-    func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -19,10 +20,8 @@ struct ManPageTests {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        let (status, stdout, stderr) = await OffPool.finish(process, stdout: out, stderr: err)
+        return (status, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
     }
 
     @Test("it has NAME, SYNOPSIS, DESCRIPTION, COMMANDS, OPTIONS, ENVIRONMENT, FILES, EXIT STATUS, EXAMPLES and SEE ALSO, in that order")
@@ -52,26 +51,26 @@ struct ManPageTests {
     }
 
     @Test("groff formats it without a warning")
-    func groffClean() throws {
+    func groffClean() async throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") else {
             Issue.record("groff is missing: scripts/setup.sh installs groff-base")
             return
         }
-        let result = try run("/usr/bin/groff", ["-ww", "-mandoc", "-z", Self.root.appendingPathComponent("docs/authctl.1").path])
+        let result = try await run("/usr/bin/groff", ["-ww", "-mandoc", "-z", Self.root.appendingPathComponent("docs/authctl.1").path])
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
     }
 
     @Test("it is current: scripts/gen-man.py writes the committed page from this binary's commands")
-    func current() throws {
-        let result = try run(
+    func current() async throws {
+        let result = try await run(
             "/usr/bin/env", ["python3", Self.root.appendingPathComponent("scripts/gen-man.py").path, AuthctlProcess.binary, "2026-11-25"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == page, "docs/authctl.1 is stale: run scripts/update-completions.sh")
     }
 
     /// Every command path of the binary, from its help dump.
-    func commandPaths() throws -> [[String]] {
-        let dump = try run(AuthctlProcess.binary, ["--experimental-dump-help"])
+    func commandPaths() async throws -> [[String]] {
+        let dump = try await run(AuthctlProcess.binary, ["--experimental-dump-help"])
         func walk(_ command: [String: JSONValue]?, _ path: [String]) -> [[String]] {
             guard let command else { return [] }
             return [path]
@@ -84,12 +83,12 @@ struct ManPageTests {
     }
 
     @Test("no help text and no part of the man page points at docs/ of the source, which is not installed (issue 25, item 15)")
-    func noSourcePaths() throws {
+    func noSourcePaths() async throws {
         #expect(!page.contains("docs/"), "the man page names docs/")
-        let paths = try commandPaths()
+        let paths = try await commandPaths()
         #expect(paths.count > 20)
         for path in paths {
-            let help = try run(AuthctlProcess.binary, path + ["--help"])
+            let help = try await run(AuthctlProcess.binary, path + ["--help"])
             #expect(!help.stdout.contains("docs/"), "authctl \(path.joined(separator: " ")) --help names docs/")
         }
     }

@@ -43,7 +43,8 @@ public struct FileConfigStorage: ConfigStorage {
     }
 
     public func update(_ change: (Data?) throws -> Data) async throws {
-        let lock = try await FileLock.acquire(for: path, timeout: 30, what: "the configuration file", code: .providerNotConfigured)
+        let lock = try await FileLock.acquire(
+            for: path, timeout: 30, what: "the configuration file", code: .providerNotConfigured, clock: SystemClock())
         defer { lock.release() }
         let data = try change(try read())
         try SafeFile.writeAtomically(data, to: path, what: "the configuration file", random: random)

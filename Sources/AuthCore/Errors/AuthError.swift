@@ -1,7 +1,7 @@
 /// The one error type of authctl, built only by the named constructors below (as jwt-kit's
 /// `JWTError`): its codes are exactly those of docs/exit-codes.md, and a code goes with the kind of
 /// message it names. The command-line tool maps each code to its exit status in one
-/// place (`Sources/authctl/ExitStatus.swift`).
+/// place (`Sources/AuthctlCommands/ExitStatus.swift`).
 ///
 /// A message names what failed and what to do next. It never contains a token, an
 /// authorization code, a PKCE verifier, a state, a nonce, a secret or a full callback URL:

@@ -15,10 +15,12 @@ public final class FileLock: @unchecked Sendable {
     /// else may open — anyone who can open it can hold the lock — in a directory checked by
     /// `rule`). Cancelling the task (Ctrl-C) ends the wait at once with `CancellationError`.
     /// After a second of waiting, `waiting` is called once with the holder's pid when it can
-    /// be known (nil when not).
+    /// be known (nil when not). The waits and the timeout are `clock`'s (Sources/AuthCore/Ports/Clock.swift),
+    /// so that a test drives them.
     public static func acquire(
         for path: String, timeout: TimeInterval, what: String, code: SafeFile.ErrorCode = .keystoreError,
-        directory rule: SafeFile.DirectoryRule = .strict, waiting: (@Sendable (_ holder: Int32?) -> Void)? = nil
+        directory rule: SafeFile.DirectoryRule = .strict, clock: any Clock,
+        waiting: (@Sendable (_ holder: Int32?) -> Void)? = nil
     ) async throws -> FileLock {
         try SafeFile.ensureDirectory(for: path, what: what)
         let lockPath = path + ".lock"
@@ -33,21 +35,21 @@ public final class FileLock: @unchecked Sendable {
             close(fd)
             throw error
         }
-        let started = ContinuousClock.now
-        let deadline = started + .milliseconds(Int64(min(max(timeout, 0), 86_400) * 1000))
+        let started = clock.now()
+        let deadline = started.addingTimeInterval(timeout.isNaN ? 0 : min(max(timeout, 0), 86_400))
         var told = waiting == nil
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            if !told, ContinuousClock.now - started >= .seconds(1) {
+            if !told, clock.now().timeIntervalSince(started) >= 1 {
                 told = true
                 waiting?(holder(of: fd))
             }
-            guard errno == EWOULDBLOCK || errno == EINTR, ContinuousClock.now < deadline else {
+            guard errno == EWOULDBLOCK || errno == EINTR, clock.now() < deadline else {
                 close(fd)
                 throw code.error(
                     "\(what) \(path) stayed locked by another authctl for \(Int(timeout)) s. Wait for it to finish, or end it, and try again"
                 )
             }
-            do { try await Task.sleep(nanoseconds: 20_000_000) } catch {
+            do { try await clock.sleep(for: 0.02) } catch {
                 close(fd)
                 throw error
             }

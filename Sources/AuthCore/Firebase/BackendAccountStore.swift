@@ -42,6 +42,11 @@ public struct BackendAccountStore: CredentialAccountStore {
         try await credentialStore(forUser: uid).reauthenticate(user: uid, with: credential)
     }
 
+    /// Local for every backend: a resource's grant is kept in the keystore (docs/resources.md).
+    public func storeResourceGrant(_ grant: ResourceGrant, identity: Credential?) async throws -> AccountRules.GrantResult {
+        try await local.storeResourceGrant(grant, identity: identity)
+    }
+
     /// The keystore, for a user whose credential authctl applies; a Firebase user's sign-ins
     /// are brokered by its project (`FirebaseAccountBackend`), so none is applied to it here.
     func credentialStore(forUser uid: String?) throws -> any CredentialAccountStore {

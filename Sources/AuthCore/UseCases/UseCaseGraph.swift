@@ -172,7 +172,7 @@ public struct UseCaseGraph: Sendable {
     public var gcpSubjectToken: GCPSubjectToken { GCPSubjectToken(refresh: tokenRefresh, exchange: tokenExchange) }
 
     /// `kubeconfig set-credentials`.
-    public var kubeconfigSetup: KubeconfigSetup { KubeconfigSetup(random: ports.random) }
+    public var kubeconfigSetup: KubeconfigSetup { KubeconfigSetup(random: ports.random, clock: ports.clock) }
 
     public var workloadSignIn: WorkloadSignIn {
         WorkloadSignIn(
@@ -197,6 +197,6 @@ public struct UseCaseGraph: Sendable {
     public var resourceSignIn: ResourceSignIn {
         ResourceSignIn(
             transport: ports.transport, configStore: ports.configStore, issuer: credentialIssuer, accounts: localAccountStore,
-            keystore: ports.keystore, clock: ports.clock, random: ports.random, secrets: registrationSecrets, prompt: ports.prompt)
+            clock: ports.clock, secrets: registrationSecrets, prompt: ports.prompt)
     }
 }

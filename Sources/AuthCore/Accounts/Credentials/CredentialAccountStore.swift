@@ -12,4 +12,8 @@ public protocol CredentialAccountStore: AccountStore {
     func link(_ credential: Credential, toUser uid: String?, pendingHandle: String?, consent: Bool) async throws -> User
     /// `reauth`: fresh tokens and `lastAuthAt` for an identity the user `uid` already has.
     func reauthenticate(user uid: String, with credential: Credential) async throws -> User
+    /// `login URL`: keeps a resource's grant under the user `AccountRules.storeGrant` chooses
+    /// (the identity's, when the server named one), in one change; a refusal of the
+    /// identity (`account-exists-with-different-credential`) has saved it as pending.
+    func storeResourceGrant(_ grant: ResourceGrant, identity: Credential?) async throws -> AccountRules.GrantResult
 }

@@ -39,15 +39,21 @@ public struct FileKeystore: Keystore {
     public let path: String
     let random: any RandomSource
     let lockTimeout: TimeInterval
+    /// Whose time the wait for the lock takes (Sources/AuthCore/Files/FileLock.swift).
+    let clock: any Clock
     var keys: KeystoreKeys
     /// Called once when a write has waited a second for another process's lock, with that
     /// process's pid when it can be known (the command layer says so on a terminal).
     public var lockWaiting: (@Sendable (_ holder: Int32?) -> Void)?
 
-    public init(path: String, random: any RandomSource, lockTimeout: TimeInterval = 60, keys: KeystoreKeys = KeystoreKeys()) {
+    public init(
+        path: String, random: any RandomSource, lockTimeout: TimeInterval = 60, clock: any Clock,
+        keys: KeystoreKeys = KeystoreKeys()
+    ) {
         self.path = path
         self.random = random
         self.lockTimeout = lockTimeout
+        self.clock = clock
         self.keys = keys
     }
 
@@ -135,7 +141,7 @@ public struct FileKeystore: Keystore {
     }
 
     public func update<T: Sendable>(_ change: (inout AccountState) async throws -> T) async throws -> T {
-        let lock = try await FileLock.acquire(for: path, timeout: lockTimeout, what: "the keystore", waiting: lockWaiting)
+        let lock = try await FileLock.acquire(for: path, timeout: lockTimeout, what: "the keystore", clock: clock, waiting: lockWaiting)
         defer { lock.release() }
         let data = try SafeFile.read(path, what: "the keystore")
         let original = try data.map { try KeystoreFile.decode($0, path: path) }
@@ -193,7 +199,7 @@ public struct FileKeystore: Keystore {
     /// with nil writes it in plaintext (`keystore unseal`). Under the lock and atomic like every
     /// write: the old file opens with `keys` first, and a failure leaves it as it was.
     public func reseal(_ target: KeystoreSealTarget?) async throws {
-        let lock = try await FileLock.acquire(for: path, timeout: lockTimeout, what: "the keystore", waiting: lockWaiting)
+        let lock = try await FileLock.acquire(for: path, timeout: lockTimeout, what: "the keystore", clock: clock, waiting: lockWaiting)
         defer { lock.release() }
         let data = try SafeFile.read(path, what: "the keystore")
         let original = try data.map { try KeystoreFile.decode($0, path: path) }

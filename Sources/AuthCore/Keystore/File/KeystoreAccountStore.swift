@@ -54,6 +54,15 @@ public struct KeystoreAccountStore: CredentialAccountStore {
         return try await keystore.update { state in try AccountRules.reauthenticate(&state, with: credential, now: now, uid: uid) }
     }
 
+    public func storeResourceGrant(_ grant: ResourceGrant, identity: Credential?) async throws -> AccountRules.GrantResult {
+        let identity = identity.map(Self.stored)
+        let context = self.context()
+        let outcome = try await keystore.update { state in
+            try AccountRules.storeGrant(&state, grant, identity: identity, context: context)
+        }
+        return try outcome.get()
+    }
+
     public func identityToUnlink(_ providerID: String, fromUser uid: String?) throws -> LinkedIdentity {
         var preview = try keystore.read()
         return try AccountRules.unlink(&preview, providerID: providerID, uid: uid).removed

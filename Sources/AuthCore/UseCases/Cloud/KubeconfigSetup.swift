@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `authctl kubeconfig set-credentials NAME` (docs/identities.md): a kubeconfig user whose exec
 /// credential plugin runs `authctl token --format kubectl-exec` (client.authentication.k8s.io/v1,
 /// `interactiveMode: IfAvailable`), as kubelogin's `setup` suggests. The entry named NAME is
@@ -38,8 +32,13 @@ public struct KubeconfigSetup: Sendable {
     }
 
     let random: any RandomSource
+    /// Whose time the wait for kubectl's lock takes (Sources/AuthCore/Files/KubectlLock.swift).
+    let clock: any Clock
 
-    public init(random: any RandomSource) { self.random = random }
+    public init(random: any RandomSource, clock: any Clock) {
+        self.random = random
+        self.clock = clock
+    }
 
     /// The `users[]` item.
     public static func entry(_ input: Input) -> KubeconfigYAML {
@@ -64,7 +63,7 @@ public struct KubeconfigSetup: Sendable {
         ])
     }
 
-    public func run(_ input: Input) throws -> Output {
+    public func run(_ input: Input) async throws -> Output {
         let entry = Self.entry(input)
         let entryText = KubeconfigYAML.sequence([entry]).emitted()
         guard (1...253).contains(input.name.utf8.count), !input.name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
@@ -75,7 +74,7 @@ public struct KubeconfigSetup: Sendable {
             let existing = try? read(input.path)
             return Output(entry: entryText, replaced: existing.map { Self.index(of: input.name, in: $0) != nil } ?? false, written: false)
         }
-        let lock = try KubectlLock(path: input.path)
+        let lock = try await KubectlLock.acquire(for: input.path, clock: clock)
         defer { lock.release() }
         var document = try read(input.path) ?? .mapping([("apiVersion", .plain("v1")), ("kind", .plain("Config"))])
         guard case .mapping(var pairs) = document else {
@@ -135,31 +134,4 @@ public struct KubeconfigSetup: Sendable {
             )
         }
     }
-}
-
-/// kubectl's lock on a kubeconfig (client-go's `lockFile`): `FILE.lock` made with `O_EXCL` and
-/// removed when done. Another writer holding it: wait up to 5 s, then give up.
-struct KubectlLock {
-    let path: String
-
-    init(path: String) throws {
-        self.path = path + ".lock"
-        try SafeFile.ensureDirectory(for: path, what: "the kubeconfig")
-        for attempt in 0..<50 {
-            let fd = open(self.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            if fd >= 0 {
-                close(fd)
-                return
-            }
-            guard errno == EEXIST else {
-                throw AuthError.keystore("cannot lock the kubeconfig \(path) (\(String(cString: strerror(errno)))). Check its directory")
-            }
-            if attempt < 49 { usleep(100_000) }
-        }
-        throw AuthError.keystore(
-            "the kubeconfig \(path) is locked by another program (\(self.path) exists). If no kubectl is running, remove that file and try again"
-        )
-    }
-
-    func release() { unlink(path) }
 }

@@ -50,36 +50,26 @@ public struct ResourceSignIn: Sendable {
     }
 
     /// Who holds a resource's grant (docs/resources.md).
-    public enum GrantOwner: Sendable, Equatable {
-        /// The server returned an ID token: the user of that identity, by the account rules.
-        case identity
-        /// No ID token: the current user, who ran the command.
-        case currentUser
-        /// No ID token and nobody (or no local person) signed in: a new user, now current.
-        case newUser
-    }
+    public typealias GrantOwner = AccountRules.GrantOwner
 
     let discovery: ResourceDiscovery
     let clients: ResourceClients
     let issuer: any CredentialIssuing
+    /// Where the grant is kept, in one change under the keystore lock (`storeResourceGrant`).
     let accounts: any CredentialAccountStore
-    let keystore: any Keystore
     let clock: any Clock
-    let random: any RandomSource
     let prompt: any ConsentPrompt
 
     public init(
         transport: any HTTPTransport, configStore: ConfigStore, issuer: any CredentialIssuing, accounts: any CredentialAccountStore,
-        keystore: any Keystore, clock: any Clock, random: any RandomSource, secrets: any RegistrationSecrets, prompt: any ConsentPrompt
+        clock: any Clock, secrets: any RegistrationSecrets, prompt: any ConsentPrompt
     ) {
         self.prompt = prompt
         discovery = ResourceDiscovery(transport: transport)
         clients = ResourceClients(configStore: configStore, transport: transport, secrets: secrets)
         self.issuer = issuer
         self.accounts = accounts
-        self.keystore = keystore
         self.clock = clock
-        self.random = random
     }
 
     public func run(_ input: Input) async throws -> Output {
@@ -91,7 +81,7 @@ public struct ResourceSignIn: Sendable {
             )
         }
         // The keystore is checked before anything is fetched or registered.
-        _ = try keystore.read()
+        _ = try accounts.accounts()
         let found = try await discovery.discover(asked, issuer: input.issuer)
         // The metadata's resource: the URL asked, or a resource on its origin that covers it.
         let resource = found.metadata.resource
@@ -148,60 +138,17 @@ public struct ResourceSignIn: Sendable {
             ])
     }
 
-    /// The grant stored: under the user the account rules chose (an ID token), or the current one.
+    /// The grant stored: under the user the account rules chose (an ID token), or the current
+    /// one, in one change of the keystore (`AccountRules.storeGrant`).
     func store(_ credential: Credential, resource: ResourceIdentifier, providerID: String, registered: Bool) async throws -> Output {
         var tokens = credential.tokens
         tokens.needsSignInSince = nil
         tokens.idToken = nil
         let grant = ResourceGrant(
             resource: resource.description, issuer: credential.issuer, providerID: providerID, grantedAt: clock.now(), tokens: tokens)
-        var chosenUID: String?
-        var isNewUser = false
-        if credential.hasIdentity {
-            // The resource's tokens live in the grant alone: one refresh token in one place
-            // (a server that rotates refresh tokens would end a copy). An identity already
-            // linked keeps its own session; a new one is applied by the account rules with
-            // its ID token only, as `login --id-token` applies one.
-            let state = try keystore.read()
-            if let owner = state.owner(of: credential.key) {
-                chosenUID = state.users[owner.user].uid
-            } else {
-                var identity = credential
-                identity.tokens = TokenSet(
-                    accessToken: nil, tokenType: credential.tokens.tokenType, expiresAt: nil, refreshToken: nil,
-                    idToken: credential.tokens.idToken, scopes: [])
-                let result = try await accounts.signIn(with: identity, pendingHandle: nil)
-                chosenUID = result.user.uid
-                isNewUser = result.isNewUser
-            }
-        }
-        let newUID = KeystoreAccountStore(keystore: keystore, clock: clock, random: random).newUID()
-        let now = clock.now()
-        let (user, created) = try await keystore.update { state -> (User, Bool) in
-            var created = false
-            let uid: String
-            if let chosenUID {
-                uid = chosenUID
-            } else if let current = state.currentUser, current.kind == .person, current.backend == nil {
-                uid = current.uid
-            } else {
-                // Nobody (or a workload, or a Firebase user) is signed in: a new local user
-                // holds the grant, and becomes current.
-                state.users.append(
-                    User(
-                        uid: newUID, email: nil, emailVerified: false, displayName: nil, photoURL: nil, createdAt: now, lastSignInAt: now,
-                        lastAuthAt: now, lastProviderID: nil, providerData: []))
-                uid = newUID
-                created = true
-            }
-            guard let index = state.userIndex(uid: uid) else { throw AuthError.userRemoved(uid) }
-            // The grant is no sign-in of this user: its last login stays as it was.
-            state.users[index].store(grant)
-            state.currentUID = uid
-            return (state.users[index], created)
-        }
+        let kept = try await accounts.storeResourceGrant(grant, identity: credential.hasIdentity ? credential : nil)
         return Output(
-            user: user, grant: grant, providerID: providerID, registeredProvider: registered, isNewUser: isNewUser || created,
-            owner: chosenUID != nil ? .identity : created ? .newUser : .currentUser)
+            user: kept.user, grant: grant, providerID: providerID, registeredProvider: registered, isNewUser: kept.isNewUser,
+            owner: kept.owner)
     }
 }

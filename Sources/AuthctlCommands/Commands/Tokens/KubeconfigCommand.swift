@@ -48,7 +48,7 @@ struct KubeconfigCommand: ParsableCommand {
             if let config = global.config { arguments.append("--config=" + IdentityChoice.absolute(config, io: wiring.io)) }
             if let user = global.user { arguments.append("--user=" + user) }
             let path = kubeconfig.map { IdentityChoice.absolute($0, io: wiring.io) } ?? Self.defaultPath(wiring)
-            let output = try wiring.useCases().kubeconfigSetup.run(
+            let output = try await wiring.useCases().kubeconfigSetup.run(
                 .init(name: name, path: path, command: command ?? "authctl", arguments: arguments, dryRun: dryRun))
             if global.json {
                 wiring.output.json(
