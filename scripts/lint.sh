@@ -4,6 +4,7 @@
 #   - no two folders of AuthCore use each other (scripts/folder-graph.py);
 #   - Foundation is chosen once, in Sources/AuthCore/Imports.swift (scripts/one-import.py);
 #   - no protocol in Sources has more than 8 requirements of its own (scripts/protocol-size.py);
+#   - no folder of Sources holds more than 20 files, no source file more than 400 lines;
 #   - a comment cites a file of this repository or an RFC, never a contract kept elsewhere,
 #     and every `Name.swift` or `Sources/…`/`Tests/…` path a Swift comment cites exists.
 set -euo pipefail
@@ -17,6 +18,17 @@ fi
 python3 scripts/folder-graph.py >/dev/null || { python3 scripts/folder-graph.py >&2; echo "lint: folders of Sources/AuthCore use each other" >&2; failed=1; }
 python3 scripts/one-import.py --check >&2 || failed=1
 python3 scripts/protocol-size.py >/dev/null || { python3 scripts/protocol-size.py >&2; failed=1; }
+# The sizes a reader can hold (docs/architecture.md): no folder of Sources with more than 20
+# files of its own, no source file of more than 400 lines.
+while read -r count folder; do
+    echo "lint: $folder holds $count files (at most 20): split it by concern into subfolders" >&2
+    failed=1
+done < <(find Sources -type d -exec sh -c 'n=$(find "$1" -maxdepth 1 -type f | wc -l); [ "$n" -gt 20 ] && echo "$n $1"' _ {} \;)
+while read -r lines file; do
+    [[ "$file" == total ]] && continue
+    echo "lint: $file has $lines lines (at most 400): move a concern into an extension in a file of its own" >&2
+    failed=1
+done < <(find Sources -name '*.swift' -exec wc -l {} + | awk '$1 > 400')
 if grep -rnE "SPEC ?§|SPEC\.md|SECURITY\.md|DESIGN\.md" --include=*.swift Sources Tests >&2; then
     echo "lint: the lines above cite a specification that is not in this repository; cite docs/ or an RFC" >&2
     failed=1
