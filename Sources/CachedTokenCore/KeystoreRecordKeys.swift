@@ -56,6 +56,7 @@ public enum KeystoreRecordKeys {
         Key("refreshToken", .string), Key("idToken", .string), Key("scopes", .strings, required: true),
         Key("additionalTokens", .objectMap), Key("needsSignInSince", .date), Key("sealed", .string),
         Key("dpopKey", .string, answered: false), Key("derivedCredentials", .objectMap, answered: false), Key("egress", .object),
+        Key("authorizationDetails", .objects, answered: false),
     ]
 
     /// `KeystoreRecord.ScopedToken` (`additionalTokens`' values).
