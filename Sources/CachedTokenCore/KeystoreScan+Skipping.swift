@@ -93,26 +93,15 @@ extension KeystoreScan.Scanner {
         }
     }
 
-    /// The index of the first quote, eight bytes at a time (what `memchr` did, in the
-    /// standard library alone): a word with a quote byte has a zero byte after the XOR, and
-    /// the lowest flagged byte is always a real one (the borrow only runs upward).
+    /// The index of the first quote, sixteen bytes a step while none is among them (what
+    /// `memchr` did, in the standard library alone), then byte by byte.
     static func firstQuote(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let base = bytes.baseAddress else { return nil }
         let raw = UnsafeRawPointer(base)
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let pattern = UInt64(quote) &* ones
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        func flags(_ offset: Int) -> UInt64 {
-            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) ^ pattern
-            return (word &- ones) & ~word & highs
-        }
+        let quotes = SIMD16<UInt8>(repeating: quote)
         var index = 0
-        // Sixteen bytes a step while no quote is among them, then the word that holds it.
-        while index + 16 <= bytes.count, flags(index) | flags(index + 8) == 0 { index += 16 }
-        while index + 8 <= bytes.count {
-            let found = flags(index)
-            if found != 0 { return index + found.trailingZeroBitCount / 8 }
-            index += 8
+        while index + 16 <= bytes.count, !any(raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self) .== quotes) {
+            index += 16
         }
         while index < bytes.count {
             if bytes[index] == quote { return index }

@@ -3,9 +3,9 @@ import FrontLibc
 // A keystore sealed with a key file (docs/keystore.md), opened as AuthCore opens it
 // (KeystoreSealing.swift, KeystoreKeyFile.swift, KeystoreSealedRecords.swift): the key file
 // read with `SafeFile`'s checks, the data key unwrapped and checked against `keyCheck`
-// (`KeyCheckHMAC`, shared), every sealed value of the record opened at its place with
-// AES-256-GCM from BoringSSL, its secrets read (`SealedSecrets.fastDecoded`'s rules) and the
-// readable fields it was bound to compared. Anything else — a passphrase or the keyring, a
+// (`KeyCheckHMAC`), every sealed value of the record opened at its place with AES-256-GCM
+// from BoringSSL (`CachedUser.opened` of the cached-token core reads the secrets and compares
+// the readable fields they were bound to: CachedSealing.swift). Anything else — a passphrase or the keyring, a
 // key that does not open, secrets the front does not print — is the full program's (nil).
 
 /// AES-256-GCM open of nonce ‖ ciphertext ‖ tag (swift-crypto's `combined`) under `key`,
