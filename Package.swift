@@ -27,9 +27,16 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
     ],
     targets: [
+        // The cached-token core (docs/front.md): the keystore scan, the record reader and its
+        // table of keys, the key check, the rules peek, `token`'s hand-parsed forms and the
+        // cached answer, on byte buffers and seconds with the standard library alone. The full
+        // program's token path uses it through AuthCore; scripts/build-front.sh compiles it
+        // whole into the token front (Embedded Swift), and scripts/lint.sh type-checks that.
+        .target(name: "CachedTokenCore", swiftSettings: strict),
         .target(
             name: "AuthCore",
             dependencies: [
+                "CachedTokenCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 // scrypt, for a keystore sealed with a passphrase (docs/keystore.md).
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -67,6 +74,11 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CachedTokenCoreTests",
+            dependencies: ["CachedTokenCore", "AuthCore", "AuthCoreTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Builds authctl's front (Sources/authctl-front, docs/front.md): an Embedded Swift program
-# linked as a static PIE, with AuthCore's keystore scan, record reader and ID token expiry
-# reader and the command layer's TokenOutputBytes compiled in as they are (one source, two
-# programs). Prints the path of the stripped front.
+# linked as a static PIE, with the whole cached-token core (Sources/CachedTokenCore, the target
+# the full program's token path uses too) compiled in. Prints the path of the stripped front.
 # Usage: scripts/build-front.sh [OUT_DIR]   (default .build/front)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,10 +10,6 @@ mkdir -p "$out"
 swiftc=$(command -v swiftc)
 toolchain="$(dirname "$(dirname "$(readlink -f "$swiftc")")")"
 tables="$toolchain/lib/swift/embedded/x86_64-unknown-linux-gnu/libswiftUnicodeDataTables.a"
-shared=(Sources/AuthCore/Keystore/KeystoreScan.swift Sources/AuthCore/Keystore/KeystoreRecordReader.swift
-    Sources/AuthCore/Keystore/IDTokenExpiryReader.swift Sources/AuthCore/Keystore/KeyCheckHMAC.swift
-    Sources/AuthCore/Config/ConfigRulesPeek.swift
-    Sources/AuthctlCommands/Commands/Tokens/TokenOutputBytes.swift)
 # AES-256-GCM for a sealed keystore: BoringSSL as swift-crypto builds it (CCryptoBoringSSL, C++
 # objects: libstdc++ linked statically), from the package's release build, else its debug build.
 boringssl="${BORINGSSL_OBJECTS:-}"
@@ -28,8 +23,7 @@ fi
 rm -f "$out/boringssl.a"
 find "$boringssl" -name '*.o' -print0 | xargs -0 ar rcs "$out/boringssl.a"
 static_cxx="$(scripts/static-cxx-dir.sh)"
-swiftc -target x86_64-unknown-linux-gnu -enable-experimental-feature Embedded -wmo -Osize -parse-as-library -D AUTHCTL_FRONT \
-    -I Sources/authctl-front/include -module-name AuthctlFront -c Sources/authctl-front/*.swift "${shared[@]}" \
+swiftc $(scripts/front-flags.sh) -Osize -c Sources/authctl-front/*.swift Sources/CachedTokenCore/*.swift \
     -o "$out/front.o" 2> >(grep -v -e 'warning:' -e '^ *[0-9]* |' -e '^ *|' -e '^$' >&2 || true)
 # Packed relocations (DT_RELR): a static PIE relocates itself with its own (static) glibc's code,
 # so they need nothing of the system's glibc; 17 k fewer instructions per start, 120 KB smaller.

@@ -6,7 +6,9 @@
 #   - no protocol in Sources has more than 8 requirements of its own (scripts/protocol-size.py);
 #   - no folder of Sources holds more than 20 files, no source file more than 400 lines;
 #   - a comment cites a file of this repository or an RFC, never a contract kept elsewhere,
-#     and every `Name.swift` or `Sources/…`/`Tests/…` path a Swift comment cites exists.
+#     and every `Name.swift` or `Sources/…`/`Tests/…` path a Swift comment cites exists;
+#   - the token front (Sources/authctl-front) with the whole cached-token core (Sources/CachedTokenCore)
+#     type-checks as Embedded Swift, so a change to the core that Embedded Swift refuses fails here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 failed=0
@@ -47,6 +49,12 @@ for name in $cited; do
 done
 if [ "$missing" = 1 ]; then
     echo "lint: the comments above cite a .swift file that does not exist; cite where it is now" >&2
+    failed=1
+fi
+# shellcheck disable=SC2046
+if ! out="$(swiftc $(scripts/front-flags.sh) -typecheck Sources/authctl-front/*.swift Sources/CachedTokenCore/*.swift 2>&1)"; then
+    echo "$out" | grep -v 'warning:' >&2
+    echo "lint: the token front and Sources/CachedTokenCore do not type-check as Embedded Swift (scripts/front-flags.sh)" >&2
     failed=1
 fi
 exit "$failed"

@@ -1,8 +1,9 @@
 import FrontLibc
 
 // The front's reads, writes and hand-over, each mirroring the full program's (AuthCore's
-// `FileConfigStorage.mayHoldRules`, `SafeFile.withOpened`, `KeystoreFile.decodeCurrentUser`,
-// `TokenRefresh.cached`): where the core would refuse, warn or look further, the front hands
+// `FileConfigStorage.mayHoldRules`, `SafeFile.withOpened`, `KeystoreFile.decodeCurrentUser`);
+// what it reads and answers is the cached-token core's (`KeystoreScan`, `CachedUser`,
+// `CachedTokenAnswer`): where the core would refuse, warn or look further, the front hands
 // over instead, and the core says what it says.
 
 /// Whether config.json may hold `rules` (docs/identities.md): the core's peek (`ConfigRulesPeek`, shared).
@@ -44,7 +45,7 @@ func directoryAndName(_ path: String) -> (directory: String, name: String)? {
 
 /// The access token `authctl token` prints for `request` from the keystore at `path`, with
 /// its newline; nil whenever the full program might do anything else.
-func cachedToken(_ request: TokenRequest, keystorePath path: String, keyFile keyFileVariable: String?) -> [UInt8]? {
+func cachedToken(_ request: CachedTokenRequest, keystorePath path: String, keyFile keyFileVariable: String?) -> [UInt8]? {
     guard let (directoryPath, name) = directoryAndName(path) else { return nil }
     // SafeFile's checks: a directory of ours or root's that no one else may write to, a
     // regular file (no symbolic link) of ours that no one else may read or write.
@@ -61,70 +62,50 @@ func cachedToken(_ request: TokenRequest, keystorePath path: String, keyFile key
     // `KeystoreFile.decodeCurrentUser(file:)`: the shared scan; a plaintext keystore (version 1,
     // no sealing) or a sealed one (2 or 3, its sealing a key file's); a current uid of the uid
     // syntax and its record, read whole, its tokens where the file's kind keeps them.
-    guard let found = KeystoreScan.currentUser(inFile: fd), let uid = found.currentUID, isUID(uid), let range = found.user else {
-        return nil
+    let read: KeystoreScan.PositionalRead = { buffer, offset in
+        while true {
+            guard let base = buffer.baseAddress else { return -1 }
+            let count = pread(fd, base, buffer.count, off_t(offset))
+            if count < 0, errno == EINTR { continue }
+            return count
+        }
     }
-    var sealing: FrontSealing?
+    guard let found = KeystoreScan.currentUser(reading: read, size: Int(info.st_size)), let uid = found.currentUID,
+        CachedTokenAnswer.isUID(uid), let range = found.user
+    else { return nil }
+    var sealing: CachedSealing?
     if found.version == 1, found.sealing == nil {
         // A key configured and a plaintext keystore: the core refuses it (a downgrade).
         guard keyFileVariable == nil else { return nil }
     } else if found.version == 2 || found.version == 3, let sealingRange = found.sealing {
         guard let bytes = readRange(fd, sealingRange) else { return nil }
-        sealing = bytes.withUnsafeBufferPointer { bytes -> FrontSealing? in
-            var reader = KeystoreRecordReader(bytes)
-            guard let sealing = reader.sealing(), reader.atEnd() else { return nil }
-            return sealing
-        }
+        sealing = bytes.withUnsafeBufferPointer { KeystoreRecordReader.read($0) { $0.cachedSealing() } }
         guard sealing != nil else { return nil }
     } else {
         return nil
     }
     guard let record = readRange(fd, range) else { return nil }
-    let read = record.withUnsafeBufferPointer { bytes -> FrontUser? in
-        var reader = KeystoreRecordReader(bytes)
-        guard let user = FrontUser.read(&reader), reader.atEnd() else { return nil }
-        return user
-    }
-    guard var user = read, user.uid == uid, user.providerData.allSatisfy({ $0.tokens?.isShaped(sealed: sealing != nil) ?? true }) else {
+    let user = record.withUnsafeBufferPointer { KeystoreRecordReader.read($0) { CachedUser.read(&$0) } }
+    guard var user, user.uid == uid, user.providerData.allSatisfy({ $0.tokens?.isShaped(sealed: sealing != nil) ?? true }) else {
         return nil
     }
     if let sealing {
         // `KeystoreKeys.dataKey`: the key file given, else the one the keystore names.
         let named = sealing.keyFile.flatMap { $0.isEmpty ? nil : $0 }
-        guard let keyFile = keyFileVariable ?? named, isPrintableASCII(keyFile), var key = dataKey(sealing, keyFile: keyFile) else {
+        guard let keyFile = keyFileVariable ?? named, CachedTokenRequest.isPrintableASCII(keyFile),
+            var key = dataKey(sealing, keyFile: keyFile)
+        else {
             return nil
         }
-        let opened = opened(user, key: key, version: found.version)
+        let opened = user.opened(
+            version: found.version, open: { aesGCMOpen($0, key: key, associated: $1) }, wipe: { wipe(&$0) })
         wipe(&key)
         guard let opened else { return nil }
         user = opened
     }
-    // `TokenRefresh.select` and `validOutput`: the provider asked, else the last sign-in's,
-    // else the first; its access token, a bearer token valid for more than --min-ttl.
-    let providerID = request.provider ?? user.lastProviderId ?? user.providerData.first?.providerId ?? ""
-    guard let identity = user.providerData.first(where: { $0.providerId == providerID }), let tokens = identity.tokens else { return nil }
-    let token: String
-    var expiresAt: Date?
-    if request.printsIDToken {
-        // The ID token, valid until its `exp` (read as the core reads it; a token whose expiry
-        // the shared reader is unsure of, or without one, is the full program's).
-        guard let idToken = tokens.idToken, let known = IDTokenExpiryReader.expiry(of: idToken), let expiry = known,
-            isValid(expiry, minimumTTL: request.minimumTTL)
-        else { return nil }
-        token = idToken
-        expiresAt = expiry
-    } else {
-        guard let accessToken = tokens.accessToken, isBearer(tokens.tokenType), isValid(tokens.expiresAt, minimumTTL: request.minimumTTL)
-        else { return nil }
-        token = accessToken
-        expiresAt = tokens.expiresAt
-    }
-    // `TokenInvocation.printed`, for a bearer token (an ID token, or an access token not DPoP-bound).
-    switch request.format {
-    case .raw: return TokenOutputBytes.data(token + "\n").bytes
-    case .header: return TokenOutputBytes.data("Authorization: Bearer " + token + "\n").bytes
-    case .kubectlExec: return TokenOutputBytes.kubectlExecCredential(token: token, expiresAt: expiresAt)?.bytes
-    }
+    var now = timespec()
+    guard clock_gettime(CLOCK_REALTIME, &now) == 0 else { return nil }
+    return CachedTokenAnswer.bytes(request, user: user, now: Double(now.tv_sec) + Double(now.tv_nsec) / 1e9)
 }
 
 /// The bytes `range` of the file open at `fd` (`SafeFile.read(_:range:)`); nil when the
@@ -145,34 +126,7 @@ func readRange(_ fd: Int32, _ range: Range<Int>) -> [UInt8]? {
     return bytes
 }
 
-func isPrintableASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
-
-/// `UIDSyntax.isUID`: 1–128 of `[A-Za-z0-9_-]`.
-func isUID(_ uid: String) -> Bool {
-    let bytes = uid.utf8
-    return !bytes.isEmpty && bytes.count <= 128
-        && bytes.allSatisfy {
-            ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F
-        }
-}
-
-/// Not DPoP (`tokenType.lowercased() != "dpop"`); a type of any but ASCII letters is the full program's.
-func isBearer(_ tokenType: String) -> Bool {
-    let bytes = Array(tokenType.utf8)
-    guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
-    let lower = bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
-    return lower != Array("dpop".utf8)
-}
-
-/// `TokenSet.isValid(at: now, minimumTTL:)`, with a second to spare: a token that expires
-/// within a second of the bound is the full program's to judge (it runs a moment later).
-func isValid(_ expiresAt: Date?, minimumTTL: Int) -> Bool {
-    guard let expiresAt else { return true }
-    var now = timespec()
-    guard clock_gettime(CLOCK_REALTIME, &now) == 0 else { return false }
-    let seconds = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    return expiresAt.timeIntervalSince1970 - seconds > Double(minimumTTL) + 1
-}
+var errno: Int32 { front_errno() }
 
 /// Writes `bytes` to stdout whole; false when nothing could be written (the full program then
 /// runs, and meets the same stdout). A write that fails midway ends the front with status 1.

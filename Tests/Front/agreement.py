@@ -349,8 +349,22 @@ for offset in sorted(set(list(range(0, size, max(1, size // 50))) + [size - k fo
         if damaged != good_bytes:
             check(f"byte {offset} as {replacement!r}", ["token", "--keystore", place(f"byte-{offset}-{replacement[0]}", raw=damaged)])
 
-# Every keystore the Swift tests know, each user current in turn.
+# Every keystore the Swift tests know, each user current in turn. Each case states what the
+# front must do (Tests/Front/corpus-expected.txt: `answer` or `hand over`, then the case), so a
+# drift between the front and the full program fails instead of silently handing over; a case
+# the file does not name fails too. AUTHCTL_FRONT_WRITE_EXPECTED=1 writes the file from this run
+# (review its diff: every line that changes is a change of what the front answers).
 corpus_answered = 0
+expected_path = f"{here}/corpus-expected.txt"
+write_expected = os.environ.get("AUTHCTL_FRONT_WRITE_EXPECTED") == "1"
+expected = {}
+if os.path.exists(expected_path) and not write_expected:
+    with open(expected_path) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                verdict, case = line.rstrip("\n").split("\t", 1)
+                expected[case] = verdict
+written = []
 if corpus:
     for name in sorted(os.listdir(corpus)):
         with open(f"{corpus}/{name}", "rb") as f:
@@ -361,11 +375,21 @@ if corpus:
         for variant, raw in (("", data), ("future-", future)):
             path = place(f"corpus-{variant}{name}", raw=raw)
             for args in (["token"], ["token", "--min-ttl", "0"], ["token", "--format", "kubectl-exec"]):
+                case = f"corpus {variant}{name}: {' '.join(args)}"
+                if not write_expected and case not in expected:
+                    failures.append(f"{case}: {expected_path} does not say whether the front answers it")
                 before = answered
-                check(f"corpus {variant}{name}: {' '.join(args)}", args + ["--keystore", path])
+                check(case, args + ["--keystore", path], expect=expected.get(case))
                 corpus_answered += answered - before
+                written.append(("answer" if answered > before else "hand over") + "\t" + case)
     if corpus_answered == 0:
         failures.append("the front answered none of the Swift tests' keystores")
+    if write_expected:
+        with open(expected_path, "w") as f:
+            f.write("# What the token front does with each keystore of the Swift tests (Tests/Front/agreement.py).\n")
+            f.write("\n".join(written) + "\n")
+    elif len(expected) != len(written):
+        failures.append(f"{expected_path} names {len(expected)} cases, the corpus made {len(written)}: write it again")
 
 # The hand-over runs only a full program that no one but root, this user or the front's own
 # owner could have put there: a front copied into a directory of ours inside a shared one (a

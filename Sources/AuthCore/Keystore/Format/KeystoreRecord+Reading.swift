@@ -46,13 +46,6 @@ extension KeystoreRecord.User {
 }
 
 extension KeystoreRecordReader {
-    /// Stores `value` in `target`; false when there is none.
-    func set<T>(_ target: inout T?, _ value: T?) -> Bool {
-        guard let value else { return false }
-        target = value
-        return true
-    }
-
     /// `[ element, … ]`, each read by `element`.
     mutating func array<T>(_ element: (inout KeystoreRecordReader) -> T?) -> [T]? {
         guard take(Self.openBracket) else { return nil }

@@ -162,61 +162,31 @@ struct TokenInvocation: Equatable, WiredCommand {
     /// accepts with the same values (TokenParserAgreementTests holds it to that on generated
     /// argument lists).
     static func parseFast(_ arguments: [String]) -> TokenInvocation? {
+        // The grammar is the cached-token core's (`TokenForm`, the token front's too); the values, ArgumentParser's rules.
+        let form = TokenForm.parse(arguments) { option, value in
+            switch option {
+            case .keystore, .config: return !value.trimming(.whitespacesAndNewlines).isEmpty && !value.contains(where: \.isNewline)
+            case .user: return IdentityRule.isUserSelector(value)
+            case .minimumTTL: return Int(value).map(Token.minimumTTLRange.contains) ?? false
+            case .format: return Token.Format(rawValue: value) != nil
+            case .scope: return ScopeSyntax.isValid(value)
+            }
+        }
+        guard let form else { return nil }
         var request = TokenInvocation(settings: Wiring.Settings())
-        var index = 0
-        /// The option's value: inline (`--name=value`) or the next argument, which must not
-        /// look like an option (ArgumentParser's rule).
-        func value(_ inline: String?) -> String? {
-            if let inline { return inline }
-            index += 1
-            guard index < arguments.count, !arguments[index].hasPrefix("-") else { return nil }
-            return arguments[index]
-        }
-        func isPath(_ text: String) -> Bool {
-            !text.trimming(.whitespacesAndNewlines).isEmpty && !text.contains(where: \.isNewline)
-        }
-        while index < arguments.count {
-            let argument = arguments[index]
-            let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            let isLong = argument.hasPrefix("--")
-            let name = isLong ? parts[0] : argument
-            let inline = isLong && parts.count == 2 ? parts[1] : nil
-            if inline != nil, ["--json", "--verbose", "--quiet", "--id-token", "--access-token", "--force-refresh"].contains(name) {
-                return nil
-            }
-            switch name {
-            case "--json": request.settings.json = true
-            case "-v", "--verbose": request.settings.verbose = true
-            case "-q", "--quiet": request.settings.quiet = true
-            case "--id-token": request.idToken = true
-            case "--access-token": request.accessToken = true
-            case "--force-refresh": request.forceRefresh = true
-            case "--keystore":
-                guard let path = value(inline), isPath(path) else { return nil }
-                request.settings.keystore = path
-            case "--config":
-                guard let path = value(inline), isPath(path) else { return nil }
-                request.settings.config = path
-            case "--user":
-                guard let user = value(inline), IdentityRule.isUserSelector(user) else { return nil }
-                request.settings.user = user
-            case "--min-ttl":
-                guard let seconds = value(inline).flatMap({ Int($0) }), Token.minimumTTLRange.contains(seconds) else { return nil }
-                request.minimumTTL = seconds
-            case "--format":
-                guard let format = value(inline).flatMap(Token.Format.init(rawValue:)) else { return nil }
-                request.format = format
-            case "--scope":
-                guard let scope = value(inline), ScopeSyntax.isValid(scope) else { return nil }
-                request.scopes.append(scope)
-            default:
-                guard !argument.hasPrefix("-"), !argument.isEmpty, request.provider == nil else { return nil }
-                request.provider = argument
-            }
-            index += 1
-        }
-        // Token.validate's rule: ArgumentParser refuses both, so hand them over.
-        if request.idToken && request.accessToken { return nil }
+        request.settings.json = form.json
+        request.settings.verbose = form.verbose
+        request.settings.quiet = form.quiet
+        request.settings.keystore = form.keystore
+        request.settings.config = form.config
+        request.settings.user = form.user
+        request.idToken = form.idToken
+        request.accessToken = form.accessToken
+        request.forceRefresh = form.forceRefresh
+        if let seconds = form.minimumTTL.flatMap({ Int($0) }) { request.minimumTTL = seconds }
+        if let format = form.format.flatMap(Token.Format.init(rawValue:)) { request.format = format }
+        request.scopes = form.scopes
+        request.provider = form.provider
         return request
     }
 

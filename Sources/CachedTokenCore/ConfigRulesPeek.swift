@@ -2,10 +2,10 @@
 /// read as JSON. The full program's token path (`FileConfigStorage.mayHoldRules`,
 /// `ConfigRulesScan`) and the token front (scripts/build-front.sh compiles this file into it)
 /// take the same decision from it. Standard library only.
-enum ConfigRulesPeek {
+public enum ConfigRulesPeek {
     /// Whether the bytes `"rules"` occur, or a backslash (a key may spell `rules` with
     /// escapes, `"\u0072ules"`): a file with neither holds no rules.
-    static func mayHoldRules(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func mayHoldRules(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let needle: StaticString = "\"rules\""
         let count = needle.utf8CodeUnitCount
         let start = needle.utf8Start

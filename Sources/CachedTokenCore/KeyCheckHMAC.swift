@@ -8,9 +8,9 @@
 /// wrap stays swift-crypto's). KeyCheckHMACTests holds it to swift-crypto's `HMAC<SHA256>`
 /// on RFC 4231's vectors and random keys and messages. SHA-256 has no secret-dependent
 /// branch or table index, so this code runs in the same time for every key.
-enum KeyCheckHMAC {
+public enum KeyCheckHMAC {
     /// HMAC-SHA256 of `message` under `key`.
-    static func sha256(key: [UInt8], message: [UInt8]) -> [UInt8] {
+    public static func sha256(key: [UInt8], message: [UInt8]) -> [UInt8] {
         var block = key.count > 64 ? SHA256Blocks.hash(key) : key
         block += [UInt8](repeating: 0, count: 64 - block.count)
         let inner = SHA256Blocks.hash(block.map { $0 ^ 0x36 } + message)
@@ -19,8 +19,8 @@ enum KeyCheckHMAC {
 }
 
 /// SHA-256 of a byte array (FIPS 180-4 §6.2).
-enum SHA256Blocks {
-    static let roundConstants: [UInt32] = [
+public enum SHA256Blocks {
+    public static let roundConstants: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
         0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
         0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
@@ -31,7 +31,7 @@ enum SHA256Blocks {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
-    static func hash(_ message: [UInt8]) -> [UInt8] {
+    public static func hash(_ message: [UInt8]) -> [UInt8] {
         var state: [UInt32] = [0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19]
         // The message, a 1 bit, zeros, and its length in bits (big-endian): a multiple of 64 bytes.
         var padded = message
@@ -92,5 +92,5 @@ enum SHA256Blocks {
     }
 
     @inline(__always)
-    static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 { value >> count | value << (32 - count) }
+    public static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 { value >> count | value << (32 - count) }
 }

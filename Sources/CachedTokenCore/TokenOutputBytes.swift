@@ -1,44 +1,39 @@
-#if !AUTHCTL_FRONT
-    import AuthCore
-#endif
-
-/// The bytes `authctl token` prints (the token front, Sources/authctl-front, compiles this file
-/// too, with `AUTHCTL_FRONT` set), made without `JSONEncoder`, date formatting or generic
+/// The bytes `authctl token` prints (both programs: the full program through
+/// TokenOutputBytes+Data.swift in AuthCore), made without `JSONEncoder`, date formatting or generic
 /// `Data` initialisers (each of which costs the hot path a search of the binary's protocol
 /// conformances: bench/README.md, issue 24). Each gives exactly what `TokenInvocation.printed`
 /// gave before — TokenOutputBytesTests compares them — or nil when the token or the date is
 /// anything but the common case, and then the general code does it.
-enum TokenOutputBytes {
-    /// `text` as UTF-8.
-    static func data(_ text: String) -> Data {
+public enum TokenOutputBytes {
+    /// `text` as UTF-8, copied from the string's own storage whole.
+    public static func bytes(_ text: String) -> [UInt8] {
         var text = text
-        return text.withUTF8 { Data(buffer: $0) }
+        return text.withUTF8 { Array($0) }
     }
 
     /// A token of printable ASCII that JSON writes as it is: no quote, no backslash (and so
     /// nothing `JSONEncoder` escapes, nor `Sanitize.visibleJSON`).
-    static func isPlainJSON(_ token: String) -> Bool {
+    public static func isPlainJSON(_ token: String) -> Bool {
         !token.isEmpty && token.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }
     }
 
     /// `--format kubectl-exec`'s ExecCredential, as `Output.jsonDocument` writes it (sorted
     /// keys, two-space indentation, ` : `), for a plain token and a whole-second expiry of
     /// the years 1970–9999; nil otherwise.
-    static func kubectlExecCredential(token: String, expiresAt: Date?) -> Data? {
+    public static func kubectlExecCredential(token: String, expiresAtSeconds expiresAt: Double?) -> [UInt8]? {
         guard isPlainJSON(token) else { return nil }
         var text = "{\n  \"apiVersion\" : \"client.authentication.k8s.io/v1\",\n  \"kind\" : \"ExecCredential\",\n  \"status\" : {\n"
         if let expiresAt {
-            guard let stamp = rfc3339(expiresAt) else { return nil }
+            guard let stamp = rfc3339(seconds: expiresAt) else { return nil }
             text += "    \"expirationTimestamp\" : \"" + stamp + "\",\n"
         }
         text += "    \"token\" : \"" + token + "\"\n  }\n}\n"
-        return data(text)
+        return bytes(text)
     }
 
     /// `Output.rfc3339` (`Date.ISO8601FormatStyle()`: `YYYY-MM-DDTHH:MM:SSZ`) for a
     /// whole second of the years 1970–9999; nil for anything else.
-    static func rfc3339(_ date: Date) -> String? {
-        let interval = date.timeIntervalSince1970
+    public static func rfc3339(seconds interval: Double) -> String? {
         guard interval >= 0, interval < 253_402_300_800, interval.rounded(.down) == interval else { return nil }
         let seconds = Int(interval)
         let days = seconds / 86400

@@ -1,4 +1,4 @@
-/// `exp` of an ID token as `token --id-token` and `--format kubectl-exec` read it on the hot
+/// `exp` of an ID token (seconds since 1970) as `token --id-token` and `--format kubectl-exec` read it on the hot
 /// path, without `JSONDecoder` (issue 24): `IDTokenClaims.unverifiedExpiry` asks this first.
 /// It answers only when it is sure to give what the full reading gives —
 /// `unverifiedParts(of:)` (three parts, base64url, a JSON object in the header and in the
@@ -6,12 +6,12 @@
 /// reading decides): any number but a plain integer or decimal, a repeated key, a nesting
 /// deeper than 32, a base64 length or trailing bits the decoder may read otherwise.
 /// IDTokenExpiryReaderTests holds it to the full reading on many tokens and damaged ones.
-enum IDTokenExpiryReader {
+public enum IDTokenExpiryReader {
     /// `.some(expiry)` (the expiry nil when the token has none, or is not a readable JWT), or
     /// nil when the full reading must decide.
-    static func expiry(of token: String) -> Date?? {
+    public static func expirySeconds(of token: String) -> Double?? {
         var token = token
-        return token.withUTF8 { bytes -> Date?? in
+        return token.withUTF8 { bytes -> Double?? in
             guard bytes.count <= 65536 else { return nil }
             var dots: [Int] = []
             for index in bytes.indices where bytes[index] == UInt8(ascii: ".") {
@@ -30,9 +30,9 @@ enum IDTokenExpiryReader {
                 return true
             }
             guard headerRead != nil else { return nil }
-            return payload.withUnsafeBufferPointer { buffer -> Date?? in
+            return payload.withUnsafeBufferPointer { buffer -> Double?? in
                 var reader = KeystoreRecordReader(buffer)
-                var expiry: Date?
+                var expiry: Double?
                 var seen: [String] = []
                 let read = reader.object { reader, key in
                     guard !seen.contains(key), seen.count < KeystoreRecordReader.maximumCount else { return false }
@@ -41,7 +41,7 @@ enum IDTokenExpiryReader {
                     // `exp` as a number (a plain integer of up to 15 digits: a Double exactly);
                     // a string, true, false or null is no expiry; anything else: the full reading.
                     if let seconds = reader.plainInteger() {
-                        expiry = Date(timeIntervalSince1970: Double(seconds))
+                        expiry = Double(seconds)
                         return true
                     }
                     let start = reader.position
@@ -97,7 +97,7 @@ enum IDTokenExpiryReader {
 
     /// What an undecodable part means: certainly no expiry when a character is not base64's;
     /// the full reading's to say otherwise.
-    static func base64Failure(_ text: UnsafeBufferPointer<UInt8>) -> Date?? {
+    static func base64Failure(_ text: UnsafeBufferPointer<UInt8>) -> Double?? {
         if case .invalid = base64URL(text) { return .some(nil) }
         return nil
     }
@@ -107,7 +107,7 @@ extension KeystoreRecordReader {
     /// Any JSON value, checked, and not kept: strings (escapes checked), `true`, `false`,
     /// `null`, numbers of the plain form (`-`, digits, a fraction; no exponent, at most 17
     /// significant digits), arrays and objects (no key twice) up to 32 deep.
-    mutating func anyValue(depth: Int) -> Bool {
+    public mutating func anyValue(depth: Int) -> Bool {
         guard depth <= 32 else { return false }
         skipSpace()
         guard position < bytes.count else { return false }
@@ -132,7 +132,7 @@ extension KeystoreRecordReader {
     }
 
     /// An object whose members are any values (no key twice).
-    mutating func objectOfAnyValues(depth: Int) -> Bool {
+    public mutating func objectOfAnyValues(depth: Int) -> Bool {
         var seen: [String] = []
         return object { reader, key in
             guard !seen.contains(key) else { return false }
@@ -142,7 +142,7 @@ extension KeystoreRecordReader {
     }
 
     /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?` of at most 17 digits, then a delimiter.
-    mutating func plainNumber() -> Bool {
+    public mutating func plainNumber() -> Bool {
         skipSpace()
         var index = position
         if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
@@ -176,7 +176,7 @@ extension KeystoreRecordReader {
 
     /// A non-negative integer of at most 15 digits (no sign, fraction or exponent) followed
     /// by a delimiter; nil (the position unchanged) for anything else.
-    mutating func plainInteger() -> Int? {
+    public mutating func plainInteger() -> Int? {
         let start = position
         skipSpace()
         let afterSpace = position

@@ -15,35 +15,40 @@
 ///
 /// Every read is bounded by the buffer; nothing traps on hostile input (no force unwrap, no
 /// trapping conversion: every integer is checked before it is used).
-struct KeystoreRecordReader {
-    let bytes: UnsafeBufferPointer<UInt8>
-    var position = 0
+public struct KeystoreRecordReader {
+    public let bytes: UnsafeBufferPointer<UInt8>
+    public var position = 0
 
     /// The most a string may hold (a token is a few KB; a keystore record is read whole).
-    static let maximumString = 1 << 20
+    public static let maximumString = 1 << 20
     /// The most elements an array or members a map may hold.
-    static let maximumCount = 4096
+    public static let maximumCount = 4096
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    public init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
-    /// `read` over the bytes of `data`; nil unless it reads one whole value and nothing follows.
-    static func read<T>(_ data: Data, _ read: (inout KeystoreRecordReader) -> T?) -> T? {
-        data.withUnsafeBytes { raw in
-            var reader = KeystoreRecordReader(raw.bindMemory(to: UInt8.self))
-            guard let value = read(&reader), reader.atEnd() else { return nil }
-            return value
-        }
+    /// `read` over `bytes`; nil unless it reads one whole value and nothing follows.
+    public static func read<T>(_ bytes: UnsafeBufferPointer<UInt8>, _ read: (inout KeystoreRecordReader) -> T?) -> T? {
+        var reader = KeystoreRecordReader(bytes)
+        guard let value = read(&reader), reader.atEnd() else { return nil }
+        return value
+    }
+
+    /// Stores `value` in `target`; false when there is none.
+    public func set<T>(_ target: inout T?, _ value: T?) -> Bool {
+        guard let value else { return false }
+        target = value
+        return true
     }
 
     // MARK: - Bytes
 
-    static let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), colon = UInt8(ascii: ":")
-    static let comma = UInt8(ascii: ","), openBrace = UInt8(ascii: "{"), closeBrace = UInt8(ascii: "}")
-    static let openBracket = UInt8(ascii: "["), closeBracket = UInt8(ascii: "]")
+    public static let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), colon = UInt8(ascii: ":")
+    public static let comma = UInt8(ascii: ","), openBrace = UInt8(ascii: "{"), closeBrace = UInt8(ascii: "}")
+    public static let openBracket = UInt8(ascii: "["), closeBracket = UInt8(ascii: "]")
 
-    mutating func skipSpace() {
+    public mutating func skipSpace() {
         while position < bytes.count {
             switch bytes[position] {
             case 0x20, 0x0A, 0x0D, 0x09: position += 1
@@ -53,20 +58,20 @@ struct KeystoreRecordReader {
     }
 
     /// After whitespace, whether the next byte is `byte` (then consumed).
-    mutating func take(_ byte: UInt8) -> Bool {
+    public mutating func take(_ byte: UInt8) -> Bool {
         skipSpace()
         guard position < bytes.count, bytes[position] == byte else { return false }
         position += 1
         return true
     }
 
-    mutating func atEnd() -> Bool {
+    public mutating func atEnd() -> Bool {
         skipSpace()
         return position == bytes.count
     }
 
     /// The literal `word` (`true`, `false`), which must not run on into other letters.
-    mutating func takeWord(_ word: StaticString) -> Bool {
+    public mutating func takeWord(_ word: StaticString) -> Bool {
         skipSpace()
         let count = word.utf8CodeUnitCount
         guard bytes.count - position >= count else { return false }
@@ -86,14 +91,14 @@ struct KeystoreRecordReader {
 
     // MARK: - Values
 
-    mutating func bool() -> Bool? {
+    public mutating func bool() -> Bool? {
         if takeWord("true") { return true }
         if takeWord("false") { return false }
         return nil
     }
 
     /// A non-negative integer of at most 15 digits, without a leading zero (but `0` itself).
-    mutating func integer() -> Int? {
+    public mutating func integer() -> Int? {
         skipSpace()
         var value = 0
         var digits = 0
@@ -114,7 +119,7 @@ struct KeystoreRecordReader {
 
     /// A JSON string: escapes decoded, UTF-8 checked; nil for anything the decoder might
     /// read differently or refuse.
-    mutating func string() -> String? {
+    public mutating func string() -> String? {
         guard take(Self.quote) else { return nil }
         let start = position
         var plain = true
@@ -140,7 +145,7 @@ struct KeystoreRecordReader {
     }
 
     /// The bytes as a String when they are valid UTF-8.
-    static func text(_ raw: UnsafeBufferPointer<UInt8>, ascii: Bool) -> String? {
+    public static func text(_ raw: UnsafeBufferPointer<UInt8>, ascii: Bool) -> String? {
         let text = String(decoding: raw, as: UTF8.self)
         if ascii { return text }
         // Invalid UTF-8 was repaired (U+FFFD): the bytes differ, and the decoder refuses them.
@@ -152,7 +157,7 @@ struct KeystoreRecordReader {
     }
 
     /// A string with escapes: `\" \\ \/ \b \f \n \r \t \uXXXX` (a surrogate pair as one).
-    static func unescaped(_ raw: UnsafeBufferPointer<UInt8>) -> String? {
+    public static func unescaped(_ raw: UnsafeBufferPointer<UInt8>) -> String? {
         var out: [UInt8] = []
         out.reserveCapacity(raw.count)
         var ascii = true
@@ -197,7 +202,7 @@ struct KeystoreRecordReader {
     }
 
     /// `scalar` (not a surrogate, at most U+10FFFF) in UTF-8.
-    static func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
+    public static func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
         switch scalar {
         case 0..<0x80:
             out.append(UInt8(truncatingIfNeeded: scalar))
@@ -216,7 +221,7 @@ struct KeystoreRecordReader {
         }
     }
 
-    static func hex4(_ raw: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt32? {
+    public static func hex4(_ raw: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt32? {
         guard index >= 0, index + 4 <= raw.count else { return nil }
         var value: UInt32 = 0
         for offset in 0..<4 {
@@ -233,9 +238,9 @@ struct KeystoreRecordReader {
         return value
     }
 
-    /// A date as `JSONEncoder`'s `.iso8601` writes it: `YYYY-MM-DDTHH:MM:SSZ`, a real day
+    /// A date as `JSONEncoder`'s `.iso8601` writes it, in seconds since 1970: `YYYY-MM-DDTHH:MM:SSZ`, a real day
     /// and time of the years 1900–9999 (anything else: the decoder decides).
-    mutating func date() -> Date? {
+    public mutating func seconds() -> Double? {
         guard take(Self.quote), bytes.count - position >= 21 else { return nil }
         let raw = UnsafeBufferPointer(rebasing: bytes[position..<(position + 21)])
         func number(_ from: Int, _ count: Int) -> Int? {
@@ -263,11 +268,11 @@ struct KeystoreRecordReader {
         let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         let days = era * 146097 + dayOfEra - 719468
-        return Date(timeIntervalSince1970: Double(days * 86400 + hour * 3600 + minute * 60 + second))
+        return Double(days * 86400 + hour * 3600 + minute * 60 + second)
     }
 
     /// `[ "…", … ]`.
-    mutating func strings() -> [String]? {
+    public mutating func strings() -> [String]? {
         guard take(Self.openBracket) else { return nil }
         var values: [String] = []
         if take(Self.closeBracket) { return values }
@@ -281,7 +286,7 @@ struct KeystoreRecordReader {
 
     /// Calls `member` for each key of the object (unescaped, as the decoder matches keys),
     /// which must read its value; false when the object is malformed or `member` says so.
-    mutating func object(_ member: (inout KeystoreRecordReader, String) -> Bool) -> Bool {
+    public mutating func object(_ member: (inout KeystoreRecordReader, String) -> Bool) -> Bool {
         guard take(Self.openBrace) else { return false }
         if take(Self.closeBrace) { return true }
         var count = 0
@@ -296,18 +301,20 @@ struct KeystoreRecordReader {
 
 /// The keys an object has had, to refuse a repeated one (the decoder's choice between two
 /// values is not this reader's to guess).
-struct SeenKeys {
+public struct SeenKeys {
+    public init() {}
+
     private var bits: UInt64 = 0
 
     /// Whether key `index` is new (then noted).
-    mutating func first(_ index: Int) -> Bool {
+    public mutating func first(_ index: Int) -> Bool {
         let bit: UInt64 = 1 << UInt64(index & 63)
         guard bits & bit == 0 else { return false }
         bits |= bit
         return true
     }
 
-    func has(_ index: Int) -> Bool { bits & (1 << UInt64(index & 63)) != 0 }
+    public func has(_ index: Int) -> Bool { bits & (1 << UInt64(index & 63)) != 0 }
 }
 
 // MARK: - The records

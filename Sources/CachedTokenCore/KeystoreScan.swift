@@ -1,12 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#elseif canImport(FrontLibc)
-    // The token front (Sources/authctl-front, Embedded Swift: no Glibc module) compiles this file too.
-    import FrontLibc
-#endif
-
 /// Finds the current user's record in a keystore file without decoding the others: a
 /// byte-level pass that skips every value it does not need (strings, numbers, nested
 /// objects and arrays) and allocates nothing for them. The hot path of `authctl token`
@@ -19,8 +10,8 @@
 /// `JSONDecoder`, which reports the problem. So it never accepts a file the full decoder
 /// would refuse for the parts it reads, and never needs its own error messages.
 ///
-/// It reads either bytes in memory or an open file through a small window (`pread`, 64 KiB
-/// by default), so that a keystore of a thousand users is never held in memory whole: only
+/// It reads either bytes in memory or a file through a small window (64 KiB by default, by the
+/// caller's `pread`), so that a keystore of a thousand users is never held in memory whole: only
 /// the current user's record is read out and decoded (bench/README.md, peak memory).
 ///
 /// It stops at the current user's record: authctl writes that record first (`KeystoreFile`)
@@ -28,43 +19,53 @@
 /// other users' records are not read at all — a damage among them is found by the next
 /// command that reads the whole file (every write does) — and `token` costs the same with a
 /// thousand users as with one. A file whose end is not `"version" : N }` is scanned whole.
-enum KeystoreScan {
-    struct Found: Equatable {
-        var version: Int
-        var currentUID: String?
+public enum KeystoreScan {
+    public struct Found: Equatable {
+        public var version: Int
+        public var currentUID: String?
         /// The byte range of the current user's object in `users`, nil when no user has that uid.
-        var user: Range<Int>?
+        public var user: Range<Int>?
         /// The byte range of the top-level `sealing` object (a sealed keystore), nil when absent.
-        var sealing: Range<Int>? = nil
+        public var sealing: Range<Int>? = nil
+
+        public init(version: Int, currentUID: String?, user: Range<Int>?, sealing: Range<Int>? = nil) {
+            self.version = version
+            self.currentUID = currentUID
+            self.user = user
+            self.sealing = sealing
+        }
     }
 
-    static func currentUser(in data: Data) -> Found? {
-        data.withUnsafeBytes { bytes in
-            var scanner = Scanner(source: .memory(bytes.bindMemory(to: UInt8.self)))
+    /// A file's bytes from an offset into a buffer (`pread`, retried on EINTR): the count read
+    /// (0 at the end), or a negative number when the read failed.
+    public typealias PositionalRead = (_ into: UnsafeMutableBufferPointer<UInt8>, _ offset: Int) -> Int
+
+    public static func currentUser(inBytes bytes: UnsafeBufferPointer<UInt8>) -> Found? {
+        var scanner = Scanner(source: .memory(bytes))
+        return scanner.keystore()
+    }
+
+    /// The same scan over a file of `size` bytes, from its start to its end, read `window`
+    /// bytes at a time with `read`. Nil also when a read fails.
+    /// `uid`: the user whose record to find instead of the current user's (a rule's user,
+    /// docs/identities.md); `Found.user` is then that record's range.
+    public static func currentUser(reading read: PositionalRead, size: Int, window: Int = 65536, uid: String? = nil) -> Found? {
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(window, 1))
+        defer { buffer.deallocate() }
+        return withoutActuallyEscaping(read) { read in
+            var scanner = Scanner(source: .file(read, buffer, size: size))
+            scanner.wanted = uid
             return scanner.keystore()
         }
     }
 
-    /// The same scan over the file open at `fd`, from its start to its end, read `window`
-    /// bytes at a time with `pread` (the descriptor's offset is left where it was). Nil also
-    /// when a read fails.
-    /// `uid`: the user whose record to find instead of the current user's (a rule's user,
-    /// docs/identities.md); `Found.user` is then that record's range.
-    static func currentUser(inFile fd: Int32, window: Int = 65536, uid: String? = nil) -> Found? {
-        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(window, 1))
-        defer { buffer.deallocate() }
-        var scanner = Scanner(source: .file(fd, buffer))
-        scanner.wanted = uid
-        return scanner.keystore()
-    }
-
     /// Where the bytes come from: all at hand, or a file read into a window.
-    private enum Source {
+    enum Source {
         case memory(UnsafeBufferPointer<UInt8>)
-        case file(Int32, UnsafeMutableBufferPointer<UInt8>)
+        case file(PositionalRead, UnsafeMutableBufferPointer<UInt8>, size: Int)
     }
 
-    private struct Scanner {
+    struct Scanner {
         let source: Source
         /// Set when the scan stopped at the current user's record (the rest is not read).
         var stoppedAt: Range<Int>?
@@ -94,20 +95,15 @@ enum KeystoreScan {
         mutating func available() -> UnsafeBufferPointer<UInt8> {
             let offset = position - windowStart
             if offset >= 0, offset < window.count { return UnsafeBufferPointer(rebasing: window[offset...]) }
-            guard case .file(let fd, let buffer) = source, !failed, let base = buffer.baseAddress else {
+            guard case .file(let read, let buffer, _) = source, !failed else { return UnsafeBufferPointer(start: nil, count: 0) }
+            let count = read(buffer, position)
+            guard count >= 0, count <= buffer.count else {
+                failed = true
                 return UnsafeBufferPointer(start: nil, count: 0)
             }
-            while true {
-                let count = pread(fd, base, buffer.count, off_t(position))
-                if count < 0, errno == EINTR { continue }
-                guard count >= 0 else {
-                    failed = true
-                    return UnsafeBufferPointer(start: nil, count: 0)
-                }
-                windowStart = position
-                window = UnsafeBufferPointer(rebasing: buffer[..<count])
-                return window
-            }
+            windowStart = position
+            window = UnsafeBufferPointer(rebasing: buffer[..<count])
+            return window
         }
 
         mutating func keystore() -> Found? {
@@ -188,12 +184,9 @@ enum KeystoreScan {
             switch source {
             case .memory(let bytes):
                 tail = Array(bytes.suffix(64))
-            case .file(let fd, _):
-                var info = stat()
-                guard fstat(fd, &info) == 0 else { return nil }
-                let size = Int(info.st_size)
-                var bytes = [UInt8](repeating: 0, count: min(size, 64))
-                let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(size - $0.count)) }
+            case .file(let read, _, let size):
+                var bytes = [UInt8](repeating: 0, count: min(max(size, 0), 64))
+                let count = bytes.withUnsafeMutableBufferPointer { read($0, size - $0.count) }
                 guard count == bytes.count else { return nil }
                 tail = bytes
             }
@@ -315,98 +308,6 @@ enum KeystoreScan {
             }
             guard !digits.isEmpty, digits.count < 10 else { return nil }
             return Int(String(decoding: digits, as: UTF8.self))
-        }
-
-        /// Skips one JSON value of any kind; false on anything malformed.
-        mutating func skipValue() -> Bool {
-            skipWhitespace()
-            guard let first = peek() else { return false }
-            switch first {
-            case Self.quote: return skipString()
-            case Self.openBrace, Self.openBracket: return skipContainer()
-            default:
-                let start = position
-                while let byte = peek(), !Self.isDelimiter(byte) { position += 1 }
-                return position > start
-            }
-        }
-
-        /// Jumps from quote to quote with `memchr` (tokens make up most of a keystore); a quote
-        /// after an odd number of backslashes is escaped and does not end the string. The run
-        /// of backslashes before a quote may begin in an earlier window: `carried` counts it.
-        mutating func skipString() -> Bool {
-            position += 1
-            var carried = 0
-            while true {
-                let bytes = available()
-                guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
-                guard let hit = memchr(base, Int32(Self.quote), bytes.count) else {
-                    // No quote here: note the backslashes this window ends with, and read on.
-                    var trailing = 0
-                    while trailing < bytes.count, bytes[bytes.count - 1 - trailing] == Self.backslash { trailing += 1 }
-                    carried = trailing == bytes.count ? carried + trailing : trailing
-                    position += bytes.count
-                    continue
-                }
-                let quoteAt = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                var backslashes = 0
-                while quoteAt - backslashes - 1 >= 0, bytes[quoteAt - backslashes - 1] == Self.backslash { backslashes += 1 }
-                if backslashes == quoteAt { backslashes += carried }
-                position += quoteAt + 1
-                if backslashes % 2 == 0 { return true }
-                carried = 0
-            }
-        }
-
-        /// An object or array, by depth; strings are skipped whole so their brackets do not count.
-        mutating func skipContainer() -> Bool {
-            var depth = 0
-            while true {
-                let bytes = available()
-                guard !bytes.isEmpty else { return false }
-                var index = 0
-                while index < bytes.count {
-                    let byte = bytes[index]
-                    if byte == Self.quote {
-                        position += index
-                        guard skipString() else { return false }
-                        break
-                    }
-                    if byte == Self.openBrace || byte == Self.openBracket {
-                        depth += 1
-                    } else if byte == Self.closeBrace || byte == Self.closeBracket {
-                        depth -= 1
-                        if depth == 0 {
-                            position += index + 1
-                            return true
-                        }
-                    }
-                    index += 1
-                }
-                if index == bytes.count { position += bytes.count }
-            }
-        }
-
-        static func isDelimiter(_ byte: UInt8) -> Bool {
-            byte == comma || byte == closeBrace || byte == closeBracket || byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-        }
-
-        /// Runs of indentation are most of what lies between strings: skipped window by window.
-        mutating func skipWhitespace() {
-            while true {
-                let bytes = available()
-                var index = 0
-                while index < bytes.count {
-                    switch bytes[index] {
-                    case 0x20, 0x0A, 0x0D, 0x09: index += 1
-                    default:
-                        position += index
-                        return
-                    }
-                }
-                position += index
-                if bytes.isEmpty { return }
-            }
         }
 
         @inline(__always)

@@ -1,0 +1,101 @@
+/// The one table of the keystore record's keys (docs/keystore.md, docs/keystore.schema.json):
+/// for each object the token path reads, every key it may hold, its JSON type, whether it is
+/// required, and whether the token front may answer a record that holds it. The front's
+/// reader (CachedRecord.swift, CachedSealing.swift) takes a key only through `take(_:in:seen:)`
+/// and checks required keys with `hasRequired`; KeystoreRecordKeysTests holds the table to
+/// `KeystoreRecord`'s keys (what `JSONEncoder` writes) and to the schema.
+public enum KeystoreRecordKeys {
+    public enum Value: Equatable, Sendable {
+        case string, bool, integer, strings
+        /// `YYYY-MM-DDTHH:MM:SSZ` (`KeystoreRecordReader.seconds`).
+        case date
+        /// A JSON object; an array of objects; an object of objects (keyed by a name).
+        case object, objects, objectMap
+    }
+
+    public struct Key: Equatable, Sendable {
+        public let name: String
+        public let value: Value
+        public let required: Bool
+        /// Whether the front answers a record holding it (else it hands over).
+        public let answered: Bool
+
+        init(_ name: String, _ value: Value, required: Bool = false, answered: Bool = true) {
+            self.name = name
+            self.value = value
+            self.required = required
+            self.answered = answered
+        }
+    }
+
+    /// `KeystoreRecord.User` (`kind` is taken only as `person`).
+    public static let user: [Key] = [
+        Key("uid", .string, required: true), Key("email", .string), Key("emailVerified", .bool, required: true),
+        Key("displayName", .string), Key("photoURL", .string), Key("createdAt", .date, required: true),
+        Key("lastSignInAt", .date, required: true), Key("lastAuthAt", .date, required: true), Key("lastProviderId", .string),
+        Key("providerData", .objects, required: true), Key("kind", .string), Key("backend", .object, answered: false),
+        Key("resourceGrants", .objects, answered: false),
+    ]
+
+    /// `KeystoreRecord.Identity`.
+    public static let identity: [Key] = [
+        Key("providerId", .string, required: true), Key("issuer", .string, required: true),
+        Key("federatedId", .string, required: true), Key("profile", .object, required: true), Key("linkedAt", .date, required: true),
+        Key("tokens", .object), Key("workload", .object, answered: false),
+    ]
+
+    /// `KeystoreRecord.Profile`.
+    public static let profile: [Key] = [
+        Key("email", .string), Key("emailVerified", .bool, required: true), Key("displayName", .string), Key("photoURL", .string),
+        Key("isPrivateEmail", .bool),
+    ]
+
+    /// `KeystoreRecord.Tokens` (`sealed`: base64 text).
+    public static let tokens: [Key] = [
+        Key("accessToken", .string), Key("tokenType", .string, required: true), Key("expiresAt", .date),
+        Key("refreshToken", .string), Key("idToken", .string), Key("scopes", .strings, required: true),
+        Key("additionalTokens", .objectMap), Key("needsSignInSince", .date), Key("sealed", .string),
+        Key("dpopKey", .string, answered: false), Key("derivedCredentials", .objectMap, answered: false), Key("egress", .object),
+        Key("authorizationDetails", .objects, answered: false),
+    ]
+
+    /// `KeystoreRecord.ScopedToken` (`additionalTokens`' values).
+    public static let scopedToken: [Key] = [
+        Key("accessToken", .string, required: true), Key("tokenType", .string, required: true), Key("expiresAt", .date),
+        Key("scopes", .strings, required: true),
+    ]
+
+    /// `KeystoreRecord.Egress`.
+    public static let egress: [Key] = [Key("issuer", .string, required: true), Key("origins", .strings, required: true)]
+
+    /// The top-level `sealing` (`KeystoreSealing`): the front answers a key file's alone.
+    public static let sealing: [Key] = [
+        Key("cipher", .string, required: true), Key("keySource", .string, required: true), Key("wrappedKey", .string, required: true),
+        Key("keyCheck", .string, required: true), Key("kdf", .object, answered: false), Key("keyringItem", .string),
+        Key("keyFile", .string),
+    ]
+
+    /// The index of `name` in `keys` when the front answers for it and it has not been seen
+    /// in this object (then noted); nil for an unknown, unanswered or repeated key.
+    public static func take(_ name: String, in keys: [Key], seen: inout SeenKeys) -> Int? {
+        var index = 0
+        while index < keys.count {
+            if keys[index].name == name {
+                guard keys[index].answered, seen.first(index) else { return nil }
+                return index
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Whether every required key of `keys` was seen.
+    public static func hasRequired(_ keys: [Key], _ seen: SeenKeys) -> Bool {
+        var index = 0
+        while index < keys.count {
+            if keys[index].required, !seen.has(index) { return false }
+            index += 1
+        }
+        return true
+    }
+}

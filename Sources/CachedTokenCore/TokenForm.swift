@@ -1,0 +1,85 @@
+/// The forms of `authctl token …` parsed by hand (the arguments after `token`): one grammar for
+/// the full program's hot path (`TokenInvocation.parseFast`) and the token front
+/// (`CachedTokenRequest.parse`), each judging the values with its own rules through `accepts`.
+/// Nil for anything else — an unknown option, a flag given a value (`--json=x`), a missing value
+/// or one that starts with a dash (ArgumentParser's rule), `-vq`, `--`, a second provider, an
+/// empty argument — which then goes through ArgumentParser for its usual messages.
+public struct TokenForm: Equatable {
+    /// The options that take a value.
+    public enum Option: Equatable, Sendable { case keystore, config, user, minimumTTL, format, scope }
+
+    public var keystore: String?
+    public var config: String?
+    public var user: String?
+    public var minimumTTL: String?
+    public var format: String?
+    public var scopes: [String] = []
+    public var provider: String?
+    public var json = false, verbose = false, quiet = false
+    public var idToken = false, accessToken = false, forceRefresh = false
+
+    public init() {}
+
+    /// `arguments` (after `token`) read; every option's value is first given to `accepts`, and
+    /// one it refuses refuses the whole.
+    public static func parse(_ arguments: [String], accepts: (Option, String) -> Bool) -> TokenForm? {
+        var form = TokenForm()
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            var name = argument
+            var inline: String?
+            if argument.hasPrefix("--"), let equals = argument.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                name = String(decoding: argument.utf8[..<equals], as: UTF8.self)
+                inline = String(decoding: argument.utf8[argument.utf8.index(after: equals)...], as: UTF8.self)
+            }
+            /// The option's value, inline (`--name=value`) or the next argument, if `accepts` takes it.
+            func value(_ option: Option) -> String? {
+                var text = inline
+                if text == nil {
+                    index += 1
+                    guard index < arguments.count, !arguments[index].hasPrefix("-") else { return nil }
+                    text = arguments[index]
+                }
+                guard let text, accepts(option, text) else { return nil }
+                return text
+            }
+            func flag(_ value: inout Bool) -> Bool {
+                value = true
+                return inline == nil
+            }
+            let read: Bool
+            switch name {
+            case "--json": read = flag(&form.json)
+            case "-v", "--verbose": read = flag(&form.verbose)
+            case "-q", "--quiet": read = flag(&form.quiet)
+            case "--id-token": read = flag(&form.idToken)
+            case "--access-token": read = flag(&form.accessToken)
+            case "--force-refresh": read = flag(&form.forceRefresh)
+            case "--keystore": read = set(&form.keystore, value(.keystore))
+            case "--config": read = set(&form.config, value(.config))
+            case "--user": read = set(&form.user, value(.user))
+            case "--min-ttl": read = set(&form.minimumTTL, value(.minimumTTL))
+            case "--format": read = set(&form.format, value(.format))
+            case "--scope":
+                guard let scope = value(.scope) else { return nil }
+                form.scopes.append(scope)
+                read = true
+            default:
+                read = !argument.hasPrefix("-") && !argument.isEmpty && form.provider == nil
+                form.provider = argument
+            }
+            guard read else { return nil }
+            index += 1
+        }
+        // Token.validate's rule: ArgumentParser refuses both, so hand them over.
+        if form.idToken && form.accessToken { return nil }
+        return form
+    }
+
+    static func set(_ target: inout String?, _ value: String?) -> Bool {
+        guard let value else { return false }
+        target = value
+        return true
+    }
+}
