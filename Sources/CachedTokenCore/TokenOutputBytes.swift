@@ -1,5 +1,5 @@
 /// The bytes `authctl token` prints (both programs: the full program through
-/// TokenOutputBytes+Data.swift in AuthCore), made without `JSONEncoder`, date formatting or generic
+/// CachedTokenCore+Foundation.swift in AuthCore), made without `JSONEncoder`, date formatting or generic
 /// `Data` initialisers (each of which costs the hot path a search of the binary's protocol
 /// conformances: bench/README.md, issue 24). Each gives exactly what `TokenInvocation.printed`
 /// gave before — TokenOutputBytesTests compares them — or nil when the token or the date is

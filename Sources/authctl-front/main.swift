@@ -59,7 +59,7 @@ func plainText(_ pointer: UnsafePointer<CChar>) -> String? {
     return String(decoding: buffer, as: UTF8.self)
 }
 
-/// `Wiring.keystorePath` and `configPath`: the option, else the variable, else the XDG place;
+/// `CommandFiles.keystorePath` and `configPath`: the option, else the variable, else the XDG place;
 /// nil when the front does not take what it finds (a value that is not printable ASCII, no
 /// usable HOME): then the full program decides.
 func resolvedPath(_ option: String?, variable: String, xdg: String, fallback: String, file: String) -> String? {
@@ -71,7 +71,7 @@ func resolvedPath(_ option: String?, variable: String, xdg: String, fallback: St
     return xdgPath(xdg, fallback, file)
 }
 
-/// `Wiring.xdg`: `$VARIABLE` when absolute, else `$HOME/fallback`, then `authctl/file`; nil
+/// `CommandFiles.xdg`: `$VARIABLE` when absolute, else `$HOME/fallback`, then `authctl/file`; nil
 /// without a usable HOME (the core then asks the password database: the full program's).
 func xdgPath(_ variable: String, _ fallback: String, _ file: String) -> String? {
     if let value = getenv(variable), let text = plainText(value), text.hasPrefix("/") { return text + "/authctl/" + file }
