@@ -2,7 +2,8 @@
 # The habits a reader relies on, checked before anything is built (scripts/test.sh runs it):
 #   - swift format, with the checked-in .swift-format, finds nothing;
 #   - no two folders of AuthCore use each other (scripts/folder-graph.py);
-#   - Foundation is chosen once, in Sources/AuthCore/Imports.swift (scripts/one-import.py);
+#   - Foundation is chosen once, in Sources/AuthCore/Imports.swift (scripts/one-import.py), and
+#     no module but the tests' support imports all of it;
 #   - no protocol in Sources has more than 8 requirements of its own (scripts/protocol-size.py);
 #   - no folder of Sources holds more than 20 files, no source file more than 400 lines;
 #   - a comment cites a file of this repository or an RFC, never a contract kept elsewhere,
@@ -19,6 +20,11 @@ if ! out="$(swift format lint --strict --recursive --configuration .swift-format
 fi
 python3 scripts/folder-graph.py >/dev/null || { python3 scripts/folder-graph.py >&2; echo "lint: folders of Sources/AuthCore use each other" >&2; failed=1; }
 python3 scripts/one-import.py --check >&2 || failed=1
+# All of Foundation brings ICU (tens of MB, a slower start): only the tests' support may import it.
+if grep -rnE "^\s*import Foundation\s*$" --include=*.swift Sources | grep -v "^Sources/AuthCoreTestSupport/" >&2; then
+    echo "lint: the lines above import all of Foundation (ICU); AuthCore's Imports.swift gives FoundationEssentials to every module" >&2
+    failed=1
+fi
 python3 scripts/protocol-size.py >/dev/null || { python3 scripts/protocol-size.py >&2; failed=1; }
 # The sizes a reader can hold (docs/architecture.md): no folder of Sources with more than 20
 # files of its own, no source file of more than 400 lines.

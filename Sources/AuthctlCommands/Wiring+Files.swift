@@ -1,5 +1,7 @@
 import AuthCore
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The files and the keyring the commands touch beside their use cases, chosen here with
 /// the rest of the real parts (`Wiring`): no command file builds an adapter itself.
