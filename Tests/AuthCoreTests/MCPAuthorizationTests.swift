@@ -82,6 +82,23 @@ struct MCPAuthorizationTests {
         #expect(post.headers["Accept"]?.contains("text/event-stream") == true)
     }
 
+    @Test("discovery: a resource that answers the GET (200) is never sent MCP's POST")
+    func noPostToAnAnsweredGet() async throws {
+        let own = #"{"resource": "https://mcp.example.com/mcp", "authorization_servers": ["https://as.example"]}"#
+        let transport = StubTransport { request in
+            switch (request.method, request.url.absoluteString) {
+            case ("GET", Self.resource): return HTTPResponse(status: 200)
+            case ("GET", "https://mcp.example.com/.well-known/oauth-protected-resource/mcp"):
+                return HTTPResponse(status: 200, body: Data(own.utf8))
+            case ("GET", "https://as.example/.well-known/oauth-authorization-server"):
+                return HTTPResponse(status: 200, body: Data(Self.server(#", "code_challenge_methods_supported": ["S256"]"#).utf8))
+            default: return HTTPResponse(status: 404)
+            }
+        }
+        _ = try await ResourceDiscovery(transport: transport).discover(try ResourceIdentifier(parsing: Self.resource), issuer: nil)
+        #expect(!transport.requests.contains { $0.method == "POST" })
+    }
+
     @Test("discovery: no challenge at all: the path-inserted well-known URL, else the root one")
     func wellKnownFallbacks() async throws {
         let own = #"{"resource": "https://mcp.example.com/mcp", "authorization_servers": ["https://as.example"]}"#
