@@ -496,7 +496,7 @@ _authctl_token() {
         return
         ;;
     '--format')
-        __authctl_add_completions -W 'raw'$'\n''json'$'\n''header'$'\n''env'$'\n''kubectl-exec'
+        __authctl_add_completions -W 'raw'$'\n''json'$'\n''header'$'\n''env'$'\n''kubectl-exec'$'\n''headers-json'
         return
         ;;
     '--scope')

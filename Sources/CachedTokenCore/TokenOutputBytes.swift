@@ -31,6 +31,15 @@ public enum TokenOutputBytes {
         return bytes(text)
     }
 
+    /// `--format headers-json`: one line of a JSON object of the request's headers, the shape
+    /// agents' header helpers read (`{"Authorization":"Bearer …"}`, and `"DPoP"` with a proof);
+    /// nil when a value is not plain JSON (the full program escapes it).
+    public static func headersJSON(authorization: String, dpop: String?) -> [UInt8]? {
+        guard isPlainJSON(authorization), dpop.map(isPlainJSON) ?? true else { return nil }
+        return bytes(
+            "{\"Authorization\":\"" + authorization + "\"" + (dpop.map { ",\"DPoP\":\"" + $0 + "\"" } ?? "") + "}\n")
+    }
+
     /// `Output.rfc3339` (`Date.ISO8601FormatStyle()`: `YYYY-MM-DDTHH:MM:SSZ`) for a
     /// whole second of the years 1970–9999; nil for anything else.
     public static func rfc3339(seconds interval: Double) -> String? {

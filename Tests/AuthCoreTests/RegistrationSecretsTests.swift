@@ -32,7 +32,7 @@ final class RegistrationSecretsTests: KeystoreDirectoryFixture {
     /// A keystore with a registration, plaintext then sealed, as written (its fields, for the
     /// schema's test), and the sealed one read back.
     static let plaintextFile =
-        #"{"registrations": [{"providerId": "oidc.as-example", "registrationAccessToken": "rat", "registrationClientUri": "https://as.example/register/1"}], "users": [], "version": 1}"#
+        #"{"registrations": [{"clientSecret": "cs", "providerId": "oidc.as-example", "registrationAccessToken": "rat", "registrationClientUri": "https://as.example/register/1"}, {"clientSecret": "cs2", "providerId": "oidc.mcp"}], "users": [], "version": 1}"#
 
     static var fieldNames: Set<String> {
         guard let file = try? KeystoreFile.decode(Data(plaintextFile.utf8), path: "registrations"),
@@ -49,8 +49,12 @@ final class RegistrationSecretsTests: KeystoreDirectoryFixture {
     func format() throws {
         let file = try KeystoreFile.decode(Data(Self.plaintextFile.utf8), path: "registrations")
         #expect(file.state.registrationTokens == ["oidc.as-example": "rat"])
+        #expect(file.state.registeredClientSecrets == ["oidc.as-example": "cs", "oidc.mcp": "cs2"])
         #expect(KeystoreFile(file.state).registrations == file.registrations)
-        #expect(Self.fieldNames.isSuperset(of: ["registrations", "providerId", "registrationAccessToken", "sealed"]))
+        #expect(
+            Self.fieldNames.isSuperset(of: [
+                "registrations", "providerId", "registrationAccessToken", "sealed", "clientSecret", "sealedClientSecret",
+            ]))
     }
 
     @Test("kept in the keystore, read back, forgotten")
@@ -78,6 +82,30 @@ final class RegistrationSecretsTests: KeystoreDirectoryFixture {
         #expect(!fileText.contains("rat-second-secret"))
         try await keystore(keys).reseal(nil)
         #expect(fileText.contains("rat-sealed-secret") && fileText.contains("rat-second-secret"))
+    }
+
+    @Test("a registered client secret, alone or with a token, is sealed with the keystore, bound to its provider, and forgotten with it")
+    func clientSecretSealed() async throws {
+        try await secrets().store(nil, clientSecret: "cs-sealed-secret", for: "oidc.mcp", clientURI: nil)
+        #expect(try await secrets().clientSecret(for: "oidc.mcp") == "cs-sealed-secret")
+        let key = try keyFile()
+        try await keystore().reseal(.keyFile(path: key))
+        #expect(!fileText.contains("cs-sealed-secret") && fileText.contains("\"sealedClientSecret\""))
+        let keys = KeystoreKeys(keyFile: key)
+        #expect(try await secrets(keys).clientSecret(for: "oidc.mcp") == "cs-sealed-secret")
+        // Moved to another provider, it does not open; planted in the clear, the keystore is refused.
+        let sealedText = fileText
+        for change in ["moved", "planted"] {
+            var json = try #require(try JSONSerialization.jsonObject(with: Data(sealedText.utf8)) as? [String: Any])
+            var registrations = try #require(json["registrations"] as? [[String: Any]])
+            if change == "moved" { registrations[0]["providerId"] = "oidc.evil" } else { registrations[0]["clientSecret"] = "planted" }
+            json["registrations"] = registrations
+            try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]).write(to: URL(fileURLWithPath: path))
+            #expect(throws: AuthError.self, "\(change)") { _ = try keystore(keys).read() }
+        }
+        try Data(sealedText.utf8).write(to: URL(fileURLWithPath: path))
+        try await secrets(keys).remove(for: "oidc.mcp")
+        #expect(!fileText.contains("\"registrations\""))
     }
 
     @Test("a token planted in the clear in a sealed keystore is refused, as any unsealed secret")

@@ -8,15 +8,19 @@ import Testing
 final class MemoryRegistrationSecrets: RegistrationSecrets, @unchecked Sendable {
     private let tokens = Mutex<[String: String]>([:])
     private let uris = Mutex<[String: URL]>([:])
-    func store(_ token: String, for providerID: String, clientURI: URL?) throws {
+    private let clientSecrets = Mutex<[String: String]>([:])
+    func store(_ token: String?, clientSecret: String?, for providerID: String, clientURI: URL?) throws {
         tokens.withLock { $0[providerID] = token }
         uris.withLock { $0[providerID] = clientURI }
+        clientSecrets.withLock { $0[providerID] = clientSecret }
     }
+    func clientSecret(for providerID: String) throws -> String? { clientSecrets.withLock { $0[providerID] } }
     func token(for providerID: String) throws -> String? { tokens.withLock { $0[providerID] } }
     func clientURI(for providerID: String) throws -> URL? { uris.withLock { $0[providerID] } }
     func remove(for providerID: String) throws {
         _ = tokens.withLock { $0.removeValue(forKey: providerID) }
         _ = uris.withLock { $0.removeValue(forKey: providerID) }
+        _ = clientSecrets.withLock { $0.removeValue(forKey: providerID) }
     }
 }
 
@@ -162,7 +166,7 @@ struct ClientRegistrationRemovalTests {
     @Test("the token goes to the registration URL stored with it, whatever config.json says now; nothing to the other server")
     func storedURIOnly() async throws {
         let secrets = MemoryRegistrationSecrets()
-        try secrets.store("rat", for: "oidc.as", clientURI: URL(string: "https://as.example/register/dyn-1"))
+        try await secrets.store("rat", for: "oidc.as", clientURI: URL(string: "https://as.example/register/dyn-1"))
         let transport = StubTransport { _ in HTTPResponse(status: 204) }
         var config = ProviderConfig(id: "oidc.as", clientID: "dyn-1", issuer: "https://as.example")
         config.registrationClientURI = "https://evil.example/register/dyn-1"
@@ -175,7 +179,7 @@ struct ClientRegistrationRemovalTests {
     @Test("a token kept before its URL was recorded is sent nowhere, and forgotten")
     func unboundTokenNotSent() async throws {
         let secrets = MemoryRegistrationSecrets()
-        try secrets.store("rat", for: "oidc.as", clientURI: nil)
+        try await secrets.store("rat", for: "oidc.as", clientURI: nil)
         let transport = StubTransport { _ in HTTPResponse(status: 204) }
         var config = ProviderConfig(id: "oidc.as", clientID: "dyn-1", issuer: "https://as.example")
         config.registrationClientURI = "https://evil.example/register/dyn-1"

@@ -91,6 +91,34 @@ struct TokenOutputBytesTests {
             }
         }
     }
+
+    @Test("headers-json: one JSON object of the headers, read back exactly, for every token; one compact line when plain")
+    func headersJSON() throws {
+        var request = TokenInvocation(settings: Wiring.Settings())
+        request.format = .headersJSON
+        for token in Self.tokens {
+            for (type, proof) in [("Bearer", nil), ("DPoP", "eyJ0eXAiOiJkcG9wK2p3dCJ9.e30.c2ln")] as [(String, String?)] {
+                let output = TokenRefresh.Output(
+                    uid: "u", providerID: "oidc.a", tokenType: type, token: token, isIDToken: false, expiresAt: nil, scopes: [],
+                    refreshed: false)
+                let printed = try request.printed(output, proof: proof)
+                let headers = try #require(try JSONSerialization.jsonObject(with: printed) as? [String: String], "\(token)")
+                var expected = ["Authorization": "\(type) \(token)"]
+                expected["DPoP"] = proof
+                #expect(headers == expected, "\(token)")
+                if TokenOutputBytes.isPlainJSON(token) {
+                    let line = #"{"Authorization":"\#(type) \#(token)""# + (proof.map { #","DPoP":"\#($0)""# } ?? "") + "}\n"
+                    #expect(printed == Data(line.utf8))
+                }
+            }
+        }
+        // A DPoP token without --method and --url: refused, as for `header`, naming the format.
+        let bound = TokenRefresh.Output(
+            uid: "u", providerID: "oidc.a", tokenType: "DPoP", token: "t", isIDToken: false, expiresAt: nil, scopes: [], refreshed: false)
+        #expect {
+            _ = try request.printed(bound, proof: nil)
+        } throws: { "\(($0 as? AuthError)?.message ?? "")".contains("headers-json") }
+    }
 }
 
 /// The process's environment read one variable at a time (`AuthctlIO.variable`) is the

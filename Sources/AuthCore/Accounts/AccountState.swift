@@ -11,6 +11,9 @@ public struct AccountState: Sendable, Equatable {
     /// 7592 §2) checked when the client was registered, by provider id. Absent for a token
     /// stored before authctl recorded it: such a token is sent nowhere (docs/security.md).
     public var registrationClientURIs: [String: String] = [:]
+    /// The client secrets registration issued (RFC 7591 §3.2.1) to the clients `login URL`
+    /// registered, by provider id: secrets like the registration access tokens.
+    public var registeredClientSecrets: [String: String] = [:]
 
     public init(currentUID: String? = nil, users: [User] = [], pendingCredentials: [PendingCredential] = []) {
         self.currentUID = currentUID

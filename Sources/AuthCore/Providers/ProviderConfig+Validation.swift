@@ -113,6 +113,28 @@ extension ProviderConfig {
                 else { throw AuthError.notConfigured("it is not a list of resource identifiers of an oidc.* provider") }
             }
         }
+        // Also written by `login URL`: a registered secret is sent one of two ways, and only by
+        // a client saved for resources that names no secret of its own.
+        if let tokenEndpointAuthMethod {
+            try field(.tokenEndpointAuthMethod) {
+                guard Self.registeredSecretMethods.contains(tokenEndpointAuthMethod) else {
+                    throw AuthError.notConfigured("it is not one of \(Self.registeredSecretMethods.joined(separator: ", "))")
+                }
+                guard case .oidc = providerID.kind, savedForResources,
+                    clientSecretEnv == nil, clientSecretFile == nil, clientCertificateFile == nil
+                else {
+                    throw AuthError.notConfigured(
+                        "it applies only to a client `login URL` registered (with no client secret or key of its own)")
+                }
+            }
+        }
+        if let clientSecretExpiresAt {
+            try field(.clientSecretExpiresAt) {
+                guard tokenEndpointAuthMethod != nil, (0...99_999_999_999).contains(clientSecretExpiresAt) else {
+                    throw AuthError.notConfigured("it applies only to a registered secret, as seconds since 1970")
+                }
+            }
+        }
         if case .apple = providerID.kind {
             for (value, option, key): (String?, Message.Input, CodingKeys) in [(teamID, .teamID, .teamID), (keyID, .keyID, .keyID)] {
                 try field(key) {

@@ -50,6 +50,13 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
     /// the resources it was registered for. It is the resource's own client there; for any other
     /// resource on another origin than its issuer it is a borrowed provider (docs/resources.md).
     public var registeredFor: [String]?
+    /// `oidc.*` registered by `login URL` with a secret the server issued (RFC 7591 §3.2.1):
+    /// how it is sent, `client_secret_basic` or `client_secret_post`. The secret itself is
+    /// kept sealed in the keystore with the registration (docs/resources.md), never here.
+    public var tokenEndpointAuthMethod: String?
+    /// That secret's `client_secret_expires_at` (seconds since 1970; absent or 0: it does
+    /// not expire). An expired one makes the next `login URL` register again.
+    public var clientSecretExpiresAt: Int?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, clientID = "clientId", clientSecretEnv, clientSecretFile, clientCertificateFile, scopes, parameters, redirectURI =
@@ -58,6 +65,7 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         case teamID = "teamId", keyID = "keyId", privateKeyFile
         case dpop, par, profile
         case metadataURL = "metadataUrl", registrationClientURI = "registrationClientUri", registeredFor
+        case tokenEndpointAuthMethod, clientSecretExpiresAt
     }
 
     public init(
@@ -111,7 +119,9 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
             } catch {
                 if lenient { return nil }
                 let expected =
-                    T.self == [String].self ? "a list of strings" : T.self == [String: String].self ? "an object of strings" : "a string"
+                    T.self == [String].self
+                    ? "a list of strings"
+                    : T.self == [String: String].self ? "an object of strings" : T.self == Int.self ? "a whole number" : "a string"
                 throw ConfigFieldError(field: key.rawValue, error: .notConfigured("the value is not \(expected)"), provider: entry)
             }
         }
@@ -143,11 +153,25 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         metadataURL = try value(String.self, .metadataURL)
         registrationClientURI = try value(String.self, .registrationClientURI)
         registeredFor = try value([String].self, .registeredFor)
+        tokenEndpointAuthMethod = try value(String.self, .tokenEndpointAuthMethod)
+        clientSecretExpiresAt = try value(Int.self, .clientSecretExpiresAt)
     }
 
     /// True for a client `login URL` saved for resources (registered by RFC 7591, or a client
     /// ID metadata document's): its grants go when it is removed (docs/resources.md).
     public var savedForResources: Bool { registeredFor != nil || registrationClientURI != nil }
+
+    /// The methods a registered secret is sent by (`tokenEndpointAuthMethod`), as RFC 7591 names them.
+    public static let registeredSecretMethods = ["client_secret_basic", "client_secret_post"]
+
+    /// True for a client whose secret the server issued at registration (kept in the keystore).
+    public var hasRegisteredSecret: Bool { tokenEndpointAuthMethod != nil }
+
+    /// Whether that secret has expired at `now`, or will within `margin` seconds.
+    public func registeredSecretExpired(at now: Date, margin: TimeInterval = 0) -> Bool {
+        guard hasRegisteredSecret, let expiresAt = clientSecretExpiresAt, expiresAt > 0 else { return false }
+        return Double(expiresAt) <= now.timeIntervalSince1970 + margin
+    }
 
     /// Whether a protocol extension is used: when the provider offers it, always, or never.
     public enum Use: String, Sendable, Equatable, CaseIterable {

@@ -9,11 +9,15 @@ public struct ResourceClients: Sendable {
     let configStore: ConfigStore
     let transport: any HTTPTransport
     let secrets: any RegistrationSecrets
+    /// When a registered client secret expires (`client_secret_expires_at`).
+    let clock: any Clock
 
-    public init(configStore: ConfigStore, transport: any HTTPTransport, secrets: any RegistrationSecrets) {
+    public init(configStore: ConfigStore, transport: any HTTPTransport, secrets: any RegistrationSecrets, clock: any Clock = SystemClock())
+    {
         self.configStore = configStore
         self.transport = transport
         self.secrets = secrets
+        self.clock = clock
     }
 
     public struct Client: Sendable, Equatable {
@@ -72,6 +76,14 @@ public struct ResourceClients: Sendable {
         let clients = providers.filter { $0.id.hasPrefix("oidc.") && $0.issuer == issuer && $0.clientID != nil }
         // The one registered for this resource first: it needs no consent.
         if let configured = clients.first(where: { ($0.registeredFor ?? []).contains(resource.description) }) ?? clients.first {
+            // A registered secret expired, or lost (a keystore moved aside): register again.
+            if configured.hasRegisteredSecret {
+                let kept = try await secrets.clientSecret(for: configured.id)
+                // A minute early: the sign-in that follows takes time.
+                if kept == nil || configured.registeredSecretExpired(at: clock.now(), margin: 60) {
+                    return try await register(configured, at: server, replacing: true)
+                }
+            }
             return Client(config: configured, registered: false)
         }
         let id = try Self.providerID(for: issuer, taken: Set(providers.map(\.id)))
@@ -90,29 +102,50 @@ public struct ResourceClients: Sendable {
             try await save(config)
             return Client(config: config, registered: true)
         }
+        return try await register(config, at: server, replacing: false)
+    }
+
+    /// Registers authctl (RFC 7591) as `config` at `server` and saves it: a new provider, or
+    /// (`replacing`) the one whose registered secret expired, under the same name.
+    private func register(_ config: ProviderConfig, at server: AuthorizationServerMetadata, replacing: Bool) async throws -> Client {
+        let issuer = server.document.issuer
         guard let endpoint = server.registrationEndpoint else {
             throw AuthError.notConfigured(
-                "the authorization server \(Sanitize.text(issuer, limit: 100)) offers no client registration\(server.clientIDMetadataDocumentSupported ? " (it takes a client ID metadata document: give its URL with \(input: .clientMetadataURL) URL)" : ""). Register a client with its operator, then add it: \(command: .providersAdd, "oidc.NAME", .input(.issuer, issuer), .input(.clientID, "ID"))"
+                "the authorization server \(Sanitize.text(issuer, limit: 100)) offers no client registration\(server.clientIDMetadataDocumentSupported ? " (it takes a client ID metadata document: give its URL with \(input: .clientMetadataURL) URL)" : "")\(replacing ? ", and the client secret it issued to \(config.id) has expired" : ""). Register a client with its operator, then add it: \(command: .providersAdd, "oidc.NAME", .input(.issuer, issuer), .input(.clientID, "ID"))"
             )
         }
         let redirectURIs = Self.registeredRedirectURIs(for: issuer)
-        let registration = ClientRegistration(endpoint: endpoint, redirectURIs: redirectURIs)
+        let registration = ClientRegistration(
+            endpoint: endpoint, redirectURIs: redirectURIs,
+            authMethod: ClientRegistration.method(supported: server.document.tokenEndpointAuthMethodsSupported))
         let registered = try registration.registered(try await transport.send(registration.httpRequest))
+        var config = config
         config.clientID = registered.clientID
         config.redirectURI = redirectURIs.last
         config.registrationClientURI = registered.registrationClientURI?.absoluteString
-        try await save(config)
-        if let token = registered.registrationAccessToken {
-            try await secrets.store(token, for: config.id, clientURI: registered.registrationClientURI)
+        config.tokenEndpointAuthMethod = registered.clientSecret == nil ? nil : registered.authMethod
+        config.clientSecretExpiresAt =
+            registered.clientSecret != nil && registered.clientSecretExpiresAt > 0 ? registered.clientSecretExpiresAt : nil
+        // Whichever write fails, the next sign-in registers again rather than use a wrong secret:
+        // a new client is saved first (one saved without its secret is registered again), a
+        // replaced one's secrets are replaced first (the old expiry still stands in config.json).
+        let keep = {
+            guard registered.registrationAccessToken != nil || registered.clientSecret != nil || replacing else { return }
+            try await secrets.store(
+                registered.registrationAccessToken, clientSecret: registered.clientSecret, for: config.id,
+                clientURI: registered.registrationClientURI)
         }
+        if replacing { try await keep() }
+        try await save(config, replacing: replacing)
+        if !replacing { try await keep() }
         return Client(config: config, registered: true)
     }
 
-    private func save(_ config: ProviderConfig) async throws {
+    private func save(_ config: ProviderConfig, replacing: Bool = false) async throws {
         try config.validate()
         try await configStore.update { file in
             // Another process may have saved one meanwhile: never two clients for one name.
-            if file.providers[config.id] != nil {
+            if !replacing, file.providers[config.id] != nil {
                 throw AuthError.notConfigured("the provider \(config.id) was configured meanwhile. Sign in again")
             }
             file.providers[config.id] = config

@@ -5,7 +5,8 @@
 ///
 /// A person's sign-ins use the provider's configured client: the provider's own
 /// authentication first (Apple: a fresh client-secret JWT), else the configured secret (an
-/// environment variable or a file), else none (a public client). A workload uses its own
+/// environment variable or a file), else the secret a registration issued to a client `login
+/// URL` registered (sealed in the keystore), else none (a public client). A workload uses its own
 /// client: a secret, `private_key_jwt` or a federated assertion, each read afresh from
 /// where its record points. Secrets are read for one request and kept nowhere.
 struct ClientAuthenticator: Sendable {
@@ -15,6 +16,8 @@ struct ClientAuthenticator: Sendable {
     let secrets: any SecretSource
     /// A federated assertion may come from a token service (GitHub Actions).
     let transport: any HTTPTransport
+    /// The secrets registrations issued (RFC 7591 §3.2.1); nil: no client has one (tests).
+    var registrations: (any RegistrationSecrets)? = nil
 
     /// The authentication of `client` at `provider`, by the method `discovery` allows (nil:
     /// before discovery, when the sign-in only checks that it can be made), for a request to
@@ -60,7 +63,26 @@ struct ClientAuthenticator: Sendable {
         if let path = config.clientSecretFile {
             return .basic(secret: try secrets.fileContents(path))
         }
+        if let method = config.tokenEndpointAuthMethod { return try await registered(config, method: method) }
         return .none
+    }
+
+    /// The secret the authorization server issued when `login URL` registered the client, by
+    /// the method the server chose; refused once expired or lost (the next `login URL`
+    /// registers again).
+    private func registered(_ config: ProviderConfig, method: String) async throws -> ClientAuthentication {
+        let resource = config.registeredFor?.first ?? "URL"
+        guard !config.registeredSecretExpired(at: clock.now()) else {
+            throw AuthError.notConfigured(
+                "the client secret that \(Sanitize.text(config.issuer ?? "?", limit: 100)) issued to \(config.id) has expired. Sign in again, which registers authctl anew: \(command: .login, "\(resource)")"
+            )
+        }
+        guard let secret = try await registrations?.clientSecret(for: config.id), !secret.isEmpty else {
+            throw AuthError.notConfigured(
+                "the client secret that \(Sanitize.text(config.issuer ?? "?", limit: 100)) issued to \(config.id) is not in the keystore (it was moved aside or restored from a backup). Sign in again, which registers authctl anew: \(command: .login, "\(resource)")"
+            )
+        }
+        return method == "client_secret_post" ? .post(secret: secret) : .basic(secret: secret)
     }
 
     /// A workload's authentication, read now from where its record points.

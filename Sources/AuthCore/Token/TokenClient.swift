@@ -111,13 +111,14 @@ public struct TokenClient: Sendable {
 
     public init(
         transport: any HTTPTransport, clock: any Clock, random: any RandomSource, metadataCache: any MetadataCache,
-        secrets: any SecretSource
+        secrets: any SecretSource, registrations: (any RegistrationSecrets)? = nil
     ) {
         self.transport = transport
         self.clock = clock
         self.random = random
         metadata = ProviderMetadata(transport: transport, clock: clock, metadataCache: metadataCache)
-        authenticator = ClientAuthenticator(clock: clock, random: random, secrets: secrets, transport: transport)
+        authenticator = ClientAuthenticator(
+            clock: clock, random: random, secrets: secrets, transport: transport, registrations: registrations)
     }
 
     /// The provider's discovery document (cached).

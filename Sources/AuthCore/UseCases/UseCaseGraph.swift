@@ -63,8 +63,9 @@ public struct UseCaseGraph: Sendable {
     public init(_ ports: UseCasePorts) {
         self.ports = ports
         tokens = TokenClient(
-            transport: ports.transport, clock: ports.clock, random: ports.random, metadataCache: ports.metadataCache, secrets: ports.secrets
-        )
+            transport: ports.transport, clock: ports.clock, random: ports.random, metadataCache: ports.metadataCache,
+            secrets: ports.secrets,
+            registrations: KeystoreRegistrationSecrets(keystore: ports.keystore, legacyPath: ports.registrationSecretsPath))
     }
 
     public subscript<Value>(dynamicMember port: KeyPath<UseCasePorts, Value>) -> Value { ports[keyPath: port] }
@@ -77,7 +78,8 @@ public struct UseCaseGraph: Sendable {
         return graph
     }
 
-    /// The same graph (its token client too) on another keystore (a test's that interferes).
+    /// The same graph (its token client too) on another keystore (a test's that interferes);
+    /// the token client still reads registered client secrets from the first one.
     public func with(keystore: any Keystore) -> UseCaseGraph {
         var graph = self
         graph.ports.keystore = keystore

@@ -142,6 +142,17 @@ if not nonce_mode:
     proof_claims = jwt_claims(lines.get("DPoP", "x.e30.x"))
     t.check("the proof names GET, the URL, and the token's hash", proof_claims.get("htm") == "GET" and proof_claims.get("htu") == userinfo
             and "ath" in proof_claims, proof_claims)
+    # The same for agents' header helpers: one JSON object (its own proof, a new jti).
+    helper = run(ada, "token", "--format", "headers-json", "--method", "GET", "--url", userinfo)
+    try:
+        helper_headers = json.loads(helper.stdout)
+    except ValueError:
+        helper_headers = {}
+    t.check("token --format headers-json --method --url prints one JSON object: Authorization DPoP and a DPoP proof",
+            helper.returncode == 0 and helper_headers.get("Authorization", "").startswith("DPoP ") and "DPoP" in helper_headers
+            and helper_headers.get("DPoP") != lines.get("DPoP"), helper.stderr)
+    answer = http.get(userinfo, headers=helper_headers, timeout=20)
+    t.check("userinfo accepts the headers-json headers (200)", answer.status_code == 200, answer.status_code)
     plain = run(ada, "token", "--format", "header")
     t.check("token --format header without --method/--url refuses a DPoP token (exit 2), printing nothing",
             plain.returncode == 2 and plain.stdout == "" and "--method" in plain.stderr, plain.stderr)

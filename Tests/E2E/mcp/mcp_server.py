@@ -11,6 +11,8 @@ login page). Bound to 127.0.0.1.
 
   MCP_PORT=N MCP_SCOPES="mcp:read mcp:write" MCP_TOKEN_SECONDS=300 python3 mcp_server.py
 
+MCP_SECRET_SECONDS=N: the client secrets its registration issues expire after N seconds.
+
 MCP_LEGACY=1: a server of MCP's 2025-03-26 revision — no protected-resource metadata and no
 `resource_metadata` in its challenge; its authorization server's metadata at its origin.
 """
@@ -35,6 +37,7 @@ ORIGIN = f"http://127.0.0.1:{PORT}"
 SCOPES = os.environ.get("MCP_SCOPES", "mcp:read mcp:write").split()
 TOKEN_SECONDS = int(os.environ.get("MCP_TOKEN_SECONDS", "300"))
 LEGACY = os.environ.get("MCP_LEGACY") == "1"
+SECRET_SECONDS = int(os.environ["MCP_SECRET_SECONDS"]) if os.environ.get("MCP_SECRET_SECONDS") else None
 
 
 class InMemoryServer:
@@ -121,7 +124,9 @@ server = MCPServer(
         resource_server_url=None if LEGACY else f"{ORIGIN}/mcp",
         required_scopes=SCOPES,
         validate_token_resource=not LEGACY,
-        client_registration_options=ClientRegistrationOptions(enabled=True, valid_scopes=SCOPES, default_scopes=SCOPES),
+        client_registration_options=ClientRegistrationOptions(
+            enabled=True, valid_scopes=SCOPES, default_scopes=SCOPES, client_secret_expiry_seconds=SECRET_SECONDS
+        ),
         revocation_options=RevocationOptions(enabled=True),
     ),
 )

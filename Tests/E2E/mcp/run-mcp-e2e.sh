@@ -45,11 +45,29 @@ check "the registered client uses the exact redirect URI it registered" python3 
 import json
 p = json.load(open('$config'))['providers']['oidc.127-0-0-1']
 assert p['redirectUri'].startswith('http://127.0.0.1:') and p['redirectUri'].endswith('/callback'), p
-assert 'Secret' not in json.dumps(p), p
+"
+# The SDK's server lists only client_secret_post and client_secret_basic: authctl asks for the
+# first, and keeps the secret it issued in the keystore (never in config.json, never shown).
+keystore="$XDG_DATA_HOME/authctl/keystore.json"
+check "registered with the server's first method; its secret in the keystore only" python3 -c "
+import json
+p = json.load(open('$config'))['providers']['oidc.127-0-0-1']
+assert p['tokenEndpointAuthMethod'] == 'client_secret_post' and 'clientSecretExpiresAt' not in p, p
+[r] = [r for r in json.load(open('$keystore'))['registrations'] if r['providerId'] == 'oidc.127-0-0-1']
+secret = r['clientSecret']
+assert len(secret) >= 32 and secret not in open('$config').read(), 'the secret is in config.json'
+assert secret not in open('$work/login.json').read() + open('$work/login.err').read(), 'the secret was shown'
 "
 
 check "status names the grant, and no provider of a last login it never had" \
     sh -c "'$authctl' status >'$work/status.out' && grep -q 'resource $mcp' '$work/status.out' && ! grep -q 'with ?' '$work/status.out'"
+"$authctl" providers show oidc.127-0-0-1 >"$work/show.out" 2>&1 || true
+check "providers show says how the secret is sent, never the secret" python3 -c "
+import json
+shown = open('$work/show.out').read()
+[r] = [r for r in json.load(open('$keystore'))['registrations'] if r['providerId'] == 'oidc.127-0-0-1']
+assert 'client_secret_post (its secret is kept in the keystore)' in shown and r['clientSecret'] not in shown, shown
+"
 
 # 2. MCP requests with the grant's token: initialize, then a tool that says whom it serves.
 check "request: initialize answers with the server's info" test "$(rpc "$initialize" | json 'd["result"]["serverInfo"]["name"]')" = authctl-e2e
@@ -64,6 +82,16 @@ check "the refreshed token is the one request sends, and the server takes it" \
     test "$(rpc "$whoami" | json 'd["result"]["structuredContent"]["result"]')" = "ada mcp:read mcp:write"
 check "a second refresh works (the one-time refresh token was replaced)" \
     sh -c "'$authctl' token --resource '$mcp' --min-ttl 600 >/dev/null"
+# An agent's header helper (Claude Code's headersHelper, Codex's, Gemini CLI's): one JSON object.
+"$authctl" token --resource "$mcp" --format headers-json >"$work/headers.json"
+check "token --resource --format headers-json: the headers an agent sends, which the server takes" python3 -c "
+import json, urllib.request
+headers = json.load(open('$work/headers.json'))
+assert list(headers) == ['Authorization'] and headers['Authorization'].startswith('Bearer '), headers
+body = json.dumps({'jsonrpc': '2.0', 'id': 3, 'method': 'tools/call', 'params': {'name': 'whoami', 'arguments': {}}}).encode()
+request = urllib.request.Request('$mcp', data=body, headers={**headers, 'Content-Type': 'application/json', 'Accept': 'application/json, text/event-stream'})
+assert 'ada mcp' in urllib.request.urlopen(request, timeout=20).read().decode()
+"
 
 # 4. A second sign-in reuses the registered client (no second registration).
 check "a second login uses the client registered, on the same redirect URI" \
@@ -102,5 +130,31 @@ check "login <2025-03-26 MCP server URL> signs in at its origin's authorization 
     sh -c "'$authctl' login '$legacy' --browser-command '$browser' --timeout 60 >/dev/null 2>'$work/legacy-login.err' || { cat '$work/legacy-login.err'; exit 1; }"
 check "request: tools/call at the 2025-03-26 server" test "$("$authctl" request -X POST "$legacy" -H 'Content-Type: application/json' \
     -H 'Accept: application/json, text/event-stream' --data "$whoami" | json 'd["result"]["structuredContent"]["result"]')" = "ada mcp:read mcp:write"
+
+# 7. A server whose registration's secrets expire (client_secret_expires_at): refresh refused
+#    before anything is sent, with the command that registers again; that login works.
+expiring_port="$(free_port)"
+expiring="http://127.0.0.1:$expiring_port/mcp"
+MCP_PORT="$expiring_port" MCP_SECRET_SECONDS=8 "$py" "$here/mcp_server.py" >"$work/expiring.log" 2>&1 &
+expiring_pid=$!
+trap 'status=$?; kill "$legacy_pid" "$expiring_pid" 2>/dev/null || true; wait "$legacy_pid" "$expiring_pid" 2>/dev/null || true; (exit "$status"); cleanup' EXIT
+wait_for "http://127.0.0.1:$expiring_port/.well-known/oauth-authorization-server"
+check "login <server whose client secrets expire>" \
+    sh -c "'$authctl' login '$expiring' --browser-command '$browser' --timeout 60 >/dev/null 2>'$work/expiring-login.err' || { cat '$work/expiring-login.err'; exit 1; }"
+check "the secret's expiry is recorded beside its method" python3 -c "
+import json, time
+[p] = [p for p in json.load(open('$config'))['providers'].values() if p['issuer'] == 'http://127.0.0.1:$expiring_port']
+assert p['tokenEndpointAuthMethod'] == 'client_secret_post' and 0 < p['clientSecretExpiresAt'] - time.time() <= 9, p
+"
+sleep 9
+set +e
+"$authctl" token --resource "$expiring" --min-ttl 600 >/dev/null 2>"$work/expired.err"; status=$?
+set -e
+check "refresh after the secret expired: exit 7, naming the expiry and the login that registers again" \
+    sh -c "test $status -eq 7 && grep -q 'has expired' '$work/expired.err' && grep -qF 'authctl login $expiring' '$work/expired.err'"
+check "login again registers anew, under the same name, and the new grant works" \
+    sh -c "'$authctl' login '$expiring' --browser-command '$browser' --timeout 60 >/dev/null 2>'$work/expiring-again.err' \
+        && grep -q 'Registered authctl' '$work/expiring-again.err' \
+        && '$authctl' request -X POST '$expiring' -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' --data '$whoami' | grep -q 'ada mcp'"
 
 summary

@@ -1,4 +1,4 @@
-/// Registration access tokens (RFC 7592) in the keystore, as `registrations` (docs/keystore.md):
+/// Registration access tokens (RFC 7592) and registered client secrets in the keystore, as `registrations` (docs/keystore.md):
 /// sealed with the tokens when the keystore is sealed, under its lock like every write.
 ///
 /// Earlier builds kept them in `registrations.json` beside the keystore (mode 0600, never
@@ -14,12 +14,17 @@ public struct KeystoreRegistrationSecrets: RegistrationSecrets {
         self.legacyPath = legacyPath
     }
 
-    public func store(_ token: String, for providerID: String, clientURI: URL?) async throws {
+    public func store(_ token: String?, clientSecret: String?, for providerID: String, clientURI: URL?) async throws {
         try await migrate()
         try await keystore.update {
             $0.registrationTokens[providerID] = token
-            $0.registrationClientURIs[providerID] = clientURI?.absoluteString
+            $0.registrationClientURIs[providerID] = token == nil ? nil : clientURI?.absoluteString
+            $0.registeredClientSecrets[providerID] = clientSecret
         }
+    }
+
+    public func clientSecret(for providerID: String) async throws -> String? {
+        try keystore.read().registeredClientSecrets[providerID]
     }
 
     public func clientURI(for providerID: String) async throws -> URL? {
@@ -36,6 +41,7 @@ public struct KeystoreRegistrationSecrets: RegistrationSecrets {
         try await keystore.update {
             $0.registrationTokens[providerID] = nil
             $0.registrationClientURIs[providerID] = nil
+            $0.registeredClientSecrets[providerID] = nil
         }
     }
 

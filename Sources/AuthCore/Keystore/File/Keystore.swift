@@ -290,7 +290,7 @@ extension AccountState {
     /// Whether anything here is a secret a sealed keystore would seal: a session's tokens,
     /// a resource grant's, a Firebase session, a pending credential, a registration token.
     fileprivate var holdsSecrets: Bool {
-        !pendingCredentials.isEmpty || !registrationTokens.isEmpty
+        !pendingCredentials.isEmpty || !registrationTokens.isEmpty || !registeredClientSecrets.isEmpty
             || users.contains { user in
                 user.backend?.session != nil || user.providerData.contains { $0.tokens != nil }
                     || user.resourceGrants.contains { $0.tokens != nil }

@@ -34,12 +34,14 @@ struct KeystoreFile: Codable, Equatable {
         let current = state.users.filter { $0.uid == state.currentUID }
         users = (current + state.users.filter { $0.uid != state.currentUID }).map(KeystoreRecord.User.init)
         pendingCredentials = state.pendingCredentials.isEmpty ? nil : state.pendingCredentials.map(KeystoreRecord.PendingCredential.init)
+        let registered = Set(state.registrationTokens.keys).union(state.registeredClientSecrets.keys).sorted()
         registrations =
-            state.registrationTokens.isEmpty
+            registered.isEmpty
             ? nil
-            : state.registrationTokens.sorted { $0.key < $1.key }.map {
+            : registered.map {
                 KeystoreRecord.Registration(
-                    providerId: $0.key, registrationAccessToken: $0.value, registrationClientUri: state.registrationClientURIs[$0.key])
+                    providerId: $0, registrationAccessToken: state.registrationTokens[$0],
+                    registrationClientUri: state.registrationClientURIs[$0], clientSecret: state.registeredClientSecrets[$0])
             }
     }
 
@@ -74,6 +76,7 @@ struct KeystoreFile: Codable, Equatable {
         for registration in registrations ?? [] {
             if let token = registration.registrationAccessToken { state.registrationTokens[registration.providerId] = token }
             if let uri = registration.registrationClientUri { state.registrationClientURIs[registration.providerId] = uri }
+            if let secret = registration.clientSecret { state.registeredClientSecrets[registration.providerId] = secret }
         }
         return state
     }

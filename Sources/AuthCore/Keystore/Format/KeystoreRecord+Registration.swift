@@ -1,7 +1,8 @@
 extension KeystoreRecord {
-    /// `registrations[]`: the registration access token (RFC 7592) of a client `login URL`
-    /// registered (docs/resources.md), in plaintext in a plaintext keystore, else under
-    /// `sealed` (AES-256-GCM under the data key, bound to the provider id).
+    /// `registrations[]`: what is kept of a client `login URL` registered (docs/resources.md):
+    /// its registration access token (RFC 7592) and the client secret the server issued
+    /// (RFC 7591 §3.2.1), each in plaintext in a plaintext keystore, else under `sealed` /
+    /// `sealedClientSecret` (AES-256-GCM under the data key, bound to the provider id).
     struct Registration: Codable, Equatable {
         var providerId: String
         var registrationAccessToken: String?
@@ -9,35 +10,62 @@ extension KeystoreRecord {
         /// Where the token may be sent (RFC 7592 §2), as checked at registration: readable,
         /// and in a sealed keystore part of the sealed token's place. Absent in files of earlier builds.
         var registrationClientUri: String? = nil
+        var clientSecret: String? = nil
+        var sealedClientSecret: String? = nil
 
-        init(providerId: String, registrationAccessToken: String?, sealed: String? = nil, registrationClientUri: String? = nil) {
+        init(
+            providerId: String, registrationAccessToken: String?, sealed: String? = nil, registrationClientUri: String? = nil,
+            clientSecret: String? = nil, sealedClientSecret: String? = nil
+        ) {
             self.providerId = providerId
             self.registrationAccessToken = registrationAccessToken
             self.sealed = sealed
             self.registrationClientUri = registrationClientUri
+            self.clientSecret = clientSecret
+            self.sealedClientSecret = sealedClientSecret
         }
 
         /// The sealed token's place: the provider id, and the client URI when one is recorded.
         var place: SealedPlace { .registration(providerID: providerId, clientURI: registrationClientUri) }
+        var clientSecretPlace: SealedPlace { .registeredClientSecret(providerID: providerId) }
 
-        /// Whether the token is where a file of this kind keeps it (exactly one of the two).
+        /// Whether each secret is where a file of this kind keeps it, and there is one at least.
         func isShaped(sealed isSealed: Bool) -> Bool {
-            isSealed ? registrationAccessToken == nil && sealed != nil : registrationAccessToken != nil && sealed == nil
+            let token = isSealed ? registrationAccessToken == nil : sealed == nil
+            let secret = isSealed ? clientSecret == nil : sealedClientSecret == nil
+            let any = registrationAccessToken != nil || sealed != nil || clientSecret != nil || sealedClientSecret != nil
+            return token && secret && any
         }
 
         func sealing(with key: DataKey) throws -> Registration {
-            guard let token = registrationAccessToken else { return self }
-            return Registration(
-                providerId: providerId, registrationAccessToken: nil, sealed: try key.seal(Data(token.utf8), place: place),
-                registrationClientUri: registrationClientUri)
+            var record = self
+            if let token = registrationAccessToken {
+                record.registrationAccessToken = nil
+                record.sealed = try key.seal(Data(token.utf8), place: place)
+            }
+            if let secret = clientSecret {
+                record.clientSecret = nil
+                record.sealedClientSecret = try key.seal(Data(secret.utf8), place: clientSecretPlace)
+            }
+            return record
         }
 
         func opening(with key: DataKey) throws -> Registration {
-            guard let sealed else { return self }
-            guard let plaintext = key.open(sealed, place: place), let token = String(validating: plaintext, as: UTF8.self)
-            else { throw SealedValueRefused() }
-            return Registration(
-                providerId: providerId, registrationAccessToken: token, sealed: nil, registrationClientUri: registrationClientUri)
+            func open(_ value: String, _ place: SealedPlace) throws -> String {
+                guard let plaintext = key.open(value, place: place), let text = String(validating: plaintext, as: UTF8.self)
+                else { throw SealedValueRefused() }
+                return text
+            }
+            var record = self
+            if let sealed {
+                record.registrationAccessToken = try open(sealed, place)
+                record.sealed = nil
+            }
+            if let sealedClientSecret {
+                record.clientSecret = try open(sealedClientSecret, clientSecretPlace)
+                record.sealedClientSecret = nil
+            }
+            return record
         }
     }
 }

@@ -175,6 +175,11 @@ struct SealedPlace: Equatable, Sendable {
         SealedPlace(parts: ["registration", providerID, "registrationAccessToken"] + (clientURI.map { [$0] } ?? []))
     }
 
+    /// `registrations[providerId]`: the client secret the registration issued (docs/resources.md).
+    static func registeredClientSecret(providerID: String) -> SealedPlace {
+        SealedPlace(parts: ["registration", providerID, "clientSecret"])
+    }
+
     /// A value that may be absent, told apart from any present one.
     private static func optional(_ value: String?) -> String { value.map { "+" + $0 } ?? "-" }
 

@@ -66,7 +66,7 @@ public struct ResourceSignIn: Sendable {
     ) {
         self.prompt = prompt
         discovery = ResourceDiscovery(transport: transport)
-        clients = ResourceClients(configStore: configStore, transport: transport, secrets: secrets)
+        clients = ResourceClients(configStore: configStore, transport: transport, secrets: secrets, clock: clock)
         self.issuer = issuer
         self.accounts = accounts
         self.clock = clock

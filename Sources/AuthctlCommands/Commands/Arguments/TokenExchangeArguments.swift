@@ -151,8 +151,8 @@ extension Token {
         switch format {
         case .raw:
             return TokenOutputBytes.data(output.token + "\n")
-        case .header:
-            return TokenOutputBytes.data("Authorization: Bearer " + output.token + "\n")
+        case .header, .headersJSON:
+            return TokenInvocation.headers(authorization: "Bearer " + output.token, dpop: nil, format: format)
         case .env:
             return TokenOutputBytes.data("export AUTHCTL_TOKEN=" + TokenInvocation.shellWord(output.token) + "\n")
         case .json:

@@ -335,6 +335,12 @@ struct ProvidersCommand: ParsableCommand {
             ("teamId", config.teamID), ("keyId", config.keyID), ("privateKeyFile", config.privateKeyFile),
             ("dpop", config.dpop), ("par", config.par), ("profile", config.profile),
             ("metadataUrl", config.metadataURL), ("registrationClientUri", config.registrationClientURI),
+            // The secret a registration issued: how it is sent and until when; never the secret.
+            ("tokenEndpointAuthMethod", config.tokenEndpointAuthMethod.map { "\($0) (its secret is kept in the keystore)" }),
+            (
+                "clientSecretExpiresAt",
+                config.clientSecretExpiresAt.flatMap { $0 > 0 ? Output.rfc3339(Date(timeIntervalSince1970: Double($0))) : nil }
+            ),
         ]
     }
 
@@ -343,6 +349,7 @@ struct ProvidersCommand: ParsableCommand {
         for case let (key, value?) in fields(config) { object[key] = .string(value) }
         object["scopes"] = .array(config.scopes.map(JSONValue.string))
         object["parameters"] = .object(config.parameters.mapValues(JSONValue.string))
+        object["tokenEndpointAuthMethod"] = config.tokenEndpointAuthMethod.map(JSONValue.string)
         return .object(object)
     }
 }

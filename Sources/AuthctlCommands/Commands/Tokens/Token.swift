@@ -35,6 +35,8 @@ struct Token: AuthctlCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case raw, json, header, env
         case kubectlExec = "kubectl-exec"
+        /// One JSON object of the request's headers: what agents' header helpers read.
+        case headersJSON = "headers-json"
     }
 
     @Argument(help: "The provider (default: the one of the last sign-in).", completion: Completions.providerIDs) var provider: String?
@@ -48,7 +50,10 @@ struct Token: AuthctlCommand {
         help: ArgumentHelp("Refresh when the token expires within this many seconds.", valueName: "seconds"))
     var minimumTTL: Int = 60
     @Flag(name: .customLong("force-refresh"), help: "Refresh even when the cached token is still valid.") var forceRefresh = false
-    @Option(help: "How to print the token: raw, json, header, env, kubectl-exec (an ExecCredential with the ID token).")
+    @Option(
+        help:
+            "How to print the token: raw, json, header, env, kubectl-exec (an ExecCredential with the ID token), headers-json (a JSON object of the request's headers, for agents' header helpers)."
+    )
     var format: Format = .raw
     @Option(
         name: .customLong("scope"),
@@ -284,6 +289,17 @@ struct TokenInvocation: Equatable, WiredCommand {
         return "'" + value.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
 
+    /// `--format header` (lines for curl's `-H @-`) or `headers-json` (one JSON object).
+    static func headers(authorization: String, dpop: String?, format: Token.Format) -> Data {
+        guard format == .headersJSON else {
+            return TokenOutputBytes.data("Authorization: " + authorization + "\n" + (dpop.map { "DPoP: " + $0 + "\n" } ?? ""))
+        }
+        if let bytes = TokenOutputBytes.headersJSON(authorization: authorization, dpop: dpop) { return Data(bytes) }
+        var headers: [String: JSONValue] = ["Authorization": .string(authorization)]
+        if let dpop { headers["DPoP"] = .string(dpop) }
+        return Output.jsonDocument(.object(headers))
+    }
+
     /// What `authctl token` prints for `output`, in the format asked; `proof` is the DPoP
     /// proof of `--method` and `--url` for a DPoP-bound token. Such a token needs one for
     /// `header`, and kubectl (which sends bearer tokens only) cannot use it.
@@ -292,14 +308,15 @@ struct TokenInvocation: Equatable, WiredCommand {
         switch settings.json ? .json : format {
         case .raw:
             return TokenOutputBytes.data(output.token + "\n")
-        case .header:
-            guard bound else { return TokenOutputBytes.data("Authorization: Bearer " + output.token + "\n") }
+        case .header, .headersJSON:
+            let format = format
+            guard bound else { return Self.headers(authorization: "Bearer " + output.token, dpop: nil, format: format) }
             guard let proof else {
                 throw AuthError.invalidArgument(
-                    "the \(output.providerID) access token is bound to a DPoP key: each request needs its own proof. Give the request's \(input: .method) and \(input: .url): \(command: .token, .input(.format, "header"), .input(.method, "GET"), .input(.url, "https://api.example.com/…"))"
+                    "the \(output.providerID) access token is bound to a DPoP key: each request needs its own proof. Give the request's \(input: .method) and \(input: .url): \(command: .token, .input(.format, format.rawValue), .input(.method, "GET"), .input(.url, "https://api.example.com/…"))"
                 )
             }
-            return TokenOutputBytes.data("Authorization: DPoP " + output.token + "\nDPoP: " + proof + "\n")
+            return Self.headers(authorization: "DPoP " + output.token, dpop: proof, format: format)
         case .env:
             // `export`: eval'ed in a shell, the variables reach the programs it starts (docs/ci.md).
             var text = "export AUTHCTL_TOKEN=" + Self.shellWord(output.token) + "\n"
