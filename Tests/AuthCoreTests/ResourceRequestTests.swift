@@ -261,4 +261,24 @@ struct ResourceRequestTests {
         }
         #expect(transport.requests.allSatisfy { $0.url.host != "evil.example" })
     }
+
+    @Test(
+        "a step-up that asks what the last one asked (scopes in any order, the same authentication) is the same ask; any change is a new one"
+    )
+    func sameAsk() {
+        let first = ResourceRequest.StepUp(resource: "https://api.example/mcp", scopes: ["read", "write"], error: "insufficient_scope")
+        var reordered = first
+        reordered.scopes = ["write", "read"]
+        #expect(first.asksTheSame(as: reordered))
+        var wider = first
+        wider.scopes.append("admin")
+        #expect(!first.asksTheSame(as: wider))
+        let mfa = ResourceRequest.StepUp(
+            resource: "https://api.example/mcp", scopes: ["read", "write"], acrValues: "urn:example:mfa",
+            error: "insufficient_user_authentication")
+        #expect(!first.asksTheSame(as: mfa))
+        var stronger = mfa
+        stronger.acrValues = "urn:example:level-2"
+        #expect(!mfa.asksTheSame(as: stronger) && mfa.asksTheSame(as: mfa))
+    }
 }

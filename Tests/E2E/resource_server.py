@@ -46,6 +46,10 @@ RESOURCES = {"mcp": f"{BASE}/mcp", "other": f"{BASE}/other"}
 # a new sign-in, is taken. The server cannot see how the person authenticated: it takes the
 # new token as the sign-in the challenge asked for.
 MFA_CHALLENGED = set()
+# /mcp/ladder: read and write, then a fresh authentication — two step-ups for one request.
+LADDER_CHALLENGED = set()
+# /mcp/never: a new acr_values at every call — the step-ups never end (authctl stops at three).
+NEVER_COUNT = [0]
 BIG_SIZE = (16 << 20) + 4099
 BIG_BLOCK = bytes(range(256)) * 256
 
@@ -163,7 +167,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if not info.get("active") or resource not in audiences:
             challenge = f'Bearer error="invalid_token", error_description="the token is not valid for this resource", {metadata}'
             return self.answer(401, {"error": "invalid_token"}, [("WWW-Authenticate", challenge)])
-        needed = ["read", "write"] if path.startswith(("/mcp/admin", "/mcp/unnamed")) else ["read"]
+        needed = ["read", "write"] if path.startswith(("/mcp/admin", "/mcp/unnamed", "/mcp/ladder")) else ["read"]
         granted = info.get("scope", "").split()
         if not set(needed) <= set(granted):
             challenge = f'Bearer error="insufficient_scope", scope="{" ".join(needed)}", {metadata}'
@@ -177,6 +181,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 MFA_CHALLENGED.add(token)
                 challenge = f'Bearer error="insufficient_user_authentication", acr_values="urn:example:mfa", max_age="0", {metadata}'
                 return self.answer(401, {"error": "insufficient_user_authentication"}, [("WWW-Authenticate", challenge)])
+        if path == "/mcp/ladder":
+            token = authorization[len("Bearer "):]
+            if not LADDER_CHALLENGED or token in LADDER_CHALLENGED:
+                LADDER_CHALLENGED.add(token)
+                challenge = f'Bearer error="insufficient_user_authentication", acr_values="urn:example:mfa", {metadata}'
+                return self.answer(401, {"error": "insufficient_user_authentication"}, [("WWW-Authenticate", challenge)])
+        if path == "/mcp/never":
+            NEVER_COUNT[0] += 1
+            challenge = f'Bearer error="insufficient_user_authentication", acr_values="urn:example:level-{NEVER_COUNT[0]}", {metadata}'
+            return self.answer(401, {"error": "insufficient_user_authentication"}, [("WWW-Authenticate", challenge)])
         if path == "/mcp/events":
             gate = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query).get("gate", [None])[0]
             return self.events(gate)

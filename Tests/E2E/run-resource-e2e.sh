@@ -183,6 +183,17 @@ check "insufficient_user_authentication without a person exits 21" test "$status
 check "the command to run asks acr_values and max_age" grep -q -- "--param acr_values=urn:example:mfa --param max_age=0" "$work/mfa.err"
 check "with a browser, request signs in again and gets the data" sh -c "'$authctl' request '$mcp/mfa' --browser-command '$browser' --timeout 60 2>/dev/null | grep -q 'the data of mcp'"
 
+# 6d. Several step-ups for one request (MCP: at most three): scopes, then a fresh authentication.
+"$authctl" login "$mcp" --scope read --browser-command "$browser" --timeout 60 >/dev/null 2>&1
+check "a request that asks for scopes and then a fresh authentication steps up twice and gets the data" \
+    sh -c "'$authctl' request '$mcp/ladder' --browser-command '$browser' --timeout 60 2>'$work/ladder.err' | grep -q 'the data of mcp' \
+        && test \"\$(grep -c 'signing in again' '$work/ladder.err')\" = 2"
+set +e
+"$authctl" request "$mcp/never" --browser-command "$browser" --timeout 60 >/dev/null 2>"$work/never.err"; status=$?
+set -e
+check "a resource that asks again after every step-up: three sign-ins, then exit 21" \
+    sh -c "test $status -eq 21 && test \"\$(grep -c 'signing in again' '$work/never.err')\" = 3"
+
 # 7. Safety.
 set +e
 "$authctl" login "http://127.0.0.1:$rs_port/evil" --browser-command "$browser" --timeout 30 >/dev/null 2>"$work/evil.err"; status=$?

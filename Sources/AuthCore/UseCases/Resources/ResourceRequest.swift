@@ -55,6 +55,13 @@ public struct ResourceRequest: Sendable {
             self.maxAge = maxAge
             self.error = error
         }
+
+        /// Whether `other` asks for what this one asked (the same scopes, in any order, and the
+        /// same authentication): a sign-in that did not satisfy it once will not the next time.
+        public func asksTheSame(as other: StepUp) -> Bool {
+            error == other.error && Set(scopes) == Set(other.scopes) && acrValues == other.acrValues && maxAge == other.maxAge
+                && resource == other.resource
+        }
     }
 
     public enum Outcome: Sendable, Equatable {

@@ -20,8 +20,9 @@ struct RequestCommand: AuthctlCommand {
             The answer's body goes to stdout as it arrives (an event stream too; Ctrl-C ends it, exit 130); with --json it \
             is read whole (16 MiB at most). An HTTP error status exits 22 (resource-error). A 401 invalid_token \
             refreshes the token once and retries. A 403 insufficient_scope or a 401 insufficient_user_authentication \
-            signs in again for what the resource asks when a person is at the terminal (or --browser-command is given), \
-            and otherwise exits 21 (step-up-required) naming the command to run. The token never appears in the output.
+            signs in again for what the resource asks (at most three times for one request, never twice for the same ask) \
+            when a person is at the terminal (or --browser-command is given), and otherwise exits 21 (step-up-required) \
+            naming the command to run. The token never appears in the output.
 
             The URL's dot segments (/./, /../) are removed before its grant is chosen, and the URL is sent as checked; \
             a path with %2e, %2f, %5c or a backslash is refused (exit 2). On a terminal, the body's control characters \
@@ -120,26 +121,16 @@ struct RequestCommand: AuthctlCommand {
             }
         }
         var outcome = try await send()
-        if case .stepUp(let stepUp) = outcome {
-            // A person signs in again for what the resource asks; a script gets the command.
-            // A browser command (the option or AUTHCTL_BROWSER, decided in one place) steps up without a terminal.
-            let canAsk = wiring.terminal.isInteractive || wiring.browserCommand(browserCommand) != nil
-            // A resource that named no scope, and whose metadata names none the grant lacks:
-            // signing in again for the same scopes cannot help.
-            let helps = stepUp.scopeNamed || !(stepUp.lacking ?? []).isEmpty
-            guard canAsk, helps else { throw Self.stepUpRequired(stepUp) }
-            wiring.terminal.notice("\(stepUp.resource) asks for \(Self.asked(stepUp)): signing in again.")
-            var options = FlowOptions(scopes: stepUp.scopes, timeout: TimeInterval(timeout))
-            if let acr = stepUp.acrValues { options.parameters.append(("acr_values", acr)) }
-            if let maxAge = stepUp.maxAge { options.parameters.append(("max_age", String(maxAge))) }
-            options.allowAnyLocalUser = wiring.environment["AUTHCTL_ALLOW_ANY_LOCAL_USER"] == "1"
-            // The grant's own provider; a borrowed one asks the person again, naming the new scopes.
-            _ = try await useCases.resourceSignIn.run(
-                .init(
-                    resource: stepUp.resource, issuer: stepUp.issuer, options: options,
-                    provider: try stepUp.providerID.map(ProviderID.init(parsing:))))
+        // A person signs in again for what the resource asks; a script gets the command. At
+        // most three times for one request (MCP's step-up rule), and never twice for the same ask.
+        var asked: [ResourceRequest.StepUp] = []
+        while case .stepUp(let stepUp) = outcome {
+            guard asked.count < Self.stepUpLimit, !asked.contains(where: { $0.asksTheSame(as: stepUp) }) else {
+                throw Self.stepUpRequired(stepUp)
+            }
+            asked.append(stepUp)
+            try await self.stepUp(stepUp, useCases: useCases, wiring: wiring)
             outcome = try await send()
-            if case .stepUp(let again) = outcome { throw Self.stepUpRequired(again) }
         }
         switch outcome {
         case .answered(let response): try print(response, wiring: wiring)
@@ -148,6 +139,29 @@ struct RequestCommand: AuthctlCommand {
             try finish(status: head.status, wiring: wiring)
         case .stepUp: return
         }
+    }
+
+    /// How many times one request may send the person to sign in again.
+    static let stepUpLimit = 3
+
+    /// One step-up: the sign-in the resource asks for, with the grant's provider (a borrowed
+    /// one asks the person again, naming the new scopes), or `step-up-required`.
+    func stepUp(_ stepUp: ResourceRequest.StepUp, useCases: UseCaseGraph, wiring: Wiring) async throws {
+        // A browser command (the option or AUTHCTL_BROWSER, decided in one place) steps up without a terminal.
+        let canAsk = wiring.terminal.isInteractive || wiring.browserCommand(browserCommand) != nil
+        // A resource that named no scope, and whose metadata names none the grant lacks:
+        // signing in again for the same scopes cannot help.
+        let helps = stepUp.scopeNamed || !(stepUp.lacking ?? []).isEmpty
+        guard canAsk, helps else { throw Self.stepUpRequired(stepUp) }
+        wiring.terminal.notice("\(stepUp.resource) asks for \(Self.asked(stepUp)): signing in again.")
+        var options = FlowOptions(scopes: stepUp.scopes, timeout: TimeInterval(timeout))
+        if let acr = stepUp.acrValues { options.parameters.append(("acr_values", acr)) }
+        if let maxAge = stepUp.maxAge { options.parameters.append(("max_age", String(maxAge))) }
+        options.allowAnyLocalUser = wiring.environment["AUTHCTL_ALLOW_ANY_LOCAL_USER"] == "1"
+        _ = try await useCases.resourceSignIn.run(
+            .init(
+                resource: stepUp.resource, issuer: stepUp.issuer, options: options,
+                provider: try stepUp.providerID.map(ProviderID.init(parsing:))))
     }
 
     /// The status of `authctl request` whose stdout was closed before the answer ended:
