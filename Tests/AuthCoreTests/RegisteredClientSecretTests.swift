@@ -184,4 +184,45 @@ struct RegisteredClientSecretTests {
         config.clientSecretExpiresAt = 5
         #expect(throws: AuthError.self) { try config.validate() }
     }
+
+    @Test("a client its server refused (invalid_client to a refresh) is registered again under the same name at the next sign-in")
+    func refusedClientRegisteredAgain() async throws {
+        let storage = InMemoryConfigStorage(bytes: Data(#"{"version": 1, "providers": {}}"#.utf8))
+        let secrets = MemoryRegistrationSecrets()
+        let registrar = Registrar()
+        let clients = ResourceClients(
+            configStore: ConfigStore(storage: storage), transport: registrar.transport, secrets: secrets, clock: FixedClock(Self.now))
+        let server = server(methods: nil)
+        let first = try await clients.client(for: server, resource: try Self.resource, clientMetadataURL: nil)
+        #expect(first.config.clientID == "dyn-1" && first.config.tokenEndpointAuthMethod == nil, "a public client")
+        try await ConfigStore(storage: storage).update { $0.providers[first.config.id]?.clientRefusedAt = 1_790_000_000 }
+        let again = try await clients.client(for: server, resource: try Self.resource, clientMetadataURL: nil)
+        #expect(again.registered && again.config.id == first.config.id && again.config.clientID == "dyn-2")
+        #expect(again.config.clientRefusedAt == nil)
+        #expect(try ConfigStore(storage: storage).load().providers[first.config.id]?.clientRefusedAt == nil)
+        // A provider the person configured is never re-registered: the mark applies only to authctl's own.
+        var mine = ProviderConfig(id: "oidc.mine", clientID: "c", issuer: "https://as.example")
+        mine.clientRefusedAt = 5
+        #expect(throws: AuthError.self) { try mine.validate() }
+    }
+
+    @Test("of two grants for one resource (its authorization server changed), requests use the newer")
+    func newestGrantOfAResource() throws {
+        var user = User(
+            uid: "u", email: nil, emailVerified: false, displayName: nil, photoURL: nil, createdAt: Self.now, lastSignInAt: Self.now,
+            lastAuthAt: Self.now, lastProviderID: nil, providerData: [])
+        let old = ResourceGrant(
+            resource: "https://api.example.com/mcp", issuer: "https://old.example", providerID: "oidc.old", grantedAt: Self.now, tokens: nil
+        )
+        var moved = old
+        moved.issuer = "https://new.example"
+        moved.providerID = "oidc.new"
+        moved.grantedAt = Self.now.addingTimeInterval(60)
+        user.store(moved)
+        user.store(old)
+        let url = try #require(URL(string: "https://api.example.com/mcp/tools"))
+        #expect(user.resourceGrant(for: url)?.issuer == "https://new.example")
+        user.resourceGrants.reverse()
+        #expect(user.resourceGrant(for: url)?.issuer == "https://new.example")
+    }
 }

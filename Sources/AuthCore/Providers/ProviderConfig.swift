@@ -57,6 +57,10 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
     /// That secret's `client_secret_expires_at` (seconds since 1970; absent or 0: it does
     /// not expire). An expired one makes the next `login URL` register again.
     public var clientSecretExpiresAt: Int?
+    /// `oidc.*` registered by `login URL`: when (seconds since 1970) its server answered
+    /// `invalid_client` to a refresh — it no longer knows the client (a restarted MCP server,
+    /// a registration deleted). The next `login URL` registers again under the same name.
+    public var clientRefusedAt: Int?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, clientID = "clientId", clientSecretEnv, clientSecretFile, clientCertificateFile, scopes, parameters, redirectURI =
@@ -65,7 +69,7 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         case teamID = "teamId", keyID = "keyId", privateKeyFile
         case dpop, par, profile
         case metadataURL = "metadataUrl", registrationClientURI = "registrationClientUri", registeredFor
-        case tokenEndpointAuthMethod, clientSecretExpiresAt
+        case tokenEndpointAuthMethod, clientSecretExpiresAt, clientRefusedAt
     }
 
     public init(
@@ -155,6 +159,7 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         registeredFor = try value([String].self, .registeredFor)
         tokenEndpointAuthMethod = try value(String.self, .tokenEndpointAuthMethod)
         clientSecretExpiresAt = try value(Int.self, .clientSecretExpiresAt)
+        clientRefusedAt = try value(Int.self, .clientRefusedAt)
     }
 
     /// True for a client `login URL` saved for resources (registered by RFC 7591, or a client

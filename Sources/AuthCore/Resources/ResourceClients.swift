@@ -76,6 +76,10 @@ public struct ResourceClients: Sendable {
         let clients = providers.filter { $0.id.hasPrefix("oidc.") && $0.issuer == issuer && $0.clientID != nil }
         // The one registered for this resource first: it needs no consent.
         if let configured = clients.first(where: { ($0.registeredFor ?? []).contains(resource.description) }) ?? clients.first {
+            // A client the server no longer knows (`invalid_client` to a refresh): register again.
+            if configured.clientRefusedAt != nil, configured.savedForResources {
+                return try await register(configured, at: server, replacing: true)
+            }
             // A registered secret expired, or lost (a keystore moved aside): register again.
             if configured.hasRegisteredSecret {
                 let kept = try await secrets.clientSecret(for: configured.id)
@@ -120,6 +124,7 @@ public struct ResourceClients: Sendable {
             authMethod: ClientRegistration.method(supported: server.document.tokenEndpointAuthMethodsSupported))
         let registered = try registration.registered(try await transport.send(registration.httpRequest))
         var config = config
+        config.clientRefusedAt = nil
         config.clientID = registered.clientID
         config.redirectURI = redirectURIs.last
         config.registrationClientURI = registered.registrationClientURI?.absoluteString

@@ -157,4 +157,39 @@ check "login again registers anew, under the same name, and the new grant works"
         && grep -q 'Registered authctl' '$work/expiring-again.err' \
         && '$authctl' request -X POST '$expiring' -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' --data '$whoami' | grep -q 'ada mcp'"
 
+# 8. A server that restarts and forgets its registrations (MCP servers that keep them in
+#    memory): the refresh gets invalid_client; authctl says so and the next sign-in registers
+#    again under the same name — by itself in `request` when a browser can be opened.
+restart_port="$(free_port)"
+restarting="http://127.0.0.1:$restart_port/mcp"
+start_restarting() {
+    MCP_PORT="$restart_port" MCP_TOKEN_SECONDS=300 "$py" "$here/mcp_server.py" >>"$work/restarting.log" 2>&1 &
+    restarting_pid=$!
+    wait_for "http://127.0.0.1:$restart_port/.well-known/oauth-authorization-server"
+}
+start_restarting
+trap 'status=$?; kill "$legacy_pid" "$expiring_pid" "$restarting_pid" 2>/dev/null || true; wait "$legacy_pid" "$expiring_pid" "$restarting_pid" 2>/dev/null || true; (exit "$status"); cleanup' EXIT
+restart() { kill "$restarting_pid"; wait "$restarting_pid" 2>/dev/null || true; start_restarting; }
+"$authctl" login "$restarting" --browser-command "$browser" --timeout 60 >/dev/null 2>&1
+restarted_provider="$(python3 -c "import json; print([k for k, p in json.load(open('$config'))['providers'].items() if p['issuer'] == 'http://127.0.0.1:$restart_port'][0])")"
+restart
+set +e
+"$authctl" request -X POST "$restarting" -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
+    --data "$whoami" >/dev/null 2>"$work/forgotten.err"; status=$?
+set -e
+check "after the server forgot the client, request without a browser: exit 4 naming invalid_client and the login that registers again" \
+    sh -c "test $status -eq 4 && grep -q 'no longer knows the client' '$work/forgotten.err' && grep -qF 'authctl login $restarting' '$work/forgotten.err'"
+check "the provider is marked: its next sign-in registers again" python3 -c "
+import json
+assert json.load(open('$config'))['providers']['$restarted_provider'].get('clientRefusedAt', 0) > 0
+"
+check "login again registers anew under the same name, and the mark goes" \
+    sh -c "'$authctl' login '$restarting' --browser-command '$browser' --timeout 60 >/dev/null 2>'$work/relogin.err' && grep -q 'Registered authctl at .* as the provider $restarted_provider' '$work/relogin.err' \
+        && python3 -c \"import json; assert 'clientRefusedAt' not in json.load(open('$config'))['providers']['$restarted_provider']\""
+restart
+check "after another restart, request with a browser signs in again by itself (registering anew) and answers" \
+    sh -c "'$authctl' request -X POST '$restarting' -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
+        --data '$whoami' --browser-command '$browser' --timeout 60 2>'$work/renewed.err' | grep -q 'ada mcp' \
+        && grep -q 'could not be renewed: signing in again' '$work/renewed.err' && grep -q 'Registered authctl' '$work/renewed.err'"
+
 summary

@@ -33,12 +33,14 @@ public struct ResourceGrant: Sendable, Equatable {
 
 extension User {
     /// The grant for a request to `url`: of the grants whose resource covers it, the one with
-    /// the longest path (docs/resources.md); nil when none does.
+    /// the longest path (docs/resources.md), and of those the newest — a resource that moved to
+    /// another authorization server is used through the grant of the server it names now;
+    /// nil when none does.
     public func resourceGrant(for url: URL) -> ResourceGrant? {
         resourceGrants
             .compactMap { grant in (try? ResourceIdentifier(parsing: grant.resource)).map { (grant, $0) } }
             .filter { $0.1.covers(url) }
-            .max { $0.1.specificity < $1.1.specificity }?.0
+            .max { ($0.1.specificity, $0.0.grantedAt) < ($1.1.specificity, $1.0.grantedAt) }?.0
     }
 
     /// Adds `grant`, or replaces the one for the same (issuer, resource).

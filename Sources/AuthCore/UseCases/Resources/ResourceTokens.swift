@@ -109,8 +109,8 @@ public struct ResourceTokens: Sendable {
     func refresh(_ grant: ResourceGrant) async throws -> TokenSet {
         guard let current = grant.tokens, let refreshToken = current.refreshToken else {
             throw AuthError.invalidCredential(
-                "the token for \(grant.resource) has expired and cannot be refreshed. Sign in again: \(command: .login, "\(grant.resource)")"
-            )
+                "the token for \(grant.resource) has expired and cannot be refreshed. Sign in again: \(command: .login, "\(grant.resource)")",
+                details: ["resource": .string(grant.resource)])
         }
         let config = try configStore.provider(try ProviderID(parsing: grant.providerID))
         // A client is used only at the issuer it was configured or registered for.
@@ -134,7 +134,17 @@ public struct ResourceTokens: Sendable {
         } catch let error as AuthError where error.oauthError == .invalidGrant {
             throw AuthError.invalidCredential(
                 "\(grant.providerID) no longer accepts the refresh token for \(grant.resource) (invalid_grant). Sign in again: \(command: .login, "\(grant.resource)")",
-                oauthError: .invalidGrant, details: error.details)
+                oauthError: .invalidGrant, details: error.details.merging(["resource": .string(grant.resource)]) { $1 })
+        } catch let error as AuthError where error.oauthError == .invalidClient && config.savedForResources {
+            // The server no longer knows the client authctl registered: the next sign-in registers again.
+            try await configStore.update { file in
+                if file.providers[config.id]?.clientID == config.clientID {
+                    file.providers[config.id]?.clientRefusedAt = Int(clock.now().timeIntervalSince1970)
+                }
+            }
+            throw AuthError.invalidCredential(
+                "\(Sanitize.text(grant.issuer, limit: 100)) no longer knows the client authctl registered as \(grant.providerID) (invalid_client; a server that restarted forgets its registrations). Sign in again, which registers authctl anew: \(command: .login, "\(grant.resource)")",
+                oauthError: .invalidClient, details: error.details.merging(["resource": .string(grant.resource)]) { $1 })
         }
         let response = issued.response
         var refreshed = current

@@ -122,6 +122,15 @@ struct Login: AuthctlCommand {
         return first
     }
 
+    /// The line that says a resource's sign-in registered authctl (`login URL`, and the sign-ins
+    /// `request` runs itself).
+    static func noticeRegistration(_ output: ResourceSignIn.Output, wiring: Wiring) {
+        guard output.registeredProvider else { return }
+        wiring.terminal.notice(
+            "Registered authctl at \(output.grant.issuer) as the provider \(output.providerID) (remove it with: authctl providers remove \(output.providerID))."
+        )
+    }
+
     /// `login URL` (docs/resources.md): discovery, a client, the sign-in, the resource's grant.
     func signInToResource(_ url: String, wiring: Wiring) async throws {
         let useCases = wiring.useCases(browser: wiring.browser(command: flow.browserCommand, disabled: flow.opensNoBrowser))
@@ -131,11 +140,7 @@ struct Login: AuthctlCommand {
                 options: try flow.flowOptions(environment: wiring.environment),
                 provider: try resource.provider.map(ProviderID.init(parsing:)),
                 consented: resource.provider != nil))
-        if output.registeredProvider {
-            wiring.terminal.notice(
-                "Registered authctl at \(output.grant.issuer) as the provider \(output.providerID) (remove it with: authctl providers remove \(output.providerID))."
-            )
-        }
+        Self.noticeRegistration(output, wiring: wiring)
         if global.json {
             wiring.output.json(
                 .object([

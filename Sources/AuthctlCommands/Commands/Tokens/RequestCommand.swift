@@ -120,7 +120,21 @@ struct RequestCommand: AuthctlCommand {
                 throw ExitCode(Self.stdoutClosedStatus)
             }
         }
-        var outcome = try await send()
+        var outcome: ResourceRequest.Outcome
+        do {
+            outcome = try await send()
+        } catch let error as AuthError {
+            // The grant could not be renewed (the refresh token refused, the client forgotten by
+            // its server, no refresh token): a person signs in again, discovering the resource's
+            // authorization server afresh — the one it names now, where authctl registers if it
+            // must (docs/resources.md, "When the authorization server changes").
+            guard let resource = Self.renewalFailed(error), canSignIn(wiring) else { throw error }
+            wiring.terminal.notice("The token for \(resource) could not be renewed: signing in again.")
+            var options = FlowOptions(timeout: TimeInterval(timeout))
+            options.allowAnyLocalUser = wiring.environment["AUTHCTL_ALLOW_ANY_LOCAL_USER"] == "1"
+            Login.noticeRegistration(try await useCases.resourceSignIn.run(.init(resource: resource, options: options)), wiring: wiring)
+            outcome = try await send()
+        }
         // A person signs in again for what the resource asks; a script gets the command. At
         // most three times for one request (MCP's step-up rule), and never twice for the same ask.
         var asked: [ResourceRequest.StepUp] = []
@@ -144,11 +158,25 @@ struct RequestCommand: AuthctlCommand {
     /// How many times one request may send the person to sign in again.
     static let stepUpLimit = 3
 
+    /// The resource whose grant could not be renewed, when `error` says so (a refresh refused
+    /// with `invalid_grant` or `invalid_client`, or no refresh token): a new sign-in may help.
+    static func renewalFailed(_ error: AuthError) -> String? {
+        guard error.code == .invalidCredential, error.oauthError.map({ [.invalidGrant, .invalidClient].contains($0) }) ?? true,
+            case .string(let resource)? = error.details["resource"]
+        else { return nil }
+        return resource
+    }
+
+    /// Whether a sign-in can run now: a person at the terminal, or a browser command (the
+    /// option or AUTHCTL_BROWSER, decided in one place), which steps up without a terminal.
+    func canSignIn(_ wiring: Wiring) -> Bool {
+        wiring.terminal.isInteractive || wiring.browserCommand(browserCommand) != nil
+    }
+
     /// One step-up: the sign-in the resource asks for, with the grant's provider (a borrowed
     /// one asks the person again, naming the new scopes), or `step-up-required`.
     func stepUp(_ stepUp: ResourceRequest.StepUp, useCases: UseCaseGraph, wiring: Wiring) async throws {
-        // A browser command (the option or AUTHCTL_BROWSER, decided in one place) steps up without a terminal.
-        let canAsk = wiring.terminal.isInteractive || wiring.browserCommand(browserCommand) != nil
+        let canAsk = canSignIn(wiring)
         // A resource that named no scope, and whose metadata names none the grant lacks:
         // signing in again for the same scopes cannot help.
         let helps = stepUp.scopeNamed || !(stepUp.lacking ?? []).isEmpty
@@ -158,10 +186,11 @@ struct RequestCommand: AuthctlCommand {
         if let acr = stepUp.acrValues { options.parameters.append(("acr_values", acr)) }
         if let maxAge = stepUp.maxAge { options.parameters.append(("max_age", String(maxAge))) }
         options.allowAnyLocalUser = wiring.environment["AUTHCTL_ALLOW_ANY_LOCAL_USER"] == "1"
-        _ = try await useCases.resourceSignIn.run(
+        let output = try await useCases.resourceSignIn.run(
             .init(
                 resource: stepUp.resource, issuer: stepUp.issuer, options: options,
                 provider: try stepUp.providerID.map(ProviderID.init(parsing:))))
+        Login.noticeRegistration(output, wiring: wiring)
     }
 
     /// The status of `authctl request` whose stdout was closed before the answer ended:
