@@ -174,3 +174,75 @@ struct MCPAuthorizationTests {
         await #expect(throws: AuthError.self) { _ = try await ResourceDiscovery(transport: named).discover(resource, issuer: nil) }
     }
 }
+
+/// `login URL --client-credentials` (docs/resources.md, "Machines and CI"): the resource's
+/// server discovered, the grant asked for the resource with the workload's own client, the
+/// workload kept as a user holding the grant, and the grant run again to renew it.
+@Suite("Resources: a workload signs in by the resource's URL")
+struct ResourceWorkloadSignInTests {
+    static let resource = MCPAuthorizationTests.resource
+
+    final class Grants: @unchecked Sendable {
+        let lock = NSLock()
+        var forms: [[String: String]] = []
+        var authorizations: [String] = []
+    }
+
+    static func transport(_ grants: Grants) -> StubTransport {
+        let server = MCPAuthorizationTests.server(#", "code_challenge_methods_supported": ["S256"]"#)
+        return StubTransport { request in
+            switch request.url.absoluteString {
+            case resource: return HTTPResponse(status: 401, headers: ["WWW-Authenticate": "Bearer"])
+            case "https://mcp.example.com/.well-known/oauth-protected-resource/mcp":
+                let body = #"{"resource": "\#(resource)", "authorization_servers": ["https://as.example"]}"#
+                return HTTPResponse(status: 200, body: Data(body.utf8))
+            case "https://as.example/.well-known/oauth-authorization-server": return HTTPResponse(status: 200, body: Data(server.utf8))
+            case "https://as.example/token": break
+            default: return HTTPResponse(status: 404)
+            }
+            let pairs = FormURLEncoding.decode(String(decoding: request.body ?? Data(), as: UTF8.self)) ?? []
+            let form = Dictionary(pairs, uniquingKeysWith: { first, _ in first })
+            let count = grants.lock.withLock {
+                grants.forms.append(form)
+                grants.authorizations.append(request.headers["Authorization"] ?? "")
+                return grants.forms.count
+            }
+            return HTTPResponse(
+                status: 200, body: Data(#"{"access_token": "at-\#(count)", "token_type": "Bearer", "expires_in": 3600}"#.utf8))
+        }
+    }
+
+    @Test(
+        "the client-credentials grant asks for the resource with the workload's secret; the workload holds the grant; renewal runs the grant again"
+    )
+    func signsInAndRenews() async throws {
+        let grants = Grants()
+        let transport = Self.transport(grants)
+        let keystore = InMemoryKeystore()
+        let clock = FixedClock()
+        let storage = InMemoryConfigStorage(bytes: Data(#"{"version": 1, "providers": {}}"#.utf8))
+        let tokens = TokenClient(
+            transport: transport, clock: clock, random: SeededRandom(seed: 2), metadataCache: NoMetadataCache(),
+            secrets: StaticSecrets(["CI_SECRET": "s3cret"]))
+        let signIn = ResourceWorkloadSignIn(
+            transport: transport, configStore: ConfigStore(storage: storage), tokens: tokens, keystore: keystore, clock: clock,
+            random: SeededRandom(seed: 3), secrets: MemoryRegistrationSecrets())
+        let client = WorkloadClient(clientID: "ci-job", authentication: .secretEnvironment("CI_SECRET"))
+        let output = try await signIn.run(.init(resource: Self.resource, client: client))
+        #expect(output.user.kind == .workload && output.grant.resource == Self.resource && output.grant.issuer == "https://as.example")
+        let form = try #require(grants.forms.first)
+        #expect(form["grant_type"] == "client_credentials" && form["resource"] == Self.resource)
+        #expect(grants.authorizations.first?.hasPrefix("Basic ") == true, "the workload's secret, by client_secret_basic")
+        let state = try keystore.read()
+        #expect(state.currentUser?.uid == output.user.uid)
+        #expect(state.currentUser?.resourceGrants.first?.tokens?.accessToken == "at-1")
+        #expect(state.currentUser?.resourceGrants.first?.tokens?.refreshToken == nil)
+        // Renewal: the grant again, for the resource, with the same client; no refresh token needed.
+        let renewed = try await ResourceTokens(keystore: keystore, configStore: ConfigStore(storage: storage), tokens: tokens, clock: clock)
+            .token(for: try #require(URL(string: Self.resource)), forceRefresh: true)
+        #expect(renewed.accessToken == "at-2" && renewed.refreshed)
+        #expect(
+            grants.forms.count == 2 && grants.forms[1]["grant_type"] == "client_credentials" && grants.forms[1]["resource"] == Self.resource
+        )
+    }
+}

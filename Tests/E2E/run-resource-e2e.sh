@@ -17,14 +17,15 @@ source "$here/lib.sh"
 django_provider_state
 py="$dot_python"
 E2E_RS_SECRET="$("$py" -c 'import secrets; print(secrets.token_urlsafe(32))')"
-export E2E_RS_SECRET
+E2E_WORKLOAD_SECRET="$("$py" -c 'import secrets; print(secrets.token_urlsafe(32))')"
+export E2E_RS_SECRET E2E_WORKLOAD_SECRET
 
 port="$(free_port)"
 export E2E_ISSUER="http://127.0.0.1:$port/o"
 export E2E_CIMD_URL="https://client.authctl.test/metadata.json" E2E_CIMD_DOCUMENT="$work/provider/cimd.json"
 cd "$here/django_provider"
 "$py" manage.py migrate --verbosity 0
-{ read -r public_client; read -r rs_client_id; } < <("$py" bootstrap.py)
+{ read -r public_client; read -r workload_client; read -r rs_client_id; } < <("$py" bootstrap.py)
 start_provider "$work/provider.log" "$py" manage.py runserver "127.0.0.1:$port" --noreload --verbosity 0
 wait_for "$E2E_ISSUER/.well-known/openid-configuration"
 
@@ -312,5 +313,29 @@ assert Application.objects.filter(client_id=os.environ['CLIENT']).exists()
 check "the sealed keystore no longer holds a registration" "$py" -c "
 import json
 assert 'registrations' not in json.load(open('$keystore'))"
+
+
+# 9. A machine signs in to the resource by its URL with a client of its own (client
+#    credentials, the secret in an environment variable), in a HOME of its own: no browser,
+#    no registration; its token is renewed by the grant (there is no refresh token).
+ci() {
+    env HOME="$work/ci" XDG_DATA_HOME="$work/ci/data" XDG_CONFIG_HOME="$work/ci/config" XDG_CACHE_HOME="$work/ci/cache" \
+        WORKLOAD_SECRET="$E2E_WORKLOAD_SECRET" "$authctl" "$@"
+}
+set +e
+ci login "$mcp" --client-credentials --client-id "$workload_client" --client-secret-env WORKLOAD_SECRET --json >"$work/ci-login.json" 2>"$work/ci-login.err"
+status=$?
+set -e
+check "login <resource URL> --client-credentials signs the workload in, for the resource" \
+    sh -c "test $status -eq 0 && '$py' -c \"import json; d = json.load(open('$work/ci-login.json')); assert d['resource'] == '$mcp' and d['user']['kind'] == 'workload', d\" || cat '$work/ci-login.err'"
+check "request as the workload: the resource answers for no person" \
+    test "$(ci request "$mcp" | json 'str(d["data"]) + "|" + str(d["user"])')" = "the data of mcp|None"
+ci_token="$(ci token --resource "$mcp" || true)"
+check "the workload's token is bound to the resource (RFC 8707 aud)" sh -c "test -n '$ci_token' && curl -s -u '$rs_client_id:$E2E_RS_SECRET' -d 'token=$ci_token' '$E2E_ISSUER/introspect/' | '$py' -c 'import json,sys; d=json.load(sys.stdin); assert d[\"aud\"] == [\"$mcp\"] and d[\"active\"], d'"
+ci_token2="$(ci token --resource "$mcp" --force-refresh || true)"
+check "token --resource --force-refresh runs the grant again: another token, which works" \
+    sh -c "test -n '$ci_token2' -a '$ci_token2' != '$ci_token' && test \"\$(curl -s -u '$rs_client_id:$E2E_RS_SECRET' -d 'token=$ci_token2' '$E2E_ISSUER/introspect/' | '$py' -c 'import json,sys; print(json.load(sys.stdin)[\"active\"])')\" = True"
+check "the workload's secret is in no file of authctl's (it is read from the variable each time)" \
+    sh -c "! grep -rqF -e '$E2E_WORKLOAD_SECRET' '$work/ci' '$work'/ci-login.*"
 
 summary

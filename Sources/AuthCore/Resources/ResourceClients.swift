@@ -49,6 +49,36 @@ public struct ResourceClients: Sendable {
         return Client(config: config, registered: false)
     }
 
+    /// The provider a workload's `login URL --client-credentials` uses at `server` (its own
+    /// client id and credentials go with the workload): the one named, which must be configured
+    /// for that issuer; else the first configured for it; else one saved now, named after the
+    /// server's host, with no client of its own (nothing is registered: a workload's client is
+    /// registered by the server's operator). No consent is asked: the workload's token is its
+    /// own, not a person's account lent to the resource.
+    public func workloadProvider(_ named: ProviderID?, for server: AuthorizationServerMetadata, resource: ResourceIdentifier)
+        async throws -> Client
+    {
+        let issuer = server.document.issuer
+        if let named {
+            let config = try configStore.provider(named)
+            guard case .oidc = named.kind, config.issuer == issuer else {
+                throw AuthError.invalidArgument(
+                    "the provider \(named) is not configured for \(Sanitize.text(issuer, limit: 100)), the resource's authorization server. Name a provider of that issuer, or leave out \(input: .provider)"
+                )
+            }
+            return Client(config: config, registered: false)
+        }
+        let providers = try configStore.load().providers.values.sorted { $0.id < $1.id }
+        if let configured = providers.first(where: { $0.id.hasPrefix("oidc.") && $0.issuer == issuer }) {
+            return Client(config: configured, registered: false)
+        }
+        var config = ProviderConfig(id: try Self.providerID(for: issuer, taken: Set(providers.map(\.id))).rawValue, issuer: issuer)
+        config.registeredFor = [resource.description]
+        if !server.source.path.hasSuffix("/.well-known/openid-configuration") { config.metadataURL = server.source.absoluteString }
+        try await save(config)
+        return Client(config: config, registered: true)
+    }
+
     /// The redirect URIs registered: the loopback listener's on any port (RFC 8252 §7.3), and the
     /// same on one port (`registeredPort`) for servers that compare redirect URIs exactly, as the
     /// MCP Python SDK's does. The client's sign-ins use the one with the port (its `redirectUri`),

@@ -201,4 +201,10 @@ public struct UseCaseGraph: Sendable {
             transport: ports.transport, configStore: ports.configStore, issuer: credentialIssuer, accounts: localAccountStore,
             clock: ports.clock, secrets: registrationSecrets, prompt: ports.prompt)
     }
+
+    public var resourceWorkloadSignIn: ResourceWorkloadSignIn {
+        ResourceWorkloadSignIn(
+            transport: ports.transport, configStore: ports.configStore, tokens: tokens, keystore: ports.keystore, clock: ports.clock,
+            random: ports.random, secrets: registrationSecrets)
+    }
 }

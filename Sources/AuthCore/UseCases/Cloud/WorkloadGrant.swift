@@ -38,9 +38,11 @@ public struct WorkloadGrant: Sendable {
     /// - Parameter binding: a renewal's: where the workload's credential and tokens may go, as
     ///   recorded at its sign-in. Nil at a sign-in: the provider's endpoints now, which the
     ///   tokens then keep.
+    /// - Parameter resource: the protected resource the token is for (RFC 8707: `login URL
+    ///   --client-credentials`, docs/resources.md), which then goes with the tokens' binding.
     func run(
         _ client: WorkloadClient, provider: any IdentityProvider, scopes: [String] = [], issuer: String? = nil,
-        proof: TokenClient.Proof? = nil, newKey: DPoPKey? = nil, binding: SecretBinding? = nil
+        proof: TokenClient.Proof? = nil, newKey: DPoPKey? = nil, binding: SecretBinding? = nil, resource: URL? = nil
     ) async throws -> Result {
         let asked = !scopes.isEmpty ? scopes : !client.scopes.isEmpty ? client.scopes : provider.defaultWorkloadScopes
         let discovery = try await tokens.discovery(for: provider)
@@ -58,10 +60,11 @@ public struct WorkloadGrant: Sendable {
         } else {
             chosen = .none
         }
-        let bound = binding ?? TokenClient.binding(for: provider, discovery: discovery)
+        // A resource's token may go to the resource too (as a person's resource grant).
+        let bound = binding ?? TokenClient.binding(for: provider, discovery: discovery).adding([resource].compactMap { $0 })
         let issued = try await tokens.requestTokens(
             .clientCredentials(scopes: asked), provider: provider, client: .workload(client), discovery: discovery, proof: chosen,
-            binding: bound)
+            resource: resource, binding: bound)
         let response = issued.response
         let now = clock.now()
         // A refresh token, had the provider sent one (RFC 6749 §4.4.3 says it should not), is

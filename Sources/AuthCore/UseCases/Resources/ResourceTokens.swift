@@ -81,7 +81,10 @@ public struct ResourceTokens: Sendable {
             if !forceRefresh, let output = Self.output(user.uid, current, now: clock.now(), minimumTTL: minimumTTL, refreshed: false) {
                 return output
             }
-            let refreshed = try await refresh(current)
+            // A workload's grant (`login URL --client-credentials`) runs again: it has no refresh token.
+            let workload = state.users[userIndex].providerData.first { $0.providerID == current.providerID }?.workload
+            let refreshed: TokenSet
+            if let workload { refreshed = try await renew(current, as: workload) } else { refreshed = try await refresh(current) }
             state.users[userIndex].resourceGrants[index].tokens = refreshed
             var updated = current
             updated.tokens = refreshed
@@ -103,6 +106,30 @@ public struct ResourceTokens: Sendable {
             scopes: tokens.scopes, refreshed: refreshed)
         output.proofKey = tokens.isDPoPBound ? tokens.proofKey : nil
         return output
+    }
+
+    /// A workload's grant for the resource, run again as at its sign-in: the same client, issuer,
+    /// binding and DPoP key (docs/resources.md, "Machines and CI").
+    func renew(_ grant: ResourceGrant, as client: WorkloadClient) async throws -> TokenSet {
+        guard let current = grant.tokens else {
+            throw AuthError.invalidCredential(
+                "the workload signed out of \(grant.resource). Sign it in again: \(command: .login, "\(grant.resource)", .input(.clientCredentials, nil))",
+                details: ["resource": .string(grant.resource)])
+        }
+        guard let proof = current.refreshProof else {
+            throw AuthError.dpopKeyMissing(
+                "the workload's token for \(grant.resource)",
+                signIn: "Sign the workload in again: \(command: .login, "\(grant.resource)", .input(.clientCredentials, nil))")
+        }
+        let config = try configStore.provider(try ProviderID(parsing: grant.providerID))
+        let provider = try WorkloadGrant.provider(config, for: client)
+        let result = try await WorkloadGrant(tokens: tokens, clock: clock).run(
+            client, provider: provider, issuer: grant.issuer, proof: proof, binding: current.egress ?? grant.binding,
+            resource: URL(string: grant.resource))
+        var renewed = result.tokens
+        renewed.proofKey = current.proofKey
+        renewed.egress = current.egress
+        return renewed
     }
 
     /// One refresh-token grant with `resource` (RFC 8707 §2.2).

@@ -49,7 +49,8 @@ struct Login: AuthctlCommand {
         if signsInToResource {
             let refused: [(String, Bool)] = [
                 ("--credential", pendingHandle != nil), ("--id-token", credential.idToken != nil),
-                ("--client-credentials", workload.clientCredentials), ("--tenant", flow.tenant != nil),
+                ("--tenant", flow.tenant != nil),
+                ("--client-metadata-url with --client-credentials", workload.clientCredentials && resource.clientMetadataURL != nil),
             ]
             if let (option, _) = refused.first(where: \.1) { throw ValidationError("\(option) has no use with a resource's URL") }
             if resource.provider != nil, resource.clientMetadataURL != nil {
@@ -73,7 +74,10 @@ struct Login: AuthctlCommand {
     }
 
     func run(_ wiring: Wiring) async throws {
-        if signsInToResource, let url = provider { return try await signInToResource(url, wiring: wiring) }
+        if signsInToResource, let url = provider {
+            if workload.clientCredentials { return try await signInWorkloadToResource(url, wiring: wiring) }
+            return try await signInToResource(url, wiring: wiring)
+        }
         // Without a provider (and no pending credential, which names its own): the only one configured.
         let provider = try pendingHandle == nil ? self.provider ?? Self.onlyProvider(wiring) : self.provider
         if workload.clientCredentials, let provider { return try await signInWorkload(provider, wiring: wiring) }
@@ -173,6 +177,32 @@ struct Login: AuthctlCommand {
         case .identity: "identity"
         case .currentUser: "current-user"
         case .newUser: "new-user"
+        }
+    }
+
+    /// `login URL --client-credentials` (docs/resources.md, "Machines and CI"): the workload's
+    /// grant for the resource, with the client the options name (a configured provider named
+    /// with `--provider` lends its configured secret, as for `login PROVIDER --client-credentials`).
+    func signInWorkloadToResource(_ url: String, wiring: Wiring) async throws {
+        let useCases = wiring.useCases()
+        let named = try resource.provider.map(ProviderID.init(parsing:))
+        let configured = try named.map { try useCases.configStore.provider($0) } ?? ProviderConfig(id: "oidc.RESOURCE-SERVER")
+        guard let client = try workload.client(flow: flow, configured: configured) else {
+            throw AuthError.internalError("--client-credentials without a client")
+        }
+        let output = try await useCases.resourceWorkloadSignIn.run(
+            .init(resource: url, issuer: resource.issuer, provider: named, client: client))
+        if global.json {
+            wiring.output.json(
+                .object([
+                    "user": Output.user(output.user), "providerId": .string(output.providerID), "isNewUser": .bool(output.isNewUser),
+                    "resource": .string(output.grant.resource), "issuer": .string(output.grant.issuer),
+                    "scopes": .array((output.grant.tokens?.scopes ?? []).map(JSONValue.string)),
+                ]))
+        } else {
+            wiring.output.line(
+                "Signed in to \(output.grant.resource) as the workload \(client.clientID) at \(output.grant.issuer)\(output.isNewUser ? " (new user \(output.user.uid))" : "")."
+            )
         }
     }
 
