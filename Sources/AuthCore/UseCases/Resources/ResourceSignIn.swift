@@ -74,7 +74,7 @@ public struct ResourceSignIn: Sendable {
 
     public func run(_ input: Input) async throws -> Output {
         let asked = try ResourceIdentifier(parsing: input.resource)
-        guard input.options.mode != .deviceCode else {
+        guard !input.options.polls else {
             // The device flow's requests would need `resource` too; not offered yet.
             throw AuthError.invalidArgument(
                 "a resource's sign-in runs through the browser (\(input: .noBrowser) or \(input: .manual) on a machine without one), not \(input: .deviceCode)"
