@@ -132,10 +132,14 @@ struct DoctorCommand: AuthctlCommand {
                 "enable PKCE with S256 for the client at the provider"
             )
         case .ciba(let offered, let modes):
-            guard offered else { return ("CIBA is not offered (no backchannel_authentication_endpoint): login --ciba is not available", nil) }
+            guard offered else {
+                return ("CIBA is not offered (no backchannel_authentication_endpoint): login --ciba is not available", nil)
+            }
             let named = modes.map { $0.map { Sanitize.text($0, limit: 20) }.joined(separator: ", ") } ?? "not advertised"
             if modes?.contains("poll") == false {
-                return ("CIBA is offered in the delivery modes \(named), not poll", "authctl polls: use login --remote or --device-code instead")
+                return (
+                    "CIBA is offered in the delivery modes \(named), not poll", "authctl polls: use login --remote or --device-code instead"
+                )
             }
             return ("CIBA is offered (delivery modes: \(named)): login --ciba --login-hint HINT polls", nil)
         case .issParameter(let advertised):
