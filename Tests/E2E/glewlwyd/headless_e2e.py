@@ -14,6 +14,7 @@ import os
 import queue
 import shlex
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -221,6 +222,16 @@ t.check("the person cancels on their device", answered, detail)
 t.check("a denied CIBA sign-in is invalid-credential (exit 4), saying it was refused on the device",
         code == 4 and "refused" in err and "access_denied" in err, f"{code} {err[-500:]}")
 t.check("a denied CIBA sign-in leaves the keystore byte for byte as it was", keystore_text(ivy) == before)
+
+# --- Ctrl-C while polling: a cancelled sign-in (exit 5), nothing stored --------------------------
+process, lines = start(ivy, "login", "oidc.ciba", "--ciba", "--login-hint", hint, "--timeout", "60", **ciba_env)
+process.stdin.close()
+seen = []
+shown = wait_for(lines, seen, "Approve it only if your device shows")
+process.send_signal(signal.SIGINT)
+_, err = finish(process, lines, seen, seconds=20)
+t.check("Ctrl-C while login --ciba polls ends it at once as a cancelled sign-in (exit 5), keystore unchanged",
+        shown is not None and process.returncode == 5 and keystore_text(ivy) == before, f"{process.returncode} {err[-300:]}")
 
 # --- CIBA refused before anything is sent -------------------------------------------------------
 long = run(ivy, "login", "oidc.ciba", "--ciba", "--login-hint", hint, "--binding-message", "x" * 257, **ciba_env)
