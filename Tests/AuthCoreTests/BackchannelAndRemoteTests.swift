@@ -283,6 +283,31 @@ struct BackchannelFlowTests {
         #expect(output.isNewUser && provider.count("authorize") == 1)
     }
 
+    @Test("login microsoft --remote (a tenant, redirect URI on localhost) and login apple --remote (form_post, the user field)")
+    func remoteMicrosoftAndApple() async throws {
+        let microsoft = try FakeMicrosoft()
+        let test = try await TestEnvironment(
+            microsoft: microsoft, tenant: "organizations", browser: NoBrowserLauncher(), terminal: RecordingTerminal(respond: Self.laptop))
+        let signedIn = try await test.signIn().run(
+            .init(providerID: try ProviderID(parsing: "microsoft"), source: .interactive(FlowOptions(mode: .remote))))
+        #expect(signedIn.isNewUser && microsoft.count("authorize") == 1)
+        let argument = test.terminal.events.compactMap { event -> String? in
+            if case .remoteBootstrap(let argument, _) = event { argument } else { nil }
+        }.first
+        #expect(try argument.map { try RemoteBootstrap(argument: $0).redirectURI.host } == "localhost")
+
+        let apple = try FakeApple()
+        let appleTest = try await TestEnvironment(
+            apple: apple, browser: NoBrowserLauncher(), terminal: RecordingTerminal(respond: Self.laptop))
+        let output = try await appleTest.signIn().run(
+            .init(providerID: try ProviderID(parsing: "apple"), source: .interactive(FlowOptions(mode: .remote))))
+        #expect(output.isNewUser && output.user.displayName == "Ada Lovelace", "the posted user field came through the pasted line")
+        let appleArgument = appleTest.terminal.events.compactMap { event -> String? in
+            if case .remoteBootstrap(let argument, _) = event { argument } else { nil }
+        }.first
+        #expect(try appleArgument.map { try RemoteBootstrap(argument: $0).formPost } == true)
+    }
+
     @Test("login --remote refuses a line of another sign-in and a cut line (invalid-argument), nothing stored")
     func remoteRefusals() async throws {
         let other = RecordingTerminal { _ in RemoteBootstrap.responseLine(redirect: "http://127.0.0.1:50000/callback?code=c&state=other") }
