@@ -38,7 +38,7 @@ public struct BrokeredSignIn: Sendable {
     ) async throws -> T {
         guard options.mode == .browser else {
             throw AuthError.invalidArgument(
-                "with the Firebase backend, sign-in goes through the browser (Firebase runs the code exchange): \(input: .deviceCode) and \(input: .manual) are not available. Use \(input: .noBrowser) to open the URL yourself"
+                "with the Firebase backend, sign-in goes through the browser (Firebase runs the code exchange): \(input: .deviceCode), \(input: .manual), \(input: .ciba) and \(input: .remote) are not available. Use \(input: .noBrowser) to open the URL yourself"
             )
         }
         // `--redirect-uri`: a loopback URI of the user's choice, or an https page that forwards

@@ -195,7 +195,7 @@ struct DoctorCommand: AuthctlCommand {
             case .none:
                 return (
                     "no display and no BROWSER: sign-ins print the URL to open on another device",
-                    "open the printed URL elsewhere, or use authctl login --device-code or --manual"
+                    "use authctl login --ciba, --remote, --device-code or --manual (docs/remote.md)"
                 )
             }
         case .keyring(let bus, let expected):
