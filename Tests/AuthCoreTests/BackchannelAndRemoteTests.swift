@@ -308,6 +308,33 @@ struct BackchannelFlowTests {
         #expect(try appleArgument.map { try RemoteBootstrap(argument: $0).formPost } == true)
     }
 
+    @Test("bootstrap: the provider refusing in the browser is invalid-credential there, saying there is nothing to paste")
+    func bootstrapRefused() async throws {
+        provider.behaviour.authorizeError = "access_denied"
+        let captured = ArgumentBox()
+        let host = RecordingTerminal { lines in
+            captured.set(lines.first(where: { $0.contains("remoteBootstrap") }))
+            return nil
+        }
+        let test = try await TestEnvironment(provider: provider, browser: NoBrowserLauncher(), terminal: host)
+        _ = try? await signIn(test, .remote)
+        guard let line = captured.value, let range = line.range(of: #"b1\.[A-Za-z0-9_-]+"#, options: .regularExpression) else {
+            Issue.record("the argument was shown")
+            return
+        }
+        let clock = SystemClock()
+        let random = SystemRandomSource()
+        let bootstrap = Bootstrap(
+            flow: BrokeredSignIn(
+                clock: clock, random: random, browser: FollowingBrowser(),
+                receivers: SystemRedirectReceivers(clock: clock, random: random, peers: ProcNetTCPPeerLookup()) { nil },
+                events: RecordingTerminal()))
+        await #expect { _ = try await bootstrap.run(.init(argument: String(line[range]), timeout: 30)) } throws: {
+            ($0 as? AuthError)?.code == .invalidCredential && ($0 as? AuthError)?.message.contains("nothing to paste") == true
+                && ($0 as? AuthError)?.oauthError == .accessDenied
+        }
+    }
+
     @Test("login --remote refuses a line of another sign-in and a cut line (invalid-argument), nothing stored")
     func remoteRefusals() async throws {
         let other = RecordingTerminal { _ in RemoteBootstrap.responseLine(redirect: "http://127.0.0.1:50000/callback?code=c&state=other") }
@@ -318,4 +345,12 @@ struct BackchannelFlowTests {
             #expect(test.keystore.writes == 0)
         }
     }
+}
+
+/// A value a test's closure hands back.
+final class ArgumentBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var held: String?
+    var value: String? { lock.withLock { held } }
+    func set(_ text: String?) { lock.withLock { if held == nil { held = text } } }
 }

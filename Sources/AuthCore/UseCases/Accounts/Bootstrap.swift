@@ -42,10 +42,17 @@ public struct Bootstrap: Sendable {
         let authorization = BrokeredAuthorization(
             authorizationURL: bootstrap.authorizationURL, sessionID: "", state: bootstrap.state, formPost: bootstrap.formPost)
         let provider = try ProviderID(parsing: bootstrap.providerID)
-        return try await flow.run(
-            providerID: provider, options: options,
-            authorize: { _ in authorization },
-            complete: { redirect in RemoteBootstrap.responseLine(redirect: redirect.postBody ?? redirect.requestURI) },
-            successPage: SignInPage.returnToHost)
+        do {
+            return try await flow.run(
+                providerID: provider, options: options,
+                authorize: { _ in authorization },
+                complete: { redirect in RemoteBootstrap.responseLine(redirect: redirect.postBody ?? redirect.requestURI) },
+                successPage: SignInPage.returnToHost)
+        } catch let error as AuthError where error.oauthError != nil {
+            // The provider refused in the browser (access_denied…): nothing to paste.
+            throw AuthError.invalidCredential(
+                "\(provider) refused the sign-in in the browser (\(error.oauthError?.rawValue ?? "?")). There is nothing to paste: stop the waiting \(command: .login, "PROVIDER", .input(.remote, nil)) on the other machine (Ctrl-C) and start it again",
+                oauthError: error.oauthError)
+        }
     }
 }
