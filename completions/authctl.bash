@@ -182,22 +182,22 @@ _authctl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    login|link|reauth|unlink|status|token|exec|git-credential|signout|request|providers|users|keystore|unlock|lock|backend|version|completion|doctor|aws-credentials|gcp-token|rules|kubeconfig|help)
+    login|link|reauth|unlink|status|token|exec|git-credential|signout|request|bootstrap|providers|users|keystore|unlock|lock|backend|version|completion|doctor|aws-credentials|gcp-token|rules|kubeconfig|help)
         # Offer subcommand argument completions
         "_authctl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec git-credential signout request providers users keystore unlock lock backend version completion doctor aws-credentials gcp-token rules kubeconfig help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'login link reauth unlink status token exec git-credential signout request bootstrap providers users keystore unlock lock backend version completion doctor aws-credentials gcp-token rules kubeconfig help' -- "${cur}"))
         ;;
     esac
 }
 
 _authctl_login() {
     repeating_flags=()
-    non_repeating_flags=(--no-browser --device-code --manual --allow-any-local-user --client-credentials --json --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--no-browser --device-code --manual --remote --ciba --allow-any-local-user --client-credentials --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --authorization-details --id-token --raw-nonce --client-id --client-secret-env --client-secret-file --certificate-file --assertion-algorithm --federated-token-file --federated-token-env --federated-token --federated-audience --credential --issuer --client-metadata-url --provider --keystore --config --user)
+    non_repeating_options=(--browser-command --login-hint --binding-message --timeout --listen-address --redirect-uri --tenant --authorization-details --id-token --raw-nonce --client-id --client-secret-env --client-secret-file --certificate-file --assertion-algorithm --federated-token-file --federated-token-env --federated-token --federated-audience --credential --issuer --client-metadata-url --provider --keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -209,6 +209,12 @@ _authctl_login() {
         return
         ;;
     '--browser-command')
+        return
+        ;;
+    '--login-hint')
+        return
+        ;;
+    '--binding-message')
         return
         ;;
     '--timeout')
@@ -302,9 +308,9 @@ _authctl_login() {
 
 _authctl_link() {
     repeating_flags=()
-    non_repeating_flags=(--no-browser --device-code --manual --allow-any-local-user --consent --json --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--no-browser --device-code --manual --remote --ciba --allow-any-local-user --consent --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --authorization-details --id-token --raw-nonce --pending --keystore --config --user)
+    non_repeating_options=(--browser-command --login-hint --binding-message --timeout --listen-address --redirect-uri --tenant --authorization-details --id-token --raw-nonce --pending --keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -316,6 +322,12 @@ _authctl_link() {
         return
         ;;
     '--browser-command')
+        return
+        ;;
+    '--login-hint')
+        return
+        ;;
+    '--binding-message')
         return
         ;;
     '--timeout')
@@ -367,9 +379,9 @@ _authctl_link() {
 
 _authctl_reauth() {
     repeating_flags=()
-    non_repeating_flags=(--no-browser --device-code --manual --allow-any-local-user --json --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--no-browser --device-code --manual --remote --ciba --allow-any-local-user --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--browser-command --timeout --listen-address --redirect-uri --tenant --authorization-details --id-token --raw-nonce --keystore --config --user)
+    non_repeating_options=(--browser-command --login-hint --binding-message --timeout --listen-address --redirect-uri --tenant --authorization-details --id-token --raw-nonce --keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -381,6 +393,12 @@ _authctl_reauth() {
         return
         ;;
     '--browser-command')
+        return
+        ;;
+    '--login-hint')
+        return
+        ;;
+    '--binding-message')
         return
         ;;
     '--timeout')
@@ -682,6 +700,36 @@ _authctl_request() {
         ;;
     '--user')
         __authctl_add_custom_completions ---completion request -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
+    esac
+}
+
+_authctl_bootstrap() {
+    repeating_flags=()
+    non_repeating_flags=(--allow-any-local-user --json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--browser-command --timeout --keystore --config --user)
+    __authctl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--browser-command')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--keystore')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--config')
+        __authctl_add_completions -f
+        return
+        ;;
+    '--user')
+        __authctl_add_custom_completions ---completion bootstrap -- --user "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
         return
         ;;
     esac

@@ -29,6 +29,8 @@ Tests/E2E/run-oidc-provider-mock-e2e.sh "$authctl"
 Tests/E2E/run-django-e2e.sh "$authctl"
 # DPoP, pushed and rich authorization requests, one-time refresh chains: Glewlwyd, three ways.
 Tests/E2E/glewlwyd/run-authctl-e2e.sh "$authctl"
+# CIBA (approved, denied) and the remote bootstrap (login --remote + bootstrap, two HOMEs): Glewlwyd once.
+Tests/E2E/glewlwyd/run-headless-e2e.sh "$authctl"
 Tests/E2E/run-resource-e2e.sh "$authctl"
 # An MCP server built with the official MCP Python SDK, its own authorization server in front.
 Tests/E2E/mcp/run-mcp-e2e.sh "$authctl"

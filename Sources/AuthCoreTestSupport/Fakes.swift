@@ -127,7 +127,7 @@ public final class StubTransport: HTTPTransport, @unchecked Sendable {
 public final class RecordingTerminal: AuthEventSink, ConsentPrompt, @unchecked Sendable {
     /// What the command layer shows before it reads a pasted address (`StderrTerminal`).
     public static let pastePrompt =
-        "Then paste the address the browser ended on (its page may fail to load: that is expected), or the form body it posted, and press Enter:"
+        "Then paste the address the browser ended on (its page may fail to load: that is expected), the form body it posted, or the last line 'authctl bootstrap' printed, and press Enter:"
 
     private let lock = NSLock()
     private var recorded: [String] = []

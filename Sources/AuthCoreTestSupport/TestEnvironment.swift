@@ -37,12 +37,12 @@ public struct TestEnvironment: Sendable {
     /// `microsoft.com` configured against the fake Microsoft (authority and Graph on it).
     public init(
         microsoft: FakeMicrosoft, tenant: String? = nil, browser: any BrowserLauncher = FollowingBrowser(),
-        keystore: InMemoryKeystore = InMemoryKeystore(), clock: any Clock = SystemClock()
+        keystore: InMemoryKeystore = InMemoryKeystore(), clock: any Clock = SystemClock(), terminal: RecordingTerminal = RecordingTerminal()
     ) async throws {
         try await self.init(
             config: ProviderConfig(
                 id: "microsoft.com", clientID: microsoft.clientID, tenant: tenant, authorityHost: microsoft.host, graphHost: microsoft.host),
-            browser: browser, keystore: keystore, clock: clock)
+            browser: browser, keystore: keystore, clock: clock, terminal: terminal)
     }
 
     /// `apple.com` configured against the fake Apple, its `.p8` key written (0600) beside

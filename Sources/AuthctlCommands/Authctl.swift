@@ -12,7 +12,7 @@ struct Authctl: ParsableCommand {
         version: AuthctlVersion.description,
         subcommands: [
             Login.self, LinkCommand.self, ReauthCommand.self, UnlinkCommand.self, Status.self, Token.self, ExecCommand.self,
-            GitCredentialCommand.self, SignOutCommand.self, RequestCommand.self,
+            GitCredentialCommand.self, SignOutCommand.self, RequestCommand.self, BootstrapCommand.self,
             ProvidersCommand.self, UsersCommand.self, KeystoreCommand.self, UnlockCommand.self, LockCommand.self,
             BackendCommand.self, VersionCommand.self, CompletionCommand.self, DoctorCommand.self,
             AWSCredentialsCommand.self, GCPTokenCommand.self,

@@ -4,10 +4,12 @@ import AuthCore
 /// on are notices (shown with `--quiet` too), a sign-in's progress is progress lines.
 struct EventText: AuthEventSink {
     let terminal: any Terminal
+    /// This machine's name, said with a device code (where the sign-in was started).
+    var hostName: String? = nil
 
     func report(_ event: AuthEvent) {
         guard case .signIn(let event) = event else { return terminal.notice(Self.text(of: event)) }
-        switch Self.line(event, interactive: terminal.isInteractive) {
+        switch Self.line(event, interactive: terminal.isInteractive, hostName: hostName) {
         case .notice(let text): terminal.notice(text)
         case .progress(let text): terminal.progress(text)
         }
@@ -43,7 +45,7 @@ struct EventText: AuthEventSink {
         case progress(String)
     }
 
-    static func line(_ event: SignInEvent, interactive: Bool) -> Line {
+    static func line(_ event: SignInEvent, interactive: Bool, hostName: String? = nil) -> Line {
         let cancel = interactive ? "; press Ctrl-C to cancel" : ""
         switch event {
         case .implicitFlow(let provider):
@@ -84,12 +86,25 @@ struct EventText: AuthEventSink {
                 "authctl: refused a request to the sign-in listener from another local user (uid \(uid)): they cannot take over your sign-in. Only if your own browser reaches this machine through another user's process (WSL, some containers), sign in with --allow-any-local-user"
             )
         case .deviceCode(let provider, let verificationURI, let complete, let userCode):
+            // Cross-device phishing: a code someone else sends is a sign-in to their session.
+            let host = hostName.map { " on the machine \(Sanitize.visible($0))" } ?? " on this machine"
+            let warning =
+                "\n  This sign-in was started by authctl\(host). Enter the code only if you started it yourself, just now; never a code someone sent you."
+            let code = Sanitize.visible(userCode)
             if let complete {
                 return .notice(
-                    "To sign in to \(provider), open \(complete.absoluteString)\n  (or open \(verificationURI.absoluteString) and enter the code \(userCode))"
+                    "To sign in to \(provider), open \(complete.absoluteString)\n  (or open \(verificationURI.absoluteString) and enter the code \(code))\(warning)"
                 )
             }
-            return .notice("To sign in to \(provider), open \(verificationURI.absoluteString) and enter the code \(userCode)")
+            return .notice("To sign in to \(provider), open \(verificationURI.absoluteString) and enter the code \(code)\(warning)")
+        case .approveOnDevice(let provider, let bindingMessage):
+            return .notice(
+                "\(provider) has asked you to approve this sign-in on your device. Approve it only if your device shows: \(Sanitize.visible(bindingMessage))"
+            )
+        case .remoteBootstrap(let argument, let provider):
+            return .notice(
+                "To sign in to \(provider), run this command on a machine with a browser (authctl installed there; it needs no configuration there):\n\nauthctl bootstrap \(MessageSpelling.shellQuoted(argument))\n"
+            )
         case .waitingForApproval(let until, let seconds):
             // The time of day in the local time zone: the person compares it with their clock.
             return .progress("Waiting for the sign-in to be approved (until \(LocalClockTime.string(until)), \(seconds) s)\(cancel)…")

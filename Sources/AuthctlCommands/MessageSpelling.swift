@@ -65,6 +65,7 @@ enum MessageSpelling {
         case .rulesRemove: "rules remove"
         case .rulesExplain: "rules explain"
         case .kubeconfigSetCredentials: "kubeconfig set-credentials"
+        case .bootstrap: "bootstrap"
         }
     }
 
@@ -96,6 +97,10 @@ enum MessageSpelling {
         case .keystore: "--keystore"
         case .listenAddress: "--listen-address"
         case .manual: "--manual"
+        case .ciba: "--ciba"
+        case .loginHint: "--login-hint"
+        case .bindingMessage: "--binding-message"
+        case .remote: "--remote"
         case .noBrowser: "--no-browser"
         case .parameter: "--param"
         case .pending: "--pending"

@@ -1,4 +1,5 @@
 import AuthCore
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -52,5 +53,40 @@ extension Wiring {
         } catch is InputTooLarge {
             throw refusal(tooLarge)
         }
+    }
+}
+
+extension Wiring {
+    /// This machine's name (gethostname(2)), said beside a device code: where the sign-in was
+    /// started. Nil when the system gives none.
+    static func hostName() -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        guard let name = String(validating: bytes, as: UTF8.self), !name.isEmpty else { return nil }
+        return name
+    }
+
+    /// `bootstrap` (docs/remote.md): the listener, the browser and the terminal of this
+    /// machine, and nothing of its configuration or keystore, which it neither reads nor writes.
+    func bootstrap(browserCommand option: String?) -> Bootstrap {
+        let terminal = self.terminal
+        let clock = io.clock
+        let random = SystemRandomSource()
+        let browser: any BrowserLauncher =
+            if let command = browserCommand(option) {
+                CommandBrowserLauncher(command: command, environment: ChildEnvironment(scrubbing: environment, configured: []))
+            } else {
+                io.browser.hiding([])
+            }
+        let receivers = SystemRedirectReceivers(
+            clock: clock, random: random,
+            otherUserPage: SignInPage.otherUser(
+                allowedBy: "\(MessageSpelling.option(.allowAnyLocalUser)) (or AUTHCTL_ALLOW_ANY_LOCAL_USER=1)"),
+            peers: ProcNetTCPPeerLookup()
+        ) { nil }
+        return Bootstrap(
+            flow: BrokeredSignIn(
+                clock: clock, random: random, browser: browser, receivers: receivers, events: EventText(terminal: terminal)))
     }
 }

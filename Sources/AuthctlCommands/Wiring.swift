@@ -129,7 +129,7 @@ struct Wiring: CommandFiles {
             UseCasePorts(
                 transport: transport, clock: clock, random: random, browser: NoBrowserLauncher(), keystore: keystore(),
                 configStore: config, metadataCache: FileMetadataCache(directory: cacheDirectory, random: random),
-                secrets: secretSource, events: EventText(terminal: terminal),
+                secrets: secretSource, events: EventText(terminal: terminal, hostName: Self.hostName()),
                 // The 403 page of another local user's connection names the way out (docs/sign-in.md step 3).
                 redirectReceivers: SystemRedirectReceivers(
                     clock: clock, random: random,

@@ -201,13 +201,13 @@ struct SignInSessionTests {
                         userCode: "WDJB-MJHT")))
         #expect(session.next(.done, now: now) == .report(.waitingForApproval(until: now.addingTimeInterval(300), seconds: 300)))
         #expect(session.next(.done, now: now) == .wait(until: now.addingTimeInterval(5)))
-        #expect(session.next(.done, now: now) == .pollDevice(deviceCode: "dc", discovery: discovery, proof: .none))
+        #expect(session.next(.done, now: now) == .poll(.deviceCode("dc"), discovery: discovery, proof: .none))
         let later = now.addingTimeInterval(5)
         #expect(
             session.next(.polled(.refused(OAuthErrorResponse(error: "slow_down"))), now: later)
                 == .wait(until: later.addingTimeInterval(10)),
             "slow_down: five seconds more")
-        #expect(session.next(.done, now: later) == .pollDevice(deviceCode: "dc", discovery: discovery, proof: .none))
+        #expect(session.next(.done, now: later) == .poll(.deviceCode("dc"), discovery: discovery, proof: .none))
         let tokens = TokenClient.Issued(response: TokenResponse(accessToken: "at", idToken: "it"))
         #expect(
             session.next(.polled(.issued(tokens)), now: later)

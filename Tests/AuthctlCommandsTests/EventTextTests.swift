@@ -26,4 +26,34 @@ struct EventTextTests {
                 == "authctl: could not refresh the token for the running command: could not reach idp.example")
     }
 
+    @Test("the device code names the host it was started on and warns against codes sent by others; both URLs shown")
+    func deviceCodeWarning() throws {
+        let event = SignInEvent.deviceCode(
+            provider: try ProviderID(parsing: "oidc.x"), verificationURI: URL(string: "https://idp.example/device")!,
+            verificationURIComplete: URL(string: "https://idp.example/device?user_code=ABCD")!, userCode: "ABCD")
+        guard case .notice(let text) = EventText.line(event, interactive: false, hostName: "build-7\u{1B}[2J") else {
+            Issue.record("a notice")
+            return
+        }
+        #expect(
+            text.contains("https://idp.example/device?user_code=ABCD")
+                && text.contains("https://idp.example/device and enter the code ABCD"))
+        #expect(text.contains("started by authctl on the machine build-7\\u{1B}[2J"), "the host name, made visible-safe")
+        #expect(text.contains("only if you started it yourself") && text.contains("never a code someone sent you"))
+    }
+
+    @Test("CIBA's binding message and the remote bootstrap command, word for word")
+    func headlessLines() throws {
+        let provider = try ProviderID(parsing: "oidc.x")
+        #expect(
+            EventText.line(.approveOnDevice(provider: provider, bindingMessage: "amber-falcon-42"), interactive: false)
+                == .notice(
+                    "oidc.x has asked you to approve this sign-in on your device. Approve it only if your device shows: amber-falcon-42"))
+        guard case .notice(let text) = EventText.line(.remoteBootstrap(argument: "b1.abc_-", provider: provider), interactive: false)
+        else {
+            Issue.record("a notice")
+            return
+        }
+        #expect(text.split(separator: "\n").contains("authctl bootstrap 'b1.abc_-'"), "one line: the command and one quoted argument")
+    }
 }

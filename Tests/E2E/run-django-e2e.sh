@@ -115,6 +115,28 @@ from oauth2_provider.models import RefreshToken
 print(not RefreshToken.objects.filter(token='$refresh_token', revoked__isnull=True).exists())
 ")"
 check "the provider really revoked the refresh token" test "$revoked" = True
+
+# The remote bootstrap (issue 41, docs/remote.md): `login --remote` on this HOME (the host, its
+# stdin a pipe), `bootstrap` on another, empty HOME (the laptop); the line it prints goes back.
+laptop="$work/laptop"
+mkdir -m 700 "$laptop"
+mkfifo "$work/remote.in"
+"$authctl" login oidc.dot --remote --timeout 60 --json <"$work/remote.in" >"$work/remote.json" 2>"$work/remote.err" &
+host_pid=$!
+exec 7>"$work/remote.in"
+for _ in $(seq 1 100); do grep -q '^authctl bootstrap ' "$work/remote.err" && break; sleep 0.1; done
+command_line="$(grep '^authctl bootstrap ' "$work/remote.err" || true)"
+argument="$("$py" -c 'import shlex, sys; words = shlex.split(sys.argv[1]); print(words[2] if len(words) == 3 else "")' "$command_line")"
+check "login --remote prints 'authctl bootstrap' and one shell-quoted argument" test -n "$argument"
+pasted="$(env -i HOME="$laptop" PATH="$PATH" E2E_USERNAME="$E2E_USERNAME" E2E_PASSWORD="$E2E_PASSWORD" \
+    "$authctl" bootstrap "$argument" --browser-command "$browser" --timeout 60 2>"$work/bootstrap.err" | tail -n 1)"
+check "bootstrap on the other HOME prints the line to paste last" grep -q '^authctl-redirect-' <<<"$pasted"
+check "bootstrap wrote nothing in its HOME" test -z "$(ls -A "$laptop")"
+echo "$pasted" >&7
+exec 7>&-
+set +e; wait "$host_pid"; status=$?; set -e
+check "the pasted line finishes the sign-in on the host (exit 0)" test "$status" -eq 0
+check "the host is signed in again as the same user" test "$(json 'd["isNewUser"]' <"$work/remote.json")" = False
 # A workload signs in as itself: django-oauth-toolkit's client-credentials grant (docs/ci.md).
 check "login --client-credentials signs in the workload" sh -c "'$authctl' login oidc.dot --client-credentials --client-id '$workload_id' --client-secret-env E2E_WORKLOAD_SECRET --json >'$work/workload.json' 2>'$work/workload.err'"
 check "the workload is a user of kind workload" test "$(json 'd["user"]["kind"]' <"$work/workload.json")" = workload

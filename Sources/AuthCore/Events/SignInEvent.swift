@@ -27,6 +27,14 @@ public enum SignInEvent: Sendable, Equatable {
     /// The device flow's code to enter at `verificationURI` (RFC 8628 §3.3), or the URL
     /// that carries it (`verification_uri_complete`).
     case deviceCode(provider: ProviderID, verificationURI: URL, verificationURIComplete: URL?, userCode: String)
+    /// CIBA: the provider has asked the person on their device; the binding message they must
+    /// see there (CIBA Core 1.0 §7.1), shown before any poll.
+    case approveOnDevice(provider: ProviderID, bindingMessage: String)
+    /// `--remote`: the command to run on the machine with the browser (`bootstrap ARGUMENT`),
+    /// then one line to paste here. `argument` carries the authorization URL (so state and
+    /// nonce, shown as `openURL` shows them) and the redirect URI; never the PKCE verifier
+    /// or a DPoP key.
+    case remoteBootstrap(argument: String, provider: ProviderID)
     /// The device flow polls until `until` (the code's lifetime or the timeout, whichever
     /// comes first), `seconds` from now.
     case waitingForApproval(until: Date, seconds: Int)

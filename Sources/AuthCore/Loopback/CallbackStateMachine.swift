@@ -290,6 +290,14 @@ public enum SignInPage {
             text: "You are signed in to \(escape(providerID)) with authctl. You can close this window and return to the terminal.")
     }
 
+    /// The page of `bootstrap` (docs/remote.md): the redirect is on its way to the host, which
+    /// finishes the sign-in.
+    public static let returnToHost = page(
+        title: "Return to the other machine",
+        text:
+            "authctl received the provider's answer. Paste the last line the bootstrap command printed into the sign-in waiting on the other machine; it finishes the sign-in there. You can close this window."
+    )
+
     /// The page of a sign-in whose credential is valid but which the account rules refused
     /// (docs/accounts.md: an account exists for that email, the identity is another user's), with
     /// authctl's own message, escaped for HTML: the terminal says how to go on.

@@ -41,13 +41,15 @@ public final class PastedRedirectReceiver: RedirectReceiver {
         guard let (initial, redirectURI) = pending.withLock({ $0 }) else {
             throw AuthError.internalError("the pasted redirect was asked for before the sign-in started")
         }
-        guard let pasted = await read(), !pasted.trimming(.whitespaces).isEmpty else {
+        guard let line = await read(), !line.trimming(.whitespaces).isEmpty else {
             // Ctrl-C at the prompt: the words of every sign-in's Ctrl-C (the loopback wait's).
             if Task.isCancelled { throw AuthError.cancelled("the sign-in was cancelled. Run the command again to sign in") }
             throw AuthError.cancelled(
-                "no redirect URL arrived on stdin. Paste the address the browser ended on after signing in (\(input: .manual) reads it from stdin)"
+                "no redirect URL arrived on stdin. Paste the address the browser ended on after signing in (\(input: .manual) reads it from stdin), or the last line \(command: .bootstrap, "…") printed (\(input: .remote))"
             )
         }
+        // docs/remote.md: the line `bootstrap` printed carries the redirect as its browser sent it.
+        let pasted = try RemoteBootstrap.redirect(fromPasted: line) ?? line
         var machine = initial
         let action = machine.receive(PastedResponse.request(from: pasted, redirectPath: initial.expectation.path))
         guard case .finish(let outcome) = action.decision else {
@@ -56,7 +58,7 @@ public final class PastedRedirectReceiver: RedirectReceiver {
                 "\(redirectURI.scheme ?? "http")://\(redirectURI.host ?? "")\(redirectURI.port.map { ":\($0)" } ?? "")\(redirectURI.path)"
             let reason = action.response.body.trimming(.whitespacesAndNewlines)
             throw AuthError.invalidArgument(
-                "what was pasted is not the redirect of this sign-in (\(reason.hasSuffix(".") ? String(reason.dropLast()) : reason)). Run the command again and paste the whole address the browser ended on, which starts with \(expected), or the form body it posted"
+                "what was pasted is not the redirect of this sign-in (\(reason.hasSuffix(".") ? String(reason.dropLast()) : reason)). Run the command again and paste the whole address the browser ended on, which starts with \(expected), the form body it posted, or the last line of \(command: .bootstrap, "…") for this sign-in"
             )
         }
         return ReceivedRedirect(outcome: outcome)

@@ -31,6 +31,11 @@ public struct DiscoveryDocument: Sendable, Equatable, Codable {
     public var requirePushedAuthorizationRequests: Bool?
     /// RFC 9396 §10: the `authorization_details` types the provider knows.
     public var authorizationDetailsTypesSupported: [String]?
+    /// CIBA Core 1.0 §4: where a backchannel authentication request is posted.
+    public var backchannelAuthenticationEndpoint: URL?
+    /// CIBA Core 1.0 §4: `poll`, `ping`, `push` — the delivery modes the provider offers
+    /// (authctl uses `poll`).
+    public var backchannelTokenDeliveryModesSupported: [String]?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -49,6 +54,8 @@ public struct DiscoveryDocument: Sendable, Equatable, Codable {
         case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
         case authorizationDetailsTypesSupported = "authorization_details_types_supported"
+        case backchannelAuthenticationEndpoint = "backchannel_authentication_endpoint"
+        case backchannelTokenDeliveryModesSupported = "backchannel_token_delivery_modes_supported"
     }
 
     public init(
@@ -121,6 +128,7 @@ public struct DiscoveryDocument: Sendable, Equatable, Codable {
             + [
                 document.jwksURI, document.userinfoEndpoint, document.revocationEndpoint, document.introspectionEndpoint,
                 document.deviceAuthorizationEndpoint, document.pushedAuthorizationRequestEndpoint,
+                document.backchannelAuthenticationEndpoint,
             ].compactMap({ $0 })
         {
             try EndpointPolicy.check(endpoint, what: "the provider's endpoint")

@@ -42,6 +42,8 @@ public struct TokenRequest: Sendable, Equatable {
         case refreshToken(String, scopes: [String]?)
         /// `grant_type=urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 §3.4).
         case deviceCode(String)
+        /// `grant_type=urn:openid:params:grant-type:ciba` with `auth_req_id` (CIBA Core 1.0 §10.1).
+        case backchannel(authReqID: String)
         /// `grant_type=client_credentials` (RFC 6749 §4.4): a workload signs in as itself.
         case clientCredentials(scopes: [String])
         /// `grant_type=urn:ietf:params:oauth:grant-type:token-exchange` (RFC 8693 §2.1).
@@ -80,6 +82,8 @@ public struct TokenRequest: Sendable, Equatable {
             if let codeVerifier { parameters.append(("code_verifier", codeVerifier)) }
         case .deviceCode(let deviceCode):
             parameters = [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", deviceCode)]
+        case .backchannel(let authReqID):
+            parameters = [("grant_type", "urn:openid:params:grant-type:ciba"), ("auth_req_id", authReqID)]
         case .clientCredentials(let scopes):
             parameters = [("grant_type", "client_credentials")]
             if !scopes.isEmpty { parameters.append(("scope", scopes.joined(separator: " "))) }

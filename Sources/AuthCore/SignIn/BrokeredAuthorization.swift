@@ -23,6 +23,15 @@ public struct BrokeredAuthorization: Sendable, Equatable {
         self.state = state
         formPost = items.contains { $0.name == "response_mode" && $0.value == "form_post" }
     }
+
+    /// An authorization whose `state` is known apart from its URL (a pushed request's URL
+    /// names only its `request_uri`: docs/remote.md).
+    public init(authorizationURL: URL, sessionID: String, state: String, formPost: Bool) {
+        self.authorizationURL = authorizationURL
+        self.sessionID = sessionID
+        self.state = state
+        self.formPost = formPost
+    }
 }
 
 /// What a brokered sign-in's redirect gave, for the broker to check and exchange (Firebase's

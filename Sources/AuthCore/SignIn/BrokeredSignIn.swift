@@ -29,14 +29,16 @@ public struct BrokeredSignIn: Sendable {
     ///   - authorize: asks the broker for the authorization URL, given the redirect URI
     ///     (`http://localhost:PORT/`, what the broker sends as `redirect_uri`).
     ///   - complete: hands the redirect to the broker; its outcome is what the browser's page says.
+    ///   - successPage: the page once `complete` succeeded (default: signed in to the provider).
     public func run<T: Sendable>(
         providerID: ProviderID, options: FlowOptions,
         authorize: (String) async throws -> BrokeredAuthorization,
-        complete: (BrokeredRedirect) async throws -> T
+        complete: (BrokeredRedirect) async throws -> T,
+        successPage: String? = nil
     ) async throws -> T {
         guard options.mode == .browser else {
             throw AuthError.invalidArgument(
-                "with the Firebase backend, sign-in goes through the browser (Firebase runs the code exchange): \(input: .deviceCode) and \(input: .manual) are not available. Use \(input: .noBrowser) to open the URL yourself"
+                "with the Firebase backend, sign-in goes through the browser (Firebase runs the code exchange): \(input: .deviceCode), \(input: .manual), \(input: .ciba) and \(input: .remote) are not available. Use \(input: .noBrowser) to open the URL yourself"
             )
         }
         // `--redirect-uri`: a loopback URI of the user's choice, or an https page that forwards
@@ -83,7 +85,7 @@ public struct BrokeredSignIn: Sendable {
         do {
             let redirect = try Self.redirect(received.outcome, to: redirectURI, authorization: authorization, providerID: providerID)
             let result = try await complete(redirect)
-            received.browser?.answer(.page(status: 200, SignInPage.signedIn(to: providerID.rawValue)))
+            received.browser?.answer(.page(status: 200, successPage ?? SignInPage.signedIn(to: providerID.rawValue)))
             return result
         } catch let error as AuthError {
             received.browser?.answer(.page(status: 200, SignInPage.failed(because: error.message.firstSentence)))

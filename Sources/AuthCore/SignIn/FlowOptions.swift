@@ -10,6 +10,20 @@ public struct FlowOptions: Sendable {
         case manual
         /// The device authorization grant, RFC 8628 (`--device-code`).
         case deviceCode
+        /// Client-Initiated Backchannel Authentication, poll mode (CIBA Core 1.0, `--ciba`): the
+        /// provider asks the person named by `loginHint` on a device it knows; nil
+        /// `bindingMessage`: the driver draws a short one.
+        case backchannel(loginHint: String, bindingMessage: String?)
+        /// The browser flow with the browser on another machine (`--remote`): the authorization
+        /// request is shown as one `bootstrap` command to run there, whose last line of output
+        /// is pasted back here; nothing listens on this machine (docs/remote.md).
+        case remote
+
+        /// The CIBA mode, its login hint and binding message checked (docs/remote.md).
+        public static func checkedBackchannel(loginHint: String, bindingMessage: String?) throws -> Mode {
+            try SignInSession.checkBackchannel(loginHint: loginHint, bindingMessage: bindingMessage)
+            return .backchannel(loginHint: loginHint, bindingMessage: bindingMessage)
+        }
     }
 
     /// Scopes added to the provider's and the configuration's defaults.
@@ -23,6 +37,17 @@ public struct FlowOptions: Sendable {
     /// `--tenant` (Microsoft): the tenant of this sign-in instead of the configured one.
     public var tenant: String?
     public var mode: Mode
+    /// The redirect arrives pasted (`--manual`, `--remote`): nothing listens here.
+    public var pastesRedirect: Bool { mode == .manual || mode == .remote }
+
+    /// The sign-in polls the token endpoint instead of receiving a redirect (device flow, CIBA).
+    public var polls: Bool {
+        switch mode {
+        case .deviceCode, .backchannel: true
+        case .browser, .manual, .remote: false
+        }
+    }
+
     /// `--allow-any-local-user`: the loopback listener serves connections of every local
     /// user, not only the user's own (docs/sign-in.md step 3: WSL's forwarding, some containers).
     public var allowAnyLocalUser: Bool

@@ -53,6 +53,12 @@ struct SignInDriver: Sendable {
     /// The session's actions performed until it finishes; the receiver is closed here when
     /// anything is thrown (Ctrl-C), else by `run`.
     private func drive(provider: any IdentityProvider, options: FlowOptions) async throws -> Ending {
+        var options = options
+        if case .backchannel(let loginHint, nil) = options.mode {
+            // CIBA Core 1.0 §7.1: a short message the person sees on this screen and on their device.
+            options.mode = .backchannel(
+                loginHint: loginHint, bindingMessage: BackchannelAuthenticationRequest.generateBindingMessage(using: random))
+        }
         var session = try SignInSession(
             provider: provider, options: options, attempt: .generate(using: random), startPath: "/start/" + random.base64URL(bytes: 32))
         var held = Held()
@@ -143,10 +149,15 @@ struct SignInDriver: Sendable {
                     try await tokens.requestTokens(
                         grant, provider: provider, discovery: discovery, idToken: idToken, proof: proof, resource: resource,
                         binding: TokenClient.binding(for: provider, discovery: discovery).adding([resource].compactMap { $0 })))
-            case .pollDevice(let deviceCode, let discovery, let proof):
+            case .requestBackchannelAuthentication(let scopes, let loginHint, let bindingMessage, let discovery):
+                input = .backchannelAuthentication(
+                    try await tokens.backchannelAuthentication(
+                        scopes: scopes, loginHint: loginHint, bindingMessage: bindingMessage, provider: provider, discovery: discovery,
+                        binding: TokenClient.binding(for: provider, discovery: discovery)))
+            case .poll(let grant, let discovery, let proof):
                 input = .polled(
                     try await tokens.poll(
-                        deviceCode: deviceCode, provider: provider, discovery: discovery, proof: proof,
+                        grant, provider: provider, discovery: discovery, proof: proof,
                         binding: TokenClient.binding(for: provider, discovery: discovery)))
             case .makeCredential(let making):
                 input = .credential(try await credentials.credential(making, provider: provider))

@@ -46,7 +46,11 @@ extension SignInSession {
                     || protection.requiresIssuerOnRedirect,
                 resultParameter: implicit ? "id_token" : "code", start: servesStartURL ? start : nil))
         var events: [SignInEvent] = implicit ? [.implicitFlow(provider: provider.id)] : []
-        if !servesStartURL {
+        if options.mode == .remote {
+            // docs/remote.md: the machine with the browser listens; the verifier stays here.
+            events.append(
+                .remoteBootstrap(argument: remoteBootstrap(prepared, authorizationURL: authorizationURL).argument, provider: provider.id))
+        } else if !servesStartURL {
             // Pasted: the person opens the authorization URL and pastes where it ended.
             events.append(.openURL(authorizationURL, provider: provider.id))
         }
@@ -61,6 +65,18 @@ extension SignInSession {
             return .renewStart(machine.expectation)
         }
         return try report(events, then: .listen(redirect), now: now)
+    }
+
+    /// What `bootstrap` needs on the machine with the browser (docs/remote.md): the
+    /// authorization URL, the redirect URI (and, when that is a forwarding page elsewhere, the
+    /// address to listen on), the `state`, and whether the answer comes by form_post.
+    func remoteBootstrap(_ prepared: PreparedRedirect, authorizationURL: URL) -> RemoteBootstrap {
+        let redirectHost = prepared.redirectURI.host.map { $0.trimming(ScalarSet(charactersIn: "[]")) }
+        let host = prepared.receiverHost.contains(":") ? "[\(prepared.receiverHost)]" : prepared.receiverHost
+        return RemoteBootstrap(
+            providerID: provider.id.rawValue, authorizationURL: authorizationURL, redirectURI: prepared.redirectURI,
+            listenAddress: EndpointPolicy.isLoopback(host: redirectHost) ? nil : "\(host):\(prepared.receiverPort)",
+            state: attempt.state, formPost: implicit || provider.responseMode(for: prepared.askedScopes) == "form_post")
     }
 
     /// The URL the browser opens for a pushed request (RFC 9126 §4): the authorization

@@ -35,8 +35,13 @@ extension SignInSession {
         case exchange(
             TokenRequest.Grant, discovery: DiscoveryDocument, idToken: TokenClient.IDTokenExpectation, proof: TokenClient.Proof,
             resource: URL?)
-        /// One poll of the device flow through the token client (RFC 8628 §3.4). → `.polled`
-        case pollDevice(deviceCode: String, discovery: DiscoveryDocument, proof: TokenClient.Proof)
+        /// The backchannel authentication request (CIBA Core 1.0 §7.1) through the token
+        /// client. → `.backchannelAuthentication`
+        case requestBackchannelAuthentication(
+            scopes: [String], loginHint: String, bindingMessage: String, discovery: DiscoveryDocument)
+        /// One poll through the token client: the device flow's (RFC 8628 §3.4) or CIBA's
+        /// (CIBA Core 1.0 §10.1). → `.polled`
+        case poll(TokenRequest.Grant, discovery: DiscoveryDocument, proof: TokenClient.Proof)
         /// Make the credential: of the tokens of a grant (their ID token validated already),
         /// or of an ID token alone (implicit flow: validated here, fetching the provider's
         /// keys, again once on an unknown `kid`). → `.credential`
@@ -60,6 +65,7 @@ extension SignInSession {
         case startRenewed(Bool)
         case redirect(CallbackStateMachine.Outcome)
         case deviceAuthorization(DeviceAuthorizationResponse)
+        case backchannelAuthentication(BackchannelAuthenticationResponse)
         /// The token client's answer to `.pushAuthorization`.
         case pushed(TokenClient.Pushed)
         /// The token client's answer to `.exchange`.
@@ -137,10 +143,11 @@ extension SignInSession {
         var startPath: String
     }
 
-    /// A device sign-in once the provider has issued its codes.
+    /// A device or CIBA sign-in once the provider has issued its codes: the grant each poll
+    /// sends (its device code or `auth_req_id`) and the polling's state.
     struct Device: Sendable {
         var discovery: DiscoveryDocument
-        var authorization: DeviceAuthorizationResponse
+        var grant: TokenRequest.Grant
         var polling: DeviceTokenPolling
     }
 }

@@ -34,8 +34,9 @@ public struct SignInSession: Sendable {
         case renewingStart(Redirect, undo: Renewal)
         case exchanging(Redirect, fields: [String: String])
         case making
-        // Device flow.
+        // Device flow, and CIBA's.
         case requestingDevice(DiscoveryDocument)
+        case requestingBackchannel(DiscoveryDocument, bindingMessage: String)
         case polling(Device)
         case awaitingPoll(Device)
         case finished
@@ -60,7 +61,7 @@ public struct SignInSession: Sendable {
     /// before it, should the redirect come first.
     var renewing: Renewal?
 
-    var deviceFlow: Bool { options.mode == .deviceCode }
+    var deviceFlow: Bool { options.polls }
     var implicit: Bool { provider.usesImplicitFlow }
 
     /// - Parameters:
@@ -79,7 +80,10 @@ public struct SignInSession: Sendable {
             options.resource == nil
             ? AuthorizationRequest.mergeScopes(provider.defaultScopes + config.scopes, options.scopes)
             : options.scopes.reduce(into: [String]()) { if !$1.isEmpty && !$0.contains($1) { $0.append($1) } }
-        if options.mode == .deviceCode {
+        if case .backchannel(let loginHint, let bindingMessage) = options.mode {
+            try Self.checkBackchannel(loginHint: loginHint, bindingMessage: bindingMessage)
+        }
+        if options.polls {
             parameters = []
             redirectOverride = nil
             listenAddress = ListenAddress(host: "127.0.0.1", port: 0)
@@ -104,7 +108,11 @@ public struct SignInSession: Sendable {
         listenAddress =
             try options.listenAddress ?? config.listenAddress.map(ListenAddress.init(parsing:))
             ?? Self.listenAddress(impliedBy: redirectOverride)
-        if options.mode != .manual { try Self.checkForwarding(redirectOverride, listenAddress: listenAddress) }
+        if options.mode == .remote, provider.usesImplicitFlow {
+            throw AuthError.invalidArgument(
+                "\(input: .remote) signs in with the code flow; \(provider.id) is set to the implicit flow. Use \(input: .manual) instead")
+        }
+        if !options.pastesRedirect { try Self.checkForwarding(redirectOverride, listenAddress: listenAddress) }
     }
 
     /// The first action: the client authentication is made once before anything else, so
@@ -139,10 +147,13 @@ public struct SignInSession: Sendable {
         case (.discovering, .discovery(let document)):
             protection = try RequestProtection.decide(
                 provider: provider, discovery: document, key: attempt.proofKey, usesTokenEndpoint: !implicit, browser: !deviceFlow)
+            if case .backchannel(let loginHint, let bindingMessage) = options.mode {
+                return try backchannelAuthentication(document, loginHint: loginHint, bindingMessage: bindingMessage ?? "")
+            }
             if deviceFlow { return try deviceAuthorization(document) }
             step = .openingReceiver(document)
             return .openReceiver(
-                pasted: options.mode == .manual, address: listenAddress, access: options.allowAnyLocalUser ? .anyLocalUser : .currentUser)
+                pasted: options.pastesRedirect, address: listenAddress, access: options.allowAnyLocalUser ? .anyLocalUser : .currentUser)
         case (.openingReceiver(let discovery), .receiverOpened(let host, let port, let servesStartURL)):
             return try prepareRedirect(discovery, host: host, port: port, servesStartURL: servesStartURL, now: now)
         case (.pushing(let prepared), .pushed(let pushed)):
@@ -180,7 +191,7 @@ public struct SignInSession: Sendable {
             let renewed = SignInEvent.browserEndedWithoutSignIn(provider: provider.id, startURL: try startURL(redirect))
             return try report([renewed], then: .awaitRedirect(redirect), now: now)
         case (.awaitingRedirect(let redirect), .redirect(let outcome)):
-            browserWaits = options.mode != .manual
+            browserWaits = !options.pastesRedirect
             return try redirected(outcome, redirect)
         case (.exchanging(let redirect, let fields), .tokens(let issued)):
             step = .making
@@ -202,11 +213,13 @@ public struct SignInSession: Sendable {
                 verificationURIComplete: authorization.verificationURIComplete, userCode: authorization.userCode)
             let seconds = until.timeIntervalSince(now)
             let approval = SignInEvent.waitingForApproval(until: until, seconds: seconds.isFinite ? Int(max(min(seconds, 1e9), -1e9)) : 0)
-            let device = Device(discovery: discovery, authorization: authorization, polling: polling)
+            let device = Device(discovery: discovery, grant: .deviceCode(authorization.deviceCode), polling: polling)
             return try report([code, approval], then: .poll(device, issuedAt: now), now: now)
+        case (.requestingBackchannel(let discovery, let bindingMessage), .backchannelAuthentication(let authentication)):
+            return try backchannelStarted(authentication, discovery: discovery, bindingMessage: bindingMessage, now: now)
         case (.polling(let device), .done):
             step = .awaitingPoll(device)
-            return .pollDevice(deviceCode: device.authorization.deviceCode, discovery: device.discovery, proof: protection.proof)
+            return .poll(device.grant, discovery: device.discovery, proof: protection.proof)
         case (.awaitingPoll(var device), .polled(let poll)):
             switch poll {
             case .issued(let issued):

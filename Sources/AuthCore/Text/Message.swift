@@ -31,6 +31,7 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case awsCredentials, gcpToken
         case request
         case rulesAdd, rulesList, rulesRemove, rulesExplain, kubeconfigSetCredentials
+        case bootstrap
     }
 
     /// An input a person gives to a command; the executable spells it as its option
@@ -49,6 +50,7 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case roleARN, sessionName, duration, stsEndpoint, awsRegion
         case clientMetadataURL, provider, dryRun
         case user
+        case ciba, loginHint, bindingMessage, remote
     }
 
     /// One argument of a command: a value as written (a provider id, a handle, a

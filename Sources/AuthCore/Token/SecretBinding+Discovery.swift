@@ -7,6 +7,7 @@ extension SecretBinding {
             [
                 discovery.tokenEndpoint, discovery.revocationEndpoint, discovery.introspectionEndpoint, discovery.userinfoEndpoint,
                 discovery.pushedAuthorizationRequestEndpoint, discovery.deviceAuthorizationEndpoint,
+                discovery.backchannelAuthenticationEndpoint,
             ] + also
         self.init(issuer: issuer, origins: endpoints.compactMap { $0.flatMap(Origin.init) })
     }

@@ -180,8 +180,17 @@ public struct TokenClient: Sendable {
     func poll(
         deviceCode: String, provider: any IdentityProvider, discovery: DiscoveryDocument, proof: Proof = .none, binding: SecretBinding
     ) async throws -> DevicePoll {
+        try await poll(.deviceCode(deviceCode), provider: provider, discovery: discovery, proof: proof, binding: binding)
+    }
+
+    /// One poll of a grant that waits for a person elsewhere: the device flow's, or CIBA's
+    /// (`.backchannel`, CIBA Core 1.0 §10.1, whose poll answers as the device flow's do, §11).
+    func poll(
+        _ grant: TokenRequest.Grant, provider: any IdentityProvider, discovery: DiscoveryDocument, proof: Proof = .none,
+        binding: SecretBinding
+    ) async throws -> DevicePoll {
         let (response, clientID) = try await send(
-            .deviceCode(deviceCode), provider: provider, client: .configured, discovery: discovery, proof: proof, binding: binding)
+            grant, provider: provider, client: .configured, discovery: discovery, proof: proof, binding: binding)
         // An OAuth error whatever the status: GitHub answers `authorization_pending` with 200.
         if let json = JSONValue.object(from: response.body), let error = OAuthErrorResponse(json) { return .refused(error) }
         var issued = try await issued(
@@ -285,6 +294,26 @@ public struct TokenClient: Sendable {
                 for: .configured, provider: provider, discovery: discovery, endpoint: endpoint),
             dpopJKT: proofKey?.thumbprint)
         return try DeviceAuthorizationResponse.parse(
+            try await send(request.httpRequest, proof: nil, clientID: clientID, egress: .bound(binding, provider: provider.id.rawValue)),
+            host: "\(provider.id) (\(endpoint.host ?? "?"))")
+    }
+
+    /// The backchannel authentication request (CIBA Core 1.0 §7.1) for `scopes`, naming the
+    /// person by `loginHint`, with the client's authentication (the assertion's audience: the
+    /// endpoint itself, as for a pushed request).
+    func backchannelAuthentication(
+        scopes: [String], loginHint: String, bindingMessage: String, provider: any IdentityProvider, discovery: DiscoveryDocument,
+        binding: SecretBinding
+    ) async throws -> BackchannelAuthenticationResponse {
+        guard let endpoint = discovery.backchannelAuthenticationEndpoint else {
+            throw AuthError.internalError("the backchannel authentication request has no endpoint")
+        }
+        let clientID = try clientID(.configured, provider: provider)
+        let request = BackchannelAuthenticationRequest(
+            endpoint: endpoint, clientID: clientID, scopes: scopes, loginHint: loginHint, bindingMessage: bindingMessage,
+            authentication: try await authenticator.authentication(
+                for: .configured, provider: provider, discovery: discovery, endpoint: endpoint))
+        return try BackchannelAuthenticationResponse.parse(
             try await send(request.httpRequest, proof: nil, clientID: clientID, egress: .bound(binding, provider: provider.id.rawValue)),
             host: "\(provider.id) (\(endpoint.host ?? "?"))")
     }

@@ -56,6 +56,33 @@ extension FakeIdentityProvider {
         return FakeHTTP.autoPost(to: redirectURI, [("id_token", token), ("state", behaviour.forgedState ?? state)])
     }
 
+    /// The backchannel authentication endpoint (CIBA Core 1.0 §7): the client authenticated as
+    /// at the device endpoint; an `auth_req_id` polled like a device code.
+    func backchannelAuthentication(_ request: ReceivedRequest, _ behaviour: Behaviour) -> HTTPResponse {
+        var form = Self.form(request.body)
+        lock.withLock { backchannelForms.append(form) }
+        if let secret = behaviour.clientSecret {
+            let basic = "Basic " + Data("\(clientID):\(secret)".utf8).base64EncodedString()
+            let authenticated = behaviour.secretInBody ? form["client_secret"] == secret : request.headers["authorization"] == basic
+            guard authenticated else { return oauthError("invalid_client", "bad client authentication", status: 401) }
+            if !behaviour.secretInBody { form["client_id"] = clientID }
+        }
+        guard form["client_id"] == clientID else { return oauthError("invalid_client", "unknown client", status: 401) }
+        guard form["login_hint"] == behaviour.backchannelLoginHint else { return oauthError("unknown_user_id", "who is that?") }
+        let id = "dc-ciba-" + UUID().uuidString
+        remember(id)
+        lock.withLock {
+            deviceCodes.insert(id)
+            devicePollsLeft = behaviour.devicePolls
+        }
+        var body: [String: JSONValue] = ["auth_req_id": .string(id), "expires_in": .number(behaviour.deviceExpiresIn)]
+        if let interval = behaviour.deviceInterval { body["interval"] = interval }
+        return json(.object(body))
+    }
+
+    /// The forms the backchannel endpoint received, in order.
+    public var backchannelRequests: [[String: String]] { lock.withLock { backchannelForms } }
+
     func deviceAuthorization(_ request: ReceivedRequest, _ behaviour: Behaviour) -> HTTPResponse {
         var form = Self.form(request.body)
         if let secret = behaviour.clientSecret {

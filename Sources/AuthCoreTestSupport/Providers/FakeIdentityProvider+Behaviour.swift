@@ -63,6 +63,12 @@ extension FakeIdentityProvider {
         /// (a lying provider: terminal escapes in what the person is shown).
         public var deviceUserCode = "WDJB-MJHT"
         public var deviceVerificationPath = "/activate"
+        /// CIBA (CIBA Core 1.0, poll mode): `backchannel_authentication_endpoint` advertised
+        /// when true, with these delivery modes; its polls answer as `devicePolls` says.
+        public var backchannelSupported = true
+        public var backchannelModes: [String] = ["poll"]
+        /// A backchannel request naming another login hint is refused (`unknown_user_id`).
+        public var backchannelLoginHint = "ada@example.com"
         /// The HTTP status of OAuth error answers (token, device and revocation endpoints):
         /// 400 as RFC 6749 §5.2 says, 200 as GitHub's OAuth server answers.
         public var oauthErrorStatus = 400

@@ -51,9 +51,11 @@ extension FakeIdentityProvider {
             return issueTokens(
                 behaviour, nonce: nil, subject: behaviour.refreshedSubject ?? behaviour.subject,
                 includeIDToken: behaviour.idTokenOnRefresh, keepRefreshToken: behaviour.rotateRefreshTokens ? nil : token, scope: scope)
-        case "urn:ietf:params:oauth:grant-type:device_code":
+        case "urn:ietf:params:oauth:grant-type:device_code", "urn:openid:params:grant-type:ciba":
             bump("device-poll")
-            guard let code = form["device_code"], form["client_id"] == clientID, lock.withLock({ deviceCodes.contains(code) }) else {
+            guard let code = form["device_code"] ?? form["auth_req_id"], form["client_id"] == clientID,
+                lock.withLock({ deviceCodes.contains(code) })
+            else {
                 return oauthError("invalid_grant", "unknown device code")
             }
             let answer = lock.withLock { devicePollsLeft.isEmpty ? "approve" : devicePollsLeft.removeFirst() }

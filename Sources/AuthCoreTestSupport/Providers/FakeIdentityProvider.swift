@@ -29,6 +29,7 @@ public final class FakeIdentityProvider: @unchecked Sendable {
     var agents: [(path: String, userAgent: String)] = []
     var deviceCodes: Set<String> = []
     var devicePollsLeft: [String] = []
+    var backchannelForms: [[String: String]] = []
     var exchangedSubjectTokens: [String] = []
     var seenJTIs: Set<String> = []
 
@@ -140,6 +141,9 @@ public final class FakeIdentityProvider: @unchecked Sendable {
         case ("POST", "/device"):
             bump("device")
             return deviceAuthorization(request, behaviour)
+        case ("POST", "/bc-authorize") where behaviour.backchannelSupported:
+            bump("backchannel")
+            return backchannelAuthentication(request, behaviour)
         case ("POST", "/revoke"):
             bump("revoke")
             let form = Self.form(request.body)
@@ -179,6 +183,10 @@ public final class FakeIdentityProvider: @unchecked Sendable {
         if behaviour.introspectionSupported { document["introspection_endpoint"] = .string("\(issuer)/introspect") }
         if behaviour.userinfoSupported { document["userinfo_endpoint"] = .string("\(issuer)/userinfo") }
         if behaviour.deviceAuthorizationSupported { document["device_authorization_endpoint"] = .string("\(issuer)/device") }
+        if behaviour.backchannelSupported {
+            document["backchannel_authentication_endpoint"] = .string("\(issuer)/bc-authorize")
+            document["backchannel_token_delivery_modes_supported"] = .array(behaviour.backchannelModes.map { .string($0) })
+        }
         if behaviour.sendIssuerOnRedirect { document["authorization_response_iss_parameter_supported"] = .bool(true) }
         return .object(document)
     }

@@ -27,7 +27,7 @@ struct StderrTerminal: Terminal {
 
     /// What `--manual` shows before it reads the pasted address.
     static let pastePrompt =
-        "Then paste the address the browser ended on (its page may fail to load: that is expected), or the form body it posted, and press Enter:"
+        "Then paste the address the browser ended on (its page may fail to load: that is expected), the form body it posted, or the last line 'authctl bootstrap' printed, and press Enter:"
 
     /// No (false) unless a person answers yes; Ctrl-C ends the wait (the task is cancelled,
     /// which the caller checks).

@@ -25,6 +25,8 @@ USERNAME = "ada"
 PUBLIC_CLIENT = "authctl-public"
 JWT_CLIENT = "authctl-pkjwt"
 INTROSPECTOR = "e2e-introspector"
+CIBA_CLIENT = "authctl-ciba"
+CIBA_GRANT = "urn:openid:params:grant-type:ciba"
 INTROSPECT_SCOPE = "e2e_introspect"
 RAR_TYPE = "account_information"
 
@@ -130,7 +132,13 @@ def main():
         "oauth-par-allowed": True, "oauth-par-required": os.environ.get("GLEWLWYD_PAR_REQUIRED", "0") == "1",
         "oauth-par-request_uri-prefix": "urn:ietf:params:oauth:request_uri:", "oauth-par-duration": 90,
         "oauth-as-iss-id": True,
-        "oauth-ciba-allowed": False,
+        # CIBA (issue 41), poll mode only, no e-mail: the tests approve through the user API
+        # (ciba_user_list, then ciba_user_check with the session cookie).
+        "oauth-ciba-allowed": True, "oauth-ciba-mode-poll-allowed": True,
+        "oauth-ciba-mode-ping-allowed": False, "oauth-ciba-mode-push-allowed": False,
+        "oauth-ciba-allow-https-non-secure": False, "oauth-ciba-default-expiry": 600, "oauth-ciba-maximum-expiry": 1200,
+        "oauth-ciba-user-code-allowed": False, "oauth-ciba-email-allowed": False,
+        "oauth-fapi-ciba-confidential-client": True, "oauth-fapi-ciba-push-forbidden": True,
         "oauth-fapi-check-all": False,
     }
     check(admin.post(f"{api}/mod/plugin/", json={
@@ -156,7 +164,8 @@ def main():
                                               serialization.NoEncryption()))
     check(admin.post(f"{api}/client/", json=dict(common,
         client_id=JWT_CLIENT, name="authctl (private_key_jwt)", confidential=True,
-        authorization_type=common["authorization_type"] + ["client_credentials"],
+        authorization_type=common["authorization_type"] + ["client_credentials", CIBA_GRANT],
+        backchannel_token_delivery_mode="poll",
         token_endpoint_auth_method=["private_key_jwt"], token_endpoint_signing_alg="ES256",
         jwks={"keys": [client_jwk]})), "private_key_jwt client creation")
 
@@ -166,6 +175,14 @@ def main():
         "client_secret": introspector_secret, "token_endpoint_auth_method": ["client_secret_basic"],
         "authorization_type": ["client_credentials"], "scope": [INTROSPECT_SCOPE], "redirect_uri": []}),
         "introspector client creation")
+
+    # CIBA's confidential client with a secret (client_secret_basic or _post).
+    ciba_secret = secrets.token_urlsafe(32)
+    check(admin.post(f"{api}/client/", json={
+        "client_id": CIBA_CLIENT, "name": "authctl (CIBA, client secret)", "enabled": True, "confidential": True,
+        "client_secret": ciba_secret, "token_endpoint_auth_method": ["client_secret_basic", "client_secret_post"],
+        "authorization_type": [CIBA_GRANT, "refresh_token"], "backchannel_token_delivery_mode": "poll",
+        "scope": ["openid", "g_profile"], "redirect_uri": []}), "CIBA client creation")
 
     # The admin session is ended; the admin password is not written anywhere.
     admin.delete(f"{api}/auth/")
@@ -177,6 +194,7 @@ def main():
         "rar_type": RAR_TYPE,
         "introspector_client_id": INTROSPECTOR, "introspector_secret": introspector_secret,
         "introspect_scope": INTROSPECT_SCOPE,
+        "ciba_client_id": CIBA_CLIENT, "ciba_secret": ciba_secret,
         "dpop_nonce_mandatory": parameters["oauth-dpop-nonce-mandatory"],
         "par_required": parameters["oauth-par-required"],
     }

@@ -74,10 +74,10 @@ public struct ResourceSignIn: Sendable {
 
     public func run(_ input: Input) async throws -> Output {
         let asked = try ResourceIdentifier(parsing: input.resource)
-        guard input.options.mode != .deviceCode else {
-            // The device flow's requests would need `resource` too; not offered yet.
+        guard !input.options.polls else {
+            // The device flow's and CIBA's requests would need `resource` too; not offered yet.
             throw AuthError.invalidArgument(
-                "a resource's sign-in runs through the browser (\(input: .noBrowser) or \(input: .manual) on a machine without one), not \(input: .deviceCode)"
+                "a resource's sign-in runs through the browser (\(input: .noBrowser), \(input: .manual) or \(input: .remote) on a machine without one), not \(input: .deviceCode) or \(input: .ciba)"
             )
         }
         // The keystore is checked before anything is fetched or registered.

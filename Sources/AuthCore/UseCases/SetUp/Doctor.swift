@@ -4,7 +4,7 @@ public struct DoctorCheck: Sendable, Equatable {
     public enum Status: String, Sendable, Equatable { case ok, warning, problem }
 
     public enum Name: String, Sendable, Equatable, CaseIterable {
-        case config, keystore, discovery, signingAlgorithms = "signing-algorithms", pkce, issParameter = "iss-parameter", keys
+        case config, keystore, discovery, signingAlgorithms = "signing-algorithms", pkce, issParameter = "iss-parameter", ciba, keys
         case redirect, clock, proxy, browser, keyring
     }
 
@@ -42,6 +42,9 @@ public struct DoctorCheck: Sendable, Equatable {
         case algorithms(advertised: [String]?, usable: [String])
         case pkce(advertised: [String]?)
         case issParameter(advertised: Bool)
+        /// CIBA (CIBA Core 1.0 §4): the backchannel endpoint advertised or not, and the
+        /// delivery modes (`backchannel_token_delivery_modes_supported`; authctl polls).
+        case ciba(offered: Bool, modes: [String]?)
         case keys(url: String, count: Int)
         case redirect(uri: String, answer: RedirectAnswer)
         /// No client id is configured (an issuer URL given to `doctor`): nothing to ask.
@@ -151,6 +154,11 @@ public struct Doctor: Sendable {
         checks.append(
             DoctorCheck(
                 .issParameter, .ok, .issParameter(advertised: document.authorizationResponseIssParameterSupported == true)))
+        let offered = document.backchannelAuthenticationEndpoint != nil
+        let modes = document.backchannelTokenDeliveryModesSupported
+        // Not offering CIBA is no problem (most providers do not); offering it without poll is a warning.
+        checks.append(
+            DoctorCheck(.ciba, !offered || modes?.contains("poll") != false ? .ok : .warning, .ciba(offered: offered, modes: modes)))
         checks += await keysAndClock(document)
         checks.append(await redirect(provider, document))
         return checks

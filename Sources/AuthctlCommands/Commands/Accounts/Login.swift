@@ -63,7 +63,8 @@ struct Login: AuthctlCommand {
         if workload.clientCredentials {
             let interactive: [(String, Bool)] = [
                 ("--credential", pendingHandle != nil), ("--id-token", credential.idToken != nil), ("--device-code", flow.deviceCode),
-                ("--manual", flow.manual), ("--no-browser", flow.noBrowser), ("--browser-command", flow.browserCommand != nil),
+                ("--manual", flow.manual), ("--remote", flow.remote), ("--ciba", flow.ciba), ("--no-browser", flow.noBrowser),
+                ("--browser-command", flow.browserCommand != nil),
                 ("--param", !flow.parameters.isEmpty), ("--redirect-uri", flow.redirectURI != nil),
                 ("--listen-address", flow.listenAddress != nil),
             ]

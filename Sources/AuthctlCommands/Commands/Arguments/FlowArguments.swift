@@ -28,6 +28,31 @@ struct FlowArguments: ParsableArguments {
     @Flag(help: "Print the URL, then read the redirect URL the browser ended on (or the posted form body) from stdin.")
     var manual = false
 
+    @Flag(
+        help:
+            "Sign in with a browser on another machine: print an 'authctl bootstrap' command to run there, then read the line it prints from stdin."
+    )
+    var remote = false
+
+    @Flag(
+        help:
+            "Sign in by CIBA (poll mode): the provider asks the person named by --login-hint to approve on their own device; nothing to open or paste."
+    )
+    var ciba = false
+
+    @Option(
+        name: .customLong("login-hint"),
+        help: ArgumentHelp(
+            "With --ciba: who signs in, in the provider's format (an e-mail address, a user name; Glewlwyd: {\"username\":\"NAME\"}).",
+            valueName: "hint"))
+    var loginHint: String?
+
+    @Option(
+        name: .customLong("binding-message"),
+        help: ArgumentHelp(
+            "With --ciba: the short text the person sees on their device (default: two words and a number).", valueName: "text"))
+    var bindingMessage: String?
+
     // `.unconditional`: `--timeout -1` is a value out of range (named in the message), not a missing value.
     @Option(
         parsing: .unconditional,
@@ -82,14 +107,38 @@ struct FlowArguments: ParsableArguments {
         } catch let error as AuthError {
             throw ValidationError(MessageSpelling.words(error.message))
         }
-        if deviceCode, manual { throw ValidationError("--device-code and --manual exclude each other: choose one") }
-        if deviceCode || manual, browserCommand != nil {
-            throw ValidationError("--browser-command has no use with \(deviceCode ? "--device-code" : "--manual"): nothing is opened")
+        let modes = [("--device-code", deviceCode), ("--manual", manual), ("--remote", remote), ("--ciba", ciba)].filter(\.1).map(\.0)
+        if modes.count > 1 { throw ValidationError("\(modes.joined(separator: " and ")) exclude each other: choose one") }
+        if let mode = modes.first, browserCommand != nil {
+            throw ValidationError("--browser-command has no use with \(mode): nothing is opened")
+        }
+        if ciba, loginHint == nil {
+            throw ValidationError("--ciba needs --login-hint: who is to approve the sign-in, in the provider's format")
+        }
+        if !ciba, loginHint != nil || bindingMessage != nil {
+            throw ValidationError("\(loginHint != nil ? "--login-hint" : "--binding-message") goes with --ciba")
+        }
+        if ciba, listenAddress != nil || redirectURI != nil {
+            throw ValidationError(
+                "\(listenAddress != nil ? "--listen-address" : "--redirect-uri") has no use with --ciba: nothing is redirected")
+        }
+        do {
+            if let loginHint { _ = try FlowOptions.Mode.checkedBackchannel(loginHint: loginHint, bindingMessage: bindingMessage) }
+        } catch let error as AuthError {
+            throw ValidationError(MessageSpelling.words(error.message))
         }
     }
 
     /// True when no browser is to be started: `--no-browser`, `--manual`, `--device-code`.
-    var opensNoBrowser: Bool { noBrowser || manual || deviceCode }
+    var opensNoBrowser: Bool { noBrowser || manual || deviceCode || remote || ciba }
+
+    var mode: FlowOptions.Mode {
+        if deviceCode { return .deviceCode }
+        if manual { return .manual }
+        if remote { return .remote }
+        if ciba, let loginHint { return .backchannel(loginHint: loginHint, bindingMessage: bindingMessage) }
+        return .browser
+    }
 
     /// The options of the sign-in; `environment` may allow any local user
     /// (`AUTHCTL_ALLOW_ANY_LOCAL_USER=1`).
@@ -97,7 +146,7 @@ struct FlowArguments: ParsableArguments {
         var options = FlowOptions(
             scopes: scopes, parameters: try parameters.map(Self.parseParameter), timeout: TimeInterval(timeout),
             listenAddress: try listenAddress.map(ListenAddress.init(parsing:)), redirectURI: redirectURI, tenant: tenant,
-            mode: deviceCode ? .deviceCode : manual ? .manual : .browser,
+            mode: mode,
             allowAnyLocalUser: allowAnyLocalUser || environment["AUTHCTL_ALLOW_ANY_LOCAL_USER"] == "1")
         options.authorizationDetails = try authorizationDetails.map(Self.parseAuthorizationDetails)
         return options

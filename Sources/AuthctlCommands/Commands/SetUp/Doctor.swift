@@ -131,6 +131,17 @@ struct DoctorCommand: AuthctlCommand {
                 "PKCE methods \(advertised.joined(separator: ", ")) only, not S256 (which authctl always sends)",
                 "enable PKCE with S256 for the client at the provider"
             )
+        case .ciba(let offered, let modes):
+            guard offered else {
+                return ("CIBA is not offered (no backchannel_authentication_endpoint): login --ciba is not available", nil)
+            }
+            let named = modes.map { $0.map { Sanitize.text($0, limit: 20) }.joined(separator: ", ") } ?? "not advertised"
+            if modes?.contains("poll") == false {
+                return (
+                    "CIBA is offered in the delivery modes \(named), not poll", "authctl polls: use login --remote or --device-code instead"
+                )
+            }
+            return ("CIBA is offered (delivery modes: \(named)): login --ciba --login-hint HINT polls", nil)
         case .issParameter(let advertised):
             return (
                 advertised
@@ -184,7 +195,7 @@ struct DoctorCommand: AuthctlCommand {
             case .none:
                 return (
                     "no display and no BROWSER: sign-ins print the URL to open on another device",
-                    "open the printed URL elsewhere, or use authctl login --device-code or --manual"
+                    "use authctl login --ciba, --remote, --device-code or --manual (docs/remote.md)"
                 )
             }
         case .keyring(let bus, let expected):

@@ -15,14 +15,24 @@ public struct DeviceTokenPolling: Sendable, Equatable {
         case fail(AuthError)
     }
 
+    /// What is polled for: the words of its failures differ.
+    public enum Subject: Sendable, Equatable {
+        /// The device flow's code (RFC 8628).
+        case deviceCode
+        /// A CIBA request (CIBA Core 1.0 §11: the same errors as the device flow's).
+        case backchannel
+    }
+
     public private(set) var interval: TimeInterval
+    public let subject: Subject
     /// When the device code expires (`expires_in` after it was issued).
     public let expiresAt: Date
     /// When `--timeout` runs out.
     public let timeoutAt: Date
 
-    public init(interval: TimeInterval, issuedAt: Date, expiresIn: TimeInterval, timeout: TimeInterval) {
+    public init(interval: TimeInterval, issuedAt: Date, expiresIn: TimeInterval, timeout: TimeInterval, subject: Subject = .deviceCode) {
         self.interval = max(interval, 1)
+        self.subject = subject
         expiresAt = issuedAt.addingTimeInterval(expiresIn)
         timeoutAt = issuedAt.addingTimeInterval(timeout)
     }
@@ -39,28 +49,31 @@ public struct DeviceTokenPolling: Sendable, Equatable {
             interval += 5
             return waitOrGiveUp(now: now)
         case "access_denied":
-            return .fail(
-                AuthError.invalidCredential(
-                    "the sign-in was refused at the provider (access_denied). Run the command again to retry",
-                    oauthError: .accessDenied))
+            let refused: Message =
+                subject == .backchannel
+                ? "the sign-in was refused on the person's device (access_denied); nothing was changed. Run the command again to retry"
+                : "the sign-in was refused at the provider (access_denied). Run the command again to retry"
+            return .fail(AuthError.invalidCredential(refused, oauthError: .accessDenied))
         case "expired_token":
-            return .fail(
-                AuthError.cancelled(
-                    "the code expired before the sign-in was approved. Run the command again for a new code",
-                    oauthError: .expiredToken))
+            return .fail(AuthError.cancelled(expired, oauthError: .expiredToken))
         default:
+            let what = subject == .backchannel ? "backchannel (CIBA)" : "device"
             return .fail(
                 AuthError.invalidCredential(
-                    "the provider refused the device sign-in: \(error.summary). \(error.nextStep)",
+                    "the provider refused the \(what) sign-in: \(error.summary). \(error.nextStep)",
                     oauthError: error.code))
         }
     }
 
+    var expired: Message {
+        subject == .backchannel
+            ? "the sign-in request expired before it was approved on the person's device. Run the command again for a new request"
+            : "the code expired before the sign-in was approved. Run the command again for a new code"
+    }
+
     func waitOrGiveUp(now: Date) -> Action {
         let next = now.addingTimeInterval(interval)
-        if next > expiresAt {
-            return .fail(.cancelled("the code expired before the sign-in was approved. Run the command again for a new code"))
-        }
+        if next > expiresAt { return .fail(.cancelled(expired)) }
         if next > timeoutAt {
             return .fail(
                 .cancelled(
