@@ -32,6 +32,7 @@ public enum CachedTokenAnswer {
         case .raw: return TokenOutputBytes.bytes(token + "\n")
         case .header: return TokenOutputBytes.bytes("Authorization: Bearer " + token + "\n")
         case .kubectlExec: return TokenOutputBytes.kubectlExecCredential(token: token, expiresAtSeconds: expiresAt)
+        case .headersJSON: return TokenOutputBytes.headersJSON(authorization: "Bearer " + token, dpop: nil)
         }
     }
 

@@ -1,5 +1,5 @@
 /// What `authctl token …` asked, when the token front answers it: `--keystore P`, `--config P`,
-/// `--min-ttl N`, `--format raw`, `header` or `kubectl-exec`, `--id-token` and a provider
+/// `--min-ttl N`, `--format raw`, `header`, `headers-json` or `kubectl-exec`, `--id-token` and a provider
 /// (`TokenForm`'s grammar, with values the front takes as they are); nil for anything else.
 public struct CachedTokenRequest: Equatable {
     public var keystore: String?
@@ -11,7 +11,7 @@ public struct CachedTokenRequest: Equatable {
     /// `--id-token`: the ID token instead of the access token.
     public var idToken = false
 
-    public enum Format: Equatable, Sendable { case raw, header, kubectlExec }
+    public enum Format: Equatable, Sendable { case raw, header, kubectlExec, headersJSON }
 
     /// `TokenInvocation.printsIDToken` (without `--access-token` or `--scope`, which the front
     /// does not take): asked, or kubectl's.
@@ -34,6 +34,7 @@ public struct CachedTokenRequest: Equatable {
         case nil, "raw": request.format = .raw
         case "header": request.format = .header
         case "kubectl-exec": request.format = .kubectlExec
+        case "headers-json": request.format = .headersJSON
         default: return nil
         }
         request.idToken = form.idToken
@@ -49,7 +50,7 @@ public struct CachedTokenRequest: Equatable {
         switch option {
         case .keystore, .config: return isPath(value)
         case .minimumTTL: return seconds(value) != nil
-        case .format: return value == "raw" || value == "header" || value == "kubectl-exec"
+        case .format: return value == "raw" || value == "header" || value == "kubectl-exec" || value == "headers-json"
         case .user, .scope: return false
         }
     }

@@ -123,7 +123,8 @@ for label, document in [("1 user", one), ("1,000 users", thousand)]:
                  ["token", "--min-ttl", "0", "oidc.bench", "--format", "raw"], ["token", "--min-ttl", "86400"],
                  ["token", "--format", "kubectl-exec"], ["token", "--format=kubectl-exec", "--min-ttl", "0", "oidc.bench"],
                  ["token", "--id-token"], ["token", "--format", "header"], ["token", "--id-token", "--format=header"],
-                 ["token", "--id-token", "--format", "kubectl-exec"], ["token", "--format", "raw", "--id-token", "--min-ttl", "3600"]):
+                 ["token", "--id-token", "--format", "kubectl-exec"], ["token", "--format", "raw", "--id-token", "--min-ttl", "3600"],
+                 ["token", "--format", "headers-json"], ["token", "--id-token", "--format=headers-json", "oidc.bench"]):
         check(f"{label}: {' '.join(args)}", args + ["--keystore", path], expect="answer")
     check(f"{label}: --keystore=PATH first", ["token", f"--keystore={path}"], expect="answer")
     check(f"{label}: AUTHCTL_KEYSTORE", ["token"], {"AUTHCTL_KEYSTORE": path}, expect="answer")
@@ -205,6 +206,8 @@ for label, changes, args, expect in [
         ("DPoP-bound, --format header", {"tokenType": "DPoP"}, ["--format", "header"], "hand over"),
         ("DPoP-bound, --id-token --format header", {"tokenType": "DPoP"}, ["--id-token", "--format", "header"], None),
         ("a token with escapes, --format header", {"accessToken": "a\\\"b\u00e9"}, ["--format", "header"], None),
+        ("a token with escapes, --format headers-json", {"accessToken": "a\\\"b\u00e9"}, ["--format", "headers-json"], "hand over"),
+        ("DPoP-bound, --format headers-json", {"tokenType": "DPoP"}, ["--format", "headers-json"], "hand over"),
         ("an ID token within --min-ttl", {"idToken": jwt(100)}, ["--format", "kubectl-exec", "--min-ttl", "200"], "hand over"),
         ("an ID token after --min-ttl", {"idToken": jwt(300)}, ["--format", "kubectl-exec", "--min-ttl", "200"], "answer"),
         ("an access token expired, kubectl-exec", {"expiresAt": later(-3600)}, ["--format", "kubectl-exec"], "answer"),
