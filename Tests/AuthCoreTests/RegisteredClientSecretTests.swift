@@ -204,6 +204,12 @@ struct RegisteredClientSecretTests {
         var mine = ProviderConfig(id: "oidc.mine", clientID: "c", issuer: "https://as.example")
         mine.clientRefusedAt = 5
         #expect(throws: AuthError.self) { try mine.validate() }
+        // Nor a client ID metadata document's (its client id is the document's URL): registering would change its kind.
+        var document = ProviderConfig(id: "oidc.doc", clientID: "https://app.example/client.json", issuer: "https://as.example")
+        document.registeredFor = ["https://api.example.com/mcp"]
+        #expect(!document.registeredDynamically)
+        document.clientRefusedAt = 5
+        #expect(throws: AuthError.self) { try document.validate() }
     }
 
     @Test("of two grants for one resource (its authorization server changed), requests use the newer")

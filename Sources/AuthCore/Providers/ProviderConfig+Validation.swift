@@ -130,7 +130,7 @@ extension ProviderConfig {
         }
         if let clientRefusedAt {
             try field(.clientRefusedAt) {
-                guard case .oidc = providerID.kind, savedForResources, (0...99_999_999_999).contains(clientRefusedAt) else {
+                guard case .oidc = providerID.kind, registeredDynamically, (0...99_999_999_999).contains(clientRefusedAt) else {
                     throw AuthError.notConfigured("it applies only to a client `login URL` registered, as seconds since 1970")
                 }
             }

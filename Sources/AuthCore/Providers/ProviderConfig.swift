@@ -169,6 +169,13 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
     /// The methods a registered secret is sent by (`tokenEndpointAuthMethod`), as RFC 7591 names them.
     public static let registeredSecretMethods = ["client_secret_basic", "client_secret_post"]
 
+    /// True for a client `login URL` registered (RFC 7591), not a client ID metadata document's
+    /// (whose client id is the document's https URL): the one kind registered again when its
+    /// server forgets it.
+    public var registeredDynamically: Bool {
+        savedForResources && clientID.flatMap(URL.init(string:))?.scheme != "https"
+    }
+
     /// True for a client whose secret the server issued at registration (kept in the keystore).
     public var hasRegisteredSecret: Bool { tokenEndpointAuthMethod != nil }
 

@@ -107,7 +107,7 @@ public struct ResourceClients: Sendable {
         // The one registered for this resource first: it needs no consent.
         if let configured = clients.first(where: { ($0.registeredFor ?? []).contains(resource.description) }) ?? clients.first {
             // A client the server no longer knows (`invalid_client` to a refresh): register again.
-            if configured.clientRefusedAt != nil, configured.savedForResources {
+            if configured.clientRefusedAt != nil, configured.registeredDynamically {
                 return try await register(configured, at: server, replacing: true)
             }
             // A registered secret expired, or lost (a keystore moved aside): register again.

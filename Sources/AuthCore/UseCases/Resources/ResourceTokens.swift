@@ -112,9 +112,10 @@ public struct ResourceTokens: Sendable {
     /// binding and DPoP key (docs/resources.md, "Machines and CI").
     func renew(_ grant: ResourceGrant, as client: WorkloadClient) async throws -> TokenSet {
         guard let current = grant.tokens else {
+            // No `resource` detail: `request` must not answer a workload's failure with a person's sign-in.
             throw AuthError.invalidCredential(
-                "the workload signed out of \(grant.resource). Sign it in again: \(command: .login, "\(grant.resource)", .input(.clientCredentials, nil))",
-                details: ["resource": .string(grant.resource)])
+                "the workload signed out of \(grant.resource). Sign it in again: \(command: .login, "\(grant.resource)", .input(.clientCredentials, nil))"
+            )
         }
         guard let proof = current.refreshProof else {
             throw AuthError.dpopKeyMissing(
@@ -162,7 +163,7 @@ public struct ResourceTokens: Sendable {
             throw AuthError.invalidCredential(
                 "\(grant.providerID) no longer accepts the refresh token for \(grant.resource) (invalid_grant). Sign in again: \(command: .login, "\(grant.resource)")",
                 oauthError: .invalidGrant, details: error.details.merging(["resource": .string(grant.resource)]) { $1 })
-        } catch let error as AuthError where error.oauthError == .invalidClient && config.savedForResources {
+        } catch let error as AuthError where error.oauthError == .invalidClient && config.registeredDynamically {
             // The server no longer knows the client authctl registered: the next sign-in registers again.
             try await configStore.update { file in
                 if file.providers[config.id]?.clientID == config.clientID {
