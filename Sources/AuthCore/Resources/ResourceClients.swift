@@ -140,12 +140,13 @@ public struct ResourceClients: Sendable {
     }
 
     /// Registers authctl (RFC 7591) as `config` at `server` and saves it: a new provider, or
-    /// (`replacing`) the one whose registered secret expired, under the same name.
+    /// (`replacing`) the one whose registered secret expired or whose server forgot it, under
+    /// the same name.
     private func register(_ config: ProviderConfig, at server: AuthorizationServerMetadata, replacing: Bool) async throws -> Client {
         let issuer = server.document.issuer
         guard let endpoint = server.registrationEndpoint else {
             throw AuthError.notConfigured(
-                "the authorization server \(Sanitize.text(issuer, limit: 100)) offers no client registration\(server.clientIDMetadataDocumentSupported ? " (it takes a client ID metadata document: give its URL with \(input: .clientMetadataURL) URL)" : "")\(replacing ? ", and the client secret it issued to \(config.id) has expired" : ""). Register a client with its operator, then add it: \(command: .providersAdd, "oidc.NAME", .input(.issuer, issuer), .input(.clientID, "ID"))"
+                "the authorization server \(Sanitize.text(issuer, limit: 100)) offers no client registration\(server.clientIDMetadataDocumentSupported ? " (it takes a client ID metadata document: give its URL with \(input: .clientMetadataURL) URL)" : "")\(replacing ? ", and the client authctl registered as \(config.id) must be registered again (its secret expired, or the server forgot it)" : ""). Register a client with its operator, then add it: \(command: .providersAdd, "oidc.NAME", .input(.issuer, issuer), .input(.clientID, "ID"))"
             )
         }
         let redirectURIs = Self.registeredRedirectURIs(for: issuer)
