@@ -106,7 +106,10 @@ struct RegisteredClientSecretTests {
         #expect(client.registered && client.config.clientID == "dyn-1")
         #expect(client.config.tokenEndpointAuthMethod == "client_secret_post")
         #expect(client.config.clientSecretExpiresAt == 1_790_003_600)
-        #expect(try secrets.clientSecret(for: client.config.id) == "s3cret-1")
+        #expect(try secrets.clientSecret(for: client.config.id)?.secret == "s3cret-1")
+        #expect(
+            try secrets.clientSecret(for: client.config.id)?.belongs(issuer: client.config.issuer, clientID: client.config.clientID)
+                == true, "bound to that issuer and client id")
         #expect(!String(decoding: storage.contents ?? Data(), as: UTF8.self).contains("s3cret"), "never in config.json")
         try ConfigStore(storage: storage).provider(ProviderID(parsing: client.config.id)).validate()
     }
@@ -127,18 +130,21 @@ struct RegisteredClientSecretTests {
         let renewed = try await clients.client(for: server, resource: try Self.resource, clientMetadataURL: nil)
         #expect(renewed.config.id == first.config.id && renewed.config.clientID == "dyn-2")
         #expect(renewed.config.registeredFor == first.config.registeredFor)
-        #expect(try secrets.clientSecret(for: first.config.id) == "s3cret-2")
+        #expect(try secrets.clientSecret(for: first.config.id)?.secret == "s3cret-2")
         try secrets.remove(for: first.config.id)
         let restored = try await clients.client(for: server, resource: try Self.resource, clientMetadataURL: nil)
         #expect(restored.config.clientID == "dyn-3")
-        #expect(try secrets.clientSecret(for: first.config.id) == "s3cret-3")
+        #expect(try secrets.clientSecret(for: first.config.id)?.secret == "s3cret-3")
         #expect(try ConfigStore(storage: storage).load().providers.count == 1)
     }
 
     @Test("the token endpoint gets the registered secret by the server's method; expired or missing, a clear error and nothing sent")
     func authenticates() async throws {
         let secrets = MemoryRegistrationSecrets()
-        try secrets.store(nil, clientSecret: "s3cret", for: "oidc.as-example", clientURI: nil)
+        try secrets.store(
+            nil, clientSecret: RegisteredClientSecret(secret: "s3cret", issuer: "https://as.example", clientID: "dyn-1"),
+            for: "oidc.as-example",
+            clientURI: nil)
         let clock = FixedClock(Self.now)
         let authenticator = ClientAuthenticator(
             clock: clock, random: SeededRandom(seed: 1), secrets: StaticSecrets(),
@@ -161,11 +167,21 @@ struct RegisteredClientSecretTests {
                 for: .configured, provider: try ProviderRegistry.provider(for: config), discovery: document)
         } throws: { "\(($0 as? AuthError)?.message ?? "")".contains("expired") }
         config.clientSecretExpiresAt = nil
+        // config.json edited to name another issuer, or another client: the secret is not theirs.
+        for (issuer, clientID) in [("https://evil.example", "dyn-1"), ("https://as.example", "dyn-other")] {
+            var edited = config
+            edited.issuer = issuer
+            edited.clientID = clientID
+            await #expect {
+                _ = try await authenticator.authentication(
+                    for: .configured, provider: try ProviderRegistry.provider(for: edited), discovery: document)
+            } throws: { "\(($0 as? AuthError)?.message ?? "")".contains("holds no client secret") }
+        }
         try secrets.remove(for: "oidc.as-example")
         await #expect {
             _ = try await authenticator.authentication(
                 for: .configured, provider: try ProviderRegistry.provider(for: config), discovery: document)
-        } throws: { "\(($0 as? AuthError)?.message ?? "")".contains("not in the keystore") }
+        } throws: { "\(($0 as? AuthError)?.message ?? "")".contains("holds no client secret") }
     }
 
     @Test("config.json: the method only for a registered client without a secret of its own; the expiry only with it")

@@ -32,7 +32,7 @@ final class RegistrationSecretsTests: KeystoreDirectoryFixture {
     /// A keystore with a registration, plaintext then sealed, as written (its fields, for the
     /// schema's test), and the sealed one read back.
     static let plaintextFile =
-        #"{"registrations": [{"clientSecret": "cs", "providerId": "oidc.as-example", "registrationAccessToken": "rat", "registrationClientUri": "https://as.example/register/1"}, {"clientSecret": "cs2", "providerId": "oidc.mcp"}], "users": [], "version": 1}"#
+        #"{"registrations": [{"clientSecret": "cs", "clientSecretClientId": "dyn-1", "clientSecretIssuer": "https://as.example", "providerId": "oidc.as-example", "registrationAccessToken": "rat", "registrationClientUri": "https://as.example/register/1"}, {"clientSecret": "cs2", "clientSecretClientId": "dyn-2", "clientSecretIssuer": "https://mcp.example", "providerId": "oidc.mcp"}], "users": [], "version": 1}"#
 
     static var fieldNames: Set<String> {
         guard let file = try? KeystoreFile.decode(Data(plaintextFile.utf8), path: "registrations"),
@@ -49,11 +49,16 @@ final class RegistrationSecretsTests: KeystoreDirectoryFixture {
     func format() throws {
         let file = try KeystoreFile.decode(Data(Self.plaintextFile.utf8), path: "registrations")
         #expect(file.state.registrationTokens == ["oidc.as-example": "rat"])
-        #expect(file.state.registeredClientSecrets == ["oidc.as-example": "cs", "oidc.mcp": "cs2"])
+        #expect(
+            file.state.registeredClientSecrets == [
+                "oidc.as-example": RegisteredClientSecret(secret: "cs", issuer: "https://as.example", clientID: "dyn-1"),
+                "oidc.mcp": RegisteredClientSecret(secret: "cs2", issuer: "https://mcp.example", clientID: "dyn-2"),
+            ])
         #expect(KeystoreFile(file.state).registrations == file.registrations)
         #expect(
             Self.fieldNames.isSuperset(of: [
                 "registrations", "providerId", "registrationAccessToken", "sealed", "clientSecret", "sealedClientSecret",
+                "clientSecretIssuer", "clientSecretClientId",
             ]))
     }
 
@@ -86,19 +91,25 @@ final class RegistrationSecretsTests: KeystoreDirectoryFixture {
 
     @Test("a registered client secret, alone or with a token, is sealed with the keystore, bound to its provider, and forgotten with it")
     func clientSecretSealed() async throws {
-        try await secrets().store(nil, clientSecret: "cs-sealed-secret", for: "oidc.mcp", clientURI: nil)
-        #expect(try await secrets().clientSecret(for: "oidc.mcp") == "cs-sealed-secret")
+        let issued = RegisteredClientSecret(secret: "cs-sealed-secret", issuer: "https://mcp.example", clientID: "dyn-1")
+        try await secrets().store(nil, clientSecret: issued, for: "oidc.mcp", clientURI: nil)
+        #expect(try await secrets().clientSecret(for: "oidc.mcp") == issued)
         let key = try keyFile()
         try await keystore().reseal(.keyFile(path: key))
         #expect(!fileText.contains("cs-sealed-secret") && fileText.contains("\"sealedClientSecret\""))
         let keys = KeystoreKeys(keyFile: key)
-        #expect(try await secrets(keys).clientSecret(for: "oidc.mcp") == "cs-sealed-secret")
-        // Moved to another provider, it does not open; planted in the clear, the keystore is refused.
+        #expect(try await secrets(keys).clientSecret(for: "oidc.mcp") == issued)
+        // Moved to another provider, issuer or client, it does not open; planted in the clear, the keystore is refused.
         let sealedText = fileText
-        for change in ["moved", "planted"] {
+        for change in ["moved", "planted", "issuer", "client"] {
             var json = try #require(try JSONSerialization.jsonObject(with: Data(sealedText.utf8)) as? [String: Any])
             var registrations = try #require(json["registrations"] as? [[String: Any]])
-            if change == "moved" { registrations[0]["providerId"] = "oidc.evil" } else { registrations[0]["clientSecret"] = "planted" }
+            switch change {
+            case "moved": registrations[0]["providerId"] = "oidc.evil"
+            case "issuer": registrations[0]["clientSecretIssuer"] = "https://evil.example"
+            case "client": registrations[0]["clientSecretClientId"] = "evil-client"
+            default: registrations[0]["clientSecret"] = "planted"
+            }
             json["registrations"] = registrations
             try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]).write(to: URL(fileURLWithPath: path))
             #expect(throws: AuthError.self, "\(change)") { _ = try keystore(keys).read() }

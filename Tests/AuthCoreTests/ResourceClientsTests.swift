@@ -8,13 +8,13 @@ import Testing
 final class MemoryRegistrationSecrets: RegistrationSecrets, @unchecked Sendable {
     private let tokens = Mutex<[String: String]>([:])
     private let uris = Mutex<[String: URL]>([:])
-    private let clientSecrets = Mutex<[String: String]>([:])
-    func store(_ token: String?, clientSecret: String?, for providerID: String, clientURI: URL?) throws {
+    private let clientSecrets = Mutex<[String: RegisteredClientSecret]>([:])
+    func store(_ token: String?, clientSecret: RegisteredClientSecret?, for providerID: String, clientURI: URL?) throws {
         tokens.withLock { $0[providerID] = token }
         uris.withLock { $0[providerID] = clientURI }
         clientSecrets.withLock { $0[providerID] = clientSecret }
     }
-    func clientSecret(for providerID: String) throws -> String? { clientSecrets.withLock { $0[providerID] } }
+    func clientSecret(for providerID: String) throws -> RegisteredClientSecret? { clientSecrets.withLock { $0[providerID] } }
     func token(for providerID: String) throws -> String? { tokens.withLock { $0[providerID] } }
     func clientURI(for providerID: String) throws -> URL? { uris.withLock { $0[providerID] } }
     func remove(for providerID: String) throws {
@@ -174,6 +174,20 @@ struct ClientRegistrationRemovalTests {
         #expect(outcome == .deleted)
         #expect(transport.requests.map(\.url.absoluteString) == ["https://as.example/register/dyn-1"])
         #expect(try secrets.token(for: "oidc.as") == nil)
+    }
+
+    @Test("a client secret kept without a registration access token goes with the provider, nothing sent")
+    func secretWithoutToken() async throws {
+        let secrets = MemoryRegistrationSecrets()
+        try await secrets.store(
+            nil, clientSecret: RegisteredClientSecret(secret: "s", issuer: "https://as.example", clientID: "dyn-1"), for: "oidc.as",
+            clientURI: nil)
+        let transport = StubTransport { _ in HTTPResponse(status: 204) }
+        var config = ProviderConfig(id: "oidc.as", clientID: "dyn-1", issuer: "https://as.example")
+        config.registeredFor = ["https://api.example.com/mcp"]
+        #expect(await ClientRegistrationRemoval(transport: transport, secrets: secrets).remove(config) == .notRegistered)
+        #expect(transport.requests.isEmpty)
+        #expect(try secrets.clientSecret(for: "oidc.as") == nil)
     }
 
     @Test("a token kept before its URL was recorded is sent nowhere, and forgotten")

@@ -106,6 +106,7 @@ struct TokenOutputBytesTests {
                 var expected = ["Authorization": "\(type) \(token)"]
                 expected["DPoP"] = proof
                 #expect(headers == expected, "\(token)")
+                #expect(printed.filter { $0 == 0x0A }.count == 1 && printed.last == 0x0A, "one line: \(token)")
                 if TokenOutputBytes.isPlainJSON(token) {
                     let line = #"{"Authorization":"\#(type) \#(token)""# + (proof.map { #","DPoP":"\#($0)""# } ?? "") + "}\n"
                     #expect(printed == Data(line.utf8))

@@ -13,7 +13,7 @@ public struct AccountState: Sendable, Equatable {
     public var registrationClientURIs: [String: String] = [:]
     /// The client secrets registration issued (RFC 7591 §3.2.1) to the clients `login URL`
     /// registered, by provider id: secrets like the registration access tokens.
-    public var registeredClientSecrets: [String: String] = [:]
+    public var registeredClientSecrets: [String: RegisteredClientSecret] = [:]
 
     public init(currentUID: String? = nil, users: [User] = [], pendingCredentials: [PendingCredential] = []) {
         self.currentUID = currentUID

@@ -6,13 +6,13 @@ public protocol RegistrationSecrets: Sendable {
     /// Keeps what the registration of `providerID` issued, in place of what was kept before:
     /// `token` bound to `clientURI` (the one place it may be sent: RFC 7592 §2's
     /// `registration_client_uri`, as checked at registration), and the client's secret.
-    func store(_ token: String?, clientSecret: String?, for providerID: String, clientURI: URL?) async throws
+    func store(_ token: String?, clientSecret: RegisteredClientSecret?, for providerID: String, clientURI: URL?) async throws
     /// The registration client URI kept with the token of `providerID`; nil when none was.
     func clientURI(for providerID: String) async throws -> URL?
     /// The token kept for `providerID`, if any.
     func token(for providerID: String) async throws -> String?
-    /// The client secret kept for `providerID`, if any.
-    func clientSecret(for providerID: String) async throws -> String?
+    /// The client secret kept for `providerID`, with what it was issued for, if any.
+    func clientSecret(for providerID: String) async throws -> RegisteredClientSecret?
     /// Forgets what is kept for `providerID`.
     func remove(for providerID: String) async throws
 }
@@ -22,4 +22,22 @@ extension RegistrationSecrets {
     public func store(_ token: String, for providerID: String, clientURI: URL?) async throws {
         try await store(token, clientSecret: nil, for: providerID, clientURI: clientURI)
     }
+}
+
+/// A client secret an authorization server issued at registration (RFC 7591 §3.2.1), with the
+/// issuer and client id it was issued for: it is sent for that client at that issuer only,
+/// whatever config.json says later (docs/security.md).
+public struct RegisteredClientSecret: Sendable, Equatable {
+    public var secret: String
+    public var issuer: String
+    public var clientID: String
+
+    public init(secret: String, issuer: String, clientID: String) {
+        self.secret = secret
+        self.issuer = issuer
+        self.clientID = clientID
+    }
+
+    /// Whether it was issued to the client `clientID`, at `issuer` (a provider's configuration).
+    public func belongs(issuer: String?, clientID: String?) -> Bool { issuer == self.issuer && clientID == self.clientID }
 }

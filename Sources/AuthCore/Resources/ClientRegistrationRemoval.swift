@@ -25,7 +25,12 @@ public struct ClientRegistrationRemoval: Sendable {
     /// Deletes the registration at the registration client URI kept with its token — the one
     /// checked at registration, never the one config.json names now (docs/security.md).
     public func remove(_ config: ProviderConfig) async -> Outcome {
-        guard let token = try? await secrets.token(for: config.id) else { return .notRegistered }
+        guard let token = try? await secrets.token(for: config.id) else {
+            // No registration access token (the MCP SDKs' servers issue none): a client secret
+            // kept for the client goes with its provider all the same.
+            try? await secrets.remove(for: config.id)
+            return .notRegistered
+        }
         guard let uri = try? await secrets.clientURI(for: config.id) else {
             try? await secrets.remove(for: config.id)
             return config.registrationClientURI == nil ? .notRegistered : .unbound

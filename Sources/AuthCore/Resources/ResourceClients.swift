@@ -108,14 +108,17 @@ public struct ResourceClients: Sendable {
         if let configured = clients.first(where: { ($0.registeredFor ?? []).contains(resource.description) }) ?? clients.first {
             // A client the server no longer knows (`invalid_client` to a refresh): register again.
             if configured.clientRefusedAt != nil, configured.registeredDynamically {
-                return try await register(configured, at: server, replacing: true)
+                return try await reregister(configured, at: server, for: resource)
             }
             // A registered secret expired, or lost (a keystore moved aside): register again.
             if configured.hasRegisteredSecret {
                 let kept = try await secrets.clientSecret(for: configured.id)
-                // A minute early: the sign-in that follows takes time.
-                if kept == nil || configured.registeredSecretExpired(at: clock.now(), margin: 60) {
-                    return try await register(configured, at: server, replacing: true)
+                // A minute early: the sign-in that follows takes time. A secret of another client
+                // or issuer (config.json changed, a backup restored) is as good as lost.
+                if kept?.belongs(issuer: configured.issuer, clientID: configured.clientID) != true
+                    || configured.registeredSecretExpired(at: clock.now(), margin: 60)
+                {
+                    return try await reregister(configured, at: server, for: resource)
                 }
             }
             return Client(config: configured, registered: false)
@@ -137,6 +140,16 @@ public struct ResourceClients: Sendable {
             return Client(config: config, registered: true)
         }
         return try await register(config, at: server, replacing: false)
+    }
+
+    /// `configured` registered again under its name. It stays a borrowed provider for a resource
+    /// it was not registered for (`Client.isBorrowed`: the person's consent is asked as before).
+    private func reregister(_ configured: ProviderConfig, at server: AuthorizationServerMetadata, for resource: ResourceIdentifier)
+        async throws -> Client
+    {
+        var client = try await register(configured, at: server, replacing: true)
+        client.registered = (configured.registeredFor ?? []).contains(resource.description)
+        return client
     }
 
     /// Registers authctl (RFC 7591) as `config` at `server` and saves it: a new provider, or
@@ -168,7 +181,11 @@ public struct ResourceClients: Sendable {
         let keep = {
             guard registered.registrationAccessToken != nil || registered.clientSecret != nil || replacing else { return }
             try await secrets.store(
-                registered.registrationAccessToken, clientSecret: registered.clientSecret, for: config.id,
+                registered.registrationAccessToken,
+                clientSecret: registered.clientSecret.map {
+                    RegisteredClientSecret(secret: $0, issuer: issuer, clientID: registered.clientID)
+                },
+                for: config.id,
                 clientURI: registered.registrationClientURI)
         }
         if replacing { try await keep() }

@@ -77,12 +77,15 @@ struct ClientAuthenticator: Sendable {
                 "the client secret that \(Sanitize.text(config.issuer ?? "?", limit: 100)) issued to \(config.id) has expired. Sign in again, which registers authctl anew: \(command: .login, "\(resource)")"
             )
         }
-        guard let secret = try await registrations?.clientSecret(for: config.id), !secret.isEmpty else {
+        // Only to the client and issuer it was issued for: config.json may have changed since.
+        guard let kept = try await registrations?.clientSecret(for: config.id),
+            kept.belongs(issuer: config.issuer, clientID: config.clientID), !kept.secret.isEmpty
+        else {
             throw AuthError.notConfigured(
-                "the client secret that \(Sanitize.text(config.issuer ?? "?", limit: 100)) issued to \(config.id) is not in the keystore (it was moved aside or restored from a backup). Sign in again, which registers authctl anew: \(command: .login, "\(resource)")"
+                "the keystore holds no client secret that \(Sanitize.text(config.issuer ?? "?", limit: 100)) issued to \(config.id)'s client (it was moved aside or restored from a backup, or config.json now names another issuer or client), so nothing was sent. Sign in again, which registers authctl anew: \(command: .login, "\(resource)")"
             )
         }
-        return method == "client_secret_post" ? .post(secret: secret) : .basic(secret: secret)
+        return method == "client_secret_post" ? .post(secret: kept.secret) : .basic(secret: kept.secret)
     }
 
     /// A workload's authentication, read now from where its record points.

@@ -150,8 +150,8 @@ sleep 9
 set +e
 "$authctl" token --resource "$expiring" --min-ttl 600 >/dev/null 2>"$work/expired.err"; status=$?
 set -e
-check "refresh after the secret expired: exit 7, naming the expiry and the login that registers again" \
-    sh -c "test $status -eq 7 && grep -q 'has expired' '$work/expired.err' && grep -qF 'authctl login $expiring' '$work/expired.err'"
+check "refresh after the secret expired: exit 4, nothing sent, naming the expiry and the login that registers again" \
+    sh -c "test $status -eq 4 && grep -q 'has expired' '$work/expired.err' && grep -qF 'authctl login $expiring' '$work/expired.err'"
 check "login again registers anew, under the same name, and the new grant works" \
     sh -c "'$authctl' login '$expiring' --browser-command '$browser' --timeout 60 >/dev/null 2>'$work/expiring-again.err' \
         && grep -q 'Registered authctl' '$work/expiring-again.err' \

@@ -14,7 +14,7 @@ public struct KeystoreRegistrationSecrets: RegistrationSecrets {
         self.legacyPath = legacyPath
     }
 
-    public func store(_ token: String?, clientSecret: String?, for providerID: String, clientURI: URL?) async throws {
+    public func store(_ token: String?, clientSecret: RegisteredClientSecret?, for providerID: String, clientURI: URL?) async throws {
         try await migrate()
         try await keystore.update {
             $0.registrationTokens[providerID] = token
@@ -23,7 +23,7 @@ public struct KeystoreRegistrationSecrets: RegistrationSecrets {
         }
     }
 
-    public func clientSecret(for providerID: String) async throws -> String? {
+    public func clientSecret(for providerID: String) async throws -> RegisteredClientSecret? {
         try keystore.read().registeredClientSecrets[providerID]
     }
 

@@ -41,7 +41,9 @@ struct KeystoreFile: Codable, Equatable {
             : registered.map {
                 KeystoreRecord.Registration(
                     providerId: $0, registrationAccessToken: state.registrationTokens[$0],
-                    registrationClientUri: state.registrationClientURIs[$0], clientSecret: state.registeredClientSecrets[$0])
+                    registrationClientUri: state.registrationClientURIs[$0], clientSecret: state.registeredClientSecrets[$0]?.secret,
+                    clientSecretIssuer: state.registeredClientSecrets[$0]?.issuer,
+                    clientSecretClientId: state.registeredClientSecrets[$0]?.clientID)
             }
     }
 
@@ -76,7 +78,7 @@ struct KeystoreFile: Codable, Equatable {
         for registration in registrations ?? [] {
             if let token = registration.registrationAccessToken { state.registrationTokens[registration.providerId] = token }
             if let uri = registration.registrationClientUri { state.registrationClientURIs[registration.providerId] = uri }
-            if let secret = registration.clientSecret { state.registeredClientSecrets[registration.providerId] = secret }
+            if let secret = registration.registeredClientSecret { state.registeredClientSecrets[registration.providerId] = secret }
         }
         return state
     }

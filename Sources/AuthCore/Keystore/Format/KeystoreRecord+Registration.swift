@@ -12,11 +12,18 @@ extension KeystoreRecord {
         var registrationClientUri: String? = nil
         var clientSecret: String? = nil
         var sealedClientSecret: String? = nil
+        /// The issuer and client id the secret was issued for: readable, and in a sealed
+        /// keystore part of the sealed secret's place.
+        var clientSecretIssuer: String? = nil
+        var clientSecretClientId: String? = nil
 
         init(
             providerId: String, registrationAccessToken: String?, sealed: String? = nil, registrationClientUri: String? = nil,
-            clientSecret: String? = nil, sealedClientSecret: String? = nil
+            clientSecret: String? = nil, sealedClientSecret: String? = nil, clientSecretIssuer: String? = nil,
+            clientSecretClientId: String? = nil
         ) {
+            self.clientSecretIssuer = clientSecretIssuer
+            self.clientSecretClientId = clientSecretClientId
             self.providerId = providerId
             self.registrationAccessToken = registrationAccessToken
             self.sealed = sealed
@@ -27,14 +34,24 @@ extension KeystoreRecord {
 
         /// The sealed token's place: the provider id, and the client URI when one is recorded.
         var place: SealedPlace { .registration(providerID: providerId, clientURI: registrationClientUri) }
-        var clientSecretPlace: SealedPlace { .registeredClientSecret(providerID: providerId) }
+        var clientSecretPlace: SealedPlace {
+            .registeredClientSecret(providerID: providerId, issuer: clientSecretIssuer ?? "", clientID: clientSecretClientId ?? "")
+        }
+
+        /// The secret with what it was issued for; nil when there is none (or it is still sealed).
+        var registeredClientSecret: RegisteredClientSecret? {
+            guard let clientSecret, let clientSecretIssuer, let clientSecretClientId else { return nil }
+            return RegisteredClientSecret(secret: clientSecret, issuer: clientSecretIssuer, clientID: clientSecretClientId)
+        }
 
         /// Whether each secret is where a file of this kind keeps it, and there is one at least.
         func isShaped(sealed isSealed: Bool) -> Bool {
             let token = isSealed ? registrationAccessToken == nil : sealed == nil
             let secret = isSealed ? clientSecret == nil : sealedClientSecret == nil
             let any = registrationAccessToken != nil || sealed != nil || clientSecret != nil || sealedClientSecret != nil
-            return token && secret && any
+            // A secret names what it was issued for.
+            let named = (clientSecret == nil && sealedClientSecret == nil) || (clientSecretIssuer != nil && clientSecretClientId != nil)
+            return token && secret && any && named
         }
 
         func sealing(with key: DataKey) throws -> Registration {

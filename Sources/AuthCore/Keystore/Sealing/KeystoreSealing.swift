@@ -176,8 +176,9 @@ struct SealedPlace: Equatable, Sendable {
     }
 
     /// `registrations[providerId]`: the client secret the registration issued (docs/resources.md).
-    static func registeredClientSecret(providerID: String) -> SealedPlace {
-        SealedPlace(parts: ["registration", providerID, "clientSecret"])
+    /// Bound to the issuer and client id it was issued for.
+    static func registeredClientSecret(providerID: String, issuer: String, clientID: String) -> SealedPlace {
+        SealedPlace(parts: ["registration", providerID, "clientSecret", issuer, clientID])
     }
 
     /// A value that may be absent, told apart from any present one.

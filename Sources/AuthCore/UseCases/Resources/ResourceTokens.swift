@@ -147,6 +147,12 @@ public struct ResourceTokens: Sendable {
                 "the provider \(grant.providerID) now names another issuer than the one that issued the token for \(grant.resource); authctl will not send its refresh token there. Sign in again: \(command: .login, "\(grant.resource)")"
             )
         }
+        // A registered secret that expired: nothing is sent; a new sign-in registers again.
+        if config.registeredSecretExpired(at: clock.now()) {
+            throw AuthError.invalidCredential(
+                "the client secret that \(Sanitize.text(grant.issuer, limit: 100)) issued to \(grant.providerID) has expired, so the token for \(grant.resource) was not refreshed. Sign in again, which registers authctl anew: \(command: .login, "\(grant.resource)")",
+                details: ["resource": .string(grant.resource)])
+        }
         // A DPoP-bound grant refreshes with a proof of its key; its new tokens are bound to it too.
         guard let proof = current.refreshProof else {
             throw AuthError.dpopKeyMissing(

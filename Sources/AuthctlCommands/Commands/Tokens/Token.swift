@@ -297,7 +297,10 @@ struct TokenInvocation: Equatable, WiredCommand {
         if let bytes = TokenOutputBytes.headersJSON(authorization: authorization, dpop: dpop) { return Data(bytes) }
         var headers: [String: JSONValue] = ["Authorization": .string(authorization)]
         if let dpop { headers["DPoP"] = .string(dpop) }
-        return Output.jsonDocument(.object(headers))
+        // One line, as the plain case: compact, keys sorted.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return ((try? encoder.encode(JSONValue.object(headers))) ?? Data("{}".utf8)) + Data("\n".utf8)
     }
 
     /// What `authctl token` prints for `output`, in the format asked; `proof` is the DPoP
