@@ -374,12 +374,21 @@ if corpus:
         future = re.sub(rb'("expiresAt" *: *")[0-9T:Z-]{20}"', rb'\g<1>2099-12-31T23:59:59Z"', data)
         for variant, raw in (("", data), ("future-", future)):
             path = place(f"corpus-{variant}{name}", raw=raw)
-            for args in (["token"], ["token", "--min-ttl", "0"], ["token", "--format", "kubectl-exec"]):
+            # git-credential get (issue 37) for the current user's first provider, git announcing authtype.
+            try:
+                document = json.loads(data)
+                current = [u for u in document["users"] if u["uid"] == document["currentUid"]][0]
+                provider = current["providerData"][0]["providerId"]
+            except Exception:
+                provider = "oidc.bench"
+            git = b"capability[]=authtype\nprotocol=https\nhost=git.example.com\n\n"
+            for args, stdin in ((["token"], b""), (["token", "--min-ttl", "0"], b""), (["token", "--format", "kubectl-exec"], b""),
+                                (["git-credential", provider, "get"], git)):
                 case = f"corpus {variant}{name}: {' '.join(args)}"
                 if not write_expected and case not in expected:
                     failures.append(f"{case}: {expected_path} does not say whether the front answers it")
                 before = answered
-                check(case, args + ["--keystore", path], expect=expected.get(case))
+                check(case, args + ["--keystore", path], expect=expected.get(case), stdin=stdin)
                 corpus_answered += answered - before
                 written.append(("answer" if answered > before else "hand over") + "\t" + case)
     if corpus_answered == 0:
