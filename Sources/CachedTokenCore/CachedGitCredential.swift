@@ -84,7 +84,7 @@ public enum CachedGitCredential {
 
     /// The bytes `get` prints for `provider` (its stored form) from `user` at `now`; nil: the
     /// full program's (another destination, no such identity, no valid bearer token, DPoP,
-    /// a token type other than Bearer, or a username the front does not read).
+    /// a token type other than Bearer, or a username that is not printable ASCII).
     public static func answer(_ description: Description, provider: String, user: CachedUser, now: Double) -> [UInt8]? {
         guard isAllowedDestination(description) else { return nil }
         var request = CachedTokenRequest()
@@ -101,9 +101,13 @@ public enum CachedGitCredential {
         if description.announces("authtype") {
             text = "capability[]=authtype\nauthtype=Bearer\ncredential=" + token + "\nephemeral=true\n"
         } else {
-            // The username line needs the record's email: the full program's unless git sent one.
-            guard description["username"] != nil else { return nil }
-            text = "password=" + token + "\n"
+            // `GitCredential.get`'s username: the profile's email, the user's, the federated id, the uid.
+            if description["username"] == nil {
+                let username = identity.email ?? user.email ?? identity.federatedId
+                guard CachedTokenRequest.isPrintableASCII(username) else { return nil }
+                text = "username=" + username + "\n"
+            }
+            text += "password=" + token + "\n"
         }
         if let expiresAt = tokens.expiresAt {
             guard expiresAt.isFinite else { return nil }

@@ -85,6 +85,8 @@ for name, stdin in [("authtype", authtype),
                     ("authtype, path and wwwauth", b"capability[]=authtype\nprotocol=https\nhost=git.example.com\npath=a/b.git\nwwwauth[]=Bearer realm=\"x\"\n\n"),
                     ("authtype at the end of input", b"protocol=https\nhost=git.example.com\ncapability[]=authtype\n"),
                     ("authtype, bytes after the blank line", authtype + b"protocol=http\nrest\xff"),
+                    ("no username, no authtype (the profile's email)", b"protocol=https\nhost=git.example.com\n\n"),
+                    ("authtype cleared", b"capability[]=authtype\ncapability[]=\nprotocol=https\nhost=git.example.com\n\n"),
                     ("username", b"protocol=https\nhost=git.example.com\nusername=me\n\n"),
                     ("empty username", b"protocol=https\nhost=git.example.com\nusername=\n\n"),
                     ("HTTPS in capitals", b"protocol=HTTPS\nhost=git.example.com\nusername=me\n\n"),
@@ -94,9 +96,7 @@ for name, stdin in [("authtype", authtype),
 check("git-credential get: --keystore first", ["git-credential", "--keystore", good, "oidc.bench", "get"], authtype, "answer")
 check("git-credential get: AUTHCTL_KEYSTORE", ["git-credential", "oidc.bench", "get"], authtype, "answer", {"AUTHCTL_KEYSTORE": good})
 # Handed over, git's stdin with it.
-for name, stdin in [("no username, no authtype (the record's email)", b"protocol=https\nhost=git.example.com\n\n"),
-                    ("authtype cleared", b"capability[]=authtype\ncapability[]=\nprotocol=https\nhost=git.example.com\n\n"),
-                    ("plain http elsewhere", b"capability[]=authtype\nprotocol=http\nhost=git.example.com\n\n"),
+for name, stdin in [("plain http elsewhere", b"capability[]=authtype\nprotocol=http\nhost=git.example.com\n\n"),
                     ("ssh", b"capability[]=authtype\nprotocol=ssh\nhost=git.example.com\n\n"),
                     ("no protocol", b"capability[]=authtype\nhost=git.example.com\n\n"),
                     ("nothing", b""), ("a blank line", b"\n"),
@@ -128,6 +128,25 @@ for name, document in [("expires within 300 s, no refresh token", with_tokens(ex
     path = place(name.replace(" ", "-").replace(",", ""), document)
     expect = "answer" if name in ("token type bearer", "no expiry") else "hand over"
     check(f"git-credential get: {name}", ["git-credential", "oidc.bench", "get", "--keystore", path], authtype, expect)
+# The username without authtype: the profile's email, else the user's, else the federated id.
+def without_emails(profile, user, federated="100000"):
+    document = json.loads(json.dumps(one))
+    record = document["users"][0]
+    record["providerData"][0]["federatedId"] = federated
+    for target, value in ((record["providerData"][0]["profile"], profile), (record, user)):
+        if value is None:
+            target.pop("email", None)
+        else:
+            target["email"] = value
+    return document
+plain = b"protocol=https\nhost=git.example.com\n\n"
+for name, document, expect in [("the user's email", without_emails(None, "u@example.com"), "answer"),
+                               ("the federated id", without_emails(None, None), "answer"),
+                               ("an empty federated id", without_emails(None, None, ""), "answer"),
+                               ("an empty profile email", without_emails("", "u@example.com"), "answer"),
+                               ("a non-ASCII email", without_emails("\u00fc@example.com", None), "hand over")]:
+    path = place("username-" + name.replace(" ", "-").replace("'", ""), document)
+    check(f"git-credential get, username from {name}", ["git-credential", "oidc.bench", "get", "--keystore", path], plain, expect)
 check("git-credential get: a keystore others may read", get[:3] + ["--keystore", place("0644", one, 0o644)], authtype, "hand over")
 
 shutil.rmtree(root, ignore_errors=True)
