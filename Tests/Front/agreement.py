@@ -442,7 +442,11 @@ for args, stdin in [(["--version"], b""), (["version", "--json"], b""), (["statu
                     (["exec", "--keystore", good, "--", "printf", "%s|", "a b", "ü", "*", ""], b""),
                     (["exec", "--keystore", good, "--", "cat"], b"from stdin\n\xff\n"),
                     (["frobnicate", "ünïcode"], b""), ([], b""), (["token", "oidc.ü"], b""),
-                    (["git-credential", "get"], b"protocol=https\nhost=example.com\n\n")]:
+                    (["git-credential", "get"], b"protocol=https\nhost=example.com\n\n"),
+                    # Formats and options the front does not know (issue 37: headers-json is the full program's).
+                    (["token", "--keystore", good, "--format", "headers-json"], b""),
+                    (["token", "--keystore", good, "--format=headers-json"], b""),
+                    (["token", "--keystore", good, "--resource", "https://api.example.com/", "--format", "header"], b"")]:
     reference = check(f"passes through: {args}", args, stdin=stdin, expect="hand over")
     if args[:1] == ["exec"] and "exit 7" in args and reference[0] != 7:
         failures.append(f"exec -- sh -c 'exit 7' gave {reference[0]}, not 7")
