@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `authctl git-credential PROVIDER get` answered by the front (issue 37, docs/front.md) against
-# `git credential-cache get` (git's own in-memory cache: the target is ≤ 1.0× it) and against
-# the full program answering it (what ran before issue 37: the front handed every
-# git-credential over), paired (bench/measure-paired.py: one of each in turn, RUNS rounds),
+# `git credential-cache get` (git's own in-memory cache: the target is ≤ 1.0× it), against
+# the full program answering it directly, and against the front handing it over (what ran
+# before issue 37, when the front handed every git-credential over: `--keystore=PATH`, a form
+# the front leaves to the full program, gives the same answer through the hand-over), paired (bench/measure-paired.py: one of each in turn, RUNS rounds),
 # installed as the packages install it (the front as bin/authctl, the stripped release full
 # program as lib/authctl/authctl), a keystore of 1 user with a valid token, git announcing
 # `capability[]=authtype`. Then instruction counts (callgrind, when valgrind is installed) and
@@ -44,7 +45,8 @@ json() { python3 -c 'import json,sys; print(json.dumps(sys.argv[1:]))' "$@"; }
 python3 bench/measure-paired.py "$runs" \
     "git-credential-cache=$(json "<$work/get" git credential-cache --socket "$socket" get)" \
     "authctl-front=$(json "<$work/get" "$authctl" "${args[@]}")" \
-    "full-program=$(json "<$work/get" "$full" "${args[@]}")" |
+    "full-program=$(json "<$work/get" "$full" "${args[@]}")" \
+    "handed-over=$(json "<$work/get" "$authctl" git-credential oidc.bench get "--keystore=$work/ks/keystore.json")" |
     python3 -c '
 import json, sys
 for name, r in json.load(sys.stdin).items():
