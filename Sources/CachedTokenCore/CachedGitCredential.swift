@@ -48,7 +48,7 @@ public enum CachedGitCredential {
         var start = 0
         while start < bytes.count {
             guard let end = bytes[start...].firstIndex(of: 10) else { return nil }  // a last line without its newline
-            if end == start { return description }  // the blank line
+            if end == start { return description.attributes.isEmpty ? nil : description }  // the blank line
             let line = bytes[start..<end]
             total += line.count + 1
             guard line.count <= 8_192, total <= 65_536, line.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }),
@@ -58,7 +58,7 @@ public enum CachedGitCredential {
                 (String(decoding: line[..<equals], as: UTF8.self), String(decoding: line[(equals + 1)...], as: UTF8.self)))
             start = end + 1
         }
-        // The end of input after whole lines; none at all: the full program's (it refuses it).
+        // The end of input after whole lines. No line at all: the full program's (it refuses it).
         return description.attributes.isEmpty ? nil : description
     }
 
