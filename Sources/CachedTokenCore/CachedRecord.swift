@@ -46,21 +46,26 @@ public struct CachedIdentity {
     public var issuer: String
     public var federatedId: String
     public var tokens: CachedTokens?
+    /// The profile's `email` (git-credential's username).
+    public var email: String? = nil
 }
 
 public struct CachedUser {
     public var uid: String
     public var lastProviderId: String?
     public var providerData: [CachedIdentity]
+    /// `email` (git-credential's username when the identity's profile has none).
+    public var email: String? = nil
 
     public static func read(_ reader: inout KeystoreRecordReader) -> CachedUser? {
         var seen = SeenKeys()
-        var uid: String?, lastProviderId: String?, providerData: [CachedIdentity]?
+        var uid: String?, lastProviderId: String?, providerData: [CachedIdentity]?, email: String?
         let keys = KeystoreRecordKeys.user
         let ok = reader.object { reader, key in
             guard let index = KeystoreRecordKeys.take(key, in: keys, seen: &seen) else { return false }
             switch index {  // the table's order
             case 0: return reader.set(&uid, reader.string())  // uid
+            case 1: return reader.set(&email, reader.string())  // email
             case 8: return reader.set(&lastProviderId, reader.string())  // lastProviderId
             case 9: return reader.set(&providerData, reader.cachedIdentities())  // providerData
             case 10: return reader.string() == "person"  // kind
@@ -68,7 +73,7 @@ public struct CachedUser {
             }
         }
         guard ok, KeystoreRecordKeys.hasRequired(keys, seen), let uid, let providerData else { return nil }
-        return CachedUser(uid: uid, lastProviderId: lastProviderId, providerData: providerData)
+        return CachedUser(uid: uid, lastProviderId: lastProviderId, providerData: providerData, email: email)
     }
 }
 
@@ -100,7 +105,7 @@ extension KeystoreRecordReader {
 
     mutating func cachedIdentity() -> CachedIdentity? {
         var seen = SeenKeys()
-        var providerId: String?, issuer: String?, federatedId: String?, tokens: CachedTokens?
+        var providerId: String?, issuer: String?, federatedId: String?, tokens: CachedTokens?, email: String?
         let keys = KeystoreRecordKeys.identity
         let ok = object { reader, key in
             guard let index = KeystoreRecordKeys.take(key, in: keys, seen: &seen) else { return false }
@@ -108,7 +113,7 @@ extension KeystoreRecordReader {
             case 0: return reader.set(&providerId, reader.string())  // providerId
             case 1: return reader.set(&issuer, reader.string())  // issuer
             case 2: return reader.set(&federatedId, reader.string())  // federatedId
-            case 3: return reader.checksProfile()  // profile
+            case 3: return reader.checksProfile(email: &email)  // profile
             case 5: return reader.set(&tokens, reader.cachedTokens())  // tokens
             default: return reader.checks(keys[index].value)
             }
@@ -116,17 +121,20 @@ extension KeystoreRecordReader {
         guard ok, KeystoreRecordKeys.hasRequired(keys, seen), let providerId, let issuer, let federatedId else {
             return nil
         }
-        return CachedIdentity(providerId: providerId, issuer: issuer, federatedId: federatedId, tokens: tokens)
+        return CachedIdentity(providerId: providerId, issuer: issuer, federatedId: federatedId, tokens: tokens, email: email)
     }
 
-    /// An identity's profile, checked as the core reads it, and dropped.
-    mutating func checksProfile() -> Bool {
+    /// An identity's profile, checked as the core reads it; its `email` kept, the rest dropped.
+    mutating func checksProfile(email: inout String?) -> Bool {
         var seen = SeenKeys()
+        var found: String?
         let keys = KeystoreRecordKeys.profile
         let ok = object { reader, key in
             guard let index = KeystoreRecordKeys.take(key, in: keys, seen: &seen) else { return false }
+            if index == 0 { return reader.set(&found, reader.string()) }  // email
             return reader.checks(keys[index].value)
         }
+        email = found
         return ok && KeystoreRecordKeys.hasRequired(keys, seen)
     }
 

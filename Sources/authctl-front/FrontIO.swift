@@ -46,6 +46,12 @@ func directoryAndName(_ path: String) -> (directory: String, name: String)? {
 /// The access token `authctl token` prints for `request` from the keystore at `path`, with
 /// its newline; nil whenever the full program might do anything else.
 func cachedToken(_ request: CachedTokenRequest, keystorePath path: String, keyFile keyFileVariable: String?) -> [UInt8]? {
+    guard let user = cachedUser(keystorePath: path, keyFile: keyFileVariable), let now = nowSeconds() else { return nil }
+    return CachedTokenAnswer.bytes(request, user: user, now: now)
+}
+
+/// The current user's record, read (and opened) as `token` reads it; nil: the full program's.
+func cachedUser(keystorePath path: String, keyFile keyFileVariable: String?) -> CachedUser? {
     guard let (directoryPath, name) = directoryAndName(path) else { return nil }
     // SafeFile's checks: a directory of ours or root's that no one else may write to, a
     // regular file (no symbolic link) of ours that no one else may read or write.
@@ -103,9 +109,14 @@ func cachedToken(_ request: CachedTokenRequest, keystorePath path: String, keyFi
         guard let opened else { return nil }
         user = opened
     }
+    return user
+}
+
+/// Seconds since 1970, now.
+func nowSeconds() -> Double? {
     var now = timespec()
     guard clock_gettime(CLOCK_REALTIME, &now) == 0 else { return nil }
-    return CachedTokenAnswer.bytes(request, user: user, now: Double(now.tv_sec) + Double(now.tv_nsec) / 1e9)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 
 /// The bytes `range` of the file open at `fd` (`SafeFile.read(_:range:)`); nil when the

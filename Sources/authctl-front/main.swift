@@ -14,6 +14,9 @@ import FrontLibc
 
 @_cdecl("main")
 func frontMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+    if argc > 1, let first = argv[1], strcmp(first, "git-credential") == 0, let status = gitCredential(argc, argv) {
+        return status
+    }
     if let token = answer(argc, argv) {
         if writeAll(token) { return 0 }
     }

@@ -377,12 +377,21 @@ if corpus:
         future = re.sub(rb'("expiresAt" *: *")[0-9T:Z-]{20}"', rb'\g<1>2099-12-31T23:59:59Z"', data)
         for variant, raw in (("", data), ("future-", future)):
             path = place(f"corpus-{variant}{name}", raw=raw)
-            for args in (["token"], ["token", "--min-ttl", "0"], ["token", "--format", "kubectl-exec"]):
+            # git-credential get (issue 37) for the current user's first provider, git announcing authtype.
+            try:
+                document = json.loads(data)
+                current = [u for u in document["users"] if u["uid"] == document["currentUid"]][0]
+                provider = current["providerData"][0]["providerId"]
+            except Exception:
+                provider = "oidc.bench"
+            git = b"capability[]=authtype\nprotocol=https\nhost=git.example.com\n\n"
+            for args, stdin in ((["token"], b""), (["token", "--min-ttl", "0"], b""), (["token", "--format", "kubectl-exec"], b""),
+                                (["git-credential", provider, "get"], git)):
                 case = f"corpus {variant}{name}: {' '.join(args)}"
                 if not write_expected and case not in expected:
                     failures.append(f"{case}: {expected_path} does not say whether the front answers it")
                 before = answered
-                check(case, args + ["--keystore", path], expect=expected.get(case))
+                check(case, args + ["--keystore", path], expect=expected.get(case), stdin=stdin)
                 corpus_answered += answered - before
                 written.append(("answer" if answered > before else "hand over") + "\t" + case)
     if corpus_answered == 0:
@@ -436,7 +445,10 @@ for args, stdin in [(["--version"], b""), (["version", "--json"], b""), (["statu
                     (["exec", "--keystore", good, "--", "printf", "%s|", "a b", "ü", "*", ""], b""),
                     (["exec", "--keystore", good, "--", "cat"], b"from stdin\n\xff\n"),
                     (["frobnicate", "ünïcode"], b""), ([], b""), (["token", "oidc.ü"], b""),
-                    (["git-credential", "get"], b"protocol=https\nhost=example.com\n\n")]:
+                    (["git-credential", "get"], b"protocol=https\nhost=example.com\n\n"),
+                    # Options the front does not know (a resource's grant is the full program's; headers-json is
+                    # answered: the hot path's cases above).
+                    (["token", "--keystore", good, "--resource", "https://api.example.com/", "--format", "header"], b"")]:
     reference = check(f"passes through: {args}", args, stdin=stdin, expect="hand over")
     if args[:1] == ["exec"] and "exit 7" in args and reference[0] != 7:
         failures.append(f"exec -- sh -c 'exit 7' gave {reference[0]}, not 7")

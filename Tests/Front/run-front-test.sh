@@ -17,5 +17,7 @@ rm -f "$corpus.log"
 count="$(ls "$corpus" | wc -l)"
 [[ "$count" -ge 20 ]] || { echo "front: only $count keystores written by KeystoreCorpusExportTests" >&2; exit 1; }
 python3 Tests/Front/agreement.py "$front" "$core" "$corpus"
+# git-credential get (issue 37): git's descriptions, answered and handed over with their stdin.
+python3 Tests/Front/git-agreement.py "$front" "$core"
 # What the front leaves in its memory after opening a sealed keystore (gdb; skipped without it).
 python3 Tests/Front/memory.py "$front" "$core"

@@ -39,3 +39,42 @@ int CCryptoBoringSSL_EVP_AEAD_CTX_open(const front_EVP_AEAD_CTX *ctx, uint8_t *o
                                        const uint8_t *nonce, size_t nonce_len, const uint8_t *in, size_t in_len,
                                        const uint8_t *ad, size_t ad_len);
 void CCryptoBoringSSL_EVP_AEAD_CTX_free(front_EVP_AEAD_CTX *ctx);
+
+// git-credential (FrontGit.swift): git's description, read from stdin to decide, handed to the
+// full program on a new stdin holding the very bytes read (a pipe filled before the exec; a
+// child writes what does not fit). 0, or -1 (errno set) when stdin could not be replaced.
+#include <sys/types.h>
+#ifndef F_SETPIPE_SZ
+#define F_SETPIPE_SZ 1031
+#define F_GETPIPE_SZ 1032
+#endif
+static inline int front_write_all(int fd, const unsigned char *bytes, size_t count) {
+    while (count > 0) {
+        ssize_t written = write(fd, bytes, count);
+        if (written < 0 && errno == EINTR) continue;
+        if (written <= 0) return -1;
+        bytes += written;
+        count -= (size_t)written;
+    }
+    return 0;
+}
+static inline int front_replay_stdin(const unsigned char *bytes, size_t count) {
+    int fds[2];
+    if (pipe(fds) != 0) return -1;
+    if (count > 65536) (void)fcntl(fds[1], F_SETPIPE_SZ, (int)count);
+    int capacity = fcntl(fds[1], F_GETPIPE_SZ);
+    if (capacity >= 0 && (size_t)capacity >= count) {
+        if (front_write_all(fds[1], bytes, count) != 0) { close(fds[0]); close(fds[1]); return -1; }
+    } else {
+        pid_t child = fork();
+        if (child < 0) { close(fds[0]); close(fds[1]); return -1; }
+        if (child == 0) {
+            close(fds[0]);
+            _exit(front_write_all(fds[1], bytes, count) == 0 ? 0 : 1);
+        }
+    }
+    close(fds[1]);
+    if (dup2(fds[0], 0) < 0) { close(fds[0]); return -1; }
+    if (fds[0] != 0) close(fds[0]);
+    return 0;
+}
