@@ -51,15 +51,9 @@ struct GitCredentialRequest {
 /// The exit status of `git-credential … get` when the front takes it (answered, or handed over
 /// with stdin replayed); nil when it is not such a command (nothing read).
 func gitCredential(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32? {
-    var arguments: [String] = []
-    var index = 1
-    while index < Int(argc) {
-        guard let pointer = argv[index], let argument = plainText(pointer) else { return nil }
-        arguments.append(argument)
-        index += 1
-    }
-    guard let request = GitCredentialRequest.parse(arguments) else { return nil }
-    guard let user = gitCredentialUser(request) else { return nil }
+    guard let arguments = plainArguments(argc, argv), let request = GitCredentialRequest.parse(arguments),
+        let user = currentUserRecord(keystore: request.keystore, config: request.config)
+    else { return nil }
     // Decided all it could: now git's description.
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 4_096)
@@ -92,25 +86,4 @@ func gitCredential(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePoin
         return 1
     }
     return handOver(argv)
-}
-
-/// The current user's record when nothing else chooses the user and the files are the front's
-/// to read (as `answer` in main.swift decides for `token`).
-func gitCredentialUser(_ request: GitCredentialRequest) -> CachedUser? {
-    for name in ["AUTHCTL_USER", "AUTHCTL_KEYSTORE_PASSPHRASE", "AUTHCTL_KEYSTORE_KEYRING"] {
-        if let value = getenv(name), value[0] != 0 { return nil }
-    }
-    var keyFile: String?
-    if let value = getenv("AUTHCTL_KEYSTORE_KEY_FILE"), value[0] != 0 {
-        guard let text = plainText(value) else { return nil }
-        keyFile = text
-    }
-    guard
-        let keystorePath = resolvedPath(
-            request.keystore, variable: "AUTHCTL_KEYSTORE", xdg: "XDG_DATA_HOME", fallback: ".local/share", file: "keystore.json"),
-        let configPath = resolvedPath(
-            request.config, variable: "AUTHCTL_CONFIG", xdg: "XDG_CONFIG_HOME", fallback: ".config", file: "config.json"),
-        !configMayHoldRules(configPath)
-    else { return nil }
-    return cachedUser(keystorePath: keystorePath, keyFile: keyFile)
 }

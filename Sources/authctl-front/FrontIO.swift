@@ -43,13 +43,6 @@ func directoryAndName(_ path: String) -> (directory: String, name: String)? {
     return (head, String(decoding: bytes[(slash + 1)...], as: UTF8.self))
 }
 
-/// The access token `authctl token` prints for `request` from the keystore at `path`, with
-/// its newline; nil whenever the full program might do anything else.
-func cachedToken(_ request: CachedTokenRequest, keystorePath path: String, keyFile keyFileVariable: String?) -> [UInt8]? {
-    guard let user = cachedUser(keystorePath: path, keyFile: keyFileVariable), let now = nowSeconds() else { return nil }
-    return CachedTokenAnswer.bytes(request, user: user, now: now)
-}
-
 /// The current user's record, read (and opened) as `token` reads it; nil: the full program's.
 func cachedUser(keystorePath path: String, keyFile keyFileVariable: String?) -> CachedUser? {
     guard let (directoryPath, name) = directoryAndName(path) else { return nil }

@@ -25,6 +25,15 @@ func frontMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<
 
 /// The bytes `authctl token` prints for this command line, or nil when the front does not answer it.
 func answer(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> [UInt8]? {
+    guard let arguments = plainArguments(argc, argv), let request = CachedTokenRequest.parse(arguments),
+        let user = currentUserRecord(keystore: request.keystore, config: request.config), let now = nowSeconds()
+    else { return nil }
+    return CachedTokenAnswer.bytes(request, user: user, now: now)
+}
+
+/// The command line after the program's name when every argument is printable ASCII; nil
+/// for anything else (the full program's).
+func plainArguments(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> [String]? {
     var arguments: [String] = []
     var index = 1
     while index < Int(argc) {
@@ -32,7 +41,13 @@ func answer(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CCh
         arguments.append(argument)
         index += 1
     }
-    guard let request = CachedTokenRequest.parse(arguments) else { return nil }
+    return arguments
+}
+
+/// The current user's record from the keystore `--keystore` (or the environment) names, when
+/// nothing else chooses the user or seals the keystore and config.json holds no rules: what
+/// `token` and `git-credential get` answer from; nil: the full program's.
+func currentUserRecord(keystore: String?, config: String?) -> CachedUser? {
     // What else chooses the user or seals the keystore: the full program's to read.
     for name in ["AUTHCTL_USER", "AUTHCTL_KEYSTORE_PASSPHRASE", "AUTHCTL_KEYSTORE_KEYRING"] {
         if let value = getenv(name), value[0] != 0 { return nil }
@@ -45,12 +60,11 @@ func answer(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CCh
     }
     guard
         let keystorePath = resolvedPath(
-            request.keystore, variable: "AUTHCTL_KEYSTORE", xdg: "XDG_DATA_HOME", fallback: ".local/share", file: "keystore.json"),
-        let configPath = resolvedPath(
-            request.config, variable: "AUTHCTL_CONFIG", xdg: "XDG_CONFIG_HOME", fallback: ".config", file: "config.json"),
+            keystore, variable: "AUTHCTL_KEYSTORE", xdg: "XDG_DATA_HOME", fallback: ".local/share", file: "keystore.json"),
+        let configPath = resolvedPath(config, variable: "AUTHCTL_CONFIG", xdg: "XDG_CONFIG_HOME", fallback: ".config", file: "config.json"),
         !configMayHoldRules(configPath)
     else { return nil }
-    return cachedToken(request, keystorePath: keystorePath, keyFile: keyFile)
+    return cachedUser(keystorePath: keystorePath, keyFile: keyFile)
 }
 
 /// A C string of printable ASCII as a String; nil for anything else (the full program's).
