@@ -57,7 +57,7 @@ struct ResourceClientsTests {
                 #"{"version": 1, "providers": {"oidc.mine": {"id": "oidc.mine", "clientId": "c", "issuer": "https://as.example"}}}"#.utf8))
         let transport = registrar()
         let client = try await ResourceClients(
-            configStore: ConfigStore(storage: storage), transport: transport, secrets: MemoryRegistrationSecrets()
+            configStore: ConfigStore(storage: storage), transport: transport, secrets: MemoryRegistrationSecrets(), clock: FixedClock()
         )
         .client(for: try server(), resource: try Self.resource, clientMetadataURL: nil)
         #expect(client.config.id == "oidc.mine" && !client.registered)
@@ -73,8 +73,10 @@ struct ResourceClientsTests {
                 #"{"version": 1, "providers": {"oidc.as-example": {"id": "oidc.as-example", "clientId": "c", "issuer": "https://elsewhere.example"}}}"#
                     .utf8))
         let secrets = MemoryRegistrationSecrets()
-        let client = try await ResourceClients(configStore: ConfigStore(storage: storage), transport: registrar(), secrets: secrets)
-            .client(for: try server(), resource: try Self.resource, clientMetadataURL: nil)
+        let client = try await ResourceClients(
+            configStore: ConfigStore(storage: storage), transport: registrar(), secrets: secrets, clock: FixedClock()
+        )
+        .client(for: try server(), resource: try Self.resource, clientMetadataURL: nil)
         #expect(client.registered)
         #expect(client.config.id == "oidc.as-example-2")
         #expect(client.config.clientID == "dyn-1" && client.config.issuer == "https://as.example")
@@ -92,7 +94,8 @@ struct ResourceClientsTests {
     func exactRedirectURI() async throws {
         let transport = registrar()
         let client = try await ResourceClients(
-            configStore: ConfigStore(storage: InMemoryConfigStorage()), transport: transport, secrets: MemoryRegistrationSecrets()
+            configStore: ConfigStore(storage: InMemoryConfigStorage()), transport: transport, secrets: MemoryRegistrationSecrets(),
+            clock: FixedClock()
         ).client(for: try server(), resource: try Self.resource, clientMetadataURL: nil)
         let sent = try #require(transport.requests.first?.body)
         let body = try #require(JSONValue.object(from: sent))
@@ -113,7 +116,8 @@ struct ResourceClientsTests {
     func clientMetadataDocument() async throws {
         let transport = registrar()
         let client = try await ResourceClients(
-            configStore: ConfigStore(storage: InMemoryConfigStorage()), transport: transport, secrets: MemoryRegistrationSecrets()
+            configStore: ConfigStore(storage: InMemoryConfigStorage()), transport: transport, secrets: MemoryRegistrationSecrets(),
+            clock: FixedClock()
         ).client(for: try server(cimd: true), resource: try Self.resource, clientMetadataURL: "https://app.example/client.json")
         #expect(client.config.clientID == "https://app.example/client.json")
         #expect(transport.requests.isEmpty)
@@ -123,7 +127,8 @@ struct ResourceClientsTests {
     func noWay() async throws {
         await #expect(throws: AuthError.self) {
             _ = try await ResourceClients(
-                configStore: ConfigStore(storage: InMemoryConfigStorage()), transport: registrar(), secrets: MemoryRegistrationSecrets()
+                configStore: ConfigStore(storage: InMemoryConfigStorage()), transport: registrar(), secrets: MemoryRegistrationSecrets(),
+                clock: FixedClock()
             ).client(for: try server(registration: false), resource: try Self.resource, clientMetadataURL: nil)
         }
     }
@@ -138,7 +143,7 @@ struct ResourceClientsTests {
                   "oidc.b": {"id": "oidc.b", "clientId": "d", "issuer": "https://as.example", "registeredFor": ["https://api.example.com/mcp"]}}}
                 """#.utf8))
         let clients = ResourceClients(
-            configStore: ConfigStore(storage: storage), transport: registrar(), secrets: MemoryRegistrationSecrets())
+            configStore: ConfigStore(storage: storage), transport: registrar(), secrets: MemoryRegistrationSecrets(), clock: FixedClock())
         let resource = try Self.resource
         let own = try await clients.client(for: try server(), resource: resource, clientMetadataURL: nil)
         #expect(own.config.id == "oidc.b" && !own.isBorrowed(for: resource))
@@ -152,7 +157,7 @@ struct ResourceClientsTests {
                 #"{"version": 1, "providers": {"oidc.corp": {"id": "oidc.corp", "clientId": "c", "issuer": "https://corp.example"}}}"#.utf8)
         )
         let clients = ResourceClients(
-            configStore: ConfigStore(storage: storage), transport: registrar(), secrets: MemoryRegistrationSecrets())
+            configStore: ConfigStore(storage: storage), transport: registrar(), secrets: MemoryRegistrationSecrets(), clock: FixedClock())
         let error = #expect(throws: AuthError.self) { try clients.configured(try ProviderID(parsing: "oidc.corp"), for: try server()) }
         #expect(error?.code == .invalidArgument)
         #expect(error?.message.contains("https://corp.example") == true && error?.message.contains("https://as.example") == true)

@@ -12,8 +12,7 @@ public struct ResourceClients: Sendable {
     /// When a registered client secret expires (`client_secret_expires_at`).
     let clock: any Clock
 
-    public init(configStore: ConfigStore, transport: any HTTPTransport, secrets: any RegistrationSecrets, clock: any Clock = SystemClock())
-    {
+    public init(configStore: ConfigStore, transport: any HTTPTransport, secrets: any RegistrationSecrets, clock: any Clock) {
         self.configStore = configStore
         self.transport = transport
         self.secrets = secrets
