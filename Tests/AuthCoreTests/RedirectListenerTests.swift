@@ -73,7 +73,16 @@ struct RedirectListenerTests {
         let first = try RedirectListener(host: "127.0.0.1", port: 0, peers: ProcNetTCPPeerLookup())
         #expect { try RedirectListener(host: "127.0.0.1", port: first.port, peers: ProcNetTCPPeerLookup()) } throws: {
             ($0 as? AuthError)?.code == .invalidArgument && ($0 as? AuthError)?.message.names(input: .listenAddress) == true
+                && ($0 as? AuthError)?.portInUse == first.port
         }
+    }
+
+    @Test("a free port is one a listener can bind, and not one in use")
+    func freePort() throws {
+        let port = try #require(RedirectListener.freePort())
+        let listener = try RedirectListener(host: "127.0.0.1", port: port, peers: ProcNetTCPPeerLookup())
+        #expect(listener.port == port)
+        #expect(RedirectListener.freePort() != port)
     }
 
     @Test("a non-loopback address is refused", arguments: ["0.0.0.0", "192.168.1.10", "example.com"])

@@ -104,6 +104,16 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
 /// The constructors of the codes whose message the failing site writes.
 extension AuthError {
     public static func invalidArgument(_ message: Message) -> AuthError { .init(.invalidArgument, message) }
+    /// The loopback listener's port is taken by another program (`details.portInUse`: the
+    /// port), so that a sign-in whose client authctl registered can register it on another.
+    public static func portInUse(_ message: Message, port: UInt16) -> AuthError {
+        .init(.invalidArgument, message, details: ["portInUse": .number(Double(port))])
+    }
+    /// The port of `portInUse`, nil for every other error.
+    public var portInUse: UInt16? {
+        guard code == .invalidArgument, case .number(let port)? = details["portInUse"] else { return nil }
+        return UInt16(exactly: port)
+    }
     public static func keystore(_ message: Message) -> AuthError { .init(.keystoreError, message) }
     /// `oauthError`: the provider's, when it refused the configuration.
     public static func notConfigured(

@@ -95,8 +95,9 @@ public final class RedirectListener: @unchecked Sendable {
             let code = errno
             Glibc.close(fd)
             if code == EADDRINUSE {
-                throw AuthError.invalidArgument(
-                    "the port \(port) on \(host) is already in use. Choose another with \(input: .listenAddress), or stop what uses it")
+                throw AuthError.portInUse(
+                    "the port \(port) on \(host) is already in use. Choose another with \(input: .listenAddress), or stop what uses it",
+                    port: port)
             }
             throw AuthError.internalError("could not listen on \(host):\(port) (errno \(code))")
         }
@@ -110,6 +111,24 @@ public final class RedirectListener: @unchecked Sendable {
     }
 
     deinit { close() }
+
+    /// A port of 127.0.0.1 that is free now: one the system chooses (bound to port 0 and read
+    /// back), for a client registered with a redirect URI that names its port. Nil when no
+    /// socket can be had.
+    public static func freePort() -> UInt16? {
+        #if canImport(Glibc)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { return nil }
+        defer { _ = Glibc.close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+        let (result, port) = bind(fd, &address) { UInt16(bigEndian: $0.sin_port) }
+        return result == 0 && port != 0 ? port : nil
+    }
 
     /// Binds `fd` to a `sockaddr_in` or `sockaddr_in6`; returns bind's result and the port
     /// actually bound (read back with getsockname, for ephemeral ports).

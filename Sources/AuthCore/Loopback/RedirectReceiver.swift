@@ -51,6 +51,13 @@ public protocol RedirectReceivers: Sendable {
     ///   - pasted: the redirect is pasted by a person (`--manual`): nothing is bound.
     ///   - address: where to listen (port 0: ephemeral).
     func open(pasted: Bool, address: ListenAddress, access: LoopbackAccess) throws -> any RedirectReceiver
+    /// A loopback port free now, for a client registered with a redirect URI that names its
+    /// port (`ResourceClients`); nil: none known, and the caller chooses one itself.
+    func freePort() -> UInt16?
+}
+
+extension RedirectReceivers {
+    public func freePort() -> UInt16? { nil }
 }
 
 /// The receivers of the executable: a `RedirectListener` on the loopback address, or what a
@@ -85,4 +92,6 @@ public struct SystemRedirectReceivers: RedirectReceivers {
                 host: address.host, port: address.port, access: access, otherUserPage: otherUserPage, peers: peers),
             clock: clock)
     }
+
+    public func freePort() -> UInt16? { RedirectListener.freePort() }
 }

@@ -11,12 +11,19 @@ public struct ResourceClients: Sendable {
     let secrets: any RegistrationSecrets
     /// When a registered client secret expires (`client_secret_expires_at`).
     let clock: any Clock
+    /// The port a registration's redirect URI names: one free now (`RedirectReceivers.freePort`);
+    /// nil: one chosen from the issuer (`registeredPort`).
+    let freePort: @Sendable () -> UInt16?
 
-    public init(configStore: ConfigStore, transport: any HTTPTransport, secrets: any RegistrationSecrets, clock: any Clock) {
+    public init(
+        configStore: ConfigStore, transport: any HTTPTransport, secrets: any RegistrationSecrets, clock: any Clock,
+        freePort: @escaping @Sendable () -> UInt16? = { nil }
+    ) {
         self.configStore = configStore
         self.transport = transport
         self.secrets = secrets
         self.clock = clock
+        self.freePort = freePort
     }
 
     public struct Client: Sendable, Equatable {
@@ -79,15 +86,18 @@ public struct ResourceClients: Sendable {
     }
 
     /// The redirect URIs registered: the loopback listener's on any port (RFC 8252 §7.3), and the
-    /// same on one port (`registeredPort`) for servers that compare redirect URIs exactly, as the
-    /// MCP Python SDK's does. The client's sign-ins use the one with the port (its `redirectUri`),
-    /// which both kinds of server take; the listener binds that port.
-    public static func registeredRedirectURIs(for issuer: String) -> [String] {
-        ["http://127.0.0.1/callback", "http://127.0.0.1:\(registeredPort(for: issuer))/callback"]
+    /// same on one port for servers that compare redirect URIs exactly, as the MCP Python SDK's
+    /// does: `port`, one free at registration, else `registeredPort`. The client's sign-ins use
+    /// the one with the port (its `redirectUri`), which both kinds of server take; the listener
+    /// binds that port, and a sign-in that finds it taken registers again on another
+    /// (`ResourceSignIn`).
+    public static func registeredRedirectURIs(for issuer: String, port: UInt16? = nil) -> [String] {
+        ["http://127.0.0.1/callback", "http://127.0.0.1:\(port.map(Int.init) ?? registeredPort(for: issuer))/callback"]
     }
 
     /// A port of the dynamic range (RFC 6335 §6: 49152…65535) chosen from the issuer (FNV-1a),
-    /// so that the same server always gets the same one and a second server most likely another.
+    /// so that the same server always gets the same one and a second server most likely another:
+    /// the port registered when no free one is known.
     public static func registeredPort(for issuer: String) -> Int {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in issuer.utf8 {
@@ -141,12 +151,14 @@ public struct ResourceClients: Sendable {
         return try await register(config, at: server, replacing: false)
     }
 
-    /// `configured` registered again under its name. It stays a borrowed provider for a resource
-    /// it was not registered for (`Client.isBorrowed`: the person's consent is asked as before).
-    private func reregister(_ configured: ProviderConfig, at server: AuthorizationServerMetadata, for resource: ResourceIdentifier)
-        async throws -> Client
-    {
-        var client = try await register(configured, at: server, replacing: true)
+    /// `configured` registered again under its name: its secret expired, its server forgot it,
+    /// or (`avoiding`) the port its redirect URI names is taken. It stays a borrowed provider for
+    /// a resource it was not registered for (`Client.isBorrowed`: the person's consent is asked
+    /// as before).
+    func reregister(
+        _ configured: ProviderConfig, at server: AuthorizationServerMetadata, for resource: ResourceIdentifier, avoiding: UInt16? = nil
+    ) async throws -> Client {
+        var client = try await register(configured, at: server, replacing: true, avoiding: avoiding)
         client.registered = (configured.registeredFor ?? []).contains(resource.description)
         return client
     }
@@ -154,14 +166,20 @@ public struct ResourceClients: Sendable {
     /// Registers authctl (RFC 7591) as `config` at `server` and saves it: a new provider, or
     /// (`replacing`) the one whose registered secret expired or whose server forgot it, under
     /// the same name.
-    private func register(_ config: ProviderConfig, at server: AuthorizationServerMetadata, replacing: Bool) async throws -> Client {
+    private func register(_ config: ProviderConfig, at server: AuthorizationServerMetadata, replacing: Bool, avoiding: UInt16? = nil)
+        async throws -> Client
+    {
         let issuer = server.document.issuer
         guard let endpoint = server.registrationEndpoint else {
             throw AuthError.notConfigured(
                 "the authorization server \(Sanitize.text(issuer, limit: 100)) offers no client registration\(server.clientIDMetadataDocumentSupported ? " (it takes a client ID metadata document: give its URL with \(input: .clientMetadataURL) URL)" : "")\(replacing ? ", and the client authctl registered as \(config.id) must be registered again (its secret expired, or the server forgot it)" : ""). Register a client with its operator, then add it: \(command: .providersAdd, "oidc.NAME", .input(.issuer, issuer), .input(.clientID, "ID"))"
             )
         }
-        let redirectURIs = Self.registeredRedirectURIs(for: issuer)
+        // A port free now; else the issuer's (or, when that one is taken, the issuer's and the taken one's).
+        let port =
+            freePort().flatMap { $0 == avoiding ? nil : $0 }
+            ?? avoiding.map { UInt16(truncatingIfNeeded: Self.registeredPort(for: "\(issuer) \($0)")) }
+        let redirectURIs = Self.registeredRedirectURIs(for: issuer, port: port)
         let registration = ClientRegistration(
             endpoint: endpoint, redirectURIs: redirectURIs,
             authMethod: ClientRegistration.method(supported: server.document.tokenEndpointAuthMethodsSupported))

@@ -199,7 +199,8 @@ public struct UseCaseGraph: Sendable {
     public var resourceSignIn: ResourceSignIn {
         ResourceSignIn(
             transport: ports.transport, configStore: ports.configStore, issuer: credentialIssuer, accounts: localAccountStore,
-            clock: ports.clock, secrets: registrationSecrets, prompt: ports.prompt)
+            clock: ports.clock, secrets: registrationSecrets, prompt: ports.prompt,
+            freePort: { [receivers = ports.redirectReceivers] in receivers.freePort() })
     }
 
     public var resourceWorkloadSignIn: ResourceWorkloadSignIn {

@@ -97,17 +97,24 @@ assert 'ada mcp' in urllib.request.urlopen(request, timeout=20).read().decode()
 check "a second login uses the client registered, on the same redirect URI" \
     sh -c "'$authctl' login '$mcp' --browser-command '$browser' --timeout 60 >/dev/null 2>'$work/login2.err' && ! grep -q 'Registered authctl' '$work/login2.err'"
 
-# 4b. That port held by another program: a clear refusal (exit 2) naming it, nothing changed.
+# 4b. That port held by another program (or another sign-in): the client authctl registered is
+#     registered again on a port free now, under the same name, and the sign-in goes on.
 registered_port="$(python3 -c "import json, urllib.parse; print(urllib.parse.urlsplit(json.load(open('$config'))['providers']['oidc.127-0-0-1']['redirectUri']).port)")"
-python3 -c "import socket, time; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('127.0.0.1', $registered_port)); s.listen(); time.sleep(20)" &
+python3 -c "import socket, time; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('127.0.0.1', $registered_port)); s.listen(); time.sleep(30)" &
 holder=$!
 sleep 0.3
 set +e
-"$authctl" login "$mcp" --browser-command "$browser" --timeout 10 >/dev/null 2>"$work/busy.err"; status=$?
+"$authctl" login "$mcp" --browser-command "$browser" --timeout 20 >/dev/null 2>"$work/busy.err"; status=$?
 set -e
 kill "$holder" 2>/dev/null || true
 wait "$holder" 2>/dev/null || true
-check "the registered port in use: exit 2 naming it" sh -c "test $status -eq 2 && grep -q 'port $registered_port' '$work/busy.err'"
+check "the registered port in use: login registers again on another port, saying why, and signs in" \
+    sh -c "test $status -eq 0 && grep -q 'The port $registered_port of the client.s redirect URI was in use' '$work/busy.err' && grep -q 'as the provider oidc.127-0-0-1 ' '$work/busy.err'"
+check "the provider names the new port; the request works with the new grant" sh -c "python3 -c \"
+import json, urllib.parse
+p = json.load(open('$config'))['providers']['oidc.127-0-0-1']
+assert urllib.parse.urlsplit(p['redirectUri']).port != $registered_port, p
+\" && test \"\$('$authctl' request -X POST '$mcp' -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' --data '$whoami' | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"result\"][\"structuredContent\"][\"result\"])')\" = 'ada mcp:read mcp:write'"
 
 # 5. Signed out: nothing is sent.
 check "signout" sh -c "'$authctl' signout >/dev/null"
@@ -170,7 +177,8 @@ start_restarting() {
 start_restarting
 trap 'status=$?; kill "$legacy_pid" "$expiring_pid" "$restarting_pid" 2>/dev/null || true; wait "$legacy_pid" "$expiring_pid" "$restarting_pid" 2>/dev/null || true; (exit "$status"); cleanup' EXIT
 restart() { kill "$restarting_pid"; wait "$restarting_pid" 2>/dev/null || true; start_restarting; }
-"$authctl" login "$restarting" --browser-command "$browser" --timeout 60 >/dev/null 2>&1
+"$authctl" login "$restarting" --browser-command "$browser" --timeout 60 >/dev/null 2>"$work/restarting-login.err" \
+    || { status=$?; cat "$work/restarting-login.err" >&2; echo "e2e: login $restarting exited $status" >&2; exit "$status"; }
 restarted_provider="$(python3 -c "import json; print([k for k, p in json.load(open('$config'))['providers'].items() if p['issuer'] == 'http://127.0.0.1:$restart_port'][0])")"
 restart
 set +e

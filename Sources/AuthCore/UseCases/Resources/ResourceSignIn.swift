@@ -47,6 +47,9 @@ public struct ResourceSignIn: Sendable {
         public var isNewUser: Bool
         /// Why the grant is kept under `user`.
         public var owner: GrantOwner
+        /// The port the client's redirect URI named, which another program held: authctl
+        /// registered the client again on another (`registeredProvider`).
+        public var portTaken: UInt16? = nil
     }
 
     /// Who holds a resource's grant (docs/resources.md).
@@ -62,11 +65,12 @@ public struct ResourceSignIn: Sendable {
 
     public init(
         transport: any HTTPTransport, configStore: ConfigStore, issuer: any CredentialIssuing, accounts: any CredentialAccountStore,
-        clock: any Clock, secrets: any RegistrationSecrets, prompt: any ConsentPrompt
+        clock: any Clock, secrets: any RegistrationSecrets, prompt: any ConsentPrompt,
+        freePort: @escaping @Sendable () -> UInt16? = { nil }
     ) {
         self.prompt = prompt
         discovery = ResourceDiscovery(transport: transport)
-        clients = ResourceClients(configStore: configStore, transport: transport, secrets: secrets, clock: clock)
+        clients = ResourceClients(configStore: configStore, transport: transport, secrets: secrets, clock: clock, freePort: freePort)
         self.issuer = issuer
         self.accounts = accounts
         self.clock = clock
@@ -101,10 +105,28 @@ public struct ResourceSignIn: Sendable {
         if !input.consented, client.isBorrowed(for: resource) {
             try askConsent(client.config, resource: resource, scopes: options.scopes, scopesGiven: scopesGiven)
         }
+        do {
+            return try await signIn(client, options: options, server: found.server, resource: resource)
+        } catch let error as AuthError where error.portInUse != nil && client.config.registeredDynamically {
+            // The port its redirect URI names is taken (another program, another sign-in): a
+            // client authctl registered is registered again on a free one, under the same name.
+            // Nothing was sent yet: the listener is bound before the browser opens.
+            var again = try await clients.reregister(client.config, at: found.server, for: resource, avoiding: error.portInUse)
+            again.registered = true
+            var output = try await signIn(again, options: options, server: found.server, resource: resource)
+            output.portTaken = error.portInUse
+            return output
+        }
+    }
+
+    /// The sign-in with `client`, its grant kept for `resource`.
+    private func signIn(
+        _ client: ResourceClients.Client, options: FlowOptions, server: AuthorizationServerMetadata, resource: ResourceIdentifier
+    ) async throws -> Output {
         // DPoP as the provider's configuration and metadata say: a bound grant keeps its key
         // with its tokens, and `ResourceAuthorization` proves it at each request.
         let config = client.config
-        let provider = try GenericOIDCProvider(id: try ProviderID(parsing: config.id), config: config, metadata: found.server.document)
+        let provider = try GenericOIDCProvider(id: try ProviderID(parsing: config.id), config: config, metadata: server.document)
         return try await issuer.credential(from: .interactive(options), provider: provider) { credential in
             try await store(credential, resource: resource, providerID: client.config.id, registered: client.registered)
         }
