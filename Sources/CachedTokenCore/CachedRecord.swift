@@ -69,6 +69,7 @@ public struct CachedUser {
             case 8: return reader.set(&lastProviderId, reader.string())  // lastProviderId
             case 9: return reader.set(&providerData, reader.cachedIdentities())  // providerData
             case 10: return reader.string() == "person"  // kind
+            case 12: return reader.checksResourceGrants()  // resourceGrants
             default: return reader.checks(keys[index].value)
             }
         }
@@ -122,6 +123,26 @@ extension KeystoreRecordReader {
             return nil
         }
         return CachedIdentity(providerId: providerId, issuer: issuer, federatedId: federatedId, tokens: tokens, email: email)
+    }
+
+    /// `resourceGrants`: `[ grant, … ]`, each checked as the core reads it (its tokens as an
+    /// identity's, with the same keys the front answers for) and dropped.
+    mutating func checksResourceGrants() -> Bool {
+        guard take(Self.openBracket) else { return false }
+        if take(Self.closeBracket) { return true }
+        var count = 0
+        let keys = KeystoreRecordKeys.resourceGrant
+        while true {
+            count += 1
+            var seen = SeenKeys()
+            let ok = object { reader, key in
+                guard let index = KeystoreRecordKeys.take(key, in: keys, seen: &seen) else { return false }
+                return index == 4 ? reader.cachedTokens() != nil : reader.checks(keys[index].value)  // tokens
+            }
+            guard count <= Self.maximumCount, ok, KeystoreRecordKeys.hasRequired(keys, seen) else { return false }
+            if take(Self.comma) { continue }
+            return take(Self.closeBracket)
+        }
     }
 
     /// An identity's profile, checked as the core reads it; its `email` kept, the rest dropped.

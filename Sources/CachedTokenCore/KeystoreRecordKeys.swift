@@ -34,7 +34,14 @@ public enum KeystoreRecordKeys {
         Key("displayName", .string), Key("photoURL", .string), Key("createdAt", .date, required: true),
         Key("lastSignInAt", .date, required: true), Key("lastAuthAt", .date, required: true), Key("lastProviderId", .string),
         Key("providerData", .objects, required: true), Key("kind", .string), Key("backend", .object, answered: false),
-        Key("resourceGrants", .objects, answered: false),
+        Key("resourceGrants", .objects),
+    ]
+
+    /// `KeystoreRecord.ResourceGrant` (`users[].resourceGrants[]`): checked and dropped — the
+    /// front answers for a user's identities; a grant's own token is the full program's.
+    public static let resourceGrant: [Key] = [
+        Key("resource", .string, required: true), Key("issuer", .string, required: true), Key("providerId", .string, required: true),
+        Key("grantedAt", .date, required: true), Key("tokens", .object),
     ]
 
     /// `KeystoreRecord.Identity`.

@@ -60,6 +60,15 @@ struct KeystoreRecordReaderTests {
             session: TokenSet(accessToken: "fb-id", expiresAt: later, refreshToken: "fb-rt", idToken: "fb-id", scopes: []),
             emulator: "127.0.0.1:9099")
         users[2].providerData[0].tokens?.needsSignInSince = date
+        // Resources' grants (`login URL`): one with tokens, one without.
+        users[3].resourceGrants = [
+            ResourceGrant(
+                resource: "https://api.example/mcp?x=\"é\"", issuer: "https://as.example", providerID: "oidc.as-example", grantedAt: date,
+                tokens: TokenSet(accessToken: "grant-at", expiresAt: later, refreshToken: "grant-rt", idToken: nil, scopes: ["mcp:read"])),
+            ResourceGrant(
+                resource: "https://api.example/other", issuer: "https://as.example", providerID: "oidc.as-example", grantedAt: later,
+                tokens: nil),
+        ]
         return AccountState(currentUID: users[0].uid, users: users)
     }()
 

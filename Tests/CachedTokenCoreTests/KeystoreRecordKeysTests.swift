@@ -13,7 +13,7 @@ import Testing
     /// The tables, by the schema's names for them.
     static let tables: [(schema: String, keys: [Keys.Key])] = [
         ("user", Keys.user), ("identity", Keys.identity), ("profile", Keys.profile), ("tokens", Keys.tokens),
-        ("scopedToken", Keys.scopedToken), ("sealing", Keys.sealing),
+        ("scopedToken", Keys.scopedToken), ("sealing", Keys.sealing), ("resourceGrant", Keys.resourceGrant),
     ]
 
     static func names(_ keys: [Keys.Key]) -> Set<String> { Set(keys.map(\.name)) }
@@ -27,6 +27,7 @@ import Testing
             switch (key.name, key.value) {
             case ("kind", _): value = "\"person\""
             case ("providerData", _): value = "[" + sample(Keys.identity) + "]"
+            case ("resourceGrants", _): value = "[" + sample(Keys.resourceGrant) + "]"
             case ("profile", _): value = sample(Keys.profile)
             case ("tokens", _): value = sample(Keys.tokens)
             case ("additionalTokens", _): value = "{\"openid\":" + sample(Keys.scopedToken) + "}"
@@ -56,6 +57,9 @@ import Testing
         #expect(Self.labels(tokens) == Self.names(Keys.tokens))
         #expect(Self.labels(try #require(tokens.additionalTokens?["openid"])) == Self.names(Keys.scopedToken))
         #expect(Self.labels(try #require(tokens.egress)) == Self.names(Keys.egress))
+        let grant = try #require(user.resourceGrants?.first)
+        #expect(Self.labels(grant) == Self.names(Keys.resourceGrant))
+        #expect(grant.tokens != nil)
         let sealing = KeystoreSealing(readCipher: "AES-256-GCM", keySource: .keyFile, wrappedKey: "k", keyCheck: "c")
         #expect(Self.labels(sealing) == Self.names(Keys.sealing))
         // The front's reader takes the same sample (a record of every answered key).

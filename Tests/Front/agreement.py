@@ -232,6 +232,50 @@ firebase = json.loads(json.dumps(one))
 firebase["users"][0]["backend"] = {"kind": "firebase", "projectId": "p"}
 check("a Firebase user", ["token", "--keystore", place("firebase", firebase)], expect="hand over")
 
+# A user who also holds resources' grants (`login URL`, docs/resources.md): the front answers
+# for the user's identities and checks the grants as the full program reads them; a grant it
+# cannot read as the full program would (a missing or mistyped member, an unknown one, DPoP)
+# goes to the full program. `token --resource` is the full program's.
+grant_tokens = {"accessToken": "grant-at", "tokenType": "Bearer", "expiresAt": later(3600), "scopes": ["mcp:read"],
+                "refreshToken": "grant-rt"}
+def grant(**changes):
+    value = {"resource": "https://api.example/mcp", "issuer": "https://as.example", "providerId": "oidc.as-example",
+             "grantedAt": stamp(now), "tokens": dict(grant_tokens)}
+    for key, change in changes.items():
+        if change is None:
+            value.pop(key, None)
+        else:
+            value[key] = change
+    return value
+def with_grants(grants):
+    document = json.loads(json.dumps(one))
+    document["users"][0]["resourceGrants"] = grants
+    return document
+for label, grants, expect in [
+        ("one grant", [grant()], "answer"),
+        ("two grants", [grant(), grant(resource="https://api.example/other", tokens=None)], "answer"),
+        ("no grant (an empty list)", [], "answer"),
+        ("a grant without tokens", [grant(tokens=None)], "answer"),
+        ("a grant's tokens expired", [grant(tokens={**grant_tokens, "expiresAt": later(-3600)})], "answer"),
+        ("a grant without its resource", [grant(resource=None)], "hand over"),
+        ("a grant without grantedAt", [grant(grantedAt=None)], "hand over"),
+        ("a grant's resource a number", [grant(resource=7)], "hand over"),
+        ("a grant's date malformed", [grant(grantedAt="yesterday")], "hand over"),
+        ("a grant with an unknown member", [grant(future=1)], "hand over"),
+        ("a grant's tokens without scopes", [grant(tokens={"accessToken": "a", "tokenType": "Bearer"})], "hand over"),
+        ("a DPoP grant", [grant(tokens={**grant_tokens, "tokenType": "DPoP", "dpopKey": "not-a-key"})], "hand over"),
+        ("a grant's tokens null", [grant(tokens="null")], "hand over"),
+        ("grants null", None, "hand over"),
+        ("grants an object", {"a": grant()}, "hand over")]:
+    document = with_grants(grants)
+    if label == "a grant's tokens null":
+        document["users"][0]["resourceGrants"][0]["tokens"] = None
+    path = place("grants-" + label.replace(" ", "-").replace("'", "").replace("(", "").replace(")", ""), document)
+    check(f"resource grants: {label}", ["token", "--keystore", path], expect=expect)
+    check(f"resource grants: {label}, kubectl-exec", ["token", "--format", "kubectl-exec", "--keystore", path], expect=expect)
+    check(f"resource grants: {label}, token --resource", ["token", "--resource", "https://api.example/mcp", "--keystore", path],
+          expect="hand over")
+
 # Files the core's SafeFile refuses.
 good = f"{root}/ks/1-user/keystore.json"
 os.makedirs(f"{root}/ks/link", mode=0o700)

@@ -7,6 +7,7 @@ extension KeystoreRecord.User {
         var uid: String?, email: String?, emailVerified: Bool?, displayName: String?, photoURL: String?
         var createdAt: Date?, lastSignInAt: Date?, lastAuthAt: Date?, lastProviderId: String?
         var providerData: [KeystoreRecord.Identity]?, kind: KeystoreRecord.Kind?, backend: KeystoreRecord.Backend?
+        var resourceGrants: [KeystoreRecord.ResourceGrant]?
         let ok = reader.object { reader, key in
             switch key {
             case "uid": return seen.first(0) && reader.set(&uid, reader.string())
@@ -29,6 +30,8 @@ extension KeystoreRecord.User {
                 }
                 return true
             case "backend": return seen.first(11) && reader.set(&backend, KeystoreRecord.Backend.read(&reader))
+            case "resourceGrants":
+                return seen.first(12) && reader.set(&resourceGrants, reader.array(KeystoreRecord.ResourceGrant.read))
             default: return false
             }
         }
@@ -36,7 +39,7 @@ extension KeystoreRecord.User {
         return KeystoreRecord.User(
             uid: uid, email: email, emailVerified: emailVerified, displayName: displayName, photoURL: photoURL, createdAt: createdAt,
             lastSignInAt: lastSignInAt, lastAuthAt: lastAuthAt, lastProviderId: lastProviderId, providerData: providerData, kind: kind,
-            backend: backend)
+            backend: backend, resourceGrants: resourceGrants)
     }
 
     /// The record in `data` (one JSON object, nothing after it), or nil.
@@ -81,6 +84,26 @@ extension KeystoreRecord.Identity {
         return KeystoreRecord.Identity(
             providerId: providerId, issuer: issuer, federatedId: federatedId, profile: profile, linkedAt: linkedAt, tokens: tokens,
             workload: workload)
+    }
+}
+
+extension KeystoreRecord.ResourceGrant {
+    static func read(_ reader: inout KeystoreRecordReader) -> KeystoreRecord.ResourceGrant? {
+        var seen = SeenKeys()
+        var resource: String?, issuer: String?, providerId: String?, grantedAt: Date?, tokens: KeystoreRecord.Tokens?
+        let ok = reader.object { reader, key in
+            switch key {
+            case "resource": return seen.first(0) && reader.set(&resource, reader.string())
+            case "issuer": return seen.first(1) && reader.set(&issuer, reader.string())
+            case "providerId": return seen.first(2) && reader.set(&providerId, reader.string())
+            case "grantedAt": return seen.first(3) && reader.set(&grantedAt, reader.date())
+            case "tokens": return seen.first(4) && reader.set(&tokens, KeystoreRecord.Tokens.read(&reader))
+            default: return false
+            }
+        }
+        guard ok, let resource, let issuer, let providerId, let grantedAt else { return nil }
+        return KeystoreRecord.ResourceGrant(
+            resource: resource, issuer: issuer, providerId: providerId, grantedAt: grantedAt, tokens: tokens)
     }
 }
 
