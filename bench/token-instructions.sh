@@ -5,7 +5,8 @@
 #   token (1 and 1,000 users), token sealed with a key file (1 and 1,000 users),
 #   token --format kubectl-exec, status, git-credential get (https remote), and token with
 #   five rules in config.json (docs/identities.md): none holds; the fifth chooses another
-#   user by uid; by email (issue 29).
+#   user by uid; by email (issue 29); token for a user holding a resource's grant, and
+#   token --resource URL --format header (issue 37).
 # A binary may be an installed token front (bin/authctl beside lib/authctl/authctl, docs/front.md):
 # the count of a command it hands over includes the full program it executes.
 # Usage: bench/token-instructions.sh BINARY [BINARY…]   (needs valgrind and python3)
@@ -40,6 +41,15 @@ def rules(last):
         {"name": "ci", "user": other["uid"], "env": "AUTHCTL_BENCH_NEVER_SET"},
         last,
     ]
+# One user who also holds a resource's grant (`login URL`, docs/resources.md): its bearer token, valid until 2099.
+document = json.load(open(f"{work}/keystore-1.json"))
+document["users"][0]["resourceGrants"] = [{
+    "resource": "https://api.example.com/mcp", "issuer": "https://auth.example.com", "providerId": "oidc.bench",
+    "grantedAt": "2026-11-28T00:00:00Z", "tokens": {"accessToken": "grant-" + "a" * 40, "tokenType": "Bearer",
+    "expiresAt": "2099-12-31T23:59:59Z", "refreshToken": "grant-rt", "scopes": ["mcp:read"]}}]
+fd = os.open(f"{work}/keystore-grant.json", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+with os.fdopen(fd, "w") as f:
+    json.dump(document, f, indent=2, sort_keys=True)
 fd = os.open(f"{work}/providers.json", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
 with os.fdopen(fd, "w") as f:
     json.dump({"version": 1, "providers": {"oidc.bench": {"id": "oidc.bench", "clientId": "bench", "issuer": "https://auth.example.com",
@@ -82,6 +92,8 @@ cases=(
     "token, 5 rules, the 5th: another uid|||token --keystore $work/keystore-2.json --config $work/rules-uid.json"
     "token, 5 rules, the 5th: a uid and a provider|||token --keystore $work/keystore-2.json --config $work/rules-provider.json"
     "token, 5 rules, the 5th: an email|||token --keystore $work/keystore-2.json --config $work/rules-email.json"
+    "token, a user holding a grant|||token --keystore $work/keystore-grant.json --config $work/none.json"
+    "token --resource URL --format header|||token --resource https://api.example.com/mcp --format header --keystore $work/keystore-grant.json --config $work/none.json"
 )
 printf '%-40s' case
 for binary in "$@"; do printf ' %16s' "$(basename "$(dirname "$binary")")"; done

@@ -50,16 +50,26 @@ public struct CachedIdentity {
     public var email: String? = nil
 }
 
+/// `KeystoreRecord.ResourceGrant`: what `token --resource` answers from.
+public struct CachedGrant {
+    public var resource: String
+    /// `grantedAt`, in seconds since 1970: the newest of two grants for one resource wins.
+    public var grantedAt: Double
+    public var tokens: CachedTokens?
+}
+
 public struct CachedUser {
     public var uid: String
     public var lastProviderId: String?
     public var providerData: [CachedIdentity]
     /// `email` (git-credential's username when the identity's profile has none).
     public var email: String? = nil
+    /// `resourceGrants` (`login URL`), in the record's order.
+    public var resourceGrants: [CachedGrant] = []
 
     public static func read(_ reader: inout KeystoreRecordReader) -> CachedUser? {
         var seen = SeenKeys()
-        var uid: String?, lastProviderId: String?, providerData: [CachedIdentity]?, email: String?
+        var uid: String?, lastProviderId: String?, providerData: [CachedIdentity]?, email: String?, grants: [CachedGrant]?
         let keys = KeystoreRecordKeys.user
         let ok = reader.object { reader, key in
             guard let index = KeystoreRecordKeys.take(key, in: keys, seen: &seen) else { return false }
@@ -69,12 +79,12 @@ public struct CachedUser {
             case 8: return reader.set(&lastProviderId, reader.string())  // lastProviderId
             case 9: return reader.set(&providerData, reader.cachedIdentities())  // providerData
             case 10: return reader.string() == "person"  // kind
-            case 12: return reader.checksResourceGrants()  // resourceGrants
+            case 12: return reader.set(&grants, reader.cachedResourceGrants())  // resourceGrants
             default: return reader.checks(keys[index].value)
             }
         }
         guard ok, KeystoreRecordKeys.hasRequired(keys, seen), let uid, let providerData else { return nil }
-        return CachedUser(uid: uid, lastProviderId: lastProviderId, providerData: providerData, email: email)
+        return CachedUser(uid: uid, lastProviderId: lastProviderId, providerData: providerData, email: email, resourceGrants: grants ?? [])
     }
 }
 
@@ -125,23 +135,31 @@ extension KeystoreRecordReader {
         return CachedIdentity(providerId: providerId, issuer: issuer, federatedId: federatedId, tokens: tokens, email: email)
     }
 
-    /// `resourceGrants`: `[ grant, … ]`, each checked as the core reads it (its tokens as an
-    /// identity's, with the same keys the front answers for) and dropped.
-    mutating func checksResourceGrants() -> Bool {
-        guard take(Self.openBracket) else { return false }
-        if take(Self.closeBracket) { return true }
-        var count = 0
+    /// `resourceGrants`: `[ grant, … ]`, each read as the core reads it (its tokens as an
+    /// identity's, with the same keys the front answers for).
+    mutating func cachedResourceGrants() -> [CachedGrant]? {
+        guard take(Self.openBracket) else { return nil }
+        var grants: [CachedGrant] = []
+        if take(Self.closeBracket) { return grants }
         let keys = KeystoreRecordKeys.resourceGrant
         while true {
-            count += 1
             var seen = SeenKeys()
+            var resource: String?, grantedAt: Double?, tokens: CachedTokens?
             let ok = object { reader, key in
                 guard let index = KeystoreRecordKeys.take(key, in: keys, seen: &seen) else { return false }
-                return index == 4 ? reader.cachedTokens() != nil : reader.checks(keys[index].value)  // tokens
+                switch index {  // the table's order
+                case 0: return reader.set(&resource, reader.string())  // resource
+                case 3: return reader.set(&grantedAt, reader.seconds())  // grantedAt
+                case 4: return reader.set(&tokens, reader.cachedTokens())  // tokens
+                default: return reader.checks(keys[index].value)
+                }
             }
-            guard count <= Self.maximumCount, ok, KeystoreRecordKeys.hasRequired(keys, seen) else { return false }
+            guard grants.count < Self.maximumCount, ok, KeystoreRecordKeys.hasRequired(keys, seen), let resource, let grantedAt else {
+                return nil
+            }
+            grants.append(CachedGrant(resource: resource, grantedAt: grantedAt, tokens: tokens))
             if take(Self.comma) { continue }
-            return take(Self.closeBracket)
+            return take(Self.closeBracket) ? grants : nil
         }
     }
 

@@ -6,6 +6,7 @@
 public enum CachedTokenAnswer {
     /// The bytes printed for `request` from `user` at `now` (seconds since 1970).
     public static func bytes(_ request: CachedTokenRequest, user: CachedUser, now: Double) -> [UInt8]? {
+        if request.resource != nil { return CachedResourceAnswer.bytes(request, user: user, now: now) }
         let providerID = request.provider ?? user.lastProviderId ?? user.providerData.first?.providerId ?? ""
         guard let identity = user.providerData.first(where: { $0.providerId == providerID }), let tokens = identity.tokens else {
             return nil

@@ -1,5 +1,5 @@
 /// What `authctl token …` asked, when the token front answers it: `--keystore P`, `--config P`,
-/// `--min-ttl N`, `--format raw`, `header`, `headers-json` or `kubectl-exec`, `--id-token` and a provider
+/// `--min-ttl N`, `--format raw`, `header`, `headers-json` or `kubectl-exec`, `--id-token`, `--resource URL` and a provider
 /// (`TokenForm`'s grammar, with values the front takes as they are); nil for anything else.
 public struct CachedTokenRequest: Equatable {
     public var keystore: String?
@@ -10,6 +10,9 @@ public struct CachedTokenRequest: Equatable {
     public var format = Format.raw
     /// `--id-token`: the ID token instead of the access token.
     public var idToken = false
+    /// `--resource URL`: the current user's grant for the resource (`CachedResourceAnswer`),
+    /// a URL of the plain form the front judges (`CachedResourceAnswer.isPlainResource`).
+    public var resource: String?
 
     public enum Format: Equatable, Sendable { case raw, header, kubectlExec, headersJSON }
 
@@ -38,6 +41,7 @@ public struct CachedTokenRequest: Equatable {
         default: return nil
         }
         request.idToken = form.idToken
+        request.resource = form.resource
         if let provider = form.provider {
             guard let id = providerID(provider) else { return nil }
             request.provider = id
@@ -51,6 +55,7 @@ public struct CachedTokenRequest: Equatable {
         case .keystore, .config: return isPath(value)
         case .minimumTTL: return seconds(value) != nil
         case .format: return value == "raw" || value == "header" || value == "kubectl-exec" || value == "headers-json"
+        case .resource: return CachedResourceAnswer.isPlainResource(value)
         case .user, .scope: return false
         }
     }

@@ -6,7 +6,7 @@
 /// empty argument — which then goes through ArgumentParser for its usual messages.
 public struct TokenForm: Equatable {
     /// The options that take a value.
-    public enum Option: Equatable, Sendable { case keystore, config, user, minimumTTL, format, scope }
+    public enum Option: Equatable, Sendable { case keystore, config, user, minimumTTL, format, scope, resource }
 
     public var keystore: String?
     public var config: String?
@@ -14,6 +14,8 @@ public struct TokenForm: Equatable {
     public var minimumTTL: String?
     public var format: String?
     public var scopes: [String] = []
+    /// `--resource URL`: a resource grant's token (docs/resources.md).
+    public var resource: String?
     public var provider: String?
     public var json = false, verbose = false, quiet = false
     public var idToken = false, accessToken = false, forceRefresh = false
@@ -61,6 +63,7 @@ public struct TokenForm: Equatable {
             case "--user": read = set(&form.user, value(.user))
             case "--min-ttl": read = set(&form.minimumTTL, value(.minimumTTL))
             case "--format": read = set(&form.format, value(.format))
+            case "--resource": read = set(&form.resource, value(.resource))
             case "--scope":
                 guard let scope = value(.scope) else { return nil }
                 form.scopes.append(scope)

@@ -85,7 +85,11 @@ func cachedUser(keystorePath path: String, keyFile keyFileVariable: String?) -> 
     }
     guard let record = readRange(fd, range) else { return nil }
     let user = record.withUnsafeBufferPointer { KeystoreRecordReader.read($0) { CachedUser.read(&$0) } }
-    guard var user, user.uid == uid, user.providerData.allSatisfy({ $0.tokens?.isShaped(sealed: sealing != nil) ?? true }) else {
+    guard var user, user.uid == uid, user.providerData.allSatisfy({ $0.tokens?.isShaped(sealed: sealing != nil) ?? true }),
+        user.resourceGrants.allSatisfy({ $0.tokens?.isShaped(sealed: sealing != nil) ?? true }),
+        // A sealed grant's tokens are opened by the full program (which refuses a damaged one).
+        sealing == nil || user.resourceGrants.allSatisfy({ $0.tokens == nil })
+    else {
         return nil
     }
     if let sealing {

@@ -274,7 +274,91 @@ for label, grants, expect in [
     check(f"resource grants: {label}", ["token", "--keystore", path], expect=expect)
     check(f"resource grants: {label}, kubectl-exec", ["token", "--format", "kubectl-exec", "--keystore", path], expect=expect)
     check(f"resource grants: {label}, token --resource", ["token", "--resource", "https://api.example/mcp", "--keystore", path],
-          expect="hand over")
+          expect="answer" if label in ("one grant", "two grants") else "hand over")
+
+# token --resource URL (docs/front.md): the front answers a plain URL covered by a grant whose
+# bearer token is valid (and, a JWT, names the resource); everything else is the full program's.
+def grants_keystore(name, grants):
+    return place("resource-" + name, with_grants(grants))
+mcp = "https://api.example/mcp"
+opaque = grants_keystore("opaque", [grant()])
+for label, args, expect in [
+        ("raw", [], "answer"), ("--format raw", ["--format", "raw"], "answer"), ("header", ["--format", "header"], "answer"),
+        ("headers-json", ["--format=headers-json"], "answer"), ("--min-ttl 0", ["--min-ttl", "0"], "answer"),
+        ("--min-ttl beyond the token", ["--min-ttl", "7200"], "hand over"), ("kubectl-exec", ["--format", "kubectl-exec"], "hand over"),
+        ("a provider too", ["oidc.bench"], "hand over"), ("--id-token too", ["--id-token"], "hand over"),
+        ("--scope too", ["--scope", "openid"], "hand over"), ("--user too", ["--user", uid], "hand over"),
+        ("--force-refresh", ["--force-refresh"], "hand over"), ("--json", ["--json"], "hand over"),
+        ("--resource twice", ["--resource", "https://api.example/other"], None)]:
+    check(f"token --resource: {label}", ["token", "--resource", mcp, "--keystore", opaque] + args, expect=expect)
+check("token --resource=URL", ["token", f"--resource={mcp}", "--keystore", opaque], expect="answer")
+check("token --resource: AUTHCTL_USER", ["token", "--resource", mcp, "--keystore", opaque], {"AUTHCTL_USER": uid}, expect="hand over")
+for label, url, expect in [
+        ("a path below the resource", mcp + "/tools/call", "answer"), ("a path beside it", "https://api.example/mcpx", "hand over"),
+        ("another path", "https://api.example/other", "hand over"), ("the origin above it", "https://api.example", "hand over"),
+        ("a host in capitals", "https://API.example/mcp", "hand over"), ("a trailing slash", mcp + "/", "hand over"),
+        ("a query", mcp + "?x=1", "hand over"), ("a fragment", mcp + "#x", "hand over"), ("dot segments", mcp + "/../mcp", "hand over"),
+        ("an escape", "https://api.example/m%63p", "hand over"), ("the default port written", "https://api.example:443/mcp", "hand over"),
+        ("a port with a leading zero", "https://api.example:0443/mcp", "hand over"), ("plain http", "http://api.example/mcp", "hand over"),
+        ("a user", "https://me@api.example/mcp", "hand over"), ("no scheme", "api.example/mcp", "hand over"),
+        ("an empty URL", "", "hand over"), ("a URL with a space", "https://api.example/m cp", "hand over")]:
+    check(f"token --resource: {label}", ["token", "--resource", url, "--keystore", opaque], expect=expect)
+for label, grants, url, expect in [
+        ("expired", [grant(tokens={**grant_tokens, "expiresAt": later(-60)})], mcp, "hand over"),
+        ("no expiry", [grant(tokens={k: v for k, v in grant_tokens.items() if k != "expiresAt"})], mcp, "answer"),
+        ("no access token", [grant(tokens={"tokenType": "Bearer", "scopes": [], "refreshToken": "r"})], mcp, "hand over"),
+        ("no tokens", [grant(tokens=None)], mcp, "hand over"),
+        ("marked for a new sign-in", [grant(tokens={**grant_tokens, "needsSignInSince": stamp(now)})], mcp, "hand over"),
+        ("DPoP-bound", [grant(tokens={**grant_tokens, "tokenType": "DPoP"})], mcp, "hand over"),
+        ("a token type in lower case", [grant(tokens={**grant_tokens, "tokenType": "bearer"})], mcp, "answer"),
+        ("a JWT for the resource", [grant(tokens={**grant_tokens, "accessToken": jwt(3600, aud=mcp)})], mcp, "answer"),
+        ("a JWT for the resource, among others", [grant(tokens={**grant_tokens, "accessToken": jwt(3600, aud=["x", mcp])})], mcp, "answer"),
+        ("a JWT for the resource's origin", [grant(tokens={**grant_tokens, "accessToken": jwt(3600, aud="https://api.example")})], mcp, "answer"),
+        ("a JWT for another resource", [grant(tokens={**grant_tokens, "accessToken": jwt(3600, aud="https://other.example")})], mcp, "hand over"),
+        ("a JWT for a path beside it", [grant(tokens={**grant_tokens, "accessToken": jwt(3600, aud="https://api.example/mc")})], mcp, "hand over"),
+        ("a JWT without aud", [grant(tokens={**grant_tokens, "accessToken": jwt(3600)})], mcp, "hand over"),
+        ("a JWT with aud a number", [grant(tokens={**grant_tokens, "accessToken": jwt(3600, aud=7)})], mcp, "hand over"),
+        ("a JWT with aud of mixed types", [grant(tokens={**grant_tokens, "accessToken": jwt(3600, aud=[7, mcp])})], mcp, None),
+        ("a JWT with aud in capitals", [grant(tokens={**grant_tokens, "accessToken": jwt(3600, aud="https://API.example/mcp")})], mcp, None),
+        ("four parts", [grant(tokens={**grant_tokens, "accessToken": "a.b.c.d"})], mcp, "answer"),
+        ("three parts, not base64", [grant(tokens={**grant_tokens, "accessToken": "a!.b.c"})], mcp, None),
+        ("three parts, a header without alg", [grant(tokens={**grant_tokens, "accessToken": "e30.eyJhdWQiOiJ4In0.c2ln"})], mcp, None),
+        ("the longest grant wins", [grant(resource="https://api.example", tokens={**grant_tokens, "accessToken": "origin-at"}),
+                                    grant(tokens={**grant_tokens, "accessToken": "mcp-at"})], mcp + "/x", "answer"),
+        ("the longest grant wins, listed first", [grant(tokens={**grant_tokens, "accessToken": "mcp-at"}),
+                                                  grant(resource="https://api.example", tokens={**grant_tokens, "accessToken": "origin-at"})],
+         mcp, "answer"),
+        ("the newest of two for one resource", [grant(issuer="https://old.example", grantedAt=stamp(now - datetime.timedelta(days=1)),
+                                                      tokens={**grant_tokens, "accessToken": "old-at"}),
+                                                grant(tokens={**grant_tokens, "accessToken": "new-at"})], mcp, "answer"),
+        ("the newest of two, listed first", [grant(tokens={**grant_tokens, "accessToken": "new-at"}),
+                                             grant(issuer="https://old.example", grantedAt=stamp(now - datetime.timedelta(days=1)),
+                                                   tokens={**grant_tokens, "accessToken": "old-at"})], mcp, "answer"),
+        ("two for one resource granted at once", [grant(tokens={**grant_tokens, "accessToken": "first-at"}),
+                                                  grant(issuer="https://other.example", tokens={**grant_tokens, "accessToken": "second-at"})],
+         mcp, "answer"),
+        ("the newest expired, the older valid", [grant(tokens={**grant_tokens, "expiresAt": later(-60)}),
+                                                 grant(issuer="https://old.example", grantedAt=stamp(now - datetime.timedelta(days=1)))],
+         mcp, "hand over"),
+        ("a grant of a form the front does not judge", [grant(resource="https://api.example/a%20b"), grant()], mcp, "hand over"),
+        ("loopback http", [grant(resource="http://127.0.0.1:8080/mcp")], "http://127.0.0.1:8080/mcp", "answer"),
+        ("localhost", [grant(resource="http://localhost:8080/mcp")], "http://localhost:8080/mcp", "hand over")]:
+    path = grants_keystore(label.replace(" ", "-").replace(",", "").replace("'", ""), grants)
+    check(f"token --resource: {label}", ["token", "--resource", url, "--keystore", path], expect=expect)
+    check(f"token --resource: {label}, header", ["token", "--resource", url, "--format", "header", "--keystore", path],
+          expect=expect)
+# A sealed keystore: its grants' tokens are opened by the full program alone.
+directory = f"{root}/sealed-grants"
+os.makedirs(directory, mode=0o700)
+sealed_grants, grants_key = f"{directory}/keystore.json", f"{directory}/key"
+shutil.copy(opaque, sealed_grants)
+os.chmod(sealed_grants, 0o600)
+with open(os.open(grants_key, os.O_WRONLY | os.O_CREAT, 0o600), "wb") as f:
+    f.write(subprocess.run([core, "keystore", "new-key"], capture_output=True, check=True).stdout)
+subprocess.run([core, "keystore", "seal", "--keystore", sealed_grants, "--key-file", grants_key, "-q"], check=True, env=dict(base_env),
+               capture_output=True)
+check("sealed, with a grant: token", ["token", "--keystore", sealed_grants], expect="hand over")
+check("sealed, with a grant: token --resource", ["token", "--resource", mcp, "--keystore", sealed_grants], expect="hand over")
 
 # Files the core's SafeFile refuses.
 good = f"{root}/ks/1-user/keystore.json"

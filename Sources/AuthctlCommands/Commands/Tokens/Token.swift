@@ -175,6 +175,8 @@ struct TokenInvocation: Equatable, WiredCommand {
             case .minimumTTL: return Int(value).map(Token.minimumTTLRange.contains) ?? false
             case .format: return Token.Format(rawValue: value) != nil
             case .scope: return ScopeSyntax.isValid(value)
+            // A resource's token is never the hot path's (`printedFromCache`): ArgumentParser reads it.
+            case .resource: return false
             }
         }
         guard let form else { return nil }
