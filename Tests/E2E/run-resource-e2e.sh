@@ -195,6 +195,29 @@ set -e
 check "a resource that asks again after every step-up: three sign-ins, then exit 21" \
     sh -c "test $status -eq 21 && test \"\$(grep -c 'signing in again' '$work/never.err')\" = 3"
 
+# 6e. A grant that can no longer be renewed (its refresh token gone from the server): request,
+#     with a browser, signs in again by itself — for the scopes the grant held, not the
+#     resource's defaults (here read alone, where scopes_supported says read write).
+"$authctl" login "$mcp" --scope read --browser-command "$browser" --timeout 60 >/dev/null 2>&1
+(cd "$here/django_provider" && "$py" manage.py shell -c "from oauth2_provider.models import RefreshToken; RefreshToken.objects.all().delete()" >/dev/null)
+"$py" - "$keystore" "$mcp" <<'PY'
+import json, os, sys
+path, resource = sys.argv[1], sys.argv[2]
+document = json.load(open(path))
+for user in document["users"]:
+    for grant in user.get("resourceGrants", []):
+        if grant["resource"] == resource:
+            grant["tokens"]["expiresAt"] = "2000-01-01T00:00:00Z"
+with open(os.open(path + ".new", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
+    json.dump(document, f)
+os.replace(path + ".new", path)
+PY
+check "a grant whose refresh token the server forgot: request signs in again by itself and answers" \
+    sh -c "'$authctl' request '$mcp' --browser-command '$browser' --timeout 60 2>'$work/renewed.err' | grep -q 'the data of mcp' \
+        && grep -q 'could not be renewed: signing in again' '$work/renewed.err'"
+check "the new grant holds the scopes the old one held (read), not the resource's defaults" \
+    test "$("$authctl" token --resource "$mcp" --format json | json '" ".join(sorted(d["scopes"]))')" = "read"
+
 # 7. Safety.
 set +e
 "$authctl" login "http://127.0.0.1:$rs_port/evil" --browser-command "$browser" --timeout 30 >/dev/null 2>"$work/evil.err"; status=$?

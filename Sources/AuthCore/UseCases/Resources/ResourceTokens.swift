@@ -133,12 +133,18 @@ public struct ResourceTokens: Sendable {
         return renewed
     }
 
+    /// What an error of a renewal says of its grant (`--json`'s details): the resource, and the
+    /// scopes the grant held, which a new sign-in asks for again (`request`: a step-up's too).
+    static func renewalDetails(_ grant: ResourceGrant) -> [String: JSONValue] {
+        ["resource": .string(grant.resource), "scopes": .array((grant.tokens?.scopes ?? []).map(JSONValue.string))]
+    }
+
     /// One refresh-token grant with `resource` (RFC 8707 §2.2).
     func refresh(_ grant: ResourceGrant) async throws -> TokenSet {
         guard let current = grant.tokens, let refreshToken = current.refreshToken else {
             throw AuthError.invalidCredential(
                 "the token for \(grant.resource) has expired and cannot be refreshed. Sign in again: \(command: .login, "\(grant.resource)")",
-                details: ["resource": .string(grant.resource)])
+                details: Self.renewalDetails(grant))
         }
         let config = try configStore.provider(try ProviderID(parsing: grant.providerID))
         // A client is used only at the issuer it was configured or registered for.
@@ -151,7 +157,7 @@ public struct ResourceTokens: Sendable {
         if config.registeredSecretExpired(at: clock.now()) {
             throw AuthError.invalidCredential(
                 "the client secret that \(Sanitize.text(grant.issuer, limit: 100)) issued to \(grant.providerID) has expired, so the token for \(grant.resource) was not refreshed. Sign in again, which registers authctl anew: \(command: .login, "\(grant.resource)")",
-                details: ["resource": .string(grant.resource)])
+                details: Self.renewalDetails(grant))
         }
         // A DPoP-bound grant refreshes with a proof of its key; its new tokens are bound to it too.
         guard let proof = current.refreshProof else {
@@ -168,7 +174,7 @@ public struct ResourceTokens: Sendable {
         } catch let error as AuthError where error.oauthError == .invalidGrant {
             throw AuthError.invalidCredential(
                 "\(grant.providerID) no longer accepts the refresh token for \(grant.resource) (invalid_grant). Sign in again: \(command: .login, "\(grant.resource)")",
-                oauthError: .invalidGrant, details: error.details.merging(["resource": .string(grant.resource)]) { $1 })
+                oauthError: .invalidGrant, details: error.details.merging(Self.renewalDetails(grant)) { $1 })
         } catch let error as AuthError where error.oauthError == .invalidClient && config.registeredDynamically {
             // The server no longer knows the client authctl registered: the next sign-in registers again.
             try await configStore.update { file in
@@ -178,7 +184,7 @@ public struct ResourceTokens: Sendable {
             }
             throw AuthError.invalidCredential(
                 "\(Sanitize.text(grant.issuer, limit: 100)) no longer knows the client authctl registered as \(grant.providerID) (invalid_client; a server that restarted forgets its registrations). Sign in again, which registers authctl anew: \(command: .login, "\(grant.resource)")",
-                oauthError: .invalidClient, details: error.details.merging(["resource": .string(grant.resource)]) { $1 })
+                oauthError: .invalidClient, details: error.details.merging(Self.renewalDetails(grant)) { $1 })
         }
         let response = issued.response
         var refreshed = current

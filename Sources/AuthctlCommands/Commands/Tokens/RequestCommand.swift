@@ -128,9 +128,10 @@ struct RequestCommand: AuthctlCommand {
             // its server, no refresh token): a person signs in again, discovering the resource's
             // authorization server afresh — the one it names now, where authctl registers if it
             // must (docs/resources.md, "When the authorization server changes").
-            guard let resource = Self.renewalFailed(error), canSignIn(wiring) else { throw error }
+            guard let (resource, scopes) = Self.renewalFailed(error), canSignIn(wiring) else { throw error }
             wiring.terminal.notice("The token for \(resource) could not be renewed: signing in again.")
-            var options = FlowOptions(timeout: TimeInterval(timeout))
+            // For the scopes the grant held (a step-up's too), not the resource's defaults.
+            var options = FlowOptions(scopes: scopes, timeout: TimeInterval(timeout))
             options.allowAnyLocalUser = wiring.environment["AUTHCTL_ALLOW_ANY_LOCAL_USER"] == "1"
             Login.noticeRegistration(try await useCases.resourceSignIn.run(.init(resource: resource, options: options)), wiring: wiring)
             outcome = try await send()
@@ -158,13 +159,15 @@ struct RequestCommand: AuthctlCommand {
     /// How many times one request may send the person to sign in again.
     static let stepUpLimit = 3
 
-    /// The resource whose grant could not be renewed, when `error` says so (a refresh refused
-    /// with `invalid_grant` or `invalid_client`, or no refresh token): a new sign-in may help.
-    static func renewalFailed(_ error: AuthError) -> String? {
+    /// The resource whose grant could not be renewed, and the scopes the grant held, when
+    /// `error` says so (a refresh refused with `invalid_grant` or `invalid_client`, or no
+    /// refresh token): a new sign-in may help.
+    static func renewalFailed(_ error: AuthError) -> (resource: String, scopes: [String])? {
         guard error.code == .invalidCredential, error.oauthError.map({ [.invalidGrant, .invalidClient].contains($0) }) ?? true,
             case .string(let resource)? = error.details["resource"]
         else { return nil }
-        return resource
+        guard case .array(let values)? = error.details["scopes"] else { return (resource, []) }
+        return (resource, values.compactMap { if case .string(let scope) = $0 { scope } else { nil } })
     }
 
     /// Whether a sign-in can run now: a person at the terminal, or a browser command (the
