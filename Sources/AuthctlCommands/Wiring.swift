@@ -166,13 +166,16 @@ struct Wiring: CommandFiles {
         return command
     }
 
-    /// `--no-browser`, `--browser-command CMD` (env AUTHCTL_BROWSER), or the desktop's browser.
+    /// `--no-browser`, `--browser-command CMD` (env AUTHCTL_BROWSER), or the desktop's browser:
+    /// made when it is first started (`DeferredBrowserLauncher`), as the secrets it hides are read then.
     func browser(command: String?, disabled: Bool) -> any BrowserLauncher {
         if disabled { return NoBrowserLauncher() }
-        if let command = browserCommand(command) {
-            return CommandBrowserLauncher(command: command, environment: childEnvironment)
+        return DeferredBrowserLauncher { [self] in
+            if let command = browserCommand(command) {
+                return CommandBrowserLauncher(command: command, environment: childEnvironment)
+            }
+            return io.browser.hiding(configuredSecrets)
         }
-        return io.browser.hiding(configuredSecrets)
     }
 
     /// The environment of every program authctl starts: this one without the variables that

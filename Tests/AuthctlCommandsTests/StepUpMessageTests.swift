@@ -17,7 +17,7 @@ struct StepUpMessageTests {
 
     @Test("it says that the resource named no scope, lists the scopes_supported the grant lacks, and suggests the command with them")
     func namesTheLackingScopes() {
-        let error = RequestCommand.stepUpRequired(stepUp(lacking: ["data.write"]))
+        let error = RequestInvocation.stepUpRequired(stepUp(lacking: ["data.write"]))
         let text = MessageSpelling.words(error.message)
         #expect(error.code == .stepUpRequired)
         #expect(text.contains("did not name the scope"), "\(text)")
@@ -28,7 +28,7 @@ struct StepUpMessageTests {
 
     @Test("when the metadata names nothing the grant lacks, it says so and suggests no command that cannot help")
     func nothingKnownToLack() {
-        let text = MessageSpelling.words(RequestCommand.stepUpRequired(stepUp(lacking: [])).message)
+        let text = MessageSpelling.words(RequestInvocation.stepUpRequired(stepUp(lacking: [])).message)
         #expect(text.contains("did not name the scope"), "\(text)")
         #expect(!text.contains("authctl login https://api.example.com/mcp --scope data.read\""), "\(text)")
         #expect(text.contains("operator"), "\(text)")

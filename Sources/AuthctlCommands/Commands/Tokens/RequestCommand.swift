@@ -53,17 +53,29 @@ struct RequestCommand: AuthctlCommand {
     var timeout: Int = 300
     @OptionGroup var global: GlobalOptions
 
-    /// The most bytes of a request body.
-    static let bodyLimit = 16 << 20
-
     func validate() throws {
         guard FlowArguments.timeoutRange.contains(timeout) else {
             throw ValidationError("--timeout \(timeout) is out of range: give 1…86400 seconds (a day at most)")
         }
-        for header in headers where Self.parseHeader(header) == nil {
+        for header in headers where RequestInvocation.parseHeader(header) == nil {
             throw ValidationError("--header '\(Sanitize.text(header, limit: 60))' is not 'Name: value'")
         }
     }
+
+    /// The command as plain values, which the hand parser makes too (`RequestInvocation.parseFast`).
+    var invocation: RequestInvocation {
+        RequestInvocation(
+            url: url, method: method, headers: headers, data: data, include: include, browserCommand: browserCommand, timeout: timeout,
+            settings: settings)
+    }
+
+    func run(_ wiring: Wiring) async throws { try await invocation.run(wiring) }
+}
+
+/// What `request` does, from its plain values (parsed by ArgumentParser or by hand).
+extension RequestInvocation {
+    /// The most bytes of a request body.
+    static let bodyLimit = 16 << 20
 
     static func parseHeader(_ text: String) -> (String, String)? {
         guard let colon = text.firstIndex(of: ":") else { return nil }
@@ -103,14 +115,14 @@ struct RequestCommand: AuthctlCommand {
         let useCases = wiring.useCases(browser: wiring.browser(command: browserCommand, disabled: false))
         // A reader that goes away (`| head`) fails the write with EPIPE, which ends the
         // transfer (exit 141), instead of a SIGPIPE that would end authctl wherever it was.
-        if !global.json { signal(SIGPIPE, SIG_IGN) }
+        if !settings.json { signal(SIGPIPE, SIG_IGN) }
         // A person's terminal gets the body visible-safe (an answer may hold OSC 52, which
         // writes the clipboard, or CSI 2J); a pipe or a file gets it byte for byte.
         let sink = StdoutSink(
             stdout: wiring.io.stdout, include: include, terminal: wiring.io.stdout.isTerminal ? StdoutSink.TerminalFilter() : nil)
         func send() async throws -> ResourceRequest.Outcome {
             do {
-                return global.json
+                return settings.json
                     ? try await useCases.resourceRequest.run(input) : try await useCases.resourceRequest.run(input, streamingTo: sink)
             } catch is CancellationError {
                 // Ctrl-C while waiting for the resource (an event stream ends only so): not a sign-in's.
@@ -217,7 +229,7 @@ struct RequestCommand: AuthctlCommand {
 
         func head(_ head: HTTPResponseHead) throws {
             guard include else { return }
-            try write(Array(RequestCommand.headText(status: head.status, headers: head.headers).utf8))
+            try write(Array(RequestInvocation.headText(status: head.status, headers: head.headers).utf8))
         }
 
         func body(_ chunk: Data) throws {
@@ -307,7 +319,7 @@ struct RequestCommand: AuthctlCommand {
 
     func print(_ response: HTTPResponse, wiring: Wiring) throws {
         let failed = response.status >= 400
-        if global.json {
+        if settings.json {
             let text = String(validating: response.body, as: UTF8.self)
             var document: [String: JSONValue] = [
                 "status": .number(Double(response.status)),
@@ -335,7 +347,7 @@ struct RequestCommand: AuthctlCommand {
             }
         }
         if failed {
-            if !global.json { try finish(status: response.status, wiring: wiring) }
+            if !settings.json { try finish(status: response.status, wiring: wiring) }
             throw ExitCode(AuthError.Code.resourceError.exitStatus)
         }
     }

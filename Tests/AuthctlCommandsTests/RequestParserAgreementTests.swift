@@ -1,0 +1,87 @@
+import ArgumentParser
+import Testing
+
+@testable import AuthctlCommands
+
+/// `authctl request`'s hand parser (`RequestInvocation.parseFast`) against ArgumentParser on
+/// generated argument lists, as TokenParserAgreementTests holds `token`'s: whatever the hand
+/// parser accepts, ArgumentParser accepts with the same values; whatever ArgumentParser
+/// refuses, the hand parser hands over (nil).
+@Suite("The request fast parser agrees with ArgumentParser on generated arguments")
+struct RequestParserAgreementTests {
+    typealias SplitMix = TokenParserAgreementTests.SplitMix
+
+    static let values = [
+        "", " ", "a b", "a\nb", "-", "--", "-1", "0", "1", "300", "86400", "86401", "007", "+5", "1.5", "POST", "get",
+        "Content-Type: application/json", "Accept:text/plain", "X-A: b: c", ": v", "NoColon", "Na me: v", "@body.json", "{\"a\": 1}",
+        "https://api.example.com/mcp", "/tmp/k.json", "x=y", "--json", "-v", "python3 browser.py", "ada@example.com", "uid-1",
+    ]
+    static let valued = [
+        "-X", "--method", "-H", "--header", "--data", "--browser-command", "--timeout", "--keystore", "--config", "--user",
+    ]
+    static let flags = ["-i", "--include", "--json", "-v", "--verbose", "-q", "--quiet"]
+    static let others = [
+        "--", "-", "-iv", "-vq", "--unknown", "--json=", "--include=yes", "-XPOST", "-H=a:b", "-x", "https://api.example.com/mcp",
+        "http://127.0.0.1:8080/x", "", " ", "--data=", "--method=", "--timeout=", "--header=", "--help", "-h",
+    ]
+
+    static func generate(_ random: inout SplitMix) -> [String] {
+        var arguments: [String] = []
+        // Mostly with a URL, somewhere.
+        let urlAt = Int.random(in: -1...5, using: &random)
+        for position in 0..<Int.random(in: 0...6, using: &random) {
+            if position == urlAt { arguments.append("https://api.example.com/mcp") }
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0..<5:
+                let name = valued.randomElement(using: &random) ?? "-H"
+                let value = values.randomElement(using: &random) ?? ""
+                if name.hasPrefix("--"), Bool.random(using: &random) {
+                    arguments.append("\(name)=\(value)")
+                } else {
+                    arguments += [name, value]
+                }
+            case 5..<8: arguments.append(flags.randomElement(using: &random) ?? "-i")
+            case 8: arguments.append(valued.randomElement(using: &random) ?? "-H")  // a value missing at the end, or taken
+            default: arguments.append(others.randomElement(using: &random) ?? "--")
+            }
+        }
+        if urlAt == -1 { arguments.insert("https://api.example.com/items", at: 0) }
+        return arguments
+    }
+
+    @Test("2,000 generated argument lists: the hand parser's result is ArgumentParser's, or nil where ArgumentParser refuses")
+    func generated() throws {
+        var random = SplitMix(state: 0x5EED_0037)
+        var accepted = 0, refused = 0
+        for _ in 0..<2000 {
+            let arguments = Self.generate(&random)
+            let fast = RequestInvocation.parseFast(arguments)
+            let full = Result { try RequestCommand.parse(arguments).invocation }
+            switch (fast, full) {
+            case (let fast?, .success(let invocation)):
+                #expect(fast == invocation, "\(arguments.debugDescription)")
+                accepted += 1
+            case (.some, .failure(let error)):
+                Issue.record(
+                    "the fast parser accepts \(arguments.debugDescription); ArgumentParser refuses: \(RequestCommand.message(for: error))")
+            case (nil, .failure): refused += 1
+            case (nil, .success): break  // handed over: ArgumentParser parses it
+            }
+        }
+        #expect(accepted > 120 && refused > 200, "accepted \(accepted), refused \(refused)")
+    }
+
+    @Test("the forms of the docs and of agents' loops are parsed by hand")
+    func commonForms() throws {
+        for arguments in [
+            ["https://api.example.com/mcp/items"],
+            ["-X", "POST", "https://api.example.com/mcp", "-H", "Content-Type: application/json", "--data", "@body.json"],
+            ["-X", "PUT", "https://api.example.com/items/1", "--data", "-"],
+            ["https://api.example.com/mcp", "-H", "Accept: application/json, text/event-stream", "--data", "{}", "--include", "--json"],
+            ["--keystore", "/tmp/k.json", "--user", "ada@example.com", "https://api.example.com/mcp", "--timeout", "60"],
+        ] {
+            let fast = try #require(RequestInvocation.parseFast(arguments), "\(arguments)")
+            #expect(fast == (try RequestCommand.parse(arguments).invocation))
+        }
+    }
+}
