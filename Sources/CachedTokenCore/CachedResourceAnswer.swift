@@ -109,14 +109,16 @@ public enum CachedResourceAnswer {
 
     static func isLowerAlphanumeric(_ byte: UInt8) -> Bool { (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) }
 
-    /// `ResourceAudience.check` passes: the token is not three parts (no JWT: nothing to check),
+    /// `ResourceAudience.check` passes: a token of printable ASCII that is not three parts (no JWT: nothing to check),
     /// or a JWS whose header names `alg` and whose payload's `aud` (a string, or strings) holds a
     /// plain resource URL that is `resource` or covers it. False for every other case — a
     /// refusal of the full program's, or a token it may read otherwise.
     static func audienceNames(_ token: String, resource: String) -> Bool {
         var token = token
         return token.withUTF8 { bytes -> Bool in
-            guard bytes.count <= 65536 else { return false }
+            // Printable ASCII only: the full program splits on characters, and a `.` followed by
+            // a combining mark is no separator to it (an access token is RFC 6749's VSCHARs).
+            guard bytes.count <= 65536, bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return false }
             var dots: [Int] = []
             for index in bytes.indices where bytes[index] == UInt8(ascii: ".") {
                 dots.append(index)

@@ -321,6 +321,9 @@ for label, grants, url, expect in [
         ("a JWT with aud of mixed types", [grant(tokens={**grant_tokens, "accessToken": jwt(3600, aud=[7, mcp])})], mcp, None),
         ("a JWT with aud in capitals", [grant(tokens={**grant_tokens, "accessToken": jwt(3600, aud="https://API.example/mcp")})], mcp, None),
         ("four parts", [grant(tokens={**grant_tokens, "accessToken": "a.b.c.d"})], mcp, "answer"),
+        # A `.` and a combining mark is one character to the full program: three parts, whose aud it checks.
+        ("three parts and a dot with a combining mark", [grant(tokens={**grant_tokens, "accessToken": jwt(3600, aud="https://other.example") + ".\u0301"})], mcp, "hand over"),
+        ("four parts and a zero-width joiner", [grant(tokens={**grant_tokens, "accessToken": "a.b.c.\u200d"})], mcp, "hand over"),
         ("three parts, not base64", [grant(tokens={**grant_tokens, "accessToken": "a!.b.c"})], mcp, None),
         ("three parts, a header without alg", [grant(tokens={**grant_tokens, "accessToken": "e30.eyJhdWQiOiJ4In0.c2ln"})], mcp, None),
         ("the longest grant wins", [grant(resource="https://api.example", tokens={**grant_tokens, "accessToken": "origin-at"}),
@@ -347,6 +350,21 @@ for label, grants, url, expect in [
     check(f"token --resource: {label}", ["token", "--resource", url, "--keystore", path], expect=expect)
     check(f"token --resource: {label}, header", ["token", "--resource", url, "--format", "header", "--keystore", path],
           expect=expect)
+# What is not the user's (another user's record, a registration) damaged: token --resource reads
+# the user alone in both programs, as token does (the full program reported the keystore corrupt).
+for label, damage in [("another user without createdAt", "user"), ("a damaged registration", "registration")]:
+    document = with_grants([grant()])
+    if damage == "user":
+        other_user = json.loads(json.dumps(document["users"][0]))
+        other_user["uid"] = "someone-else"
+        other_user.pop("createdAt")
+        document["users"].append(other_user)
+    else:
+        document["registrations"] = [{"providerId": 5}]
+    path = place("resource-damaged-" + damage, document)
+    check(f"token --resource: {label}", ["token", "--resource", mcp, "--keystore", path], expect="answer")
+    check(f"token: {label}", ["token", "--keystore", path], expect="answer")
+
 # A sealed keystore: its grants' tokens are opened by the full program alone.
 directory = f"{root}/sealed-grants"
 os.makedirs(directory, mode=0o700)

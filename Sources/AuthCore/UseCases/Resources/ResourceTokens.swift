@@ -51,7 +51,9 @@ public struct ResourceTokens: Sendable {
     private func grantToken(
         for url: URL, minimumTTL: TimeInterval, forceRefresh: Bool, uid: String?, chosenBy: UserChoiceReason?
     ) async throws -> Output {
-        let state = try keystore.read()
+        // The user alone, as `token` reads it (`TokenRefresh.resolveUser`): the cached answer
+        // costs no other record, and reads what the token front reads (docs/front.md).
+        let state = try uid.map { try keystore.readUser(uid: $0) } ?? keystore.readCurrentUser()
         if let uid, state.userIndex(uid: uid) == nil { throw AuthError.userRemoved(uid) }
         guard let user = uid.flatMap({ uid in state.users.first { $0.uid == uid } }) ?? state.currentUser else {
             throw AuthError.noCurrentUser(
