@@ -29,9 +29,12 @@ mkdir -p .build "$out"
 # Identical functions folded into one (lld's --icf=all): Swift's generic specialisations and
 # Codable conformances repeat the same machine code many times over; folding them takes
 # 356 KB off the stripped program (26,176,832 -> 25,820,480 bytes at e129278) with the same
-# instruction counts (bench/token-instructions.sh). Swift code never compares function
+# instruction counts (bench/token-instructions.sh). authctl's code compares no function
 # addresses, and Apple's linker folds the same way by default (ld64's deduplication); "safe"
 # folding needs address-significance tables, which swiftc does not emit (it saves 8 KB).
+# Under it, two functions of the same code share one address: never compare KeyPaths to
+# computed properties (identified by their getters) or use function pointers as tags, and
+# read a crash's backtrace knowing that a folded function may carry another's name.
 static_cxx="$(scripts/static-cxx-dir.sh)"
 flags=(-c release --static-swift-stdlib --disable-local-rpath -Xlinker --no-export-dynamic -Xswiftc -Osize
     -Xswiftc -L"$static_cxx" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc

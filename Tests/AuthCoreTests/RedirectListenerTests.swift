@@ -77,12 +77,16 @@ struct RedirectListenerTests {
         }
     }
 
-    @Test("a free port is one a listener can bind, and not one in use")
+    @Test("a free port is the first preferred one a listener can bind, else the system's; never one in use")
     func freePort() throws {
         let port = try #require(RedirectListener.freePort())
         let listener = try RedirectListener(host: "127.0.0.1", port: port, peers: ProcNetTCPPeerLookup())
         #expect(listener.port == port)
         #expect(RedirectListener.freePort() != port)
+        // The port in use is passed over for the next preferred one that is free.
+        let next = try #require(RedirectListener.freePort())
+        #expect(RedirectListener.freePort(preferring: [port, next]) == next)
+        #expect(RedirectListener.freePort(preferring: [port]) != port)
     }
 
     @Test("a non-loopback address is refused", arguments: ["0.0.0.0", "192.168.1.10", "example.com"])

@@ -5,8 +5,8 @@ import Synchronization
 import Testing
 
 /// The port a registered client's redirect URI names (docs/resources.md): one free when it is
-/// registered, and, when another program holds it at a later sign-in, a new registration on
-/// another — for the clients authctl registered, never for one a person configured.
+/// registered, of the issuer's preferred ports above the outgoing connections' range; when
+/// another program holds it at a later sign-in, a refusal that says what helps, nothing changed.
 @Suite("Resources: the registered redirect URI's port")
 struct RegisteredPortTests {
     static let resource = "https://api.example.com/mcp"
@@ -42,19 +42,19 @@ struct RegisteredPortTests {
         }
     }
 
-    /// A sign-in whose listener finds the client's port taken the first time (`taken`), then
-    /// signs in; records the redirect URI of each attempt's provider.
+    /// A sign-in whose listener finds the port `taken` in use the first time (nil: never), then
+    /// signs in; records each attempt's provider.
     final class PortTakenIssuer: CredentialIssuing, @unchecked Sendable {
-        let taken: UInt16
+        let taken: UInt16?
         let attempts = Mutex<[String]>([])
-        init(taken: UInt16) { self.taken = taken }
+        init(taken: UInt16?) { self.taken = taken }
 
         func credential(from source: CredentialSource, provider: any IdentityProvider) async throws -> Credential {
             let count = attempts.withLock {
                 $0.append(provider.id.rawValue)
                 return $0.count
             }
-            if count == 1 { throw AuthError.portInUse("the port \(taken) on 127.0.0.1 is already in use", port: taken) }
+            if count == 1, let taken { throw AuthError.portInUse("the port \(taken) on 127.0.0.1 is already in use", port: taken) }
             var credential = Credential(
                 providerID: provider.id.rawValue, issuer: "https://as.example", federatedID: "", profile: Profile(),
                 tokens: TokenSet(accessToken: "at", expiresAt: nil, refreshToken: "rt", idToken: nil, scopes: []),
@@ -65,74 +65,72 @@ struct RegisteredPortTests {
         }
     }
 
-    func signIn(_ server: Server, config: String, issuer: PortTakenIssuer, freePorts: [UInt16]) -> (ResourceSignIn, ConfigStore) {
+    /// `free`: the preferred ports that are free (nil: no port known free).
+    func signIn(_ server: Server, config: String, issuer: PortTakenIssuer, free: Set<UInt16>?) -> (ResourceSignIn, ConfigStore) {
         let store = ConfigStore(storage: InMemoryConfigStorage(bytes: Data(config.utf8)))
-        let ports = Mutex(freePorts)
         let signIn = ResourceSignIn(
             transport: server.transport, configStore: store, issuer: issuer, accounts: FakeAccountStore(), clock: FixedClock(),
             secrets: MemoryRegistrationSecrets(), prompt: RecordingTerminal(),
-            freePort: { ports.withLock { $0.isEmpty ? nil : $0.removeFirst() } })
+            freePort: { preferred in free.flatMap { free in preferred.first(where: free.contains) } })
         return (signIn, store)
     }
 
-    @Test("a client registered now names a port free now in its redirect URI")
+    @Test("a client registered now names the first of its issuer's preferred ports that is free, above outgoing connections' ports")
     func registeredOnAFreePort() async throws {
+        let preferred = ResourceClients.preferredPorts(for: "https://as.example")
+        #expect(preferred.count == 8 && Set(preferred).count == 8 && preferred.allSatisfy { (61000...65535).contains($0) })
         let server = Server()
         let (signIn, store) = signIn(
-            server, config: #"{"version": 1, "providers": {}}"#, issuer: PortTakenIssuer(taken: 0), freePorts: [50123])
-        // The issuer's first attempt fails (taken: 0 is no real port): registered again on the next free one.
+            server, config: #"{"version": 1, "providers": {}}"#, issuer: PortTakenIssuer(taken: nil), free: [preferred[2], preferred[5]])
         let output = try await signIn.run(.init(resource: Self.resource, options: FlowOptions()))
         let uris = server.registrations.withLock { $0.map { $0["redirect_uris"] } }
-        #expect(uris.first == .array([.string("http://127.0.0.1/callback"), .string("http://127.0.0.1:50123/callback")]))
-        #expect(try store.provider(try ProviderID(parsing: output.providerID)).redirectURI?.hasPrefix("http://127.0.0.1:") == true)
+        #expect(uris == [.array([.string("http://127.0.0.1/callback"), .string("http://127.0.0.1:\(preferred[2])/callback")])])
+        #expect(try store.provider(try ProviderID(parsing: output.providerID)).redirectURI == "http://127.0.0.1:\(preferred[2])/callback")
     }
 
-    @Test("the port of a client authctl registered is taken: it is registered again on a free one, and the sign-in goes on")
-    func takenPortRegistersAgain() async throws {
+    static let registered = #"""
+        {"version": 1, "providers": {"oidc.as-example": {"id": "oidc.as-example", "clientId": "dyn-0", "issuer": "https://as.example",
+         "redirectUri": "http://127.0.0.1:61500/callback", "registeredFor": ["https://api.example.com/mcp"]}}}
+        """#
+
+    @Test("the port of a client authctl registered is taken: a refusal naming it and what helps; nothing registered or changed")
+    func takenPortRefused() async throws {
         let server = Server()
-        let config = #"""
-            {"version": 1, "providers": {"oidc.as-example": {"id": "oidc.as-example", "clientId": "dyn-0", "issuer": "https://as.example",
-             "redirectUri": "http://127.0.0.1:50500/callback", "registeredFor": ["https://api.example.com/mcp"]}}}
-            """#
-        let issuer = PortTakenIssuer(taken: 50500)
-        let (signIn, store) = signIn(server, config: config, issuer: issuer, freePorts: [50777])
-        let output = try await signIn.run(.init(resource: Self.resource, options: FlowOptions()))
-        #expect(output.portTaken == 50500 && output.registeredProvider && output.providerID == "oidc.as-example")
-        #expect(issuer.attempts.withLock { $0 } == ["oidc.as-example", "oidc.as-example"], "one sign-in again, under the same name")
-        let saved = try store.provider(try ProviderID(parsing: "oidc.as-example"))
-        #expect(saved.clientID == "dyn-1" && saved.redirectURI == "http://127.0.0.1:50777/callback")
+        let (signIn, store) = signIn(server, config: Self.registered, issuer: PortTakenIssuer(taken: 61500), free: nil)
+        let before = try store.load()
+        await #expect {
+            _ = try await signIn.run(.init(resource: Self.resource, options: FlowOptions()))
+        } throws: { error in
+            guard let error = error as? AuthError, error.code == .invalidArgument, error.portInUse == 61500 else { return false }
+            let words = "\(error.message)"
+            return words.contains("61500") && words.contains("oidc.as-example") && words.contains("‹providersRemove oidc.as-example›")
+                && words.contains("‹login https://api.example.com/mcp›")
+        }
+        #expect(server.registrations.withLock { $0.isEmpty })
+        #expect(try store.load() == before)
     }
 
-    @Test("without a free port known, the new registration's port is another than the taken one")
-    func takenPortWithoutAFreeOne() async throws {
-        let server = Server()
-        let taken = UInt16(truncatingIfNeeded: ResourceClients.registeredPort(for: "https://as.example"))
-        let config = #"""
-            {"version": 1, "providers": {"oidc.as-example": {"id": "oidc.as-example", "clientId": "dyn-0", "issuer": "https://as.example",
-             "redirectUri": "http://127.0.0.1:\#(taken)/callback", "registeredFor": ["https://api.example.com/mcp"]}}}
-            """#
-        let (signIn, store) = signIn(server, config: config, issuer: PortTakenIssuer(taken: taken), freePorts: [])
-        _ = try await signIn.run(.init(resource: Self.resource, options: FlowOptions()))
-        let redirectURI = try #require(try store.provider(try ProviderID(parsing: "oidc.as-example")).redirectURI)
-        let port = try #require(URL(string: redirectURI)?.port)
-        #expect(port != Int(taken) && (49152...65535).contains(port))
-    }
-
-    @Test("the port of a provider a person configured is taken: the error stands, nothing is registered")
-    func configuredClientKeepsItsPort() async throws {
-        let server = Server()
-        let config = #"""
+    @Test("another port taken (--listen-address), or a provider a person configured: the listener's own refusal")
+    func otherPortsKeepTheirError() async throws {
+        var options = FlowOptions()
+        options.listenAddress = try ListenAddress(parsing: "127.0.0.1:47001")
+        let (viaOption, _) = signIn(Server(), config: Self.registered, issuer: PortTakenIssuer(taken: 47001), free: nil)
+        await #expect {
+            _ = try await viaOption.run(.init(resource: Self.resource, options: options))
+        } throws: { !"\(($0 as? AuthError)?.message ?? "")".contains("providersRemove") }
+        let configured = #"""
             {"version": 1, "providers": {"oidc.as": {"id": "oidc.as", "clientId": "mine", "issuer": "https://as.example",
              "redirectUri": "http://127.0.0.1:50600/callback"}}}
             """#
-        let (signIn, store) = signIn(server, config: config, issuer: PortTakenIssuer(taken: 50600), freePorts: [50777])
+        let server = Server()
+        let (signIn, store) = signIn(server, config: configured, issuer: PortTakenIssuer(taken: 50600), free: [61001])
         let named = try ProviderID(parsing: "oidc.as")
         await #expect {
             _ = try await signIn.run(.init(resource: Self.resource, options: FlowOptions(), provider: named, consented: true))
-        } throws: {
-            ($0 as? AuthError)?.portInUse == 50600
+        } throws: { error in
+            (error as? AuthError)?.portInUse == 50600 && !"\((error as? AuthError)?.message ?? "")".contains("providersRemove")
         }
         #expect(server.registrations.withLock { $0.isEmpty })
-        #expect(try store.provider(try ProviderID(parsing: "oidc.as")).clientID == "mine")
+        #expect(try store.provider(named).clientID == "mine")
     }
 }

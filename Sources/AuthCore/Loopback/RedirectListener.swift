@@ -112,10 +112,18 @@ public final class RedirectListener: @unchecked Sendable {
 
     deinit { close() }
 
-    /// A port of 127.0.0.1 that is free now: one the system chooses (bound to port 0 and read
-    /// back), for a client registered with a redirect URI that names its port. Nil when no
-    /// socket can be had.
-    public static func freePort() -> UInt16? {
+    /// A port of 127.0.0.1 that is free now, for a client registered with a redirect URI that
+    /// names its port: the first of `preferring` that binds, else one the system chooses
+    /// (bound to port 0 and read back). Nil when no socket can be had.
+    public static func freePort(preferring candidates: [UInt16] = []) -> UInt16? {
+        for candidate in candidates where candidate != 0 {
+            if let port = bindable(candidate) { return port }
+        }
+        return bindable(0)
+    }
+
+    /// `port` (0: the system's choice) when a listener could bind it on 127.0.0.1 now.
+    private static func bindable(_ port: UInt16) -> UInt16? {
         #if canImport(Glibc)
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -123,11 +131,14 @@ public final class RedirectListener: @unchecked Sendable {
         #endif
         guard fd >= 0 else { return nil }
         defer { _ = Glibc.close(fd) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
         address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        let (result, port) = bind(fd, &address) { UInt16(bigEndian: $0.sin_port) }
-        return result == 0 && port != 0 ? port : nil
+        let (result, bound) = bind(fd, &address) { UInt16(bigEndian: $0.sin_port) }
+        return result == 0 && bound != 0 ? bound : nil
     }
 
     /// Binds `fd` to a `sockaddr_in` or `sockaddr_in6`; returns bind's result and the port

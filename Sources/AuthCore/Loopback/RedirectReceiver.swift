@@ -51,13 +51,14 @@ public protocol RedirectReceivers: Sendable {
     ///   - pasted: the redirect is pasted by a person (`--manual`): nothing is bound.
     ///   - address: where to listen (port 0: ephemeral).
     func open(pasted: Bool, address: ListenAddress, access: LoopbackAccess) throws -> any RedirectReceiver
-    /// A loopback port free now, for a client registered with a redirect URI that names its
-    /// port (`ResourceClients`); nil: none known, and the caller chooses one itself.
-    func freePort() -> UInt16?
+    /// A loopback port free now, the first of `preferring` that is, for a client registered
+    /// with a redirect URI that names its port (`ResourceClients`); nil: none known, and the
+    /// caller chooses one itself.
+    func freePort(preferring: [UInt16]) -> UInt16?
 }
 
 extension RedirectReceivers {
-    public func freePort() -> UInt16? { nil }
+    public func freePort(preferring: [UInt16]) -> UInt16? { nil }
 }
 
 /// The receivers of the executable: a `RedirectListener` on the loopback address, or what a
@@ -93,5 +94,5 @@ public struct SystemRedirectReceivers: RedirectReceivers {
             clock: clock)
     }
 
-    public func freePort() -> UInt16? { RedirectListener.freePort() }
+    public func freePort(preferring: [UInt16]) -> UInt16? { RedirectListener.freePort(preferring: preferring) }
 }

@@ -11,13 +11,13 @@ public struct ResourceClients: Sendable {
     let secrets: any RegistrationSecrets
     /// When a registered client secret expires (`client_secret_expires_at`).
     let clock: any Clock
-    /// The port a registration's redirect URI names: one free now (`RedirectReceivers.freePort`);
-    /// nil: one chosen from the issuer (`registeredPort`).
-    let freePort: @Sendable () -> UInt16?
+    /// The port a registration's redirect URI names: one free now, the first of the
+    /// issuer's `preferredPorts` that is (`RedirectReceivers.freePort`); nil: the first of them.
+    let freePort: @Sendable ([UInt16]) -> UInt16?
 
     public init(
         configStore: ConfigStore, transport: any HTTPTransport, secrets: any RegistrationSecrets, clock: any Clock,
-        freePort: @escaping @Sendable () -> UInt16? = { nil }
+        freePort: @escaping @Sendable ([UInt16]) -> UInt16? = { _ in nil }
     ) {
         self.configStore = configStore
         self.transport = transport
@@ -87,24 +87,24 @@ public struct ResourceClients: Sendable {
 
     /// The redirect URIs registered: the loopback listener's on any port (RFC 8252 §7.3), and the
     /// same on one port for servers that compare redirect URIs exactly, as the MCP Python SDK's
-    /// does: `port`, one free at registration, else `registeredPort`. The client's sign-ins use
-    /// the one with the port (its `redirectUri`), which both kinds of server take; the listener
-    /// binds that port, and a sign-in that finds it taken registers again on another
-    /// (`ResourceSignIn`).
+    /// does: `port`, one free at registration, else the issuer's first preferred one. The
+    /// client's sign-ins use the one with the port (its `redirectUri`), which both kinds of
+    /// server take; the listener binds that port.
     public static func registeredRedirectURIs(for issuer: String, port: UInt16? = nil) -> [String] {
-        ["http://127.0.0.1/callback", "http://127.0.0.1:\(port.map(Int.init) ?? registeredPort(for: issuer))/callback"]
+        ["http://127.0.0.1/callback", "http://127.0.0.1:\(port ?? preferredPorts(for: issuer)[0])/callback"]
     }
 
-    /// A port of the dynamic range (RFC 6335 §6: 49152…65535) chosen from the issuer (FNV-1a),
-    /// so that the same server always gets the same one and a second server most likely another:
-    /// the port registered when no free one is known.
-    public static func registeredPort(for issuer: String) -> Int {
+    /// Eight ports of 61000…65535 chosen from the issuer (FNV-1a), the same for one server and
+    /// most likely others for another: above Linux's range for outgoing connections' own ports
+    /// (`ip_local_port_range`, 32768…60999), which a later sign-in would otherwise find taken by
+    /// any connection of the machine.
+    public static func preferredPorts(for issuer: String) -> [UInt16] {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in issuer.utf8 {
             hash ^= UInt64(byte)
             hash = hash &* 0x100_0000_01b3
         }
-        return 49152 + Int(hash % 16384)
+        return (0..<8).map { UInt16(truncatingIfNeeded: 61000 + (hash &+ UInt64($0) &* 569) % 4536) }
     }
 
     public func client(
@@ -151,14 +151,13 @@ public struct ResourceClients: Sendable {
         return try await register(config, at: server, replacing: false)
     }
 
-    /// `configured` registered again under its name: its secret expired, its server forgot it,
-    /// or (`avoiding`) the port its redirect URI names is taken. It stays a borrowed provider for
-    /// a resource it was not registered for (`Client.isBorrowed`: the person's consent is asked
-    /// as before).
-    func reregister(
-        _ configured: ProviderConfig, at server: AuthorizationServerMetadata, for resource: ResourceIdentifier, avoiding: UInt16? = nil
-    ) async throws -> Client {
-        var client = try await register(configured, at: server, replacing: true, avoiding: avoiding)
+    /// `configured` registered again under its name (its secret expired, or its server forgot
+    /// it). It stays a borrowed provider for a resource it was not registered for
+    /// (`Client.isBorrowed`: the person's consent is asked as before).
+    private func reregister(_ configured: ProviderConfig, at server: AuthorizationServerMetadata, for resource: ResourceIdentifier)
+        async throws -> Client
+    {
+        var client = try await register(configured, at: server, replacing: true)
         client.registered = (configured.registeredFor ?? []).contains(resource.description)
         return client
     }
@@ -166,20 +165,14 @@ public struct ResourceClients: Sendable {
     /// Registers authctl (RFC 7591) as `config` at `server` and saves it: a new provider, or
     /// (`replacing`) the one whose registered secret expired or whose server forgot it, under
     /// the same name.
-    private func register(_ config: ProviderConfig, at server: AuthorizationServerMetadata, replacing: Bool, avoiding: UInt16? = nil)
-        async throws -> Client
-    {
+    private func register(_ config: ProviderConfig, at server: AuthorizationServerMetadata, replacing: Bool) async throws -> Client {
         let issuer = server.document.issuer
         guard let endpoint = server.registrationEndpoint else {
             throw AuthError.notConfigured(
                 "the authorization server \(Sanitize.text(issuer, limit: 100)) offers no client registration\(server.clientIDMetadataDocumentSupported ? " (it takes a client ID metadata document: give its URL with \(input: .clientMetadataURL) URL)" : "")\(replacing ? ", and the client authctl registered as \(config.id) must be registered again (its secret expired, or the server forgot it)" : ""). Register a client with its operator, then add it: \(command: .providersAdd, "oidc.NAME", .input(.issuer, issuer), .input(.clientID, "ID"))"
             )
         }
-        // A port free now; else the issuer's (or, when that one is taken, the issuer's and the taken one's).
-        let port =
-            freePort().flatMap { $0 == avoiding ? nil : $0 }
-            ?? avoiding.map { UInt16(truncatingIfNeeded: Self.registeredPort(for: "\(issuer) \($0)")) }
-        let redirectURIs = Self.registeredRedirectURIs(for: issuer, port: port)
+        let redirectURIs = Self.registeredRedirectURIs(for: issuer, port: freePort(Self.preferredPorts(for: issuer)))
         let registration = ClientRegistration(
             endpoint: endpoint, redirectURIs: redirectURIs,
             authMethod: ClientRegistration.method(supported: server.document.tokenEndpointAuthMethodsSupported))

@@ -200,7 +200,7 @@ public struct UseCaseGraph: Sendable {
         ResourceSignIn(
             transport: ports.transport, configStore: ports.configStore, issuer: credentialIssuer, accounts: localAccountStore,
             clock: ports.clock, secrets: registrationSecrets, prompt: ports.prompt,
-            freePort: { [receivers = ports.redirectReceivers] in receivers.freePort() })
+            freePort: { [receivers = ports.redirectReceivers] in receivers.freePort(preferring: $0) })
     }
 
     public var resourceWorkloadSignIn: ResourceWorkloadSignIn {

@@ -47,9 +47,6 @@ public struct ResourceSignIn: Sendable {
         public var isNewUser: Bool
         /// Why the grant is kept under `user`.
         public var owner: GrantOwner
-        /// The port the client's redirect URI named, which another program held: authctl
-        /// registered the client again on another (`registeredProvider`).
-        public var portTaken: UInt16? = nil
     }
 
     /// Who holds a resource's grant (docs/resources.md).
@@ -66,7 +63,7 @@ public struct ResourceSignIn: Sendable {
     public init(
         transport: any HTTPTransport, configStore: ConfigStore, issuer: any CredentialIssuing, accounts: any CredentialAccountStore,
         clock: any Clock, secrets: any RegistrationSecrets, prompt: any ConsentPrompt,
-        freePort: @escaping @Sendable () -> UInt16? = { nil }
+        freePort: @escaping @Sendable ([UInt16]) -> UInt16? = { _ in nil }
     ) {
         self.prompt = prompt
         discovery = ResourceDiscovery(transport: transport)
@@ -107,16 +104,26 @@ public struct ResourceSignIn: Sendable {
         }
         do {
             return try await signIn(client, options: options, server: found.server, resource: resource)
-        } catch let error as AuthError where error.portInUse != nil && client.config.registeredDynamically {
-            // The port its redirect URI names is taken (another program, another sign-in): a
-            // client authctl registered is registered again on a free one, under the same name.
-            // Nothing was sent yet: the listener is bound before the browser opens.
-            var again = try await clients.reregister(client.config, at: found.server, for: resource, avoiding: error.portInUse)
-            again.registered = true
-            var output = try await signIn(again, options: options, server: found.server, resource: resource)
-            output.portTaken = error.portInUse
-            return output
+        } catch let error as AuthError where error.portInUse != nil && Self.ownPort(of: client.config, options) == error.portInUse {
+            throw Self.registeredPortTaken(client.config, resource: resource, port: error.portInUse ?? 0)
         }
+    }
+
+    /// The port of the redirect URI authctl registered for `config` (one the server compares
+    /// exactly), when this sign-in listens on it (no `--listen-address` or `--redirect-uri`).
+    static func ownPort(of config: ProviderConfig, _ options: FlowOptions) -> UInt16? {
+        guard config.registeredDynamically, options.listenAddress == nil, options.redirectURI == nil,
+            let port = config.redirectURI.flatMap(URL.init(string:))?.port
+        else { return nil }
+        return UInt16(exactly: port)
+    }
+
+    /// The registered redirect URI's port is another program's: the server takes that URI
+    /// only, so another port cannot help; what can, in the person's words. Nothing was changed.
+    static func registeredPortTaken(_ config: ProviderConfig, resource: ResourceIdentifier, port: UInt16) -> AuthError {
+        AuthError.portInUse(
+            "the port \(port) of the redirect URI that authctl registered as \(config.id) at \(Sanitize.text(config.issuer ?? "", limit: 100)) is in use by another program, and that server takes that exact URI only. Stop what uses the port and sign in again, or register authctl anew on another port (its grants go with the old client): \(command: .providersRemove, "\(config.id)"), then \(command: .login, "\(resource.description)")",
+            port: port)
     }
 
     /// The sign-in with `client`, its grant kept for `resource`.

@@ -131,9 +131,8 @@ struct Login: AuthctlCommand {
     /// `request` runs itself).
     static func noticeRegistration(_ output: ResourceSignIn.Output, wiring: Wiring) {
         guard output.registeredProvider else { return }
-        let why = output.portTaken.map { "The port \($0) of the client's redirect URI was in use by another program. " } ?? ""
         wiring.terminal.notice(
-            "\(why)Registered authctl at \(output.grant.issuer) as the provider \(output.providerID) (remove it with: authctl providers remove \(output.providerID))."
+            "Registered authctl at \(output.grant.issuer) as the provider \(output.providerID) (remove it with: authctl providers remove \(output.providerID))."
         )
     }
 
