@@ -218,6 +218,28 @@ check "a grant whose refresh token the server forgot: request signs in again by 
 check "the new grant holds the scopes the old one held (read), not the resource's defaults" \
     test "$("$authctl" token --resource "$mcp" --format json | json '" ".join(sorted(d["scopes"]))')" = "read"
 
+# 6f. login URL --remote (docs/remote.md): a host without a browser signs in to the resource;
+#     `bootstrap` on another, empty HOME (the laptop) finishes it, and its line goes back.
+laptop="$work/laptop"
+mkdir -m 700 "$laptop"
+mkfifo "$work/remote.in"
+"$authctl" login "$mcp" --remote --timeout 60 --json <"$work/remote.in" >"$work/remote.json" 2>"$work/remote.err" &
+host_pid=$!
+exec 7>"$work/remote.in"
+for _ in $(seq 1 100); do grep -q '^authctl bootstrap ' "$work/remote.err" && break; sleep 0.1; done
+argument="$("$py" -c 'import shlex, sys; words = shlex.split(sys.argv[1]); print(words[2] if len(words) == 3 else "")' \
+    "$(grep '^authctl bootstrap ' "$work/remote.err" || true)")"
+check "login <resource URL> --remote prints 'authctl bootstrap' and one argument" test -n "$argument"
+pasted="$(env -i HOME="$laptop" PATH="$PATH" E2E_USERNAME="$E2E_USERNAME" E2E_PASSWORD="$E2E_PASSWORD" \
+    "$authctl" bootstrap "$argument" --browser-command "$browser" --timeout 60 2>"$work/bootstrap.err" | tail -n 1)"
+echo "$pasted" >&7
+exec 7>&-
+set +e; wait "$host_pid"; status=$?; set -e
+remote_resource="$(json 'd["resource"]' <"$work/remote.json" 2>/dev/null || true)"
+check "the pasted line finishes the resource's sign-in on the host (exit 0), for the resource" \
+    test "$status" -eq 0 -a "$remote_resource" = "$mcp"
+check "request works with the grant the remote sign-in got" sh -c "'$authctl' request '$mcp' | grep -q 'the data of mcp'"
+
 # 7. Safety.
 set +e
 "$authctl" login "http://127.0.0.1:$rs_port/evil" --browser-command "$browser" --timeout 30 >/dev/null 2>"$work/evil.err"; status=$?
