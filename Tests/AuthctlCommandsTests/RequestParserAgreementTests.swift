@@ -9,7 +9,7 @@ import Testing
 /// refuses, the hand parser hands over (nil).
 @Suite("The request fast parser agrees with ArgumentParser on generated arguments")
 struct RequestParserAgreementTests {
-    typealias SplitMix = TokenParserAgreementTests.SplitMix
+    typealias SplitMix = ParserAgreement.SplitMix
 
     static let values = [
         "", " ", "a b", "a\nb", "-", "--", "-1", "0", "1", "300", "86400", "86401", "007", "+5", "1.5", "POST", "get",
@@ -51,23 +51,9 @@ struct RequestParserAgreementTests {
 
     @Test("2,000 generated argument lists: the hand parser's result is ArgumentParser's, or nil where ArgumentParser refuses")
     func generated() throws {
-        var random = SplitMix(state: 0x5EED_0037)
-        var accepted = 0, refused = 0
-        for _ in 0..<2000 {
-            let arguments = Self.generate(&random)
-            let fast = RequestInvocation.parseFast(arguments)
-            let full = Result { try RequestCommand.parse(arguments).invocation }
-            switch (fast, full) {
-            case (let fast?, .success(let invocation)):
-                #expect(fast == invocation, "\(arguments.debugDescription)")
-                accepted += 1
-            case (.some, .failure(let error)):
-                Issue.record(
-                    "the fast parser accepts \(arguments.debugDescription); ArgumentParser refuses: \(RequestCommand.message(for: error))")
-            case (nil, .failure): refused += 1
-            case (nil, .success): break  // handed over: ArgumentParser parses it
-            }
-        }
+        let (accepted, refused) = ParserAgreement.check(
+            seed: 0x5EED_0037, count: 2000, generate: Self.generate, fast: RequestInvocation.parseFast,
+            full: { try RequestCommand.parse($0).invocation }, message: RequestCommand.message(for:))
         #expect(accepted > 120 && refused > 200, "accepted \(accepted), refused \(refused)")
     }
 

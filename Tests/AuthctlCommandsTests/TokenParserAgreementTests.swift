@@ -10,17 +10,7 @@ import Testing
 /// whatever ArgumentParser refuses, the hand parser must hand over (nil).
 @Suite("The token fast parser agrees with ArgumentParser on generated arguments")
 struct TokenParserAgreementTests {
-    /// A small seeded generator (SplitMix64), so a failure is reproducible from its seed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias SplitMix = ParserAgreement.SplitMix
 
     static let values = [
         "", " ", "\t", "a b", "a\nb", "-", "--", "-1", "0", "60", "86400", "86401", "9223372036854775807", "99999999999999999999",
@@ -57,23 +47,9 @@ struct TokenParserAgreementTests {
 
     @Test("1,500 generated argument lists: the hand parser's result is ArgumentParser's, or nil where ArgumentParser refuses")
     func generated() throws {
-        var random = SplitMix(state: 0x5EED_0012)
-        var accepted = 0, refused = 0
-        for _ in 0..<1500 {
-            let arguments = Self.generate(&random)
-            let fast = TokenInvocation.parseFast(arguments)
-            let full = Result { try Token.parse(arguments).request }
-            switch (fast, full) {
-            case (let fast?, .success(let request)):
-                #expect(fast == request, "\(arguments.debugDescription)")
-                accepted += 1
-            case (.some, .failure(let error)):
-                Issue.record("the fast parser accepts \(arguments.debugDescription); ArgumentParser refuses: \(Token.message(for: error))")
-            case (nil, .failure): refused += 1
-            case (nil, .success): break  // handed over: ArgumentParser parses it
-            }
-        }
-        // The generator reaches both sides (a generator that only makes garbage proves nothing).
+        let (accepted, refused) = ParserAgreement.check(
+            seed: 0x5EED_0012, count: 1500, generate: Self.generate, fast: TokenInvocation.parseFast,
+            full: { try Token.parse($0).request }, message: Token.message(for:))
         #expect(accepted > 150 && refused > 150, "accepted \(accepted), refused \(refused)")
     }
 }
