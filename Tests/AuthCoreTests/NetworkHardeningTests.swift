@@ -365,6 +365,20 @@ struct NetworkHardeningTests {
         #expect(test.keystore.writes == 0)
     }
 
+    @Test(
+        "an access token beyond visible ASCII (a '.' and a combining mark) is refused, and nothing is stored",
+        arguments: ["\u{301}", "é", "\u{200D}"])
+    func nonASCIITokenRefused(suffix: String) async throws {
+        let microsoft = try FakeMicrosoft()
+        microsoft.update { $0.accessTokenSuffix = "." + suffix }
+        let test = try await TestEnvironment(microsoft: microsoft)
+        await #expect {
+            _ = try await test.signIn().run(
+                .init(providerID: try ProviderID(parsing: "microsoft"), options: FlowOptions(timeout: 60)))
+        } throws: { ($0 as? AuthError)?.code == .invalidCredential && "\(($0 as? AuthError)?.message ?? "")".contains("visible ASCII") }
+        #expect(test.keystore.writes == 0)
+    }
+
     @Test("a stored access token with a line break (written before this check) never reaches the photo endpoint")
     func storedInjectedTokenNeverSent() async throws {
         let microsoft = try FakeMicrosoft()

@@ -68,12 +68,14 @@ public struct TokenResponse: Sendable, Equatable {
         guard let accessToken = json["access_token"]?.stringValue, !accessToken.isEmpty else {
             throw AuthError.network("the token response from \(host) has no access_token. Check the provider's configuration")
         }
-        // RFC 6749 Appendix A.12: an access token is visible characters. One with a control
-        // character (a line break to inject a header where it is later sent, or to break a
-        // script that prints it) is a provider that lies.
-        guard !accessToken.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+        // RFC 6749 Appendix A.12: an access token is visible ASCII (VSCHAR, with the space). One
+        // with a control character (a line break to inject a header where it is later sent, or
+        // to break a script that prints it) is a provider that lies; one beyond ASCII is no
+        // HTTP header value, and reads differently to a program that splits it on characters
+        // than to one that splits it on bytes (a `.` and a combining mark).
+        guard accessToken.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F }) else {
             throw AuthError.invalidCredential(
-                "the token response from \(host) holds an access token with control characters (RFC 6749 allows none); authctl refused it and sent it nowhere. Sign in again; if it keeps happening, the provider is misbehaving"
+                "the token response from \(host) holds an access token with characters RFC 6749 does not allow (control characters, or any beyond visible ASCII); authctl refused it and sent it nowhere. Sign in again; if it keeps happening, the provider is misbehaving"
             )
         }
         guard let tokenType = json["token_type"]?.stringValue else {
