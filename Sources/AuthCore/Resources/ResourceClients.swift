@@ -107,8 +107,10 @@ public struct ResourceClients: Sendable {
         return 49152 + Int(hash % 16384)
     }
 
+    /// - Parameter grantTypes: the grants a client registered now asks for.
     public func client(
-        for server: AuthorizationServerMetadata, resource: ResourceIdentifier, clientMetadataURL: String?
+        for server: AuthorizationServerMetadata, resource: ResourceIdentifier, clientMetadataURL: String?,
+        grantTypes: [String] = ClientRegistration.defaultGrantTypes
     ) async throws -> Client {
         let issuer = server.document.issuer
         let providers = try configStore.load().providers.values.sorted { $0.id < $1.id }
@@ -117,7 +119,7 @@ public struct ResourceClients: Sendable {
         if let configured = clients.first(where: { ($0.registeredFor ?? []).contains(resource.description) }) ?? clients.first {
             // A client the server no longer knows (`invalid_client` to a refresh): register again.
             if configured.clientRefusedAt != nil, configured.registeredDynamically {
-                return try await reregister(configured, at: server, for: resource)
+                return try await reregister(configured, at: server, for: resource, grantTypes: grantTypes)
             }
             // A registered secret expired, or lost (a keystore moved aside): register again.
             if configured.hasRegisteredSecret {
@@ -127,7 +129,7 @@ public struct ResourceClients: Sendable {
                 if kept?.belongs(issuer: configured.issuer, clientID: configured.clientID) != true
                     || configured.registeredSecretExpired(at: clock.now(), margin: 60)
                 {
-                    return try await reregister(configured, at: server, for: resource)
+                    return try await reregister(configured, at: server, for: resource, grantTypes: grantTypes)
                 }
             }
             return Client(config: configured, registered: false)
@@ -148,7 +150,7 @@ public struct ResourceClients: Sendable {
             try await save(config)
             return Client(config: config, registered: true)
         }
-        return try await register(config, at: server, replacing: false)
+        return try await register(config, at: server, replacing: false, grantTypes: grantTypes)
     }
 
     /// `configured` registered again under its name: its secret expired, its server forgot it,
@@ -156,9 +158,10 @@ public struct ResourceClients: Sendable {
     /// a resource it was not registered for (`Client.isBorrowed`: the person's consent is asked
     /// as before).
     func reregister(
-        _ configured: ProviderConfig, at server: AuthorizationServerMetadata, for resource: ResourceIdentifier, avoiding: UInt16? = nil
+        _ configured: ProviderConfig, at server: AuthorizationServerMetadata, for resource: ResourceIdentifier, avoiding: UInt16? = nil,
+        grantTypes: [String] = ClientRegistration.defaultGrantTypes
     ) async throws -> Client {
-        var client = try await register(configured, at: server, replacing: true, avoiding: avoiding)
+        var client = try await register(configured, at: server, replacing: true, avoiding: avoiding, grantTypes: grantTypes)
         client.registered = (configured.registeredFor ?? []).contains(resource.description)
         return client
     }
@@ -166,9 +169,10 @@ public struct ResourceClients: Sendable {
     /// Registers authctl (RFC 7591) as `config` at `server` and saves it: a new provider, or
     /// (`replacing`) the one whose registered secret expired or whose server forgot it, under
     /// the same name.
-    private func register(_ config: ProviderConfig, at server: AuthorizationServerMetadata, replacing: Bool, avoiding: UInt16? = nil)
-        async throws -> Client
-    {
+    private func register(
+        _ config: ProviderConfig, at server: AuthorizationServerMetadata, replacing: Bool, avoiding: UInt16? = nil,
+        grantTypes: [String] = ClientRegistration.defaultGrantTypes
+    ) async throws -> Client {
         let issuer = server.document.issuer
         guard let endpoint = server.registrationEndpoint else {
             throw AuthError.notConfigured(
@@ -181,7 +185,7 @@ public struct ResourceClients: Sendable {
             ?? avoiding.map { UInt16(truncatingIfNeeded: Self.registeredPort(for: "\(issuer) \($0)")) }
         let redirectURIs = Self.registeredRedirectURIs(for: issuer, port: port)
         let registration = ClientRegistration(
-            endpoint: endpoint, redirectURIs: redirectURIs,
+            endpoint: endpoint, redirectURIs: redirectURIs, grantTypes: grantTypes,
             authMethod: ClientRegistration.method(supported: server.document.tokenEndpointAuthMethodsSupported))
         let registered = try registration.registered(try await transport.send(registration.httpRequest))
         var config = config
