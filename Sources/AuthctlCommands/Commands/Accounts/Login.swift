@@ -24,6 +24,8 @@ struct Login: AuthctlCommand {
                   --client-secret-env CLIENT_SECRET
               # a protected resource by its URL (resources.md)
               authctl login https://api.example.com/mcp
+              # the same through your company's identity provider, no browser
+              authctl login https://api.example.com/mcp --via oidc.corp
             """)
 
     @Argument(
