@@ -244,4 +244,22 @@ struct ResourceChainTests {
         #expect(parts.keystore.state == before)
         #expect(parts.servers.presentations.count == 1)
     }
+
+    @Test("unlinking the identity drops the grants chained from it, and only those")
+    func unlinkDropsChainedGrants() async throws {
+        let parts = Self.parts()
+        _ = try await parts.chain.run(try Self.input())
+        var state = parts.keystore.state
+        let now = parts.clock.now()
+        state.users[0].providerData.append(
+            LinkedIdentity(
+                providerID: "oidc.other", issuer: "https://other.example", federatedID: "ada", profile: Profile(), linkedAt: now,
+                tokens: nil)
+        )
+        state.users[0].store(
+            ResourceGrant(resource: "https://api.example/other", issuer: Self.issuerB, providerID: "oidc.as-b", grantedAt: now, tokens: nil)
+        )
+        _ = try AccountRules.unlink(&state, providerID: "oidc.corp", uid: "u1")
+        #expect(state.users[0].resourceGrants.map(\.resource) == ["https://api.example/other"])
+    }
 }
