@@ -96,6 +96,11 @@ only_token_endpoint() {
         || { echo "requests to AS-B: $at_b" >&2; return 1; }
 }
 check "-v: at AS-B only its metadata, registration and token endpoint were asked" only_token_endpoint
+status_names_source() {
+    "$authctl" status >"$work/status" 2>&1 && grep -q "renewed through oidc.corp" "$work/status" || { cat "$work/status" >&2; return 1; }
+    "$authctl" status --json | "$py" -c "import json, sys; d = json.load(sys.stdin); sys.exit(0 if any(g.get('viaProviderId') == 'oidc.corp' for g in d['user']['resourceGrants']) else 1)"
+}
+check "status names the identity the grant is renewed through (text and --json)" status_names_source
 check "no secret or AS-A token in the -v log" sh -c "! grep -q -e '$CORP_SECRET' -e '${token_a:-none}' '$work/err'"
 
 requested() {
