@@ -17,7 +17,8 @@ struct ResourceChainTests {
         {"version": 1, "providers": {
           "oidc.corp": {"id": "oidc.corp", "clientId": "corp-client", "issuer": "https://idp.example"},
           "oidc.as-b": {"id": "oidc.as-b", "clientId": "b-client", "issuer": "https://as-b.example",
-                        "metadataUrl": "https://as-b.example/.well-known/oauth-authorization-server"}}}
+                        "metadataUrl": "https://as-b.example/.well-known/oauth-authorization-server",
+                        "registeredFor": ["https://api.example/mcp"]}}}
         """#
 
     /// What the servers saw and how AS-A answers the exchange.
@@ -93,7 +94,7 @@ struct ResourceChainTests {
     }
 
     /// Ada holds an identity at oidc.corp (AS-A) with a valid access token (and `idToken`).
-    static func parts(idToken: String? = nil) -> Parts {
+    static func parts(idToken: String? = nil, config: String = config, prompt: RecordingTerminal = RecordingTerminal()) -> Parts {
         let clock = ManualClock()
         let now = clock.now()
         let identity = LinkedIdentity(
@@ -115,7 +116,7 @@ struct ResourceChainTests {
             keystore: keystore, configStore: configStore, tokens: tokens, refresh: refresh, secrets: StaticSecrets(), clock: clock)
         let chain = ResourceChain(
             transport: transport, configStore: configStore, tokens: tokens, exchange: exchange, keystore: keystore, clock: clock,
-            secrets: MemoryRegistrationSecrets())
+            secrets: MemoryRegistrationSecrets(), prompt: prompt)
         let resourceTokens = ResourceTokens(keystore: keystore, configStore: configStore, tokens: tokens, clock: clock, chain: chain)
         return Parts(servers: servers, transport: transport, keystore: keystore, clock: clock, chain: chain, resourceTokens: resourceTokens)
     }
@@ -261,5 +262,26 @@ struct ResourceChainTests {
         )
         _ = try AccountRules.unlink(&state, providerID: "oidc.corp", uid: "u1")
         #expect(state.users[0].resourceGrants.map(\.resource) == ["https://api.example/other"])
+    }
+
+    @Test("a provider configured for AS-B for another purpose is lent only with consent: nothing is exchanged without it")
+    func borrowedNeedsConsent() async throws {
+        let borrowed = Self.config.replacingOccurrences(
+            of: #""registeredFor": ["https://api.example/mcp"]"#, with: #""registeredFor": ["https://api.example/other"]"#)
+        #expect(borrowed != Self.config)
+        let parts = Self.parts(config: borrowed)
+        let error = await #expect(throws: AuthError.self) { _ = try await parts.chain.run(try Self.input()) }
+        #expect(error?.code == .consentRequired)
+        #expect(error?.message.contains("provider oidc.as-b via oidc.corp›") == true, "the command that agrees keeps --via")
+        #expect(parts.servers.exchanges.isEmpty && parts.servers.presentations.isEmpty)
+        // A yes at the terminal lends it; so does naming it.
+        let asked = Self.parts(config: borrowed, prompt: RecordingTerminal(interactive: true, answers: [true]))
+        _ = try await asked.chain.run(try Self.input())
+        #expect(asked.servers.presentations.count == 1)
+        let named = Self.parts(config: borrowed)
+        var input = try Self.input()
+        input.provider = try ProviderID(parsing: "oidc.as-b")
+        _ = try await named.chain.run(input)
+        #expect(named.servers.presentations.count == 1)
     }
 }

@@ -197,7 +197,7 @@ public struct UseCaseGraph: Sendable {
     public var resourceChain: ResourceChain {
         ResourceChain(
             transport: ports.transport, configStore: ports.configStore, tokens: tokens, exchange: tokenExchange, keystore: ports.keystore,
-            clock: ports.clock, secrets: registrationSecrets)
+            clock: ports.clock, secrets: registrationSecrets, prompt: ports.prompt)
     }
 
     public var resourceRequest: ResourceRequest {

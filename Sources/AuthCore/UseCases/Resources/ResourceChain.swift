@@ -76,11 +76,14 @@ public struct ResourceChain: Sendable {
     let keystore: any Keystore
     let configStore: ConfigStore
     let clock: any Clock
+    /// Asks before a provider configured for another purpose is lent to the resource.
+    let prompt: any ConsentPrompt
 
     public init(
         transport: any HTTPTransport, configStore: ConfigStore, tokens: TokenClient, exchange: TokenExchange, keystore: any Keystore,
-        clock: any Clock, secrets: any RegistrationSecrets
+        clock: any Clock, secrets: any RegistrationSecrets, prompt: any ConsentPrompt
     ) {
+        self.prompt = prompt
         discovery = ResourceDiscovery(transport: transport)
         clients = ResourceClients(configStore: configStore, transport: transport, secrets: secrets, clock: clock)
         self.exchange = exchange
@@ -112,6 +115,16 @@ public struct ResourceChain: Sendable {
                     grantTypes: ClientRegistration.defaultGrantTypes + [TokenRequest.Grant.jwtBearerGrantType])
             }
         let config = client.config
+        // As for `login URL`: a provider the person configured for another purpose is lent to a
+        // resource on another origin only with their consent (`--provider`, or a yes).
+        if input.provider == nil, client.isBorrowed(for: resource) {
+            let lending = BorrowedProvider(
+                providerID: config.id, issuer: config.issuer ?? "", resource: resource.description, scopes: scopes)
+            if !(prompt.canAsk && prompt.agreesToLend(lending)) {
+                throw ResourceSignIn.consentRequired(
+                    lending, scopesGiven: !input.scopes.isEmpty, answeredNo: prompt.canAsk, via: input.via.rawValue)
+            }
+        }
         let provider = try GenericOIDCProvider(id: try ProviderID(parsing: config.id), config: config, metadata: found.server.document)
         let document = found.server.document
         let binding = TokenClient.binding(for: provider, discovery: document).adding([resource.url])
