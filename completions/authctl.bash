@@ -197,7 +197,7 @@ _authctl_login() {
     repeating_flags=()
     non_repeating_flags=(--no-browser --device-code --manual --remote --ciba --allow-any-local-user --client-credentials --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
-    non_repeating_options=(--browser-command --login-hint --binding-message --timeout --listen-address --redirect-uri --tenant --authorization-details --id-token --raw-nonce --client-id --client-secret-env --client-secret-file --certificate-file --assertion-algorithm --federated-token-file --federated-token-env --federated-token --federated-audience --credential --issuer --client-metadata-url --provider --keystore --config --user)
+    non_repeating_options=(--browser-command --login-hint --binding-message --timeout --listen-address --redirect-uri --tenant --authorization-details --id-token --raw-nonce --client-id --client-secret-env --client-secret-file --certificate-file --assertion-algorithm --federated-token-file --federated-token-env --federated-token --federated-audience --credential --issuer --client-metadata-url --provider --via --requested-token-type --keystore --config --user)
     __authctl_offer_flags_options 1
 
     # Offer option value completions
@@ -281,6 +281,14 @@ _authctl_login() {
         ;;
     '--provider')
         __authctl_add_custom_completions ---completion login -- --provider "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
+    '--via')
+        __authctl_add_custom_completions ---completion login -- --via "${COMP_CWORD}" "$(__authctl_cursor_index_in_current_word)"
+        return
+        ;;
+    '--requested-token-type')
+        __authctl_add_completions -W 'id-jag'$'\n''jwt'
         return
         ;;
     '--keystore')

@@ -36,6 +36,9 @@ Tests/E2E/run-resource-e2e.sh "$authctl"
 Tests/E2E/mcp/run-mcp-e2e.sh "$authctl"
 # The second DPoP server: authgent-server's RFC-shaped nonce challenges, for a workload.
 Tests/E2E/authgent/run-authctl-e2e.sh "$authctl"
+# Identity chaining (login URL --via, docs/resources.md): two authgent-server instances, AS-A
+# trusting AS-B as a chaining target, and a resource that takes only AS-B's tokens.
+Tests/E2E/authgent/run-chaining-e2e.sh "$authctl"
 # Cloud credentials (docs/cloud.md): authgent's token exchange, the AWS CLI against moto's STS,
 # google-auth's pluggable credential; a person's ID token from django-oauth-toolkit to both.
 Tests/E2E/cloud/run-cloud-e2e.sh "$authctl"

@@ -86,6 +86,7 @@ enum MessageSpelling {
         case .consent: "--consent"
         case .provider: "--provider"
         case .dryRun: "--dry-run"
+        case .via: "--via"
         case .credential: "--credential"
         case .deviceCode: "--device-code"
         case .flow: "--flow"

@@ -5,7 +5,7 @@ extension Output {
     static func resourceGrants(_ user: User) -> JSONValue {
         .array(
             user.resourceGrants.map { grant in
-                .object([
+                var fields: [String: JSONValue] = [
                     "resource": .string(grant.resource),
                     "issuer": .string(grant.issuer),
                     "providerId": .string(grant.providerID),
@@ -14,7 +14,10 @@ extension Output {
                     "accessTokenExpiresAt": timestamp(grant.tokens?.expiresAt),
                     "refreshable": grant.tokens?.isSealed == true ? .null : .bool(grant.tokens?.refreshToken != nil),
                     "signedIn": .bool(grant.tokens != nil),
-                ])
+                ]
+                // `login URL --via P`: the identity the grant is chained from, renewed through it.
+                if let via = grant.viaProviderID { fields["viaProviderId"] = .string(via) }
+                return .object(fields)
             })
     }
 
@@ -31,7 +34,9 @@ extension Output {
                 if tokens.isSealed {
                     state += ", tokens sealed"
                 } else {
-                    state += tokens.refreshToken != nil ? ", refreshable" : ", not refreshable"
+                    state +=
+                        tokens.refreshToken != nil
+                        ? ", refreshable" : grant.viaProviderID.map { ", renewed through \($0) (identity chaining)" } ?? ", not refreshable"
                 }
                 if !tokens.scopes.isEmpty { state += "; scopes: \(tokens.scopes.joined(separator: " "))" }
             }

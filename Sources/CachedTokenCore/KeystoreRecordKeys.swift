@@ -41,7 +41,7 @@ public enum KeystoreRecordKeys {
     /// front answers for a user's identities; a grant's own token is the full program's.
     public static let resourceGrant: [Key] = [
         Key("resource", .string, required: true), Key("issuer", .string, required: true), Key("providerId", .string, required: true),
-        Key("grantedAt", .date, required: true), Key("tokens", .object),
+        Key("grantedAt", .date, required: true), Key("tokens", .object), Key("viaProviderId", .string), Key("viaTokenType", .string),
     ]
 
     /// `KeystoreRecord.Identity`.

@@ -67,7 +67,7 @@ struct KeystoreRecordReaderTests {
                 tokens: TokenSet(accessToken: "grant-at", expiresAt: later, refreshToken: "grant-rt", idToken: nil, scopes: ["mcp:read"])),
             ResourceGrant(
                 resource: "https://api.example/other", issuer: "https://as.example", providerID: "oidc.as-example", grantedAt: later,
-                tokens: nil),
+                tokens: nil, viaProviderID: "oidc.corp", viaTokenType: "urn:ietf:params:oauth:token-type:id-jag"),
         ]
         return AccountState(currentUID: users[0].uid, users: users)
     }()

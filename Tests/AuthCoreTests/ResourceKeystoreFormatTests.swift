@@ -44,6 +44,22 @@ struct ResourceKeystoreFormatTests {
                   "issuer" : "https://as.example",
                   "providerId" : "oidc.as-example",
                   "resource" : "https://api.example/other"
+                },
+                {
+                  "grantedAt" : "2026-09-21T14:13:20Z",
+                  "issuer" : "https://as-b.example",
+                  "providerId" : "oidc.as-b-example",
+                  "resource" : "https://api.example/chained",
+                  "tokens" : {
+                    "accessToken" : "access-token-c",
+                    "expiresAt" : "2026-09-21T15:13:20Z",
+                    "scopes" : [
+                      "read"
+                    ],
+                    "tokenType" : "Bearer"
+                  },
+                  "viaProviderId" : "oidc.corp",
+                  "viaTokenType" : "urn:ietf:params:oauth:token-type:id-jag"
                 }
               ],
               "uid" : "uid-resource-0000000000000000"
@@ -66,6 +82,13 @@ struct ResourceKeystoreFormatTests {
             ResourceGrant(
                 resource: "https://api.example/other", issuer: "https://as.example", providerID: "oidc.as-example", grantedAt: created,
                 tokens: nil))
+        // `login URL --via oidc.corp` (identity chaining): the identity it came from and the kind of grant.
+        user.store(
+            ResourceGrant(
+                resource: "https://api.example/chained", issuer: "https://as-b.example", providerID: "oidc.as-b-example",
+                grantedAt: created,
+                tokens: TokenSet(accessToken: "access-token-c", expiresAt: later, refreshToken: nil, idToken: nil, scopes: ["read"]),
+                viaProviderID: "oidc.corp", viaTokenType: "urn:ietf:params:oauth:token-type:id-jag"))
         return AccountState(currentUID: user.uid, users: [user])
     }()
 
@@ -85,7 +108,7 @@ struct ResourceKeystoreFormatTests {
             dataKey: key, wrappingKey: DataKey.random().symmetricKey, keySource: .passphrase, kdf: .standard(salt: Data(count: 16)))
         let sealedFile = try KeystoreFile(Self.expected).sealed(with: key, sealing: sealing).encoded()
         let text = String(decoding: sealedFile, as: UTF8.self)
-        #expect(!text.contains("access-token-r") && !text.contains("refresh-token-r"))
+        #expect(!text.contains("access-token-r") && !text.contains("refresh-token-r") && !text.contains("access-token-c"))
         #expect(text.contains("\"sealed\""))
         // Moved to another resource, the sealed value no longer opens.
         let moved = text.replacingOccurrences(of: "https://api.example/mcp", with: "https://api.example/elsewhere")

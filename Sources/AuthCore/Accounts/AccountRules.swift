@@ -215,6 +215,8 @@ public enum AccountRules {
             )
         }
         let removed = user.providerData.remove(at: identityIndex)
+        // The grants chained from that identity (`login URL --via`) could not be renewed: gone with it.
+        user.resourceGrants.removeAll { $0.viaProviderID == providerID }
         if user.lastProviderID == providerID { user.lastProviderID = user.providerData.first?.providerID }
         state.users[userIndex] = user
         return (user, removed)

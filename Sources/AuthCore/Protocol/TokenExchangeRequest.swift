@@ -16,6 +16,8 @@ public struct TokenExchangeRequest: Sendable, Equatable {
         public static let jwt = "urn:ietf:params:oauth:token-type:jwt"
         public static let saml1 = "urn:ietf:params:oauth:token-type:saml1"
         public static let saml2 = "urn:ietf:params:oauth:token-type:saml2"
+        /// An Identity Assertion JWT Authorization Grant (draft-ietf-oauth-identity-assertion-authz-grant).
+        public static let idJAG = "urn:ietf:params:oauth:token-type:id-jag"
 
         /// A short name (`access_token`, `id_token`, `jwt`…) as its URN; a URN or URI as it is.
         public static func identifier(_ name: String) -> String {

@@ -48,6 +48,12 @@ public struct TokenRequest: Sendable, Equatable {
         case clientCredentials(scopes: [String])
         /// `grant_type=urn:ietf:params:oauth:grant-type:token-exchange` (RFC 8693 §2.1).
         case tokenExchange(TokenExchangeRequest)
+        /// `grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer` (RFC 7523 §2.1): a JWT
+        /// authorization grant (an identity chain's, docs/resources.md) as `assertion`.
+        case jwtBearer(assertion: String, scopes: [String])
+
+        /// `grant_type` of a JWT authorization grant (RFC 7523 §2.1).
+        public static let jwtBearerGrantType = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 
         /// A token exchange, whose answer may carry a token that is not an access token
         /// (`token_type` `N_A`, RFC 8693 §2.2.1).
@@ -92,6 +98,9 @@ public struct TokenRequest: Sendable, Equatable {
             if let scopes, !scopes.isEmpty { parameters.append(("scope", scopes.joined(separator: " "))) }
         case .tokenExchange(let exchange):
             parameters = exchange.parameters
+        case .jwtBearer(let assertion, let scopes):
+            parameters = [("grant_type", Grant.jwtBearerGrantType), ("assertion", assertion)]
+            if !scopes.isEmpty { parameters.append(("scope", scopes.joined(separator: " "))) }
         }
         if let resource { parameters.append(("resource", resource.absoluteString)) }
         var headers: [String: String] = [:]

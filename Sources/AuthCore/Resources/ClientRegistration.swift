@@ -18,9 +18,12 @@ public struct ClientRegistration: Sendable, Equatable {
     /// The client-secret methods authctl uses, as RFC 7591 names them.
     public static var secretMethods: [String] { ProviderConfig.registeredSecretMethods }
 
+    /// The grants a browser sign-in needs; `login URL --via` adds the JWT-bearer grant (RFC 7523).
+    public static let defaultGrantTypes = ["authorization_code", "refresh_token"]
+
     public init(
         endpoint: URL, clientName: String = "authctl", redirectURIs: [String],
-        grantTypes: [String] = ["authorization_code", "refresh_token"], authMethod: String = "none"
+        grantTypes: [String] = defaultGrantTypes, authMethod: String = "none"
     ) {
         self.endpoint = endpoint
         self.clientName = clientName

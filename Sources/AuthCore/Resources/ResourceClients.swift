@@ -107,8 +107,10 @@ public struct ResourceClients: Sendable {
         return (0..<8).map { UInt16(truncatingIfNeeded: 61000 + (hash &+ UInt64($0) &* 569) % 4536) }
     }
 
+    /// - Parameter grantTypes: the grants a client registered now asks for.
     public func client(
-        for server: AuthorizationServerMetadata, resource: ResourceIdentifier, clientMetadataURL: String?
+        for server: AuthorizationServerMetadata, resource: ResourceIdentifier, clientMetadataURL: String?,
+        grantTypes: [String] = ClientRegistration.defaultGrantTypes
     ) async throws -> Client {
         let issuer = server.document.issuer
         let providers = try configStore.load().providers.values.sorted { $0.id < $1.id }
@@ -117,7 +119,7 @@ public struct ResourceClients: Sendable {
         if let configured = clients.first(where: { ($0.registeredFor ?? []).contains(resource.description) }) ?? clients.first {
             // A client the server no longer knows (`invalid_client` to a refresh): register again.
             if configured.clientRefusedAt != nil, configured.registeredDynamically {
-                return try await reregister(configured, at: server, for: resource)
+                return try await reregister(configured, at: server, for: resource, grantTypes: grantTypes)
             }
             // A registered secret expired, or lost (a keystore moved aside): register again.
             if configured.hasRegisteredSecret {
@@ -127,7 +129,7 @@ public struct ResourceClients: Sendable {
                 if kept?.belongs(issuer: configured.issuer, clientID: configured.clientID) != true
                     || configured.registeredSecretExpired(at: clock.now(), margin: 60)
                 {
-                    return try await reregister(configured, at: server, for: resource)
+                    return try await reregister(configured, at: server, for: resource, grantTypes: grantTypes)
                 }
             }
             return Client(config: configured, registered: false)
@@ -148,16 +150,17 @@ public struct ResourceClients: Sendable {
             try await save(config)
             return Client(config: config, registered: true)
         }
-        return try await register(config, at: server, replacing: false)
+        return try await register(config, at: server, replacing: false, grantTypes: grantTypes)
     }
 
     /// `configured` registered again under its name (its secret expired, or its server forgot
     /// it). It stays a borrowed provider for a resource it was not registered for
     /// (`Client.isBorrowed`: the person's consent is asked as before).
-    private func reregister(_ configured: ProviderConfig, at server: AuthorizationServerMetadata, for resource: ResourceIdentifier)
-        async throws -> Client
-    {
-        var client = try await register(configured, at: server, replacing: true)
+    func reregister(
+        _ configured: ProviderConfig, at server: AuthorizationServerMetadata, for resource: ResourceIdentifier,
+        grantTypes: [String] = ClientRegistration.defaultGrantTypes
+    ) async throws -> Client {
+        var client = try await register(configured, at: server, replacing: true, grantTypes: grantTypes)
         client.registered = (configured.registeredFor ?? []).contains(resource.description)
         return client
     }
@@ -165,7 +168,10 @@ public struct ResourceClients: Sendable {
     /// Registers authctl (RFC 7591) as `config` at `server` and saves it: a new provider, or
     /// (`replacing`) the one whose registered secret expired or whose server forgot it, under
     /// the same name.
-    private func register(_ config: ProviderConfig, at server: AuthorizationServerMetadata, replacing: Bool) async throws -> Client {
+    private func register(
+        _ config: ProviderConfig, at server: AuthorizationServerMetadata, replacing: Bool,
+        grantTypes: [String] = ClientRegistration.defaultGrantTypes
+    ) async throws -> Client {
         let issuer = server.document.issuer
         guard let endpoint = server.registrationEndpoint else {
             throw AuthError.notConfigured(
@@ -174,7 +180,7 @@ public struct ResourceClients: Sendable {
         }
         let redirectURIs = Self.registeredRedirectURIs(for: issuer, port: freePort(Self.preferredPorts(for: issuer)))
         let registration = ClientRegistration(
-            endpoint: endpoint, redirectURIs: redirectURIs,
+            endpoint: endpoint, redirectURIs: redirectURIs, grantTypes: grantTypes,
             authMethod: ClientRegistration.method(supported: server.document.tokenEndpointAuthMethodsSupported))
         let registered = try registration.registered(try await transport.send(registration.httpRequest))
         var config = config

@@ -48,7 +48,7 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case dpop, par, profile, authorizationDetails, method, url
         case exchange, audience, resource, requestedTokenType, subjectTokenType, actorTokenFile, actorTokenEnv
         case roleARN, sessionName, duration, stsEndpoint, awsRegion
-        case clientMetadataURL, provider, dryRun
+        case clientMetadataURL, provider, dryRun, via
         case user
         case ciba, loginHint, bindingMessage, remote
     }

@@ -189,7 +189,15 @@ public struct UseCaseGraph: Sendable {
     }
 
     public var resourceTokens: ResourceTokens {
-        ResourceTokens(keystore: ports.keystore, configStore: ports.configStore, tokens: tokens, clock: ports.clock)
+        ResourceTokens(keystore: ports.keystore, configStore: ports.configStore, tokens: tokens, clock: ports.clock, chain: resourceChain)
+    }
+
+    /// `login URL --via` (identity chaining): the exchange at the identity's provider, the
+    /// JWT-bearer grant at the resource's authorization server.
+    public var resourceChain: ResourceChain {
+        ResourceChain(
+            transport: ports.transport, configStore: ports.configStore, tokens: tokens, exchange: tokenExchange, keystore: ports.keystore,
+            clock: ports.clock, secrets: registrationSecrets, prompt: ports.prompt)
     }
 
     public var resourceRequest: ResourceRequest {

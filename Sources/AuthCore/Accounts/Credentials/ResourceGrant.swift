@@ -11,13 +11,24 @@ public struct ResourceGrant: Sendable, Equatable {
     public var grantedAt: Date
     /// The tokens; nil after sign-out.
     public var tokens: TokenSet?
+    /// `login URL --via P` (identity chaining, docs/resources.md): the user's identity whose
+    /// token was exchanged for the grant presented at `issuer`; the grant is renewed by
+    /// repeating that chain. nil: an ordinary sign-in's grant.
+    public var viaProviderID: String?
+    /// With `viaProviderID`: the kind of grant the chain asks for (`requested_token_type`, a URN).
+    public var viaTokenType: String?
 
-    public init(resource: String, issuer: String, providerID: String, grantedAt: Date, tokens: TokenSet?) {
+    public init(
+        resource: String, issuer: String, providerID: String, grantedAt: Date, tokens: TokenSet?, viaProviderID: String? = nil,
+        viaTokenType: String? = nil
+    ) {
         self.resource = resource
         self.issuer = issuer
         self.providerID = providerID
         self.grantedAt = grantedAt
         self.tokens = tokens
+        self.viaProviderID = viaProviderID
+        self.viaTokenType = viaTokenType
     }
 
     /// Where the grant's tokens may be sent: what was recorded when they were obtained — the

@@ -91,6 +91,7 @@ extension KeystoreRecord.ResourceGrant {
     static func read(_ reader: inout KeystoreRecordReader) -> KeystoreRecord.ResourceGrant? {
         var seen = SeenKeys()
         var resource: String?, issuer: String?, providerId: String?, grantedAt: Date?, tokens: KeystoreRecord.Tokens?
+        var viaProviderId: String?, viaTokenType: String?
         let ok = reader.object { reader, key in
             switch key {
             case "resource": return seen.first(0) && reader.set(&resource, reader.string())
@@ -98,12 +99,15 @@ extension KeystoreRecord.ResourceGrant {
             case "providerId": return seen.first(2) && reader.set(&providerId, reader.string())
             case "grantedAt": return seen.first(3) && reader.set(&grantedAt, reader.date())
             case "tokens": return seen.first(4) && reader.set(&tokens, KeystoreRecord.Tokens.read(&reader))
+            case "viaProviderId": return seen.first(5) && reader.set(&viaProviderId, reader.string())
+            case "viaTokenType": return seen.first(6) && reader.set(&viaTokenType, reader.string())
             default: return false
             }
         }
         guard ok, let resource, let issuer, let providerId, let grantedAt else { return nil }
         return KeystoreRecord.ResourceGrant(
-            resource: resource, issuer: issuer, providerId: providerId, grantedAt: grantedAt, tokens: tokens)
+            resource: resource, issuer: issuer, providerId: providerId, grantedAt: grantedAt, tokens: tokens, viaProviderId: viaProviderId,
+            viaTokenType: viaTokenType)
     }
 }
 

@@ -35,6 +35,10 @@ enum KeystoreRecord {
         var providerId: String
         var grantedAt: Date
         var tokens: Tokens?
+        /// The identity an identity chain started from (`login URL --via`); absent otherwise.
+        var viaProviderId: String? = nil
+        /// With `viaProviderId`: the chain's `requested_token_type`.
+        var viaTokenType: String? = nil
     }
 
     /// `users[].kind`.
@@ -211,11 +215,13 @@ extension KeystoreRecord.ResourceGrant {
     init(_ grant: AuthCore.ResourceGrant) {
         self.init(
             resource: grant.resource, issuer: grant.issuer, providerId: grant.providerID, grantedAt: grant.grantedAt,
-            tokens: grant.tokens.map(KeystoreRecord.Tokens.init))
+            tokens: grant.tokens.map(KeystoreRecord.Tokens.init), viaProviderId: grant.viaProviderID, viaTokenType: grant.viaTokenType)
     }
 
     var domain: AuthCore.ResourceGrant {
-        AuthCore.ResourceGrant(resource: resource, issuer: issuer, providerID: providerId, grantedAt: grantedAt, tokens: tokens?.domain)
+        AuthCore.ResourceGrant(
+            resource: resource, issuer: issuer, providerID: providerId, grantedAt: grantedAt, tokens: tokens?.domain,
+            viaProviderID: viaProviderId, viaTokenType: viaTokenType)
     }
 }
 

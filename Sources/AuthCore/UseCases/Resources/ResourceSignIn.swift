@@ -150,8 +150,10 @@ public struct ResourceSignIn: Sendable {
 
     /// `consent-required` (docs/resources.md): who would get what, and the command that agrees —
     /// `login URL --provider P`, with the scopes when they were not the resource's defaults.
-    static func consentRequired(_ lending: BorrowedProvider, scopesGiven: Bool, answeredNo: Bool) -> AuthError {
+    /// - Parameter via: `login URL --via P`'s identity, named again in the command.
+    static func consentRequired(_ lending: BorrowedProvider, scopesGiven: Bool, answeredNo: Bool, via: String? = nil) -> AuthError {
         var arguments: [Message.Argument] = ["\(lending.resource)", .input(.provider, lending.providerID)]
+        if let via { arguments.append(.input(.via, via)) }
         if scopesGiven { arguments += lending.scopes.map { .input(.scope, $0) } }
         let scopes = lending.scopes.isEmpty ? "no scope" : "the scopes \(lending.scopes.joined(separator: " "))"
         let issuer = Sanitize.text(lending.issuer, limit: 100)

@@ -8,12 +8,15 @@ public struct ResourceTokens: Sendable {
     let configStore: ConfigStore
     let tokens: TokenClient
     let clock: any Clock
+    /// Renews a grant of `login URL --via` (identity chaining) by running its chain again.
+    let chain: ResourceChain?
 
-    public init(keystore: any Keystore, configStore: ConfigStore, tokens: TokenClient, clock: any Clock) {
+    public init(keystore: any Keystore, configStore: ConfigStore, tokens: TokenClient, clock: any Clock, chain: ResourceChain? = nil) {
         self.keystore = keystore
         self.configStore = configStore
         self.tokens = tokens
         self.clock = clock
+        self.chain = chain
     }
 
     public struct Output: Sendable, Equatable {
@@ -67,6 +70,11 @@ public struct ResourceTokens: Sendable {
         }
         let now = clock.now()
         if !forceRefresh, let output = Self.output(user.uid, grant, now: now, minimumTTL: minimumTTL, refreshed: false) { return output }
+        // A chained grant without a refresh token: the chain runs again, outside the keystore
+        // lock (the exchange refreshes the identity's token under it), then the grant is replaced.
+        if grant.viaProviderID != nil, grant.tokens?.refreshToken == nil {
+            return try await rechain(grant, uid: user.uid)
+        }
         return try await keystore.update { state in
             guard let userIndex = state.userIndex(uid: user.uid) else { throw AuthError.userRemoved(user.uid) }
             guard
@@ -93,6 +101,32 @@ public struct ResourceTokens: Sendable {
             guard let output = Self.output(user.uid, updated, now: clock.now(), minimumTTL: nil, refreshed: true) else {
                 throw AuthError.invalidCredential(
                     "the refreshed token for \(grant.resource) is unusable. Sign in again: \(command: .login, "\(grant.resource)")")
+            }
+            return output
+        }
+    }
+
+    /// `grant` (of `login URL --via`) renewed by its chain (`ResourceChain.renew`) and stored.
+    func rechain(_ grant: ResourceGrant, uid: String) async throws -> Output {
+        guard let chain else { throw AuthError.internalError("a chained grant's renewal without its chain") }
+        let renewed = try await chain.renew(grant, uid: uid)
+        return try await keystore.update { state in
+            guard let userIndex = state.userIndex(uid: uid) else { throw AuthError.userRemoved(uid) }
+            guard
+                let index = state.users[userIndex].resourceGrants.firstIndex(where: {
+                    $0.matches(resource: grant.resource, issuer: grant.issuer)
+                })
+            else {
+                throw AuthError.noSuchProvider(
+                    message: "the grant for \(grant.resource) was removed meanwhile. Sign in again: \(command: .login, "\(grant.resource)")"
+                )
+            }
+            state.users[userIndex].resourceGrants[index].tokens = renewed
+            var updated = state.users[userIndex].resourceGrants[index]
+            updated.tokens = renewed
+            guard let output = Self.output(uid, updated, now: clock.now(), minimumTTL: nil, refreshed: true) else {
+                throw AuthError.invalidCredential(
+                    "the renewed token for \(grant.resource) is unusable. Sign in again: \(command: .login, "\(grant.resource)")")
             }
             return output
         }

@@ -43,6 +43,8 @@ public struct TokenExchange: Sendable {
         public var uid: String?
         /// Why `uid` was chosen: errors name the user and it.
         public var chosenBy: UserChoiceReason?
+        /// False: the issued token is not cached (an identity chain's grant is taken once).
+        public var cached = true
 
         public init(
             providerID: ProviderID? = nil, audience: String? = nil, resource: String? = nil, scopes: [String] = [],
@@ -66,7 +68,7 @@ public struct TokenExchange: Sendable {
 
         /// The cache entry's key; nil (not cached) with an actor token.
         var cacheKey: String? {
-            guard actorToken == nil else { return nil }
+            guard actorToken == nil, cached else { return nil }
             return DerivedCredential.key(
                 "token-exchange",
                 [

@@ -24,6 +24,8 @@ struct Login: AuthctlCommand {
                   --client-secret-env CLIENT_SECRET
               # a protected resource by its URL (resources.md)
               authctl login https://api.example.com/mcp
+              # the same through your company's identity provider, no browser
+              authctl login https://api.example.com/mcp --via oidc.corp
             """)
 
     @Argument(
@@ -56,8 +58,23 @@ struct Login: AuthctlCommand {
             if resource.provider != nil, resource.clientMetadataURL != nil {
                 throw ValidationError("give either --provider or --client-metadata-url: one client for the sign-in")
             }
-        } else if resource.issuer != nil || resource.clientMetadataURL != nil || resource.provider != nil {
-            throw ValidationError("--issuer, --client-metadata-url and --provider go with a resource's URL (authctl login https://…)")
+        } else if resource.issuer != nil || resource.clientMetadataURL != nil || resource.provider != nil || resource.via != nil {
+            throw ValidationError(
+                "--issuer, --client-metadata-url, --provider and --via go with a resource's URL (authctl login https://…)")
+        }
+        if resource.requestedTokenType != nil, resource.via == nil {
+            throw ValidationError("--requested-token-type goes with --via (authctl login https://… --via PROVIDER)")
+        }
+        if resource.via != nil {
+            let browserless: [(String, Bool)] = [
+                ("--client-credentials", workload.clientCredentials), ("--client-metadata-url", resource.clientMetadataURL != nil),
+                ("--device-code", flow.deviceCode), ("--manual", flow.manual), ("--remote", flow.remote), ("--ciba", flow.ciba),
+                ("--no-browser", flow.noBrowser), ("--browser-command", flow.browserCommand != nil), ("--param", !flow.parameters.isEmpty),
+                ("--redirect-uri", flow.redirectURI != nil), ("--listen-address", flow.listenAddress != nil),
+            ]
+            if let (option, _) = browserless.first(where: \.1) {
+                throw ValidationError("\(option) has no use with --via: the identity you hold is exchanged, with no browser")
+            }
         }
         if pendingHandle != nil, credential.idToken != nil { throw ValidationError("give either --credential or --id-token, not both") }
         if workload.clientCredentials {
@@ -77,6 +94,7 @@ struct Login: AuthctlCommand {
     func run(_ wiring: Wiring) async throws {
         if signsInToResource, let url = provider {
             if workload.clientCredentials { return try await signInWorkloadToResource(url, wiring: wiring) }
+            if let via = resource.via { return try await chainToResource(url, via: via, wiring: wiring) }
             return try await signInToResource(url, wiring: wiring)
         }
         // Without a provider (and no pending credential, which names its own): the only one configured.
@@ -203,6 +221,33 @@ struct Login: AuthctlCommand {
         } else {
             wiring.output.line(
                 "Signed in to \(output.grant.resource) as the workload \(client.clientID) at \(output.grant.issuer)\(output.isNewUser ? " (new user \(output.user.uid))" : "")."
+            )
+        }
+    }
+
+    /// `login URL --via P` (docs/resources.md, "Enterprise-managed authorization"): the identity
+    /// at P exchanged for a grant to the resource's authorization server, presented there.
+    func chainToResource(_ url: String, via: String, wiring: Wiring) async throws {
+        let useCases = wiring.useCases()
+        // The user `--user`, AUTHCTL_USER or a rule chose (docs/identities.md), else the current one.
+        let chosen = try wiring.chosenIdentity()
+        let output = try await useCases.resourceChain.run(
+            .init(
+                resource: url, issuer: resource.issuer, via: try ProviderID(parsing: via), grantType: resource.requestedTokenType ?? .idJAG,
+                scopes: flow.scopes, provider: try resource.provider.map(ProviderID.init(parsing:)), uid: chosen.uid,
+                chosenBy: chosen.chosenBy))
+        Self.noticeRegistration(output, wiring: wiring)
+        if global.json {
+            wiring.output.json(
+                .object([
+                    "user": Output.user(output.user), "providerId": .string(output.providerID), "isNewUser": .bool(false),
+                    "resource": .string(output.grant.resource), "issuer": .string(output.grant.issuer),
+                    "registeredProvider": .bool(output.registeredProvider), "grantOwner": .string(Self.ownerName(output.owner)),
+                    "viaProviderId": .string(via), "scopes": .array((output.grant.tokens?.scopes ?? []).map(JSONValue.string)),
+                ]))
+        } else {
+            wiring.output.line(
+                "Signed in to \(output.grant.resource) at \(output.grant.issuer) (\(output.providerID)) through your identity at \(via), with no browser; the grant is kept for \(Output.name(of: output.user)) and renewed through \(via)."
             )
         }
     }
