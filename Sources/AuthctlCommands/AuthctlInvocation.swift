@@ -6,9 +6,9 @@ import AuthCore
 /// I/O; tests run it in their own process with buffers, an environment dictionary, a clock
 /// and a browser of their own (`InProcessAuthctl`), the way kubelogin's `cmd.Run` is run.
 ///
-/// Parsing happens once, here: the common forms of `authctl token` and `authctl request` by
-/// hand (`TokenInvocation.parseFast`, the hot path; `RequestInvocation.parseFast`), everything
-/// else by ArgumentParser from the
+/// Parsing happens once, here: the common forms of `authctl token`, `request` and `status` by
+/// hand (`TokenInvocation.parseFast`, the hot path; `HandParser`), everything else by
+/// ArgumentParser from the
 /// root, after `CommandLineCheck` has answered what ArgumentParser would answer unhelpfully.
 /// Errors of every kind become output and a status in one place (`ErrorMapping`).
 ///
@@ -24,8 +24,9 @@ public struct AuthctlInvocation: Sendable {
     let io: AuthctlIO
     /// `authctl token …` in a form the hand parser takes; nil for anything else.
     let fastToken: TokenInvocation?
-    /// `authctl request …` in a form the hand parser takes (`RequestInvocation.parseFast`); nil for anything else.
-    let fastRequest: RequestInvocation?
+    /// `authctl request …` or `authctl status …` in a form the hand parser takes
+    /// (`RequestInvocation.parseFast`, `StatusInvocation.parseFast`); nil for anything else.
+    let fastCommand: (any WiredCommand & Sendable)?
     /// Whether an error is also printed as a JSON document on stdout.
     let wantsJSON: Bool
 
@@ -39,7 +40,11 @@ public struct AuthctlInvocation: Sendable {
         self.arguments = arguments
         self.io = io
         fastToken = arguments.first == "token" ? TokenInvocation.parseFast(Array(arguments.dropFirst())) : nil
-        fastRequest = arguments.first == "request" ? RequestInvocation.parseFast(Array(arguments.dropFirst())) : nil
+        switch arguments.first {
+        case "request": fastCommand = RequestInvocation.parseFast(Array(arguments.dropFirst()))
+        case "status": fastCommand = StatusInvocation.parseFast(Array(arguments.dropFirst()))
+        default: fastCommand = nil
+        }
         // What follows `--` is the child's (`exec -- echo --json`), never authctl's own option.
         // git-credential's stdout is git's protocol alone: its errors go to stderr only.
         wantsJSON = arguments.first != "git-credential" && arguments.prefix(while: { $0 != "--" }).contains("--json")
@@ -119,7 +124,7 @@ public struct AuthctlInvocation: Sendable {
     /// ArgumentParser's request for its help.
     func parse() throws -> any WiredCommand {
         if let fastToken { return fastToken }
-        if let fastRequest { return fastRequest }
+        if let fastCommand { return fastCommand }
         if let problem = CommandLineCheck.problem(with: arguments) { throw problem }
         // Completion requests (`---completion`) read the user's files while parsing.
         var command = try Completions.$io.withValue(io) { try Authctl.parseAsRoot(arguments) }

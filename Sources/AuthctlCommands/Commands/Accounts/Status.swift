@@ -24,6 +24,39 @@ struct Status: AuthctlCommand {
     @Flag(help: "Also ask the provider whether the session is still active (introspection, else userinfo).") var check = false
     @OptionGroup var global: GlobalOptions
 
+    /// The command as plain values, which the hand parser makes too (`StatusInvocation.parseFast`).
+    var invocation: StatusInvocation { StatusInvocation(check: check, settings: settings) }
+
+    func run(_ wiring: Wiring) async throws { try await invocation.run(wiring) }
+
+    /// "Nobody is signed in", and when other users still have a session, who and how to switch to one.
+    static func nobodyCurrent(others: [User], signIn provider: String?) -> String {
+        guard let first = others.first else {
+            return "authctl: nobody is signed in. Sign in with: authctl login \(provider ?? "PROVIDER")"
+        }
+        let names = others.prefix(5).map { "\(Output.name(of: $0)) (\($0.uid))" }.joined(separator: ", ")
+        let more = others.count > 5 ? " and \(others.count - 5) more" : ""
+        return
+            "authctl: nobody is the current user, but \(others.count == 1 ? "another user still has" : "other users still have") a session: \(names)\(more). Switch with: authctl users use \(others.count == 1 ? first.uid : "UID")"
+    }
+}
+
+/// `authctl status` as plain values: what `Status` (ArgumentParser) parses, and what the hand
+/// parser makes of its common forms (`[--check]` and the global options) without ArgumentParser,
+/// whose first parse was three quarters of a status's cost (issue 37: 15.0 M of 19.7 M
+/// instructions). StatusParserAgreementTests holds the two to each other.
+struct StatusInvocation: WiredCommand, Equatable {
+    var check = false
+    var settings: Wiring.Settings
+
+    var takesUser: Bool { true }
+
+    static func parseFast(_ arguments: [String]) -> StatusInvocation? {
+        var check = false
+        let settings = HandParser.parse(arguments) { parser in parser.name == "--check" && parser.flag(&check) }
+        return settings.map { StatusInvocation(check: check, settings: $0) }
+    }
+
     func run(_ wiring: Wiring) async throws {
         // Profiles only: a sealed keystore's status needs no key (its tokens say they are sealed).
         // --check needs the tokens themselves, so a sealed keystore is opened then.
@@ -39,15 +72,15 @@ struct Status: AuthctlCommand {
         guard let user = state.currentUser else {
             // Another user may still have a session (the current one signed out): say who, and how to switch.
             let others = (try? wiring.keystore().readProfiles().usersByCreation.filter(Output.hasSession)) ?? []
-            if global.json {
+            if settings.json {
                 wiring.output.json(
                     .object(["signedIn": .bool(false), "otherSessions": .array(others.map { Output.sessionSummary($0) })]))
             }
-            wiring.output.error(Self.nobodyCurrent(others: others, signIn: wiring.onlyConfiguredProvider()) + "\n")
+            wiring.output.error(Status.nobodyCurrent(others: others, signIn: wiring.onlyConfiguredProvider()) + "\n")
             throw ExitCode(AuthError.Code.noCurrentUser.exitStatus)
         }
         guard check else {
-            if global.json {
+            if settings.json {
                 var document: [String: JSONValue] = ["signedIn": .bool(true), "user": Output.user(user)]
                 if let why = chosen.sourceDescription { document["chosenBy"] = .string(why) }
                 wiring.output.json(.object(document))
@@ -59,7 +92,7 @@ struct Status: AuthctlCommand {
         }
         let result = try await wiring.useCases().sessionCheck.run(user: user)
         let how = result.method == .introspection ? "token introspection" : "userinfo"
-        if global.json {
+        if settings.json {
             wiring.output.json(
                 .object([
                     "signedIn": .bool(true), "user": Output.user(user),
@@ -78,16 +111,5 @@ struct Status: AuthctlCommand {
             )
             throw ExitCode(AuthError.Code.invalidCredential.exitStatus)
         }
-    }
-
-    /// "Nobody is signed in", and when other users still have a session, who and how to switch to one.
-    static func nobodyCurrent(others: [User], signIn provider: String?) -> String {
-        guard let first = others.first else {
-            return "authctl: nobody is signed in. Sign in with: authctl login \(provider ?? "PROVIDER")"
-        }
-        let names = others.prefix(5).map { "\(Output.name(of: $0)) (\($0.uid))" }.joined(separator: ", ")
-        let more = others.count > 5 ? " and \(others.count - 5) more" : ""
-        return
-            "authctl: nobody is the current user, but \(others.count == 1 ? "another user still has" : "other users still have") a session: \(names)\(more). Switch with: authctl users use \(others.count == 1 ? first.uid : "UID")"
     }
 }
