@@ -197,7 +197,8 @@ public struct UseCaseGraph: Sendable {
     public var resourceChain: ResourceChain {
         ResourceChain(
             transport: ports.transport, configStore: ports.configStore, tokens: tokens, exchange: tokenExchange, keystore: ports.keystore,
-            clock: ports.clock, secrets: registrationSecrets, prompt: ports.prompt)
+            clock: ports.clock, secrets: registrationSecrets, prompt: ports.prompt,
+            freePort: { [receivers = ports.redirectReceivers] in receivers.freePort(preferring: $0) })
     }
 
     public var resourceRequest: ResourceRequest {

@@ -81,11 +81,14 @@ public struct ResourceChain: Sendable {
 
     public init(
         transport: any HTTPTransport, configStore: ConfigStore, tokens: TokenClient, exchange: TokenExchange, keystore: any Keystore,
-        clock: any Clock, secrets: any RegistrationSecrets, prompt: any ConsentPrompt
+        clock: any Clock, secrets: any RegistrationSecrets, prompt: any ConsentPrompt,
+        freePort: @escaping @Sendable ([UInt16]) -> UInt16? = { _ in nil }
     ) {
         self.prompt = prompt
         discovery = ResourceDiscovery(transport: transport)
-        clients = ResourceClients(configStore: configStore, transport: transport, secrets: secrets, clock: clock)
+        // The port of the client's redirect URI, as `login URL` registers it (a browser sign-in
+        // with the same client later listens there).
+        clients = ResourceClients(configStore: configStore, transport: transport, secrets: secrets, clock: clock, freePort: freePort)
         self.exchange = exchange
         self.tokens = tokens
         self.keystore = keystore
