@@ -36,7 +36,7 @@ final class AccountCommandsTests {
         let browser =
             flows.contains(arguments[0]) && !arguments.contains("--credential") && !arguments.contains("--pending")
                 && !arguments.contains("--id-token")
-            ? ["--timeout", "20"] : []
+            ? ["--timeout", "120"] : []
         return try await authctl.run(arguments + browser, stdin: stdin)
     }
 

@@ -25,7 +25,7 @@ final class AppleCommandsTests {
 
     func run(_ arguments: [String]) async throws -> InProcessAuthctl.Result {
         let flow =
-            ["login", "link", "reauth"].contains(arguments[0]) ? ["--timeout", "20"] : []
+            ["login", "link", "reauth"].contains(arguments[0]) ? ["--timeout", "120"] : []
         return try await authctl.run(arguments + flow)
     }
 

@@ -21,7 +21,7 @@ final class BasePathTests {
         ])
         #expect(added.status == 0, "\(added.stderr)")
         let login = try await authctl.run([
-            "login", "microsoft", "--tenant", "organizations", "--timeout", "20",
+            "login", "microsoft", "--tenant", "organizations", "--timeout", "120",
             "--json",
         ])
         #expect(login.status == 0, "\(login.stderr)")
@@ -31,7 +31,7 @@ final class BasePathTests {
         let photo = try await authctl.run(["users", "photo", "--output", authctl.home + "/photo.jpg"])
         #expect(photo.status == 0, "\(photo.stderr)")
         #expect(microsoft.count("photo") == 1)
-        let device = try await authctl.run(["reauth", "microsoft", "--device-code", "--timeout", "20"])
+        let device = try await authctl.run(["reauth", "microsoft", "--device-code", "--timeout", "120"])
         #expect(microsoft.count("devicecode") == 1, "\(device.stderr)")
     }
 
@@ -46,7 +46,7 @@ final class BasePathTests {
             "--key-id", apple.keyID, "--private-key-file", keyFile,
         ])
         #expect(added.status == 0, "\(added.stderr)")
-        let login = try await authctl.run(["login", "apple", "--timeout", "20"])
+        let login = try await authctl.run(["login", "apple", "--timeout", "120"])
         #expect(login.status == 0, "\(login.stderr)")
         #expect(apple.count("authorize") == 1 && apple.count("token") == 1 && apple.count("keys") >= 1)
         let signout = try await authctl.run(["signout", "--revoke"])

@@ -22,7 +22,7 @@ final class CloudCommandsTests {
     }
 
     func signIn() async throws {
-        let login = try await authctl.run(["login", "oidc.fake", "--timeout", "20"])
+        let login = try await authctl.run(["login", "oidc.fake", "--timeout", "120"])
         #expect(login.status == 0, "\(login.stderr)")
     }
 

@@ -22,7 +22,7 @@ final class CommandsEndToEndTests {
 
     func login(_ extra: [String] = [], environment: [String: String] = [:]) async throws -> InProcessAuthctl.Result {
         try await authctl.run(
-            ["login", "oidc.fake", "--timeout", "20"] + extra, environment: environment)
+            ["login", "oidc.fake", "--timeout", "120"] + extra, environment: environment)
     }
 
     @Test("login, status, token, forced refresh, signout --revoke: the whole session")
@@ -188,7 +188,7 @@ final class CommandsEndToEndTests {
         #expect(mode == 0o600)
         provider.update { $0.clientSecret = secret }
         let login = try await authctl.run(
-            ["login", "oidc.conf", "-v", "--timeout", "20"],
+            ["login", "oidc.conf", "-v", "--timeout", "120"],
             environment: ["CONF_SECRET": secret])
         #expect(login.status == 0, "\(login.stderr)")
         #expect(!login.stderr.contains(secret) && !login.stdout.contains(secret))

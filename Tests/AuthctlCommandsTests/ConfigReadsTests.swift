@@ -23,7 +23,7 @@ struct ConfigReadsTests {
         try await authctl.addFakeProvider(provider)
         for arguments in [["login", "oidc.fake"], ["login"]] {
             let before = storage.reads
-            let login = try await authctl.run(arguments + ["--timeout", "20"])
+            let login = try await authctl.run(arguments + ["--timeout", "120"])
             #expect(login.status == 0, "\(login.stderr)")
             #expect(storage.reads - before == 1, "\(arguments)")
         }
@@ -42,7 +42,7 @@ struct ConfigReadsTests {
         ])
         #expect(use.status == 0, "\(use.stderr)")
         let before = storage.reads
-        let login = try await authctl.run(["login", "oidc.corp", "--timeout", "20"])
+        let login = try await authctl.run(["login", "oidc.corp", "--timeout", "120"])
         #expect(login.status == 0, "\(login.stderr)")
         #expect(storage.reads - before == 1)
     }

@@ -19,7 +19,7 @@ final class ConfirmationTests {
 
     func signIn() async throws {
         try await authctl.addFakeProvider(provider)
-        try await authctl.run(["login", "oidc.fake", "--timeout", "20"]).expectSuccess()
+        try await authctl.run(["login", "oidc.fake", "--timeout", "120"]).expectSuccess()
     }
 
     func files() -> (Data?, Data?) {

@@ -24,7 +24,7 @@ final class EgressCommandsTests {
 
     func signIn() async throws {
         try await authctl.addFakeProvider(victim)
-        let login = try await authctl.run(["login", "oidc.fake", "--timeout", "20"])
+        let login = try await authctl.run(["login", "oidc.fake", "--timeout", "120"])
         #expect(login.status == 0, "\(login.stderr)")
     }
 

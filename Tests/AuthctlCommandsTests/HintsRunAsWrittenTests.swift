@@ -61,9 +61,9 @@ struct HintsRunAsWrittenTests {
         defer { try? FileManager.default.removeItem(atPath: authctl.home) }
         try await authctl.run(["providers", "add", "oidc.corp", "--issuer", provider.issuer, "--client-id", provider.clientID])
             .expectSuccess()
-        let typo = try await authctl.run(["login", "corp", "--timeout", "20"])
+        let typo = try await authctl.run(["login", "corp", "--timeout", "120"])
         #expect(typo.status == 2 && typo.stderr.contains("Did you mean oidc.corp?"), "\(typo.stderr)")
-        let again = try await authctl.run(["login", "oidc.corp", "--timeout", "20"])
+        let again = try await authctl.run(["login", "oidc.corp", "--timeout", "120"])
         #expect(again.status == 0, "\(again.stderr)")
     }
 }

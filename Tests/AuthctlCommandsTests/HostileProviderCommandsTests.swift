@@ -20,7 +20,7 @@ final class HostileProviderCommandsTests {
     }
 
     func login(_ extra: [String] = []) async throws -> InProcessAuthctl.Result {
-        try await authctl.run(["login", "oidc.fake", "--timeout", "20"] + extra)
+        try await authctl.run(["login", "oidc.fake", "--timeout", "120"] + extra)
     }
 
     @Test("a token endpoint that answers 200 with invalid_grant is the provider's refusal: exit 4, keystore unchanged")

@@ -62,7 +62,7 @@ final class IdentityChoiceEveryCommandTests {
                 $0.subject = subject
                 $0.email = email
             }
-            let login = try await authctl.run(["login", "oidc.fake", "--timeout", "20", "--json"])
+            let login = try await authctl.run(["login", "oidc.fake", "--timeout", "120", "--json"])
             #expect(login.status == 0, "\(login.stderr)")
             var tokens = Tokens()
             tokens.uid = try #require(login.json?["user"]?.objectValue?["uid"]?.stringValue)

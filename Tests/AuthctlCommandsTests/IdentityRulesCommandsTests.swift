@@ -27,7 +27,7 @@ final class IdentityRulesCommandsTests {
                 $0.subject = subject
                 $0.email = email
             }
-            let login = try await authctl.run(["login", "oidc.fake", "--timeout", "20", "--json"])
+            let login = try await authctl.run(["login", "oidc.fake", "--timeout", "120", "--json"])
             #expect(login.status == 0, "\(login.stderr)")
             let uid = try #require(login.json?["user"]?.objectValue?["uid"]?.stringValue)
             let token = try await authctl.run(["token"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -178,7 +178,7 @@ struct RulesAddUnknownUserTests {
         defer { try? FileManager.default.removeItem(atPath: authctl.home) }
         try await authctl.addFakeProvider(provider)
         provider.update { $0.email = "ada@example.com" }
-        try await authctl.run(["login", "oidc.fake", "--timeout", "20"]).expectSuccess()
+        try await authctl.run(["login", "oidc.fake", "--timeout", "120"]).expectSuccess()
         let config = FileManager.default.contents(atPath: authctl.configPath)
         let refused = try await authctl.run(["rules", "add", "--user", "zz@example.com", "--env", "HOME"])
         #expect(refused.status == 2, "\(refused.stderr)")

@@ -23,7 +23,7 @@ final class ImplicitFlowTests {
 
     func login(_ extra: [String] = []) async throws -> InProcessAuthctl.Result {
         try await authctl.run(
-            ["login", "oidc.fake", "--timeout", "20"] + extra)
+            ["login", "oidc.fake", "--timeout", "120"] + extra)
     }
 
     @Test("login asks for id_token by form_post with a nonce and no PKCE, warns that the code flow is safer, and signs in")

@@ -16,7 +16,7 @@ final class InjectedIOTests {
 
     func signIn() async throws {
         try await authctl.addFakeProvider(provider)
-        let login = try await authctl.run(["login", "oidc.fake", "--timeout", "20"])
+        let login = try await authctl.run(["login", "oidc.fake", "--timeout", "120"])
         #expect(login.status == 0, "\(login.stderr)")
     }
 
@@ -46,7 +46,7 @@ final class InjectedIOTests {
         let added = try await authctl.run(
             ["providers", "add", "oidc.fake", "--issuer", provider.issuer, "--client-id", provider.clientID], environment: environment)
         #expect(added.status == 0 && added.stdout.contains(elsewhere + "/config.json"), "\(added.stdout)")
-        #expect(try await authctl.run(["login", "oidc.fake", "--timeout", "20"], environment: environment).status == 0)
+        #expect(try await authctl.run(["login", "oidc.fake", "--timeout", "120"], environment: environment).status == 0)
         #expect(FileManager.default.fileExists(atPath: elsewhere + "/keystore.json"))
         #expect(!FileManager.default.fileExists(atPath: authctl.keystorePath))
         #expect(!FileManager.default.fileExists(atPath: authctl.configPath))

@@ -31,7 +31,7 @@ final class KnownValuesTests {
     @Test("login without a provider signs in to the only configured one")
     func onlyProvider() async throws {
         try await add("oidc.fake")
-        let result = try await authctl.run(["login", "--timeout", "20", "--json"])
+        let result = try await authctl.run(["login", "--timeout", "120", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.json?["providerId"] == "oidc.fake", "\(result.stdout)")
     }
@@ -40,7 +40,7 @@ final class KnownValuesTests {
     func severalProviders() async throws {
         try await add("oidc.fake")
         try await add("oidc.second")
-        let result = try await authctl.run(["login", "--timeout", "20"])
+        let result = try await authctl.run(["login", "--timeout", "120"])
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stderr.contains("oidc.fake") && result.stderr.contains("oidc.second"), "\(result.stderr)")
         #expect(result.stderr.contains("authctl login oidc.fake"), "a command to copy: \(result.stderr)")
@@ -52,7 +52,7 @@ final class KnownValuesTests {
     func issuerMismatch() async throws {
         try await add("oidc.fake")
         provider.update { $0.discoveryIssuer = provider.issuer + "/" }
-        let result = try await authctl.run(["login", "oidc.fake", "--timeout", "20"])
+        let result = try await authctl.run(["login", "oidc.fake", "--timeout", "120"])
         #expect(result.status == 7, "\(result.stderr)")
         #expect(result.stderr.contains("authctl providers add oidc.fake --issuer \(provider.issuer)/"), "\(result.stderr)")
         #expect(!result.stderr.contains(" ID ") && !result.stderr.contains("--issuer URL"), "\(result.stderr)")

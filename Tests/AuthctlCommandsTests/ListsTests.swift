@@ -45,7 +45,7 @@ final class ListsTests {
         }
         for (id, provider) in [("oidc.a", short), ("oidc.longer-name", long)] {
             try await authctl.run(["providers", "add", id, "--issuer", provider.issuer, "--client-id", provider.clientID]).expectSuccess()
-            try await authctl.run(["login", id, "--timeout", "20"]).expectSuccess()
+            try await authctl.run(["login", id, "--timeout", "120"]).expectSuccess()
         }
         let lines = try await authctl.run(["users", "list"], terminals: .all).stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 3 && lines.first?.contains("UID") == true && lines.first?.contains("EMAIL") == true, "\(lines)")

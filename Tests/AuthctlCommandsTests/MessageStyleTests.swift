@@ -45,7 +45,7 @@ final class MessageStyleTests {
         let provider = try FakeIdentityProvider()
         try await authctl.addFakeProvider(provider)
         provider.behaviour.tokenEndpointOverride = FakeHTTP.json(.object(["error": "invalid_grant"]), status: 400)
-        let result = try await authctl.run(["login", "oidc.fake", "--timeout", "20"])
+        let result = try await authctl.run(["login", "oidc.fake", "--timeout", "120"])
         #expect(result.status == 4, "\(result.stderr)")
         #expect(result.stderr.contains("oidc.fake (127.0.0.1) refused the token request"), "\(result.stderr)")
     }
@@ -56,7 +56,7 @@ final class MessageStyleTests {
         try await authctl.run([
             "providers", "add", "oidc.gone", "--issuer", provider.issuer + "/nothing-here", "--client-id", "c", "--no-check",
         ])
-        let result = try await authctl.run(["login", "oidc.gone", "--timeout", "20"])
+        let result = try await authctl.run(["login", "oidc.gone", "--timeout", "120"])
         #expect(result.status == 3, "\(result.stderr)")
         #expect(
             result.stderr.contains(
@@ -71,7 +71,7 @@ final class MessageStyleTests {
         let stdin = PipeInput()
         let stdout = CapturedOutput(isTerminal: false), stderr = CapturedOutput(isTerminal: false)
         let io = authctl.io(stdin: stdin, stdout: stdout, stderr: stderr, environment: [:])
-        let running = Task { await AuthctlInvocation.run(["login", "oidc.fake", "--manual", "--timeout", "20"], io: io) }
+        let running = Task { await AuthctlInvocation.run(["login", "oidc.fake", "--manual", "--timeout", "120"], io: io) }
         _ = try await stderr.waitForLine(containing: "Then paste") { _ in true }
         running.cancel()
         let status = await running.value

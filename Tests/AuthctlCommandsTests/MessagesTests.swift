@@ -18,7 +18,7 @@ final class MessagesTests {
 
     @Test("a wrong paste at --manual says what was expected (the redirect URI) and is invalid-argument, not a cancellation")
     func wrongPaste() async throws {
-        let result = try await authctl.runManual(["login", "oidc.fake", "--manual", "--timeout", "20"]) { _ in
+        let result = try await authctl.runManual(["login", "oidc.fake", "--manual", "--timeout", "120"]) { _ in
             "https://example.com/not-the-redirect?code=x"
         }
         #expect(result.status == 2, "\(result.stderr)")
@@ -29,7 +29,7 @@ final class MessagesTests {
 
     @Test("token for an identity the user is signed out of says so and how to sign in to it, not 'nobody is signed in'")
     func signedOutIdentity() async throws {
-        let login = try await authctl.run(["login", "oidc.fake", "--timeout", "20"])
+        let login = try await authctl.run(["login", "oidc.fake", "--timeout", "120"])
         #expect(login.status == 0, "\(login.stderr)")
         // A second identity whose tokens are gone (as after an import), the user still current.
         let bytes = try #require(authctl.keystoreBytes())
@@ -71,7 +71,7 @@ final class MessagesTests {
     @Test("users use of a signed-out user names how to sign in to it")
     func useSignedOut() async throws {
         let login = try await authctl.run([
-            "login", "oidc.fake", "--timeout", "20", "--json",
+            "login", "oidc.fake", "--timeout", "120", "--json",
         ])
         let uid = try #require(login.json?["user"]?.objectValue?["uid"]?.stringValue)
         #expect(try await authctl.run(["signout"]).status == 0)

@@ -40,9 +40,9 @@ final class MetadataCacheCommandsTests {
             let added = try await authctl.run(["providers", "add", id, "--issuer", provider.issuer, "--client-id", provider.clientID])
             #expect(added.status == 0, "\(added.stderr)")
         }
-        let victimLogin = try await authctl.run(["login", "oidc.victim", "--timeout", "20"])
+        let victimLogin = try await authctl.run(["login", "oidc.victim", "--timeout", "120"])
         #expect(victimLogin.status == 0, "\(victimLogin.stderr)")
-        let attackerLogin = try await authctl.run(["link", "oidc.attacker", "--timeout", "20"])
+        let attackerLogin = try await authctl.run(["link", "oidc.attacker", "--timeout", "120"])
         #expect(attackerLogin.status == 0, "\(attackerLogin.stderr)")
         #expect(attacker.count("jwks") >= 1)
         let attackerTokenRequests = attacker.count("token")

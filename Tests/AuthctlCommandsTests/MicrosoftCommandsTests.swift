@@ -23,7 +23,7 @@ final class MicrosoftCommandsTests {
     }
 
     func login(_ extra: [String] = []) async throws -> InProcessAuthctl.Result {
-        try await authctl.run(["login", "microsoft", "--timeout", "20"] + extra)
+        try await authctl.run(["login", "microsoft", "--timeout", "120"] + extra)
     }
 
     @Test("providers add, login --tenant, status, token, token --scope, users photo: the whole Microsoft session")

@@ -27,8 +27,8 @@ final class OtherSessionsTests {
         for (name, provider) in [("oidc.work", work), ("oidc.other", other)] {
             try await authctl.run(["providers", "add", name, "--issuer", provider.issuer, "--client-id", provider.clientID]).expectSuccess()
         }
-        let ada = try await authctl.run(["login", "oidc.work", "--timeout", "20", "--json"])
-        let grace = try await authctl.run(["login", "oidc.other", "--timeout", "20", "--json"])
+        let ada = try await authctl.run(["login", "oidc.work", "--timeout", "120", "--json"])
+        let grace = try await authctl.run(["login", "oidc.other", "--timeout", "120", "--json"])
         let adaUID = try #require(ada.json?["user"]?.objectValue?["uid"]?.stringValue, "\(ada.stderr)")
         let graceUID = try #require(grace.json?["user"]?.objectValue?["uid"]?.stringValue, "\(grace.stderr)")
         return (adaUID, graceUID)
@@ -91,7 +91,7 @@ final class OtherSessionsTests {
     @Test("signout with nobody signed in answers the same with and without --all: exit 0, nothing changed")
     func signOutNobody() async throws {
         try await authctl.run(["providers", "add", "oidc.work", "--issuer", work.issuer, "--client-id", work.clientID]).expectSuccess()
-        try await authctl.run(["login", "oidc.work", "--timeout", "20"]).expectSuccess()
+        try await authctl.run(["login", "oidc.work", "--timeout", "120"]).expectSuccess()
         try await authctl.run(["signout"]).expectSuccess()
         let plain = try await authctl.run(["signout"])
         let all = try await authctl.run(["signout", "--all"])

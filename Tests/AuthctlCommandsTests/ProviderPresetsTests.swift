@@ -62,7 +62,7 @@ struct ProviderPresetsTests {
         ])
         #expect(add.status == 0, "\(add.stderr)")
         #expect(try await Self.shown(authctl, "oidc.auth0")["issuer"] == .string(provider.issuer + "/"))
-        let login = try await authctl.run(["login", "oidc.auth0", "--timeout", "20"])
+        let login = try await authctl.run(["login", "oidc.auth0", "--timeout", "120"])
         #expect(login.status == 0, "\(login.stderr)")
     }
 

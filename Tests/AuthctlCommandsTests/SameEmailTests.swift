@@ -33,11 +33,11 @@ final class SameEmailTests {
     @Test("a second user with an email another user has: a notice names that user and how to link instead; users use EMAIL lists both uids")
     func noticeAtSignIn() async throws {
         try await setUp()
-        let one = try await authctl.run(["--json", "login", "oidc.first", "--timeout", "20"])
+        let one = try await authctl.run(["--json", "login", "oidc.first", "--timeout", "120"])
         #expect(one.status == 0, "\(one.stderr)")
         let firstUID = try #require(one.json?["user"]?.objectValue?["uid"]?.stringValue)
         #expect(!one.stderr.contains("already"), "no notice for the first user: \(one.stderr)")
-        let two = try await authctl.run(["--json", "login", "oidc.second", "--timeout", "20"])
+        let two = try await authctl.run(["--json", "login", "oidc.second", "--timeout", "120"])
         #expect(two.status == 0, "\(two.stderr)")
         let secondUID = try #require(two.json?["user"]?.objectValue?["uid"]?.stringValue)
         #expect(firstUID != secondUID && two.json?["isNewUser"] == .bool(true))
@@ -54,12 +54,12 @@ final class SameEmailTests {
     func mergePathWorks() async throws {
         try await setUp()
         let firstUID = try #require(
-            try await authctl.run(["--json", "login", "oidc.first", "--timeout", "20"]).json?["user"]?.objectValue?["uid"]?.stringValue)
+            try await authctl.run(["--json", "login", "oidc.first", "--timeout", "120"]).json?["user"]?.objectValue?["uid"]?.stringValue)
         let secondUID = try #require(
-            try await authctl.run(["--json", "login", "oidc.second", "--timeout", "20"]).json?["user"]?.objectValue?["uid"]?.stringValue)
+            try await authctl.run(["--json", "login", "oidc.second", "--timeout", "120"]).json?["user"]?.objectValue?["uid"]?.stringValue)
         for step in [
-            ["users", "delete", secondUID, "--yes"], ["login", "oidc.first", "--timeout", "20"],
-            ["link", "oidc.second", "--timeout", "20"],
+            ["users", "delete", secondUID, "--yes"], ["login", "oidc.first", "--timeout", "120"],
+            ["link", "oidc.second", "--timeout", "120"],
         ] {
             let result = try await authctl.run(step)
             #expect(result.status == 0, "\(step): \(result.stderr)")

@@ -30,7 +30,7 @@ final class ScopedTokenSessionTests {
     }
 
     func signInThenScoped() async throws -> (before: [String: JSONValue], after: [String: JSONValue]) {
-        let login = try await authctl.run(["login", "oidc.fake", "--timeout", "20"])
+        let login = try await authctl.run(["login", "oidc.fake", "--timeout", "120"])
         #expect(login.status == 0, "\(login.stderr)")
         let before = try session()
         let scoped = try await authctl.run(["token", "--scope", "openid"])

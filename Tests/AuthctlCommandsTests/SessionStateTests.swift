@@ -16,7 +16,7 @@ final class SessionStateTests {
 
     func signIn() async throws {
         try await authctl.addFakeProvider(provider)
-        try await authctl.run(["login", "oidc.fake", "--timeout", "20"]).expectSuccess()
+        try await authctl.run(["login", "oidc.fake", "--timeout", "120"]).expectSuccess()
     }
 
     @Test("a refresh refused with invalid_grant is stored as needs sign-in: status no longer says refreshable")
@@ -41,7 +41,7 @@ final class SessionStateTests {
         try await signIn()
         provider.endSessions()
         _ = try await authctl.run(["token", "--force-refresh"])
-        try await authctl.run(["login", "oidc.fake", "--timeout", "20"]).expectSuccess()
+        try await authctl.run(["login", "oidc.fake", "--timeout", "120"]).expectSuccess()
         let status = try await authctl.run(["status"])
         #expect(!status.stdout.contains("needs sign-in"), "\(status.stdout)")
         #expect(status.stdout.contains("refreshable"), "\(status.stdout)")

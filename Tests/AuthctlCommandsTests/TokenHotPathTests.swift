@@ -21,7 +21,7 @@ final class TokenHotPathTests {
 
     func signIn() async throws {
         try await authctl.addFakeProvider(provider)
-        let login = try await authctl.run(["login", "oidc.fake", "--timeout", "20"])
+        let login = try await authctl.run(["login", "oidc.fake", "--timeout", "120"])
         #expect(login.status == 0, "\(login.stderr)")
     }
 

@@ -23,7 +23,7 @@ final class TokenOfflineTests {
 
     /// Signs in, then takes the provider off the network; returns the access token signed in with.
     func signInThenGoOffline() async throws -> String {
-        let login = try await authctl.run(["login", "oidc.fake", "--timeout", "20"])
+        let login = try await authctl.run(["login", "oidc.fake", "--timeout", "120"])
         #expect(login.status == 0, "\(login.stderr)")
         let token = try await authctl.run(["token"])
         let value = token.stdout.trimmingCharacters(in: .newlines)
