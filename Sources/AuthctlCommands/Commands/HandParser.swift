@@ -37,32 +37,28 @@ struct HandParser {
     /// The global options (`GlobalOptions`), with its rules; nil for any other argument.
     private mutating func global() -> Bool? {
         switch name {
-        case "--keystore":
-            var value = settings.keystore
-            defer { settings.keystore = value }
-            return once(&value, Self.isPath)
-        case "--config":
-            var value = settings.config
-            defer { settings.config = value }
-            return once(&value, Self.isPath)
-        case "--user":
-            var value = settings.user
-            defer { settings.user = value }
-            return once(&value, IdentityRule.isUserSelector)
-        case "--json":
-            var value = settings.json
-            defer { settings.json = value }
-            return flag(&value)
-        case "-v", "--verbose":
-            var value = settings.verbose
-            defer { settings.verbose = value }
-            return flag(&value)
-        case "-q", "--quiet":
-            var value = settings.quiet
-            defer { settings.quiet = value }
-            return flag(&value)
+        case "--keystore": return once(\.keystore, Self.isPath)
+        case "--config": return once(\.config, Self.isPath)
+        case "--user": return once(\.user, IdentityRule.isUserSelector)
+        case "--json": return flag(\.json)
+        case "-v", "--verbose": return flag(\.verbose)
+        case "-q", "--quiet": return flag(\.quiet)
         default: return nil
         }
+    }
+
+    /// A global option's value, once (`once`, into `settings`).
+    private mutating func once(_ setting: WritableKeyPath<Wiring.Settings, String?>, _ accepts: (String) -> Bool) -> Bool {
+        var value = settings[keyPath: setting]
+        defer { settings[keyPath: setting] = value }
+        return once(&value, accepts)
+    }
+
+    /// A global flag, once (`flag`, into `settings`).
+    private mutating func flag(_ setting: WritableKeyPath<Wiring.Settings, Bool>) -> Bool {
+        var value = settings[keyPath: setting]
+        defer { settings[keyPath: setting] = value }
+        return flag(&value)
     }
 
     /// The argument as it was written: a positional one when it is not an option.
@@ -95,7 +91,7 @@ struct HandParser {
         return true
     }
 
-    /// `--keystore` and `--config` as `GlobalOptions` takes them (as `token`'s hand parser does).
+    /// `--keystore` and `--config` as `GlobalOptions` takes them (`token`'s hand parser too).
     static func isPath(_ value: String) -> Bool {
         !value.trimming(.whitespacesAndNewlines).isEmpty && !value.contains(where: \.isNewline)
     }

@@ -102,10 +102,16 @@ public struct ResourceSignIn: Sendable {
         if !input.consented, client.isBorrowed(for: resource) {
             try askConsent(client.config, resource: resource, scopes: options.scopes, scopesGiven: scopesGiven)
         }
+        // DPoP as the provider's configuration and metadata say: a bound grant keeps its key
+        // with its tokens, and `ResourceAuthorization` proves it at each request.
+        let config = client.config
+        let provider = try GenericOIDCProvider(id: try ProviderID(parsing: config.id), config: config, metadata: found.server.document)
         do {
-            return try await signIn(client, options: options, server: found.server, resource: resource)
-        } catch let error as AuthError where error.portInUse != nil && Self.ownPort(of: client.config, options) == error.portInUse {
-            throw Self.registeredPortTaken(client.config, resource: resource, port: error.portInUse ?? 0)
+            return try await issuer.credential(from: .interactive(options), provider: provider) { credential in
+                try await store(credential, resource: resource, providerID: config.id, registered: client.registered)
+            }
+        } catch let error as AuthError where error.portInUse != nil && Self.ownPort(of: config, options) == error.portInUse {
+            throw Self.registeredPortTaken(config, resource: resource, port: error.portInUse ?? 0)
         }
     }
 
@@ -124,19 +130,6 @@ public struct ResourceSignIn: Sendable {
         AuthError.portInUse(
             "the port \(port) of the redirect URI that authctl registered as \(config.id) at \(Sanitize.text(config.issuer ?? "", limit: 100)) is in use by another program, and that server takes that exact URI only. Stop what uses the port and sign in again, or register authctl anew on another port (its grants go with the old client): \(command: .providersRemove, "\(config.id)"), then \(command: .login, "\(resource.description)")",
             port: port)
-    }
-
-    /// The sign-in with `client`, its grant kept for `resource`.
-    private func signIn(
-        _ client: ResourceClients.Client, options: FlowOptions, server: AuthorizationServerMetadata, resource: ResourceIdentifier
-    ) async throws -> Output {
-        // DPoP as the provider's configuration and metadata say: a bound grant keeps its key
-        // with its tokens, and `ResourceAuthorization` proves it at each request.
-        let config = client.config
-        let provider = try GenericOIDCProvider(id: try ProviderID(parsing: config.id), config: config, metadata: server.document)
-        return try await issuer.credential(from: .interactive(options), provider: provider) { credential in
-            try await store(credential, resource: resource, providerID: client.config.id, registered: client.registered)
-        }
     }
 
     /// A yes from the person at the terminal, naming provider, resource and scopes; without a

@@ -170,7 +170,7 @@ struct TokenInvocation: Equatable, WiredCommand {
         // The grammar is the cached-token core's (`TokenForm`, the token front's too); the values, ArgumentParser's rules.
         let form = TokenForm.parse(arguments) { option, value in
             switch option {
-            case .keystore, .config: return !value.trimming(.whitespacesAndNewlines).isEmpty && !value.contains(where: \.isNewline)
+            case .keystore, .config: return HandParser.isPath(value)
             case .user: return IdentityRule.isUserSelector(value)
             case .minimumTTL: return Int(value).map(Token.minimumTTLRange.contains) ?? false
             case .format: return Token.Format(rawValue: value) != nil
