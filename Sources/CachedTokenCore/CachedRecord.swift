@@ -13,7 +13,8 @@ public struct CachedTokens: Equatable {
     public var accessToken: String?
     public var tokenType: String
     public var expiresAt: Double?
-    public var refreshToken: String?
+    /// Whether there is a refresh token (read and checked, never kept: the front does not use it).
+    public var hasRefreshToken = false
     public var idToken: String?
     public var scopes: [String]
     public var needsSignInSince: Double?
@@ -48,6 +49,8 @@ public struct CachedIdentity {
     public var tokens: CachedTokens?
     /// The profile's `email` (git-credential's username).
     public var email: String? = nil
+    /// The profile's `displayName` (`status`).
+    public var displayName: String? = nil
 }
 
 /// `KeystoreRecord.ResourceGrant`: what `token --resource` answers from.
@@ -56,6 +59,10 @@ public struct CachedGrant {
     /// `grantedAt`, in seconds since 1970: the newest of two grants for one resource wins.
     public var grantedAt: Double
     public var tokens: CachedTokens?
+    /// `issuer`, `providerId` and `viaProviderId` (what `status` shows of a grant).
+    public var issuer = ""
+    public var providerId = ""
+    public var viaProviderId: String? = nil
 }
 
 public struct CachedUser {
@@ -66,16 +73,37 @@ public struct CachedUser {
     public var email: String? = nil
     /// `resourceGrants` (`login URL`), in the record's order.
     public var resourceGrants: [CachedGrant] = []
+    /// What `status` shows besides (`CachedStatusAnswer`): dates in seconds since 1970.
+    public var profile = Profile()
+    /// Whether the keystore it was read from is sealed (set by its reader, not by the record).
+    public var fromSealedKeystore = false
+
+    public struct Profile: Equatable {
+        public var emailVerified = false
+        public var displayName: String?
+        public var photoURL: String?
+        public var createdAt: Double = 0
+        public var lastSignInAt: Double = 0
+        public var lastAuthAt: Double = 0
+        public init() {}
+    }
 
     public static func read(_ reader: inout KeystoreRecordReader) -> CachedUser? {
         var seen = SeenKeys()
         var uid: String?, lastProviderId: String?, providerData: [CachedIdentity]?, email: String?, grants: [CachedGrant]?
+        var profile = Profile()
         let keys = KeystoreRecordKeys.user
         let ok = reader.object { reader, key in
             guard let index = KeystoreRecordKeys.take(key, in: keys, seen: &seen) else { return false }
             switch index {  // the table's order
             case 0: return reader.set(&uid, reader.string())  // uid
             case 1: return reader.set(&email, reader.string())  // email
+            case 2: return reader.take(&profile.emailVerified, reader.bool())  // emailVerified
+            case 3: return reader.set(&profile.displayName, reader.string())  // displayName
+            case 4: return reader.set(&profile.photoURL, reader.string())  // photoURL
+            case 5: return reader.take(&profile.createdAt, reader.seconds())  // createdAt
+            case 6: return reader.take(&profile.lastSignInAt, reader.seconds())  // lastSignInAt
+            case 7: return reader.take(&profile.lastAuthAt, reader.seconds())  // lastAuthAt
             case 8: return reader.set(&lastProviderId, reader.string())  // lastProviderId
             case 9: return reader.set(&providerData, reader.cachedIdentities())  // providerData
             case 10: return reader.string() == "person"  // kind
@@ -84,11 +112,21 @@ public struct CachedUser {
             }
         }
         guard ok, KeystoreRecordKeys.hasRequired(keys, seen), let uid, let providerData else { return nil }
-        return CachedUser(uid: uid, lastProviderId: lastProviderId, providerData: providerData, email: email, resourceGrants: grants ?? [])
+        var user = CachedUser(
+            uid: uid, lastProviderId: lastProviderId, providerData: providerData, email: email, resourceGrants: grants ?? [])
+        user.profile = profile
+        return user
     }
 }
 
 extension KeystoreRecordReader {
+    /// Stores `value` in `target`, which has a default; false when there is none.
+    func take<T>(_ target: inout T, _ value: T?) -> Bool {
+        guard let value else { return false }
+        target = value
+        return true
+    }
+
     /// A value of the table's type read and dropped (a string, a bool, a date, strings).
     mutating func checks(_ value: KeystoreRecordKeys.Value) -> Bool {
         switch value {
@@ -116,7 +154,7 @@ extension KeystoreRecordReader {
 
     mutating func cachedIdentity() -> CachedIdentity? {
         var seen = SeenKeys()
-        var providerId: String?, issuer: String?, federatedId: String?, tokens: CachedTokens?, email: String?
+        var providerId: String?, issuer: String?, federatedId: String?, tokens: CachedTokens?, email: String?, name: String?
         let keys = KeystoreRecordKeys.identity
         let ok = object { reader, key in
             guard let index = KeystoreRecordKeys.take(key, in: keys, seen: &seen) else { return false }
@@ -124,7 +162,7 @@ extension KeystoreRecordReader {
             case 0: return reader.set(&providerId, reader.string())  // providerId
             case 1: return reader.set(&issuer, reader.string())  // issuer
             case 2: return reader.set(&federatedId, reader.string())  // federatedId
-            case 3: return reader.checksProfile(email: &email)  // profile
+            case 3: return reader.checksProfile(email: &email, displayName: &name)  // profile
             case 5: return reader.set(&tokens, reader.cachedTokens())  // tokens
             default: return reader.checks(keys[index].value)
             }
@@ -132,7 +170,8 @@ extension KeystoreRecordReader {
         guard ok, KeystoreRecordKeys.hasRequired(keys, seen), let providerId, let issuer, let federatedId else {
             return nil
         }
-        return CachedIdentity(providerId: providerId, issuer: issuer, federatedId: federatedId, tokens: tokens, email: email)
+        return CachedIdentity(
+            providerId: providerId, issuer: issuer, federatedId: federatedId, tokens: tokens, email: email, displayName: name)
     }
 
     /// `resourceGrants`: `[ grant, … ]`, each read as the core reads it (its tokens as an
@@ -144,42 +183,50 @@ extension KeystoreRecordReader {
         let keys = KeystoreRecordKeys.resourceGrant
         while true {
             var seen = SeenKeys()
-            var resource: String?, grantedAt: Double?, tokens: CachedTokens?
+            var resource: String?, grantedAt: Double?, tokens: CachedTokens?, issuer = "", providerId = "", via: String?
             let ok = object { reader, key in
                 guard let index = KeystoreRecordKeys.take(key, in: keys, seen: &seen) else { return false }
                 switch index {  // the table's order
                 case 0: return reader.set(&resource, reader.string())  // resource
+                case 1: return reader.take(&issuer, reader.string())  // issuer
+                case 2: return reader.take(&providerId, reader.string())  // providerId
                 case 3: return reader.set(&grantedAt, reader.seconds())  // grantedAt
                 case 4: return reader.set(&tokens, reader.cachedTokens())  // tokens
+                case 5: return reader.set(&via, reader.string())  // viaProviderId
                 default: return reader.checks(keys[index].value)
                 }
             }
             guard grants.count < Self.maximumCount, ok, KeystoreRecordKeys.hasRequired(keys, seen), let resource, let grantedAt else {
                 return nil
             }
-            grants.append(CachedGrant(resource: resource, grantedAt: grantedAt, tokens: tokens))
+            grants.append(
+                CachedGrant(
+                    resource: resource, grantedAt: grantedAt, tokens: tokens, issuer: issuer, providerId: providerId, viaProviderId: via))
             if take(Self.comma) { continue }
             return take(Self.closeBracket) ? grants : nil
         }
     }
 
-    /// An identity's profile, checked as the core reads it; its `email` kept, the rest dropped.
-    mutating func checksProfile(email: inout String?) -> Bool {
+    /// An identity's profile, checked as the core reads it; its `email` and `displayName` kept,
+    /// the rest dropped.
+    mutating func checksProfile(email: inout String?, displayName: inout String?) -> Bool {
         var seen = SeenKeys()
-        var found: String?
+        var found: String?, name: String?
         let keys = KeystoreRecordKeys.profile
         let ok = object { reader, key in
             guard let index = KeystoreRecordKeys.take(key, in: keys, seen: &seen) else { return false }
             if index == 0 { return reader.set(&found, reader.string()) }  // email
+            if index == 2 { return reader.set(&name, reader.string()) }  // displayName
             return reader.checks(keys[index].value)
         }
         email = found
+        displayName = name
         return ok && KeystoreRecordKeys.hasRequired(keys, seen)
     }
 
     public mutating func cachedTokens() -> CachedTokens? {
         var seen = SeenKeys()
-        var accessToken: String?, tokenType: String?, expiresAt: Double?, refreshToken: String?, idToken: String?, scopes: [String]?
+        var accessToken: String?, tokenType: String?, expiresAt: Double?, hasRefreshToken = false, idToken: String?, scopes: [String]?
         var needsSignInSince: Double?, sealed: [UInt8]?, additionalTokens = false, egress: [String]?
         let keys = KeystoreRecordKeys.tokens
         let ok = object { reader, key in
@@ -188,7 +235,9 @@ extension KeystoreRecordReader {
             case 0: return reader.set(&accessToken, reader.string())  // accessToken
             case 1: return reader.set(&tokenType, reader.string())  // tokenType
             case 2: return reader.set(&expiresAt, reader.seconds())  // expiresAt
-            case 3: return reader.set(&refreshToken, reader.string())  // refreshToken
+            case 3:  // refreshToken
+                hasRefreshToken = true
+                return reader.checksString()
             case 4: return reader.set(&idToken, reader.string())  // idToken
             case 5: return reader.set(&scopes, reader.strings())  // scopes
             case 7: return reader.set(&needsSignInSince, reader.seconds())  // needsSignInSince
@@ -202,7 +251,7 @@ extension KeystoreRecordReader {
         }
         guard ok, KeystoreRecordKeys.hasRequired(keys, seen), let tokenType, let scopes else { return nil }
         return CachedTokens(
-            accessToken: accessToken, tokenType: tokenType, expiresAt: expiresAt, refreshToken: refreshToken, idToken: idToken,
+            accessToken: accessToken, tokenType: tokenType, expiresAt: expiresAt, hasRefreshToken: hasRefreshToken, idToken: idToken,
             scopes: scopes, needsSignInSince: needsSignInSince, sealed: sealed, additionalTokens: additionalTokens, egress: egress)
     }
 

@@ -120,11 +120,32 @@ public struct KeystoreRecordReader {
     /// A JSON string: escapes decoded, UTF-8 checked; nil for anything the decoder might
     /// read differently or refuse.
     public mutating func string() -> String? {
+        guard let (raw, plain, ascii) = stringBytes() else { return nil }
+        guard plain else { return Self.unescaped(raw) }
+        return Self.text(raw, ascii: ascii)
+    }
+
+    /// A JSON string checked as `string()` checks it, without making it (what is never used:
+    /// a refresh token is not kept in the front's memory at all).
+    public mutating func checksString() -> Bool {
+        guard let (raw, plain, ascii) = stringBytes() else { return false }
+        if plain && ascii { return true }
+        return (plain ? Self.text(raw, ascii: ascii) : Self.unescaped(raw)) != nil
+    }
+
+    /// A JSON string's bytes between its quotes (escapes not yet decoded), whether it has an
+    /// escape (`plain` when none) and whether it is all ASCII.
+    mutating func stringBytes() -> (UnsafeBufferPointer<UInt8>, plain: Bool, ascii: Bool)? {
         guard take(Self.quote) else { return nil }
         let start = position
         var plain = true
         var ascii = true
+        var nextSkip = position  // where sixteen bytes at a time may be tried again
         while true {
+            if position >= nextSkip {
+                skipPlainASCII(limit: start + Self.maximumString)
+                nextSkip = position + 16
+            }
             guard position < bytes.count, position - start <= Self.maximumString else { return nil }
             let byte = bytes[position]
             if byte == Self.quote { break }
@@ -139,9 +160,24 @@ public struct KeystoreRecordReader {
         }
         let end = position
         position += 1
-        let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
-        guard plain else { return Self.unescaped(raw) }
-        return Self.text(raw, ascii: ascii)
+        return (UnsafeBufferPointer(rebasing: bytes[start..<end]), plain, ascii)
+    }
+
+    /// Steps over sixteen bytes at a time while none of them ends or escapes the string or
+    /// needs a closer look (a quote, a backslash, a control character, a byte beyond ASCII):
+    /// a token is most of a record, and byte by byte it was a quarter of `token`'s instructions.
+    /// Stops before `limit` (the string's bound), where the byte loop takes over.
+    mutating func skipPlainASCII(limit: Int) {
+        guard let base = bytes.baseAddress else { return }
+        let raw = UnsafeRawPointer(base)
+        let end = min(bytes.count, limit)
+        let quotes = SIMD16<UInt8>(repeating: Self.quote), backslashes = SIMD16<UInt8>(repeating: Self.backslash)
+        let space = SIMD16<UInt8>(repeating: 0x20), high = SIMD16<UInt8>(repeating: 0x80)
+        while position + 16 <= end {
+            let chunk = raw.loadUnaligned(fromByteOffset: position, as: SIMD16<UInt8>.self)
+            guard !any((chunk .== quotes) .| (chunk .== backslashes) .| (chunk .< space) .| (chunk .>= high)) else { return }
+            position += 16
+        }
     }
 
     /// The bytes as a String when they are valid UTF-8.

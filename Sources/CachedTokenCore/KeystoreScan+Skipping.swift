@@ -25,7 +25,9 @@ extension KeystoreScan.Scanner {
         while true {
             let bytes = available()
             guard !bytes.isEmpty else { return false }
-            guard let quoteAt = Self.firstQuote(in: bytes) else {
+            let found: Int?
+            if let quoteSearch { found = quoteSearch(bytes) } else { found = Self.firstQuote(in: bytes) }
+            guard let quoteAt = found else {
                 // No quote here: note the backslashes this window ends with, and read on.
                 var trailing = 0
                 while trailing < bytes.count, bytes[bytes.count - 1 - trailing] == Self.backslash { trailing += 1 }

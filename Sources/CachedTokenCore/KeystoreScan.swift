@@ -49,15 +49,23 @@ public enum KeystoreScan {
     /// bytes at a time with `read`. Nil also when a read fails.
     /// `uid`: the user whose record to find instead of the current user's (a rule's user,
     /// docs/identities.md); `Found.user` is then that record's range.
-    public static func currentUser(reading read: PositionalRead, size: Int, window: Int = 65536, uid: String? = nil) -> Found? {
+    /// `quoteSearch`: the index of the first quote in a buffer, nil for none — the front hands
+    /// libc's `memchr` (which this core, free of libc, cannot call); else `firstQuote`'s SIMD loop.
+    public static func currentUser(
+        reading read: PositionalRead, size: Int, window: Int = 65536, uid: String? = nil, quoteSearch: QuoteSearch? = nil
+    ) -> Found? {
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(window, 1))
         defer { buffer.deallocate() }
         return withoutActuallyEscaping(read) { read in
             var scanner = Scanner(source: .file(read, buffer, size: size))
             scanner.wanted = uid
+            scanner.quoteSearch = quoteSearch
             return scanner.keystore()
         }
     }
+
+    /// The index of the first `"` in the bytes; nil when there is none.
+    public typealias QuoteSearch = (UnsafeBufferPointer<UInt8>) -> Int?
 
     /// Where the bytes come from: all at hand, or a file read into a window.
     enum Source {
@@ -76,6 +84,8 @@ public enum KeystoreScan {
         var failed = false
         /// The uid whose record is looked for; nil: the current user's.
         var wanted: String?
+        /// A search for the first quote handed by the caller (`currentUser(reading:…)`).
+        var quoteSearch: QuoteSearch?
         var position = 0
 
         init(source: Source) {

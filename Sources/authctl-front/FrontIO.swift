@@ -69,7 +69,8 @@ func cachedUser(keystorePath path: String, keyFile keyFileVariable: String?) -> 
             return count
         }
     }
-    guard let found = KeystoreScan.currentUser(reading: read, size: Int(info.st_size)), let uid = found.currentUID,
+    guard let found = KeystoreScan.currentUser(reading: read, size: Int(info.st_size), quoteSearch: quoteSearch),
+        let uid = found.currentUID,
         CachedTokenAnswer.isUID(uid), let range = found.user
     else { return nil }
     var sealing: CachedSealing?
@@ -105,8 +106,16 @@ func cachedUser(keystorePath path: String, keyFile keyFileVariable: String?) -> 
         wipe(&key)
         guard let opened else { return nil }
         user = opened
+        user.fromSealedKeystore = true
     }
     return user
+}
+
+/// The first `"` of `bytes` by libc's `memchr` (vectorised for the machine it runs on), for the
+/// core's scan (`KeystoreScan.QuoteSearch`).
+func quoteSearch(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard let base = bytes.baseAddress, let found = memchr(base, 0x22, bytes.count) else { return nil }
+    return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
 }
 
 /// Seconds since 1970, now.

@@ -17,6 +17,9 @@ func frontMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<
     if argc > 1, let first = argv[1], strcmp(first, "git-credential") == 0, let status = gitCredential(argc, argv) {
         return status
     }
+    if argc > 1, let first = argv[1], strcmp(first, "status") == 0, let status = statusAnswer(argc, argv) {
+        if writeAll(status) { return 0 }
+    }
     if let token = answer(argc, argv) {
         if writeAll(token) { return 0 }
     }
@@ -29,6 +32,15 @@ func answer(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CCh
         let user = currentUserRecord(keystore: request.keystore, config: request.config), let now = nowSeconds()
     else { return nil }
     return CachedTokenAnswer.bytes(request, user: user, now: now)
+}
+
+/// The bytes `authctl status [--json]` prints for this command line, or nil when the front does
+/// not answer it (Sources/CachedTokenCore/CachedStatusAnswer.swift).
+func statusAnswer(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> [UInt8]? {
+    guard let arguments = plainArguments(argc, argv), let request = CachedStatusAnswer.Request.parse(arguments),
+        let user = currentUserRecord(keystore: request.keystore, config: request.config), let now = nowSeconds()
+    else { return nil }
+    return CachedStatusAnswer.bytes(request, user: user, now: now)
 }
 
 /// The command line after the program's name when every argument is printable ASCII; nil

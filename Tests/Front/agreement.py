@@ -55,9 +55,17 @@ def check(name, args, env_extra=None, expect=None, stdin=b"", cwd=None):
             env[key] = value
     reference = run(core, args, env, stdin, cwd)
     through = run(full, args, env, stdin, cwd)
+    alone_result = run(alone, args, env, stdin, cwd)
+    # `status` words lifetimes relative to now ("valid for 59 min"): runs a moment apart may
+    # straddle a minute (or a second, under two minutes). Such a case runs again once; a real
+    # difference shows again.
+    if args[:1] == ["status"] and (through != reference or (alone_result[0] == 0 and alone_result != reference)):
+        reference = run(core, args, env, stdin, cwd)
+        through = run(full, args, env, stdin, cwd)
+        alone_result = run(alone, args, env, stdin, cwd)
     if through != reference:
         failures.append(f"{name}: the installed front and the full program differ: {through!r:.300} vs {reference!r:.300}")
-    status, out, err = run(alone, args, env, stdin, cwd)
+    status, out, err = alone_result
     if status == 0:
         answered += 1
         if (status, out, err) != reference:
@@ -138,6 +146,16 @@ for label, document in [("1 user", one), ("1,000 users", thousand)]:
                  ["token", "--frobnicate"]):
         check(f"{label}: {' '.join(args)}", args + ["--keystore", path], expect="hand over")
     check(f"{label}: AUTHCTL_USER", ["token", "--keystore", path], {"AUTHCTL_USER": uid}, expect="hand over")
+    # status (issue 37): plain and --json, answered; its other forms are the full program's.
+    for args in (["status"], ["status", "--json"], ["status", "--json", f"--keystore={path}"], ["status", "--config", f"{root}/none.json"]):
+        given = any(argument.startswith("--keystore") for argument in args)
+        check(f"{label}: {' '.join(args)}", args if given else args + ["--keystore", path], expect="answer")
+    check(f"{label}: status, AUTHCTL_KEYSTORE", ["status"], {"AUTHCTL_KEYSTORE": path}, expect="answer")
+    for args in (["status", "--check"], ["status", "--user", uid], ["status", "-v"], ["status", "-q"], ["status", "--json", "--json"],
+                 ["status", "--help"], ["status", "oidc.bench"], ["status", "--format", "raw"], ["status", "--json=yes"],
+                 ["status", "--keystore", path], ["status", "--id-token"], ["status", "--"], ["--json", "status"]):
+        check(f"{label}: {' '.join(args)}", args + ["--keystore", path], expect="hand over")
+    check(f"{label}: status, AUTHCTL_USER", ["status", "--keystore", path], {"AUTHCTL_USER": uid}, expect="hand over")
     check(f"{label}: AUTHCTL_USER empty", ["token", "--keystore", path], {"AUTHCTL_USER": ""}, expect="answer")
     # A key configured and a plaintext keystore: refused by the full program (a downgrade).
     for variable in ("AUTHCTL_KEYSTORE_KEY_FILE", "AUTHCTL_KEYSTORE_PASSPHRASE", "AUTHCTL_KEYSTORE_KEYRING"):
@@ -174,6 +192,7 @@ for label, text, expect in [
     os.chmod(f"{config_dir}/config.json", 0o600)
     check(label, ["token"], expect=expect)
     check(label + " (--config)", ["token", "--config", f"{config_dir}/config.json"], expect=expect)
+    check(label + ", status", ["status"], expect=expect)
 os.remove(f"{config_dir}/config.json")
 os.mkdir(f"{config_dir}/config.json")
 check("config.json a directory", ["token"], expect="hand over")
@@ -220,6 +239,65 @@ for label, changes, args, expect in [
         ("a DPoP-bound session's ID token", {"tokenType": "DPoP"}, ["--format", "kubectl-exec"], None)]:
     path = place("tokens-" + label.replace(" ", "-").replace(",", ""), with_tokens(one, **changes))
     check(f"token {label}", ["token", "--keystore", path] + args, expect=expect)
+    if not args:
+        for status_args in (["status"], ["status", "--json"]):
+            check(f"{' '.join(status_args)}: tokens {label}", status_args + ["--keystore", path],
+                  expect="hand over" if "dpopKey" in changes or "sealed" in changes or "future" in changes else None)
+# status: what else an identity's tokens may say.
+for label, changes, expect in [
+        ("marked for a new sign-in, the access token valid", {"needsSignInSince": later(-60)}, "answer"),
+        ("marked for a new sign-in, the access token expired", {"needsSignInSince": later(-60), "expiresAt": later(-30)}, "answer"),
+        ("marked for a new sign-in, no expiry", {"needsSignInSince": later(-60), "expiresAt": None}, "answer"),
+        ("no refresh token", {"refreshToken": None}, "answer"),
+        ("expires in under two minutes", {"expiresAt": later(90)}, "answer"),
+        ("expires in under two hours", {"expiresAt": later(5000)}, "answer"),
+        ("a token type not ASCII", {"tokenType": "DİPoP"}, "hand over"),
+        ("a token type with a quote", {"tokenType": "Bea\"rer"}, "answer"),
+        ("authorization details", {"authorizationDetails": [{"type": "x"}]}, "hand over")]:
+    path = place("status-tokens-" + label.replace(" ", "-").replace(",", ""), with_tokens(one, **changes))
+    for status_args in (["status"], ["status", "--json"]):
+        check(f"{' '.join(status_args)}: {label}", status_args + ["--keystore", path], expect=expect)
+# status: names and texts as the full program shows them — as they are, JSON-escaped, or (a
+# control or bidirectional character, which it escapes) the full program's.
+def with_user(document, identity=None, **changes):
+    document = json.loads(json.dumps(document))
+    target = document["users"][0] if identity is None else document["users"][0]["providerData"][0][identity]
+    for key, value in changes.items():
+        if value is None:
+            target.pop(key, None)
+        else:
+            target[key] = value
+    return document
+for label, document, expect in [
+        ("a name with accents", with_user(one, displayName="Jos\u00e9 \u00c5ngstr\u00f6m \u6771\u4eac"), "answer"),
+        ("a name with a quote and a backslash", with_user(one, displayName='a "b" \\ c /d'), "answer"),
+        ("a name with a tab", with_user(one, displayName="a\tb"), "hand over"),
+        ("a name with an escape sequence", with_user(one, displayName="a\u001b[31mred"), "hand over"),
+        ("a name with DEL", with_user(one, displayName="a\u007fb"), "hand over"),
+        ("a name with a C1 control", with_user(one, displayName="a\u0085b"), "hand over"),
+        ("a name with a bidirectional override", with_user(one, displayName="a\u202eb"), "hand over"),
+        ("a name with an isolate", with_user(one, displayName="a\u2067b"), "hand over"),
+        ("a name with a line separator", with_user(one, displayName="a\u2028b"), "hand over"),
+        ("a name with the Arabic letter mark", with_user(one, displayName="a\u061cb"), "hand over"),
+        ("a name with a zero-width joiner", with_user(one, displayName="a\u200db"), "answer"),
+        ("an email of one emoji", with_user(one, email="\U0001f600@example.com"), "answer"),
+        ("no email", with_user(one, email=None), "answer"),
+        ("no email, no name", with_user(one, email=None, displayName=None), "answer"),
+        ("a photo", with_user(one, photoURL="https://example.com/a.png"), "answer"),
+        ("email not verified", with_user(one, emailVerified=False), "answer"),
+        ("no last provider", with_user(one, lastProviderId=None), "answer"),
+        ("a profile without email", with_user(one, "profile", email=None), "answer"),
+        ("a profile name with an escape", with_user(one, "profile", displayName="x\u001by"), "hand over"),
+        ("a date before 1970 (shown in JSON alone)", with_user(one, createdAt="1969-12-31T23:59:59Z"), None),
+        ("a workload", with_user(one, kind="workload"), "hand over")]:
+    path = place("status-user-" + label.replace(" ", "-").replace(",", ""), document)
+    for status_args in (["status"], ["status", "--json"]):
+        check(f"{' '.join(status_args)}: {label}", status_args + ["--keystore", path], expect=expect)
+signed_out = json.loads(json.dumps(one))
+signed_out["users"][0]["providerData"][0].pop("tokens")
+path = place("status-signed-out", signed_out)
+for status_args in (["status"], ["status", "--json"]):
+    check(f"{' '.join(status_args)}: an identity signed out", status_args + ["--keystore", path], expect="answer")
 other = json.loads(json.dumps(one))
 other["users"][0]["lastProviderId"] = "oidc.elsewhere"
 check("the last sign-in's provider is another", ["token", "--keystore", place("other-provider", other)], expect="hand over")
@@ -231,6 +309,9 @@ check("nobody signed in", ["token", "--keystore", place("nobody", nobody)], expe
 firebase = json.loads(json.dumps(one))
 firebase["users"][0]["backend"] = {"kind": "firebase", "projectId": "p"}
 check("a Firebase user", ["token", "--keystore", place("firebase", firebase)], expect="hand over")
+check("status: a Firebase user", ["status", "--keystore", f"{root}/ks/firebase/keystore.json"], expect="hand over")
+check("status: nobody signed in", ["status", "--keystore", f"{root}/ks/nobody/keystore.json"], expect="hand over")
+check("status --json: nobody signed in", ["status", "--json", "--keystore", f"{root}/ks/nobody/keystore.json"], expect="hand over")
 
 # A user who also holds resources' grants (`login URL`, docs/resources.md): the front answers
 # for the user's identities and checks the grants as the full program reads them; a grant it
@@ -273,8 +354,22 @@ for label, grants, expect in [
     path = place("grants-" + label.replace(" ", "-").replace("'", "").replace("(", "").replace(")", ""), document)
     check(f"resource grants: {label}", ["token", "--keystore", path], expect=expect)
     check(f"resource grants: {label}, kubectl-exec", ["token", "--format", "kubectl-exec", "--keystore", path], expect=expect)
+    for status_args in (["status"], ["status", "--json"]):
+        check(f"{' '.join(status_args)}: resource grants: {label}", status_args + ["--keystore", path], expect=expect)
     check(f"resource grants: {label}, token --resource", ["token", "--resource", "https://api.example/mcp", "--keystore", path],
           expect="answer" if label in ("one grant", "two grants") else "hand over")
+
+# status of grants: chained (identity chaining), refreshable or not, scopes.
+for label, grants in [
+        ("a chained grant", [grant(viaProviderId="oidc.bench", viaTokenType="urn:ietf:params:oauth:token-type:jwt",
+                                   tokens={k: v for k, v in grant_tokens.items() if k != "refreshToken"})]),
+        ("a grant without scopes or refresh token", [grant(tokens={"accessToken": "a", "tokenType": "Bearer", "scopes": []})]),
+        ("a grant of two scopes", [grant(tokens={**grant_tokens, "scopes": ["a", "b c"]})]),
+        ("a grant with an escape in its resource", [grant(resource="https://api.example/\u001b")])]:
+    path = place("status-grants-" + label.replace(" ", "-"), with_grants(grants))
+    for status_args in (["status"], ["status", "--json"]):
+        check(f"{' '.join(status_args)}: {label}", status_args + ["--keystore", path],
+              expect="hand over" if "escape" in label else "answer")
 
 # token --resource URL (docs/front.md): the front answers a plain URL covered by a grant whose
 # bearer token is valid (and, a JWT, names the resource); everything else is the full program's.
@@ -432,6 +527,8 @@ check("sealed: a key file that is a symbolic link", ["token", "--keystore", path
       {"AUTHCTL_KEYSTORE_KEY_FILE": f"{root}/sealed/base64/link.key"}, expect="hand over")
 raw_path, raw_key = sealed_copy("raw", key_text=os.urandom(32))
 check("sealed: a raw key file", ["token", "--keystore", raw_path], {"AUTHCTL_KEYSTORE_KEY_FILE": raw_key}, expect="answer")
+check("sealed: status", ["status", "--keystore", path], expect="hand over")
+check("sealed: status --json", ["status", "--json", "--keystore", path], {"AUTHCTL_KEYSTORE_KEY_FILE": key}, expect="hand over")
 import base64 as b64
 spaced_path, _ = sealed_copy("spaced", key_text=b"  " + b64.b64encode(os.urandom(32)) + b"\r\n\n")
 check("sealed: a key in base64 among white space", ["token", "--keystore", spaced_path], expect="answer")
@@ -492,11 +589,14 @@ size = len(good_bytes)
 cuts = sorted(set(list(range(0, 200, 7)) + list(range(200, size, max(1, size // 60))) + [size - k for k in range(1, 40)]))
 for cut in cuts:
     check(f"cut at {cut}", ["token", "--keystore", place(f"cut-{cut}", raw=good_bytes[:cut])])
+    check(f"status: cut at {cut}", ["status", "--keystore", f"{root}/ks/cut-{cut}/keystore.json"])
 for offset in sorted(set(list(range(0, size, max(1, size // 50))) + [size - k for k in range(1, 30)])):
     for replacement in (b"\"", b"}", b"\\", b"\x00", b"7"):
         damaged = good_bytes[:offset] + replacement + good_bytes[offset + 1:]
         if damaged != good_bytes:
             check(f"byte {offset} as {replacement!r}", ["token", "--keystore", place(f"byte-{offset}-{replacement[0]}", raw=damaged)])
+            if replacement in (b"\"", b"7"):
+                check(f"status: byte {offset} as {replacement!r}", ["status", "--json", "--keystore", f"{root}/ks/byte-{offset}-{replacement[0]}/keystore.json"])
 
 # Every keystore the Swift tests know, each user current in turn. Each case states what the
 # front must do (Tests/Front/corpus-expected.txt: `answer` or `hand over`, then the case), so a
@@ -532,7 +632,7 @@ if corpus:
                 provider = "oidc.bench"
             git = b"capability[]=authtype\nprotocol=https\nhost=git.example.com\n\n"
             for args, stdin in ((["token"], b""), (["token", "--min-ttl", "0"], b""), (["token", "--format", "kubectl-exec"], b""),
-                                (["git-credential", provider, "get"], git)):
+                                (["git-credential", provider, "get"], git), (["status"], b""), (["status", "--json"], b"")):
                 case = f"corpus {variant}{name}: {' '.join(args)}"
                 if not write_expected and case not in expected:
                     failures.append(f"{case}: {expected_path} does not say whether the front answers it")
@@ -586,7 +686,7 @@ if os.geteuid() == 0:
         failures.append(f"the full program beside a copied front, ours again, did not run: {status} {out[:60]!r} {err[:200]!r}")
 
 # Commands that pass through: arguments, stdin, exit statuses, as the full program gives them.
-for args, stdin in [(["--version"], b""), (["version", "--json"], b""), (["status", "--keystore", good], b""),
+for args, stdin in [(["--version"], b""), (["version", "--json"], b""), (["status", "--check", "--keystore", good], b""),
                     (["exec", "--keystore", good, "--", "sh", "-c", "exit 7"], b""),
                     (["exec", "--keystore", good, "--", "printf", "%s|", "a b", "ü", "*", ""], b""),
                     (["exec", "--keystore", good, "--", "cat"], b"from stdin\n\xff\n"),
