@@ -36,11 +36,12 @@ extension Output {
                 } else {
                     state +=
                         tokens.refreshToken != nil
-                        ? ", refreshable" : grant.viaProviderID.map { ", renewed through \($0) (identity chaining)" } ?? ", not refreshable"
+                        ? ", refreshable"
+                        : grant.viaProviderID.map { ", renewed through \(cell($0)) (identity chaining)" } ?? ", not refreshable"
                 }
-                if !tokens.scopes.isEmpty { state += "; scopes: \(tokens.scopes.joined(separator: " "))" }
+                if !tokens.scopes.isEmpty { state += "; scopes: \(cell(tokens.scopes.joined(separator: " ")))" }
             }
-            return "  resource \(grant.resource) (\(grant.providerID)) — \(state)"
+            return "  resource \(cell(grant.resource)) (\(grant.providerID)) — \(state)"
         }
     }
 }

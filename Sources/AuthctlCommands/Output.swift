@@ -134,13 +134,13 @@ struct Output {
         .object(["uid": .string(user.uid), "email": optional(user.email)])
     }
 
-    /// How a person recognises a user: email, else name, else uid.
-    /// How a person reads a user: the email or name; a workload by its client id.
+    /// How a person reads a user: the email or name; a workload by its client id (escaped as a
+    /// `cell`: it goes inside lines).
     static func name(of user: User) -> String {
         if user.kind == .workload, let client = user.providerData.first?.workload?.clientID {
-            return "the workload \(client)"
+            return "the workload \(cell(client))"
         }
-        return user.email ?? user.displayName ?? user.uid
+        return cell(user.email ?? user.displayName ?? user.uid)
     }
 
     /// The result of `login`, `link` and `reauth` (docs/exit-codes.md).
@@ -176,9 +176,14 @@ struct Output {
         }
     }
 
+    /// A value inside a line authctl lays out: escaped whole (`Sanitize.visible`), a line feed or
+    /// tab too, so that a name or email a provider chose adds no line or column of its own (the
+    /// line itself keeps its line feeds: `line`).
+    static func cell(_ value: String) -> String { Sanitize.visible(value) }
+
     /// A person's view of a user, one identity per line.
     static func describe(_ user: User, now: Date) -> [String] {
-        var lines = ["\(name(of: user))\(user.displayName.map { user.email != nil ? " (\($0))" : "" } ?? "")"]
+        var lines = ["\(name(of: user))\(user.displayName.map { user.email != nil ? " (\(cell($0)))" : "" } ?? "")"]
         lines.append("  uid:        \(user.uid)")
         if user.kind == .workload { lines.append("  kind:       workload (client credentials; no browser, no refresh token)") }
         // A user made by a resource's sign-in has signed in with no provider of its own.
@@ -226,8 +231,8 @@ struct Output {
                     + (left > 0 ? "; the access token is valid for \(lifetime(left)) more" : "")
                     + ". Sign in again: authctl login \(identity.providerID)"
             }
-            if let workload = identity.workload { state += " (\(workload.authentication.summary))" }
-            lines.append("  \(identity.providerID): \(identity.profile.email ?? identity.federatedID) — \(state)")
+            if let workload = identity.workload { state += " (\(cell(workload.authentication.summary)))" }
+            lines.append("  \(identity.providerID): \(cell(identity.profile.email ?? identity.federatedID)) — \(state)")
         }
         lines += describeResourceGrants(user, now: now)
         return lines

@@ -72,6 +72,22 @@ final class TerminalEscapeCommandsTests {
         try await expectUserShownSafely(uid: uid, current: false)
     }
 
+    @Test("a name or email with a line feed or tab adds no line or column to status and users show: it shows escaped")
+    func lineFeedsInValues() async throws {
+        let provider = try FakeIdentityProvider()
+        provider.behaviour.name = "Ada\n  oidc.bank: ceo@bank.example — access token valid for 9 h 0 min, refreshable"
+        provider.behaviour.email = "ada@example.com\tx"
+        _ = try await run(["providers", "add", "oidc.fake", "--issuer", provider.issuer, "--client-id", provider.clientID])
+        _ = try await run(["login", "oidc.fake", "--timeout", "60"])
+        for command in [["status"], ["users", "show"]] {
+            let shown = try await run(command)
+            let lines = shown.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            #expect(!lines.contains { $0.hasPrefix("  oidc.bank") }, "\(command): a line the provider wrote: \(shown.stdout)")
+            #expect(shown.stdout.contains("Ada\\u{A}  oidc.bank"), "\(command): the line feed shown as itself: \(shown.stdout)")
+            #expect(!shown.stdout.contains("\t"), "\(command): \(shown.stdout.debugDescription)")
+        }
+    }
+
     @Test("a device flow's user_code and verification_uri with escapes: the prompt shows them visible-safe")
     func deviceCode() async throws {
         let provider = try FakeIdentityProvider()
