@@ -34,8 +34,12 @@ struct ResourceChainTests {
         var proofsA: [String?] = []
         var proofsB: [String?] = []
 
+        /// The grant's `typ`; nil: `oauth-id-jag+jwt` for an ID-JAG, `JWT` for another type.
+        var grantTyp: String?
+
         func grant(_ count: Int) -> String {
-            let header = Base64URL.encode(Data(#"{"alg":"ES256","typ":"JWT"}"#.utf8))
+            let typ = grantTyp ?? (issuedTokenType == TokenExchangeRequest.TokenType.idJAG ? "oauth-id-jag+jwt" : "JWT")
+            let header = Base64URL.encode(Data(#"{"alg":"ES256","typ":"\#(typ)"}"#.utf8))
             let payload = Base64URL.encode(
                 Data(#"{"iss":"https://idp.example","sub":"ada","aud":"\#(audience)","jti":"g\#(count)","exp":1790000060}"#.utf8))
             return "\(header).\(payload).c2ln"
@@ -193,6 +197,32 @@ struct ResourceChainTests {
         #expect(error?.message.contains("‹requestedTokenType›") == true, "names the option to change")
         #expect(parts.servers.presentations.isEmpty)
         #expect(parts.keystore.state == before)
+    }
+
+    @Test(
+        "an ID-JAG whose typ is not oauth-id-jag+jwt (draft-ietf-oauth-identity-assertion-authz-grant) is refused; AS-B gets nothing; the keystore is unchanged",
+        arguments: ["JWT", "at+jwt", "", "oauth-id-jag+jwt+x"])
+    func idJAGType(typ: String) async throws {
+        let parts = Self.parts()
+        parts.servers.issuedTokenType = TokenExchangeRequest.TokenType.idJAG
+        parts.servers.grantTyp = typ
+        let before = parts.keystore.state
+        let error = await #expect(throws: AuthError.self) { _ = try await parts.chain.run(try Self.input(.idJAG)) }
+        #expect(error?.code == .invalidCredential)
+        #expect(error?.message.contains("oauth-id-jag+jwt") == true && error?.message.contains("not presented") == true)
+        #expect(parts.servers.presentations.isEmpty)
+        #expect(parts.keystore.state == before)
+    }
+
+    @Test(
+        "an ID-JAG typed with the full media type, in any case, is taken (RFC 7515 §4.1.9)",
+        arguments: ["application/oauth-id-jag+jwt", "OAuth-ID-JAG+JWT"])
+    func idJAGMediaType(typ: String) async throws {
+        let parts = Self.parts()
+        parts.servers.issuedTokenType = TokenExchangeRequest.TokenType.idJAG
+        parts.servers.grantTyp = typ
+        _ = try await parts.chain.run(try Self.input(.idJAG))
+        #expect(parts.servers.presentations.count == 1)
     }
 
     @Test("a grant whose aud is not AS-B's issuer is refused; AS-B gets nothing; the keystore is unchanged")

@@ -8,7 +8,7 @@
 ///    exchange of `token --exchange`) of the identity's ID token (else its access token) for a
 ///    JWT authorization grant: `requested_token_type` `…:id-jag` or `…:jwt`, `audience` AS-B's
 ///    issuer, `resource` the resource; the answer's `issued_token_type` must be the one asked,
-///    and the grant's `aud` must name AS-B;
+///    the grant's `aud` must name AS-B, and an ID-JAG's `typ` must be `oauth-id-jag+jwt`;
 /// 2. at AS-B's token endpoint (the resource's authorization server, RFC 9728 discovery), the
 ///    JWT-bearer grant (RFC 7523 §2.1) with that grant as `assertion`, `resource` and the scopes.
 ///
@@ -268,6 +268,15 @@ public struct ResourceChain: Sendable {
                     "requestedTokenType": .string(asked),
                 ])
         }
+        // An ID-JAG is a typed JWT (draft-ietf-oauth-identity-assertion-authz-grant, RFC 8725
+        // §3.11): a JWT of another kind (an ID token, an access token) is not one, whatever
+        // `issued_token_type` said.
+        if link.grantType == .idJAG, !Self.isIDJAGType(Self.joseType(of: output.token)) {
+            let typ = Self.joseType(of: output.token).map { "typ \(Sanitize.text($0, limit: 100))" } ?? "no typ"
+            throw AuthError.invalidCredential(
+                "the grant that \(link.via) issued as an ID-JAG has \(typ), not oauth-id-jag+jwt: it is not an Identity Assertion JWT Authorization Grant, so it was not presented to \(Sanitize.text(audience, limit: 100)) and nothing was stored. Ask the operator of \(link.via) to issue ID-JAGs as the draft types them, or ask for an identity-chaining grant (\(input: .requestedTokenType) jwt)",
+                details: ["typ": .string(Sanitize.text(Self.joseType(of: output.token) ?? "", limit: 200))])
+        }
         let audiences = ResourceAudience.audiences(of: output.token)
         guard let audiences, audiences.contains(audience) else {
             let named =
@@ -280,5 +289,21 @@ public struct ResourceChain: Sendable {
                 "the grant that \(link.via) issued names \(named), not \(Sanitize.text(audience, limit: 100)), the resource's authorization server: it was not presented and nothing was stored. Ask the operator of \(link.via) to issue chaining grants with the target's issuer as their audience",
                 details: ["audience": .array((audiences ?? []).prefix(10).map { .string(Sanitize.text($0, limit: 200)) })])
         }
+    }
+
+    /// The JOSE header's `typ` of a compact JWT; nil when it has none or is not a JWT.
+    static func joseType(of token: String) -> String? {
+        guard let header = token.split(separator: ".", maxSplits: 1).first, header.utf8.count <= 8192,
+            let bytes = Base64URL.decode(String(header)), case .string(let typ)? = JSONValue.object(from: bytes)?["typ"]
+        else { return nil }
+        return typ
+    }
+
+    /// `typ` names an ID-JAG: `oauth-id-jag+jwt`, with or without `application/`, in any case
+    /// (RFC 7515 §4.1.9).
+    static func isIDJAGType(_ typ: String?) -> Bool {
+        guard var typ = typ?.lowercased() else { return false }
+        if typ.hasPrefix("application/") { typ.removeFirst("application/".count) }
+        return typ == "oauth-id-jag+jwt"
     }
 }
