@@ -39,6 +39,8 @@ Tests/E2E/authgent/run-authctl-e2e.sh "$authctl"
 # Identity chaining (login URL --via, docs/resources.md): two authgent-server instances, AS-A
 # trusting AS-B as a chaining target, and a resource that takes only AS-B's tokens.
 Tests/E2E/authgent/run-chaining-e2e.sh "$authctl"
+# Enterprise-managed authorization with an ID-JAG: a company IdP of the tests' own, authgent as AS-B.
+Tests/E2E/authgent/run-idjag-e2e.sh "$authctl"
 # Cloud credentials (docs/cloud.md): authgent's token exchange, the AWS CLI against moto's STS,
 # google-auth's pluggable credential; a person's ID token from django-oauth-toolkit to both.
 Tests/E2E/cloud/run-cloud-e2e.sh "$authctl"

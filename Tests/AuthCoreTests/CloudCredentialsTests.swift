@@ -11,6 +11,7 @@ final class CloudServers: HTTPTransport, @unchecked Sendable {
     let base: any HTTPTransport
     private let lock = NSLock()
     private var exchangeForms: [[String: String]] = []
+    private var exchangeProofs: [String?] = []
     private var stsRequests: [HTTPRequest] = []
     var exchangeAnswer: @Sendable ([String: String]) -> HTTPResponse = { form in
         FakeHTTP.json(
@@ -24,6 +25,8 @@ final class CloudServers: HTTPTransport, @unchecked Sendable {
     init(base: any HTTPTransport) { self.base = base }
 
     var exchanges: [[String: String]] { lock.withLock { exchangeForms } }
+    /// The DPoP header of each exchange (nil: none).
+    var proofs: [String?] { lock.withLock { exchangeProofs } }
     var sts: [HTTPRequest] { lock.withLock { stsRequests } }
 
     func exchange(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -33,7 +36,10 @@ final class CloudServers: HTTPTransport, @unchecked Sendable {
         }
         let form = FakeHTTP.form(request.body ?? Data())
         if form["grant_type"] == TokenExchangeRequest.grantType {
-            lock.withLock { exchangeForms.append(form) }
+            lock.withLock {
+                exchangeForms.append(form)
+                exchangeProofs.append(request.headers["DPoP"])
+            }
             return exchangeAnswer(form)
         }
         return try await base.send(request)
@@ -195,14 +201,53 @@ final class CloudCredentialsTests {
         #expect(parts.test.keystore.state.currentUser?.providerData.first?.tokens?.derivedCredentials == nil)
     }
 
-    @Test("a DPoP-bound access token is never sent as a subject token (it is useless without its proof)")
-    func dpopSubjectRefused() async throws {
+    @Test("a DPoP-bound identity's token is exchanged with a proof of its key (no ath); a grant that comes back unbound is printable")
+    func dpopSubjectProves() async throws {
         let parts = try await signedIn()
+        let key = DPoPKey.generate(using: SeededRandom(seed: 7))
         try await parts.test.keystore.update { state in
             state.users[0].providerData[0].tokens?.tokenType = "DPoP"
-            state.users[0].providerData[0].tokens?.proofKey = DPoPKey.generate(using: SystemRandomSource())
+            state.users[0].providerData[0].tokens?.proofKey = key
         }
-        await #expect { try await parts.exchange.run(.init(audience: "a")) } throws: { ($0 as? AuthError)?.code == .invalidArgument }
+        let output = try await parts.exchange.run(.init(audience: "a", requestedTokenType: "jwt"))
+        #expect(parts.servers.exchanges.count == 1)
+        let proof = try #require(parts.servers.proofs.first ?? nil)
+        let (header, claims) = try #require(DPoPProofParts(proof))
+        #expect(header["typ"] == "dpop+jwt" && header["x"] == key.x && header["y"] == key.y)
+        #expect(claims["htm"] == "POST" && claims["htu"] == provider.issuer + "/token")
+        #expect(claims["ath"] == nil, "a token request carries no ath")
+        #expect(output.tokenType == "N_A" && output.proofKey == nil)
+        #expect(try output.requireBearer(for: "the test") == output)
+    }
+
+    @Test("an exchanged token that comes back bound to the identity's key carries it, and is refused where only a token can go")
+    func dpopBoundAnswer() async throws {
+        let parts = try await signedIn()
+        let key = DPoPKey.generate(using: SeededRandom(seed: 8))
+        try await parts.test.keystore.update { state in
+            state.users[0].providerData[0].tokens?.tokenType = "DPoP"
+            state.users[0].providerData[0].tokens?.proofKey = key
+        }
+        parts.servers.exchangeAnswer = { _ in
+            FakeHTTP.json(
+                .object([
+                    "access_token": "bound-at", "token_type": "DPoP", "expires_in": .number(600),
+                    "issued_token_type": "urn:ietf:params:oauth:token-type:access_token",
+                ]))
+        }
+        let output = try await parts.exchange.run(.init(audience: "a"))
+        #expect(output.proofKey == key)
+        #expect(throws: AuthError.self) { try output.requireBearer(for: "the test") }
+        // From the cache too.
+        let cached = try await parts.exchange.run(.init(audience: "a"))
+        #expect(!cached.exchanged && cached.proofKey == key)
+    }
+
+    @Test("a DPoP-bound token whose key is missing is never presented as a subject token")
+    func dpopKeyMissing() async throws {
+        let parts = try await signedIn()
+        try await parts.test.keystore.update { state in state.users[0].providerData[0].tokens?.tokenType = "DPoP" }
+        await #expect { try await parts.exchange.run(.init(audience: "a")) } throws: { ($0 as? AuthError)?.code == .invalidCredential }
         #expect(parts.servers.exchanges.isEmpty)
     }
 
@@ -469,4 +514,24 @@ final class DerivedCredentialsKeystoreTests: KeystoreDirectoryFixture {
             #expect(!text.contains("exchanged-secret-1") && !text.contains("aws-secret-key-1") && !text.contains("ASIAIOSFODNN7EXAMPLE"))
         }
     }
+}
+
+/// A DPoP proof's header (its `typ` and the `jwk`'s `x`, `y`) and claims, as strings.
+func DPoPProofParts(_ proof: String) -> (header: [String: String], claims: [String: String])? {
+    let parts = proof.split(separator: ".").map(String.init)
+    guard parts.count == 3, let head = Base64URL.decode(parts[0]), let body = Base64URL.decode(parts[1]),
+        let header = JSONValue.object(from: head), let claims = JSONValue.object(from: body)
+    else { return nil }
+    func strings(_ object: [String: JSONValue]) -> [String: String] {
+        object.compactMapValues { value in
+            switch value {
+            case .string(let text): text
+            case .number(let number): "\(number)"
+            default: nil
+            }
+        }
+    }
+    var flat = strings(header)
+    if case .object(let jwk)? = header["jwk"] { flat.merge(strings(jwk)) { first, _ in first } }
+    return (flat, strings(claims))
 }

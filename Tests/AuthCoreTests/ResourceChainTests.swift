@@ -28,9 +28,18 @@ struct ResourceChainTests {
         var presentations: [[String: String]] = []
         var issuedTokenType = TokenExchangeRequest.TokenType.jwt
         var audience = ResourceChainTests.issuerB
+        /// AS-B's metadata lists `dpop_signing_alg_values_supported`; it binds a token to a proof.
+        var bOffersDPoP = false
+        /// The DPoP header of each request to AS-A's and AS-B's token endpoints (nil: none).
+        var proofsA: [String?] = []
+        var proofsB: [String?] = []
+
+        /// The grant's `typ`; nil: `oauth-id-jag+jwt` for an ID-JAG, `JWT` for another type.
+        var grantTyp: String?
 
         func grant(_ count: Int) -> String {
-            let header = Base64URL.encode(Data(#"{"alg":"ES256","typ":"JWT"}"#.utf8))
+            let typ = grantTyp ?? (issuedTokenType == TokenExchangeRequest.TokenType.idJAG ? "oauth-id-jag+jwt" : "JWT")
+            let header = Base64URL.encode(Data(#"{"alg":"ES256","typ":"\#(typ)"}"#.utf8))
             let payload = Base64URL.encode(
                 Data(#"{"iss":"https://idp.example","sub":"ada","aud":"\#(audience)","jti":"g\#(count)","exp":1790000060}"#.utf8))
             return "\(header).\(payload).c2ln"
@@ -50,9 +59,10 @@ struct ResourceChainTests {
                 let body = #"{"resource": "\#(resource)", "authorization_servers": ["\#(issuerB)"], "scopes_supported": ["read"]}"#
                 return HTTPResponse(status: 200, body: Data(body.utf8))
             case "\(issuerB)/.well-known/oauth-authorization-server":
+                let dpop = servers.lock.withLock { servers.bOffersDPoP } ? #", "dpop_signing_alg_values_supported": ["ES256"]"# : ""
                 let body = #"""
                     {"issuer": "https://as-b.example", "authorization_endpoint": "https://as-b.example/authorize",
-                     "token_endpoint": "https://as-b.example/token", "code_challenge_methods_supported": ["S256"]}
+                     "token_endpoint": "https://as-b.example/token", "code_challenge_methods_supported": ["S256"]\#(dpop)}
                     """#
                 return HTTPResponse(status: 200, body: Data(body.utf8))
             case "\(issuerA)/.well-known/openid-configuration":
@@ -64,6 +74,7 @@ struct ResourceChainTests {
             case "\(issuerA)/token":
                 let count = servers.lock.withLock {
                     servers.exchanges.append(form(request))
+                    servers.proofsA.append(request.headers["DPoP"])
                     return servers.exchanges.count
                 }
                 let (grant, type) = servers.lock.withLock { (servers.grant(count), servers.issuedTokenType) }
@@ -74,11 +85,12 @@ struct ResourceChainTests {
             case "\(issuerB)/token":
                 let count = servers.lock.withLock {
                     servers.presentations.append(form(request))
+                    servers.proofsB.append(request.headers["DPoP"])
                     return servers.presentations.count
                 }
+                let type: JSONValue = request.headers["DPoP"] == nil ? "Bearer" : "DPoP"
                 return FakeHTTP.json(
-                    .object(["access_token": .string("b-at-\(count)"), "token_type": "Bearer", "expires_in": .number(300), "scope": "read"])
-                )
+                    .object(["access_token": .string("b-at-\(count)"), "token_type": type, "expires_in": .number(300), "scope": "read"]))
             default: return HTTPResponse(status: 404)
             }
         }
@@ -94,14 +106,18 @@ struct ResourceChainTests {
     }
 
     /// Ada holds an identity at oidc.corp (AS-A) with a valid access token (and `idToken`).
-    static func parts(idToken: String? = nil, config: String = config, prompt: RecordingTerminal = RecordingTerminal()) -> Parts {
+    /// With `identityKey`, the identity's access token is bound to that DPoP key (RFC 9449).
+    static func parts(
+        idToken: String? = nil, config: String = config, prompt: RecordingTerminal = RecordingTerminal(), identityKey: DPoPKey? = nil
+    ) -> Parts {
         let clock = ManualClock()
         let now = clock.now()
+        var subjectTokens = TokenSet(
+            accessToken: "subject-at", tokenType: identityKey == nil ? "Bearer" : "DPoP", expiresAt: now.addingTimeInterval(36_000),
+            refreshToken: nil, idToken: idToken, scopes: ["openid"])
+        subjectTokens.proofKey = identityKey
         let identity = LinkedIdentity(
-            providerID: "oidc.corp", issuer: issuerA, federatedID: "ada", profile: Profile(), linkedAt: now,
-            tokens: TokenSet(
-                accessToken: "subject-at", expiresAt: now.addingTimeInterval(36_000), refreshToken: nil, idToken: idToken,
-                scopes: ["openid"]))
+            providerID: "oidc.corp", issuer: issuerA, federatedID: "ada", profile: Profile(), linkedAt: now, tokens: subjectTokens)
         let user = User(
             uid: "u1", email: nil, emailVerified: false, displayName: nil, photoURL: nil, createdAt: now, lastSignInAt: now,
             lastAuthAt: now, lastProviderID: "oidc.corp", providerData: [identity])
@@ -116,7 +132,7 @@ struct ResourceChainTests {
             keystore: keystore, configStore: configStore, tokens: tokens, refresh: refresh, secrets: StaticSecrets(), clock: clock)
         let chain = ResourceChain(
             transport: transport, configStore: configStore, tokens: tokens, exchange: exchange, keystore: keystore, clock: clock,
-            secrets: MemoryRegistrationSecrets(), prompt: prompt)
+            random: SeededRandom(seed: 5), secrets: MemoryRegistrationSecrets(), prompt: prompt)
         let resourceTokens = ResourceTokens(keystore: keystore, configStore: configStore, tokens: tokens, clock: clock, chain: chain)
         return Parts(servers: servers, transport: transport, keystore: keystore, clock: clock, chain: chain, resourceTokens: resourceTokens)
     }
@@ -181,6 +197,32 @@ struct ResourceChainTests {
         #expect(error?.message.contains("‹requestedTokenType›") == true, "names the option to change")
         #expect(parts.servers.presentations.isEmpty)
         #expect(parts.keystore.state == before)
+    }
+
+    @Test(
+        "an ID-JAG whose typ is not oauth-id-jag+jwt (draft-ietf-oauth-identity-assertion-authz-grant) is refused; AS-B gets nothing; the keystore is unchanged",
+        arguments: ["JWT", "at+jwt", "", "oauth-id-jag+jwt+x"])
+    func idJAGType(typ: String) async throws {
+        let parts = Self.parts()
+        parts.servers.issuedTokenType = TokenExchangeRequest.TokenType.idJAG
+        parts.servers.grantTyp = typ
+        let before = parts.keystore.state
+        let error = await #expect(throws: AuthError.self) { _ = try await parts.chain.run(try Self.input(.idJAG)) }
+        #expect(error?.code == .invalidCredential)
+        #expect(error?.message.contains("oauth-id-jag+jwt") == true && error?.message.contains("not presented") == true)
+        #expect(parts.servers.presentations.isEmpty)
+        #expect(parts.keystore.state == before)
+    }
+
+    @Test(
+        "an ID-JAG typed with the full media type, in any case, is taken (RFC 7515 §4.1.9)",
+        arguments: ["application/oauth-id-jag+jwt", "OAuth-ID-JAG+JWT"])
+    func idJAGMediaType(typ: String) async throws {
+        let parts = Self.parts()
+        parts.servers.issuedTokenType = TokenExchangeRequest.TokenType.idJAG
+        parts.servers.grantTyp = typ
+        _ = try await parts.chain.run(try Self.input(.idJAG))
+        #expect(parts.servers.presentations.count == 1)
     }
 
     @Test("a grant whose aud is not AS-B's issuer is refused; AS-B gets nothing; the keystore is unchanged")

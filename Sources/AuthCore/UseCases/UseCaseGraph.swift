@@ -197,7 +197,7 @@ public struct UseCaseGraph: Sendable {
     public var resourceChain: ResourceChain {
         ResourceChain(
             transport: ports.transport, configStore: ports.configStore, tokens: tokens, exchange: tokenExchange, keystore: ports.keystore,
-            clock: ports.clock, secrets: registrationSecrets, prompt: ports.prompt,
+            clock: ports.clock, random: ports.random, secrets: registrationSecrets, prompt: ports.prompt,
             freePort: { [receivers = ports.redirectReceivers] in receivers.freePort(preferring: $0) })
     }
 

@@ -5,8 +5,13 @@
 #   AS-A (the company's provider), AUTHGENT_TRUSTED_CHAINING_TARGETS = [AS-B]: a workload signs
 #        in there (client credentials; authgent issues no ID token, so the subject token is the
 #        workload's access token) with a client allowed the token-exchange grant;
-#   AS-B (the resource's server), AUTHGENT_TRUSTED_CHAINING_ISSUERS = [AS-A], 4 s access tokens;
-#   chain_resource.py, a resource that takes only AS-B's JWTs for it (checked with AS-B's JWKS).
+#   AS-B (the resource's server), AUTHGENT_TRUSTED_CHAINING_ISSUERS = [AS-A], 4 s access tokens,
+#        AUTHGENT_REQUIRE_DPOP=true (every token request proves a key, with AS-B's nonce);
+#   chain_resource.py, a resource that takes only AS-B's JWTs for it (checked with AS-B's JWKS),
+#        a DPoP-bound one only with a proof of its cnf.jkt key carrying the resource's nonce.
+# First a bearer identity at AS-A (oidc.corp, --dpop never); then, in a second keystore, a
+# DPoP-bound one (oidc.corpd, --dpop always): DPoP through the chain (the exchange proves the
+# identity's key, the grant at AS-B is bound to its own).
 # The binary is the argument; prints "N passed, M failed".
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -35,19 +40,19 @@ trap stop_others EXIT
 
 # One authgent-server: its own directory, database and secret; the rest from the environment.
 start_authgent() {
-    local name="$1" issuer="$2" port="$3"
+    local name="$1" issuer="$2" port="$3" require_dpop="${4:-false}"
     mkdir -m 700 "$work/$name"
     (
         cd "$work/$name"
         AUTHGENT_SECRET_KEY="$("$py" -c 'import secrets; print(secrets.token_hex(32))')" \
         AUTHGENT_DATABASE_URL="sqlite+aiosqlite:///$work/$name/authgent.db" \
-        AUTHGENT_SERVER_URL="$issuer" AUTHGENT_CONSENT_MODE=auto_approve AUTHGENT_REQUIRE_DPOP=false \
+        AUTHGENT_SERVER_URL="$issuer" AUTHGENT_CONSENT_MODE=auto_approve AUTHGENT_REQUIRE_DPOP="$require_dpop" \
             exec "$venv/bin/authgent-server" run --host 127.0.0.1 --port "$port"
     ) >"$work/$name.log" 2>&1 &
     others+=("$!")
 }
 AUTHGENT_TRUSTED_CHAINING_TARGETS="[\"$issuer_b\"]" start_authgent as-a "$issuer_a" "$port_a"
-AUTHGENT_TRUSTED_CHAINING_ISSUERS="[\"$issuer_a\"]" AUTHGENT_ACCESS_TOKEN_TTL=4 start_authgent as-b "$issuer_b" "$port_b"
+AUTHGENT_TRUSTED_CHAINING_ISSUERS="[\"$issuer_a\"]" AUTHGENT_ACCESS_TOKEN_TTL=4 start_authgent as-b "$issuer_b" "$port_b" true
 wait_for "$issuer_a/health" || { cat "$work/as-a.log" >&2; exit 1; }
 wait_for "$issuer_b/health" || { cat "$work/as-b.log" >&2; exit 1; }
 CR_PORT="$port_r" CR_ISSUER="$issuer_b" CR_LOG="$work/resource.log" "$py" "$here/chain_resource.py" >"$work/resource.out" 2>&1 &
@@ -105,9 +110,9 @@ check "no secret or AS-A token in the -v log" sh -c "! grep -q -e '$CORP_SECRET'
 
 requested() {
     run request "$resource/items" || { cat "$work/err" >&2; return 1; }
-    "$py" -c "import json, sys; d = json.load(open('$work/out')); sys.exit(0 if d['iss'] == '$issuer_b' and d['chained_from'] == '$issuer_a' else 1)"
+    "$py" -c "import json, sys; d = json.load(open('$work/out')); sys.exit(0 if d['iss'] == '$issuer_b' and d['chained_from'] == '$issuer_a' and d['dpop'] else 1)"
 }
-check "request: the resource takes AS-B's token, chained from AS-A" requested
+check "request: the resource takes AS-B's token, chained from AS-A, DPoP-bound (AS-B offers DPoP; with its nonce and the resource's)" requested
 first="$(field "[g for u in d['users'] for g in u.get('resourceGrants', [])][0]['tokens']['accessToken']" 2>/dev/null || true)"
 sleep 5
 check "after the 4 s token expired: request renews the grant by repeating the chain (no person)" requested
@@ -131,4 +136,39 @@ wrong_type() {
 check "--requested-token-type id-jag: authgent answers another type; refused, exit 4" wrong_type
 check "the keystore is as it was" test "$before" = "$(sha256sum "$keystore")"
 check "the grant still works after the refusal" requested
+
+# DPoP through the chain: a DPoP-bound identity at AS-A, in a keystore of its own.
+export AUTHCTL_KEYSTORE="$work/home/data/authctl-dpop/keystore.json"
+keystore="$AUTHCTL_KEYSTORE"
+check "providers add oidc.corpd (AS-A, the same client, --dpop always)" \
+    run providers add oidc.corpd --issuer "$issuer_a" --client-id "$client_id" --dpop always
+identity_dpop() {
+    run login oidc.corpd --client-credentials --client-id "$client_id" --client-secret-env CORP_SECRET || { cat "$work/err" >&2; return 1; }
+    "$py" -c "import json, sys; d = json.load(open('$keystore')); t = d['users'][0]['providerData'][0]['tokens']; sys.exit(0 if t['tokenType'] == 'DPoP' and t.get('dpopKey') else 1)"
+}
+check "the workload signs in at AS-A with DPoP: its token is bound to its key" identity_dpop
+chained_dpop() {
+    run login "$resource" --via oidc.corpd --requested-token-type jwt || { cat "$work/err" >&2; return 1; }
+}
+check "login URL --via oidc.corpd: the DPoP-bound identity is exchanged (a proof of its key), exit 0" chained_dpop
+check "the grant is DPoP-bound to a key of its own, not the identity's" "$py" -c "
+import json, sys
+d = json.load(open('$keystore'))
+u = d['users'][0]
+g = u['resourceGrants'][0]['tokens']
+i = u['providerData'][0]['tokens']
+sys.exit(0 if u['resourceGrants'][0].get('viaProviderId') == 'oidc.corpd' and g['tokenType'] == 'DPoP' and g.get('dpopKey') and g['dpopKey'] != i['dpopKey'] else 1)"
+dpop_seen() { tail -n 3 "$work/resource.log" | grep -q '^ok dpop /api/items$' || { tail -n 5 "$work/resource.log" >&2; return 1; }; }
+requested_dpop() { requested && dpop_seen; }
+check "request: the resource takes the bound token with a proof of its cnf.jkt key" requested_dpop
+first="$(field "d['users'][0]['resourceGrants'][0]['tokens']['accessToken']" 2>/dev/null || true)"
+sleep 5
+check "after expiry: request re-chains (the identity's proof at AS-A, the grant's at AS-B) and the resource takes it" \
+    requested_dpop
+check "the renewed token is a new one, bound to the same key" "$py" -c "
+import json, sys
+d = json.load(open('$keystore'))
+g = d['users'][0]['resourceGrants'][0]['tokens']
+sys.exit(0 if g['accessToken'] != '$first' and g['tokenType'] == 'DPoP' else 1)"
+check "the resource never took a bound token as a bearer one, nor a bad proof" sh -c "! grep -q -e 'refused a bound' -e 'refused DPoP' '$work/resource.log'"
 summary

@@ -147,9 +147,15 @@ struct SealedPlace: Equatable, Sendable {
         SealedPlace(parts: ["user", uid, "identity", identity.providerId, identity.issuer, identity.federatedId, "tokens"])
     }
 
-    /// `users[uid].resourceGrants[…].tokens` (docs/resources.md).
+    /// `users[uid].resourceGrants[…].tokens` (docs/resources.md). A chained grant's (`login URL
+    /// --via`) also names its source — the identity whose token a renewal exchanges, and the
+    /// kind of grant asked — so that neither can be changed, added or removed without the key;
+    /// an ordinary grant's place is as it always was.
     static func resourceTokens(uid: String, grant: KeystoreRecord.ResourceGrant) -> SealedPlace {
-        SealedPlace(parts: ["user", uid, "resource", grant.providerId, grant.issuer, grant.resource, "tokens"])
+        let chain =
+            grant.viaProviderId == nil && grant.viaTokenType == nil
+            ? [] : ["via", optional(grant.viaProviderId), optional(grant.viaTokenType)]
+        return SealedPlace(parts: ["user", uid, "resource", grant.providerId, grant.issuer, grant.resource] + chain + ["tokens"])
     }
 
     /// `users[uid].backend.session`, format 3: the Firebase session (docs/firebase.md) and where it is sent.

@@ -100,7 +100,7 @@ public struct AWSRoleCredentials: Sendable {
             exchangeInput.uid = user.uid
             exchangeInput.chosenBy = input.chosenBy
             exchangeInput.providerID = try ProviderID(parsing: providerID)
-            webIdentityToken = try await exchange.run(exchangeInput).token
+            webIdentityToken = try await exchange.run(exchangeInput).requireBearer(for: "AWS STS (as the web identity token)").token
         } else {
             var idToken = subjectInput
             idToken.uid = user.uid

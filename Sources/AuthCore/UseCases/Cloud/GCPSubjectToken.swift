@@ -64,7 +64,7 @@ public struct GCPSubjectToken: Sendable {
             exchangeInput.providerID = exchangeInput.providerID ?? input.providerID
             exchangeInput.uid = input.uid
             exchangeInput.chosenBy = input.chosenBy
-            let output = try await exchange.run(exchangeInput)
+            let output = try await exchange.run(exchangeInput).requireBearer(for: "Google's STS (as the subject token)")
             return Output(token: output.token, tokenType: tokenType, expiresAt: output.expiresAt)
         }
         let output = try await refresh.run(

@@ -8,14 +8,20 @@
 ///    exchange of `token --exchange`) of the identity's ID token (else its access token) for a
 ///    JWT authorization grant: `requested_token_type` `…:id-jag` or `…:jwt`, `audience` AS-B's
 ///    issuer, `resource` the resource; the answer's `issued_token_type` must be the one asked,
-///    and the grant's `aud` must name AS-B;
+///    the grant's `aud` must name AS-B, and an ID-JAG's `typ` must be `oauth-id-jag+jwt`;
 /// 2. at AS-B's token endpoint (the resource's authorization server, RFC 9728 discovery), the
 ///    JWT-bearer grant (RFC 7523 §2.1) with that grant as `assertion`, `resource` and the scopes.
 ///
 /// The grant goes to AS-B's token endpoint alone (the request's egress binding); AS-A's tokens
 /// go to AS-A alone. The result is a `ResourceGrant` of the identity's user that names the
 /// identity (`viaProviderID`): `ResourceTokens` renews it by running the chain again, since
-/// AS-B issues no refresh token for it. Not done yet: DPoP through the chain.
+/// AS-B issues no refresh token for it.
+///
+/// DPoP through the chain (RFC 9449): a DPoP-bound identity's exchange at AS-A proves the
+/// identity's key (`TokenExchange`); the grant at AS-B proves a key of its own, made for this
+/// grant as `login URL` makes one for a resource, where AS-B offers DPoP (ES256 in
+/// `dpop_signing_alg_values_supported`, as the client's `dpop` setting allows), and its token
+/// comes back bound to that key; a renewal proves the same two keys again.
 public struct ResourceChain: Sendable {
     /// `--requested-token-type`: the kind of grant asked of AS-A.
     public enum GrantType: String, Sendable, Equatable, CaseIterable {
@@ -76,15 +82,18 @@ public struct ResourceChain: Sendable {
     let keystore: any Keystore
     let configStore: ConfigStore
     let clock: any Clock
+    /// A new grant's DPoP key is drawn from it.
+    let random: any RandomSource
     /// Asks before a provider configured for another purpose is lent to the resource.
     let prompt: any ConsentPrompt
 
     public init(
         transport: any HTTPTransport, configStore: ConfigStore, tokens: TokenClient, exchange: TokenExchange, keystore: any Keystore,
-        clock: any Clock, secrets: any RegistrationSecrets, prompt: any ConsentPrompt,
+        clock: any Clock, random: any RandomSource, secrets: any RegistrationSecrets, prompt: any ConsentPrompt,
         freePort: @escaping @Sendable ([UInt16]) -> UInt16? = { _ in nil }
     ) {
         self.prompt = prompt
+        self.random = random
         discovery = ResourceDiscovery(transport: transport)
         // The port of the client's redirect URI, as `login URL` registers it (a browser sign-in
         // with the same client later listens there).
@@ -132,8 +141,12 @@ public struct ResourceChain: Sendable {
         let document = found.server.document
         let binding = TokenClient.binding(for: provider, discovery: document).adding([resource.url])
         let link = Link(via: input.via, grantType: input.grantType, resource: resource.description, scopes: scopes)
+        // The grant's own key, proved at AS-B where it offers DPoP (as `login URL` decides it).
+        let proof = try RequestProtection.decide(
+            provider: provider, discovery: document, key: DPoPKey.generate(using: random), browser: false
+        ).proof
         let chained = try await self.chained(
-            link, uid: user.uid, chosenBy: input.chosenBy, provider: provider, discovery: document, binding: binding)
+            link, uid: user.uid, chosenBy: input.chosenBy, provider: provider, discovery: document, proof: proof, binding: binding)
         let grant = ResourceGrant(
             resource: resource.description, issuer: document.issuer, providerID: config.id, grantedAt: clock.now(), tokens: chained,
             viaProviderID: input.via.rawValue, viaTokenType: input.grantType.identifier)
@@ -178,26 +191,32 @@ public struct ResourceChain: Sendable {
             throw AuthError.invalidCredential(
                 "you signed out of \(grant.resource). Sign in again: \(command: .login, "\(grant.resource)", .input(.via, via))")
         }
+        // A bound grant is renewed bound to the same key; never a fall back to bearer.
+        guard let proof = current.refreshProof else {
+            throw AuthError.dpopKeyMissing(
+                "the token for \(grant.resource)", signIn: "Sign in again: \(command: .login, "\(grant.resource)", .input(.via, via))")
+        }
         let kind = GrantType(identifier: grant.viaTokenType) ?? .idJAG
         let link = Link(via: try ProviderID(parsing: via), grantType: kind, resource: grant.resource, scopes: current.scopes)
         var renewed = try await chained(
-            link, uid: uid, chosenBy: nil, provider: provider, discovery: discovery, binding: current.egress ?? grant.binding)
+            link, uid: uid, chosenBy: nil, provider: provider, discovery: discovery, proof: proof,
+            binding: current.egress ?? grant.binding)
         if renewed.scopes.isEmpty { renewed.scopes = current.scopes }
         return renewed
     }
 
     /// The two steps: the exchange at AS-A (`link.via`), its answer checked, then the JWT-bearer
-    /// grant at AS-B (`provider`, `discovery`), under `binding`.
+    /// grant at AS-B (`provider`, `discovery`) with `proof`, under `binding`.
     func chained(
         _ link: Link, uid: String, chosenBy: UserChoiceReason?, provider: any IdentityProvider, discovery: DiscoveryDocument,
-        binding: SecretBinding
+        proof: TokenClient.Proof, binding: SecretBinding
     ) async throws -> TokenSet {
         let target = discovery.issuer
         let assertion = try await exchanged(link, uid: uid, chosenBy: chosenBy, audience: target)
         let issued: TokenClient.Issued
         do {
             issued = try await tokens.requestTokens(
-                .jwtBearer(assertion: assertion, scopes: link.scopes), provider: provider, discovery: discovery,
+                .jwtBearer(assertion: assertion, scopes: link.scopes), provider: provider, discovery: discovery, proof: proof,
                 resource: URL(string: link.resource), binding: binding)
         } catch let error as AuthError where error.oauthError != nil {
             throw AuthError.invalidCredential(
@@ -209,6 +228,7 @@ public struct ResourceChain: Sendable {
             accessToken: response.accessToken, tokenType: response.tokenType,
             expiresAt: response.expiresIn.map { clock.now().addingTimeInterval($0) }, refreshToken: response.refreshToken, idToken: nil,
             scopes: response.scopes ?? link.scopes)
+        tokens.proofKey = issued.proofKey
         tokens.egress = binding
         return tokens
     }
@@ -248,6 +268,15 @@ public struct ResourceChain: Sendable {
                     "requestedTokenType": .string(asked),
                 ])
         }
+        // An ID-JAG is a typed JWT (draft-ietf-oauth-identity-assertion-authz-grant, RFC 8725
+        // §3.11): a JWT of another kind (an ID token, an access token) is not one, whatever
+        // `issued_token_type` said.
+        if link.grantType == .idJAG, !Self.isIDJAGType(Self.joseType(of: output.token)) {
+            let typ = Self.joseType(of: output.token).map { "typ \(Sanitize.text($0, limit: 100))" } ?? "no typ"
+            throw AuthError.invalidCredential(
+                "the grant that \(link.via) issued as an ID-JAG has \(typ), not oauth-id-jag+jwt: it is not an Identity Assertion JWT Authorization Grant, so it was not presented to \(Sanitize.text(audience, limit: 100)) and nothing was stored. Ask the operator of \(link.via) to issue ID-JAGs as the draft types them, or ask for an identity-chaining grant (\(input: .requestedTokenType) jwt)",
+                details: ["typ": .string(Sanitize.text(Self.joseType(of: output.token) ?? "", limit: 200))])
+        }
         let audiences = ResourceAudience.audiences(of: output.token)
         guard let audiences, audiences.contains(audience) else {
             let named =
@@ -260,5 +289,21 @@ public struct ResourceChain: Sendable {
                 "the grant that \(link.via) issued names \(named), not \(Sanitize.text(audience, limit: 100)), the resource's authorization server: it was not presented and nothing was stored. Ask the operator of \(link.via) to issue chaining grants with the target's issuer as their audience",
                 details: ["audience": .array((audiences ?? []).prefix(10).map { .string(Sanitize.text($0, limit: 200)) })])
         }
+    }
+
+    /// The JOSE header's `typ` of a compact JWT; nil when it has none or is not a JWT.
+    static func joseType(of token: String) -> String? {
+        guard let header = token.split(separator: ".", maxSplits: 1).first, header.utf8.count <= 8192,
+            let bytes = Base64URL.decode(String(header)), case .string(let typ)? = JSONValue.object(from: bytes)?["typ"]
+        else { return nil }
+        return typ
+    }
+
+    /// `typ` names an ID-JAG: `oauth-id-jag+jwt`, with or without `application/`, in any case
+    /// (RFC 7515 §4.1.9).
+    static func isIDJAGType(_ typ: String?) -> Bool {
+        guard var typ = typ?.lowercased() else { return false }
+        if typ.hasPrefix("application/") { typ.removeFirst("application/".count) }
+        return typ == "oauth-id-jag+jwt"
     }
 }

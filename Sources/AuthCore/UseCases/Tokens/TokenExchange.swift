@@ -96,6 +96,20 @@ public struct TokenExchange: Sendable {
         public var scopes: [String]
         /// True when this call made the exchange; false: from the cache.
         public var exchanged: Bool
+        /// The identity's DPoP key, when the issued token came back bound to it (`tokenType`
+        /// `DPoP`, RFC 9449): each use of it needs a proof made by this key. Never printed.
+        public var proofKey: DPoPKey? = nil
+
+        var isDPoPBound: Bool { tokenType.lowercased() == "dpop" }
+
+        /// This output, when its token is not bound to a DPoP key: `client` (the command's
+        /// output, STS) can present only the token itself, never a proof (RFC 9449 §7).
+        public func requireBearer(for client: String) throws -> Output {
+            guard isDPoPBound else { return self }
+            throw AuthError.invalidArgument(
+                "\(providerID) issued the exchanged token bound to your identity's DPoP key (RFC 9449): it is useless without a proof made for each request, and \(client) can present only the token itself, no proof. Ask for a type of token that is not an access token (\(input: .requestedTokenType) jwt), or have the provider issue bearer tokens: \(command: .providersAdd, "\(providerID)", .input(.dpop, "never")) and sign in again"
+            )
+        }
     }
 
     let keystore: any Keystore
@@ -138,8 +152,12 @@ public struct TokenExchange: Sendable {
         var subjectInput = input.subjectInput
         subjectInput.uid = user.uid
         subjectInput.providerID = try ProviderID(parsing: providerID)
-        let subject = try await refresh.run(subjectInput).requireBearer(for: "a token exchange (as its subject token)")
+        let subject = try await refresh.run(subjectInput)
         guard let identity = user.identity(for: providerID) else { throw AuthError.userRemoved(user.uid) }
+        // A DPoP-bound identity's exchange proves its key (RFC 9449 §5, as its refreshes do), so
+        // that a server holding the subject token to its `cnf.jkt` takes it; the token issued may
+        // come back bearer or bound, as the server decides (`Output.proofKey`).
+        let proof: TokenClient.Proof = try Self.proof(subject: subject, providerID: providerID)
         let provider: any IdentityProvider
         let client: TokenClient.Client
         if let workload = identity.workload {
@@ -158,7 +176,8 @@ public struct TokenExchange: Sendable {
         let issued: TokenClient.Issued
         do {
             issued = try await tokens.requestTokens(
-                .tokenExchange(request), provider: provider, client: client, discovery: discovery, binding: identity.binding)
+                .tokenExchange(request), provider: provider, client: client, discovery: discovery, proof: proof,
+                binding: identity.binding)
         } catch let error as AuthError where error.code == .invalidCredential && error.oauthError != nil {
             throw Self.refused(error, providerID: providerID)
         }
@@ -173,10 +192,24 @@ public struct TokenExchange: Sendable {
                 DerivedCredential(.exchangedToken(exchanged), expiresAt: expiresAt), key: key, uid: user.uid, providerID: providerID,
                 keystore: keystore, now: now)
         }
-        return Output(
+        var output = Output(
             uid: user.uid, providerID: providerID, token: exchanged.token, tokenType: exchanged.tokenType,
             issuedTokenType: exchanged.issuedTokenType, expiresAt: expiresAt, scopes: exchanged.scopes ?? input.scopes,
             exchanged: true)
+        output.proofKey = output.isDPoPBound ? issued.proofKey : nil
+        return output
+    }
+
+    /// The proof an exchange of `subject` carries: the identity's DPoP key when its access token
+    /// is bound to it (whichever token is the subject: the server binds the client's tokens to
+    /// that key); none for a bearer identity. A bound token without its key is never presented.
+    static func proof(subject: TokenRefresh.Output, providerID: String) throws -> TokenClient.Proof {
+        if let key = subject.proofKey { return .offered(key) }
+        if subject.tokenType.lowercased() == "dpop" {
+            throw AuthError.dpopKeyMissing(
+                "the \(providerID) access token", signIn: "Sign in again: \(command: .login, "\(providerID)")")
+        }
+        return .none
     }
 
     /// The cached exchanged token under `key`, valid for `minimumTTL` more seconds.
@@ -184,9 +217,11 @@ public struct TokenExchange: Sendable {
         guard let entry = tokens.derivedCredentials?[key], entry.isValid(at: now, minimumTTL: minimumTTL),
             case .exchangedToken(let exchanged) = entry.value
         else { return nil }
-        return Output(
+        var output = Output(
             uid: uid, providerID: providerID, token: exchanged.token, tokenType: exchanged.tokenType,
             issuedTokenType: exchanged.issuedTokenType, expiresAt: entry.expiresAt, scopes: exchanged.scopes ?? [], exchanged: false)
+        output.proofKey = output.isDPoPBound ? tokens.proofKey : nil
+        return output
     }
 
     /// Stores `credential` under `key` with the identity's tokens (expired entries dropped),

@@ -121,7 +121,8 @@ extension Token {
         {
             exchangeInput.uid = chosen.uid
             exchangeInput.chosenBy = chosen.chosenBy
-            let output = try await wiring.useCases().tokenExchange.run(exchangeInput)
+            let output = try await wiring.useCases().tokenExchange.run(exchangeInput).requireBearer(
+                for: "what reads the token token --exchange prints")
             let printed = Self.printed(output, format: global.json ? .json : format)
             if let path = cloud.outputFile {
                 try TokenFile.write(output.token, to: path, wiring: wiring)
