@@ -87,6 +87,10 @@ enum KeystoreRecord {
         var federatedAudience: String?
         /// `private_key_jwt`: the algorithm asked (`PS256`); absent: by the key.
         var assertionAlgorithm: String?
+        /// `jwt-bearer`: the federated token is the grant's assertion (RFC 7523 §2.1) and the
+        /// client authenticates by the secret or certificate present, or not at all; absent:
+        /// the client-credentials grant, with exactly one source.
+        var grant: String? = nil
     }
 
     /// `providerData[].profile`, and a pending credential's.
@@ -245,7 +249,19 @@ extension KeystoreRecord.Workload {
         self.init(
             clientId: client.clientID, tenant: client.tenant, scopes: client.scopes, federatedAudience: client.federatedAudience,
             assertionAlgorithm: client.assertionAlgorithm)
-        switch client.authentication {
+        set(client.authentication)
+        if let assertion = client.jwtBearerAssertion {
+            grant = Self.jwtBearerGrant
+            set(assertion)
+        }
+    }
+
+    /// `grant` of a workload that runs the JWT-bearer grant.
+    static let jwtBearerGrant = "jwt-bearer"
+
+    private mutating func set(_ source: WorkloadAuthentication) {
+        switch source {
+        case .none: break
         case .secretEnvironment(let name): clientSecretEnv = name
         case .secretFile(let path): clientSecretFile = path
         case .certificateFile(let path): certificateFile = path
@@ -258,25 +274,42 @@ extension KeystoreRecord.Workload {
     /// The domain's client; nil when the record names no source the build knows (a
     /// `token` then says to sign in again rather than guess).
     var domain: WorkloadClient? {
-        let authentication: WorkloadAuthentication
-        if let clientSecretEnv {
-            authentication = .secretEnvironment(clientSecretEnv)
-        } else if let clientSecretFile {
-            authentication = .secretFile(clientSecretFile)
-        } else if let certificateFile {
-            authentication = .certificateFile(certificateFile)
-        } else if let federatedTokenFile {
-            authentication = .federatedTokenFile(federatedTokenFile)
-        } else if let federatedTokenEnv {
-            authentication = .federatedTokenEnvironment(federatedTokenEnv)
-        } else if let service = federatedTokenSource.flatMap(FederatedTokenService.init(rawValue:)) {
-            authentication = .federatedTokenService(service)
-        } else {
+        let client: WorkloadAuthentication? =
+            if let clientSecretEnv {
+                .secretEnvironment(clientSecretEnv)
+            } else if let clientSecretFile {
+                .secretFile(clientSecretFile)
+            } else if let certificateFile {
+                .certificateFile(certificateFile)
+            } else {
+                nil
+            }
+        let federated: WorkloadAuthentication? =
+            if let federatedTokenFile {
+                .federatedTokenFile(federatedTokenFile)
+            } else if let federatedTokenEnv {
+                .federatedTokenEnvironment(federatedTokenEnv)
+            } else if let service = federatedTokenSource.flatMap(FederatedTokenService.init(rawValue:)) {
+                .federatedTokenService(service)
+            } else {
+                nil
+            }
+        var workload = WorkloadClient(
+            clientID: clientId, tenant: tenant, authentication: .none, scopes: scopes, federatedAudience: federatedAudience,
+            assertionAlgorithm: assertionAlgorithm)
+        switch grant {
+        case nil:
+            guard let source = client ?? federated else { return nil }
+            workload.authentication = source
+        case Self.jwtBearerGrant?:
+            // A grant this build does not know, or one without its token, is not guessed at.
+            guard let federated else { return nil }
+            workload.authentication = client ?? .none
+            workload.jwtBearerAssertion = federated
+        default:
             return nil
         }
-        return WorkloadClient(
-            clientID: clientId, tenant: tenant, authentication: authentication, scopes: scopes, federatedAudience: federatedAudience,
-            assertionAlgorithm: assertionAlgorithm)
+        return workload
     }
 }
 
