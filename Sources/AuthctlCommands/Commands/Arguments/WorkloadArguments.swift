@@ -83,7 +83,8 @@ struct WorkloadArguments: ParsableArguments {
     @Option(
         name: .customLong("federated-audience"),
         help: ArgumentHelp(
-            "The audience to ask of the CI service's token (default for microsoft.com: api://AzureADTokenExchange).", valueName: "audience")
+            "The audience to ask of the CI service's token (default: the server's issuer with --jwt-bearer; api://AzureADTokenExchange for microsoft.com).",
+            valueName: "audience")
     )
     var federatedAudience: String?
 
