@@ -86,6 +86,39 @@ struct WorkloadJWTBearerGrantTests {
         }
     }
 
+    @Test("login URL --jwt-bearer: the grant asks for the resource with the workload's token; renewal reads the token again")
+    func resourceSignInAndRenewal() async throws {
+        let grants = ResourceWorkloadSignInTests.Grants()
+        let transport = ResourceWorkloadSignInTests.transport(grants)
+        let keystore = InMemoryKeystore()
+        let clock = FixedClock()
+        let storage = InMemoryConfigStorage(bytes: Data(#"{"version": 1, "providers": {}}"#.utf8))
+        func tokens(_ jwt: String) -> TokenClient {
+            TokenClient(
+                transport: transport, clock: clock, random: SeededRandom(seed: 2), metadataCache: NoMetadataCache(),
+                secrets: StaticSecrets(["WORKLOAD_JWT": jwt]))
+        }
+        let signIn = ResourceWorkloadSignIn(
+            transport: transport, configStore: ConfigStore(storage: storage), tokens: tokens(token), keystore: keystore, clock: clock,
+            random: SeededRandom(seed: 3), secrets: MemoryRegistrationSecrets())
+        let client = WorkloadClient(
+            clientID: "agent", authentication: .none, jwtBearerAssertion: .federatedTokenEnvironment("WORKLOAD_JWT"))
+        let resource = ResourceWorkloadSignInTests.resource
+        let output = try await signIn.run(.init(resource: resource, client: client))
+        #expect(output.user.kind == .workload && output.grant.issuer == "https://as.example")
+        let form = try #require(grants.forms.first)
+        #expect(form["grant_type"] == TokenRequest.Grant.jwtBearerGrantType && form["assertion"] == token)
+        #expect(form["resource"] == resource && form["client_id"] == "agent" && grants.authorizations.first == "")
+        // The platform rotated the token: the renewal presents the new one.
+        let rotated = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJyb3RhdGVkIn0.c2ln"
+        let renewed = try await ResourceTokens(
+            keystore: keystore, configStore: ConfigStore(storage: storage), tokens: tokens(rotated), clock: clock
+        )
+        .token(for: try #require(URL(string: resource)), forceRefresh: true)
+        #expect(renewed.accessToken == "at-2" && renewed.refreshed)
+        #expect(grants.forms.count == 2 && grants.forms[1]["assertion"] == rotated && grants.forms[1]["resource"] == resource)
+    }
+
     @Test(
         "the keystore record: grant jwt-bearer with the token's source and the client's, read back as it was; an unknown grant is not guessed"
     )
