@@ -195,7 +195,7 @@ _authctl() {
 
 _authctl_login() {
     repeating_flags=()
-    non_repeating_flags=(--no-browser --device-code --manual --remote --ciba --allow-any-local-user --client-credentials --json --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--no-browser --device-code --manual --remote --ciba --allow-any-local-user --client-credentials --jwt-bearer --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
     non_repeating_options=(--browser-command --login-hint --binding-message --timeout --listen-address --redirect-uri --tenant --authorization-details --id-token --raw-nonce --client-id --client-secret-env --client-secret-file --certificate-file --assertion-algorithm --federated-token-file --federated-token-env --federated-token --federated-audience --credential --issuer --client-metadata-url --provider --via --requested-token-type --keystore --config --user)
     __authctl_offer_flags_options 1

@@ -41,6 +41,9 @@ Tests/E2E/authgent/run-authctl-e2e.sh "$authctl"
 Tests/E2E/authgent/run-chaining-e2e.sh "$authctl"
 # Enterprise-managed authorization with an ID-JAG: a company IdP of the tests' own, authgent as AS-B.
 Tests/E2E/authgent/run-idjag-e2e.sh "$authctl"
+# Workload identity federation by the JWT-bearer grant (login --jwt-bearer, docs/ci.md): a
+# platform authgent-server minting the workload's token, AS-B trusting it, the same resource.
+Tests/E2E/authgent/run-jwt-bearer-e2e.sh "$authctl"
 # Cloud credentials (docs/cloud.md): authgent's token exchange, the AWS CLI against moto's STS,
 # google-auth's pluggable credential; a person's ID token from django-oauth-toolkit to both.
 Tests/E2E/cloud/run-cloud-e2e.sh "$authctl"

@@ -113,6 +113,7 @@ enum MessageSpelling {
         case .tenant: "--tenant"
         case .timeout: "--timeout"
         case .clientCredentials: "--client-credentials"
+        case .jwtBearer: "--jwt-bearer"
         case .certificateFile: "--certificate-file"
         case .federatedToken: "--federated-token"
         case .federatedTokenFile: "--federated-token-file"

@@ -117,7 +117,9 @@ struct Output {
                         "tokenType": identity.tokens.map { .string($0.tokenType) } ?? .null,
                         "authorizationDetails": identity.tokens?.authorizationDetails?.value ?? .null,
                         // A workload's: how it authenticates, as where it is read (never a value).
-                        "authentication": identity.workload.map { .string($0.authentication.summary) } ?? .null,
+                        "authentication": identity.workload.map { .string($0.summary) } ?? .null,
+                        // A workload's grant: `client_credentials` or `jwt-bearer` (RFC 7523 §2.1).
+                        "grant": identity.workload.map { .string($0.grantName) } ?? .null,
                     ])
                 }),
             "resourceGrants": resourceGrants(user),
@@ -185,7 +187,10 @@ struct Output {
     static func describe(_ user: User, now: Date) -> [String] {
         var lines = ["\(name(of: user))\(user.displayName.map { user.email != nil ? " (\(cell($0)))" : "" } ?? "")"]
         lines.append("  uid:        \(user.uid)")
-        if user.kind == .workload { lines.append("  kind:       workload (client credentials; no browser, no refresh token)") }
+        if user.kind == .workload {
+            let grant = user.providerData.first?.workload?.jwtBearerAssertion != nil ? "JWT-bearer grant" : "client credentials"
+            lines.append("  kind:       workload (\(grant); no browser, no refresh token)")
+        }
         // A user made by a resource's sign-in has signed in with no provider of its own.
         lines.append("  last login: \(rfc3339(user.lastSignInAt))\(user.lastProviderID.map { " with \($0)" } ?? "")")
         if let backend = user.backend {
@@ -231,7 +236,7 @@ struct Output {
                     + (left > 0 ? "; the access token is valid for \(lifetime(left)) more" : "")
                     + ". Sign in again: authctl login \(identity.providerID)"
             }
-            if let workload = identity.workload { state += " (\(cell(workload.authentication.summary)))" }
+            if let workload = identity.workload { state += " (\(cell(workload.summary)))" }
             lines.append("  \(identity.providerID): \(cell(identity.profile.email ?? identity.federatedID)) — \(state)")
         }
         lines += describeResourceGrants(user, now: now)

@@ -112,9 +112,27 @@ struct WorkloadKeystoreFormatTests {
         }
     }
 
+    /// A workload of the JWT-bearer grant (`login --jwt-bearer`): its token's source and its
+    /// client's own authentication, `grant: "jwt-bearer"` in the file.
+    static func jwtBearerUser(_ authentication: WorkloadAuthentication) -> User {
+        var user = workloadUser(authentication, uid: "uid-workload-jwt-bearer-000000")
+        user.providerData[0].workload?.jwtBearerAssertion = .federatedTokenFile("/var/run/secrets/tokens/as")
+        return user
+    }
+
+    @Test("a JWT-bearer workload, public or confidential, is written with grant jwt-bearer and read back the same")
+    func jwtBearerRoundTrips() throws {
+        for source in [WorkloadAuthentication.none, .secretEnvironment("AGENT_SECRET"), .certificateFile("/ci/app.pem")] {
+            let state = AccountState(users: [Self.jwtBearerUser(source)])
+            let data = try KeystoreFile(state).encoded()
+            #expect(String(decoding: data, as: UTF8.self).contains("\"grant\" : \"jwt-bearer\""))
+            #expect(try KeystoreFile.decode(data, path: "w").state == state)
+        }
+    }
+
     /// Every field name of the workload records, for the schema test.
     static var fieldNames: Set<String> {
-        let state = AccountState(users: everySource.map { workloadUser($0) })
+        let state = AccountState(users: everySource.map { workloadUser($0) } + [jwtBearerUser(.none)])
         guard let data = try? KeystoreFile(state).encoded(), let object = JSONValue.object(from: data) else { return [] }
         return KeystoreFormatTests.fieldNames(in: .object(object))
     }

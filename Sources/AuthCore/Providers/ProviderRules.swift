@@ -150,6 +150,21 @@ extension ErrorAdvice {
         return
             "Check the workload's client id and what authenticates it (\(command: .login, "\(id)", .input(.clientCredentials, nil), .input(.clientID, "…"), .input(.clientSecretEnv, "VAR"))) against the app's registration at the provider"
     }
+
+    /// The next step after a refused JWT-bearer grant of a workload (RFC 7523 §2.1, §3.1).
+    public func jwtBearerNextStep(for error: OAuthErrorResponse, issuer: String) -> Message? {
+        if let step = nextStep(for: error) { return step }
+        switch error.error {
+        case "invalid_grant":
+            return
+                "Check that \(id) trusts the issuer of the workload's token for the JWT-bearer grant, that the token's subject is one it accepts and its audience names \(Sanitize.text(issuer, limit: 200)), and that the token is a fresh one (a server may take each token once)"
+        case "invalid_client", "unauthorized_client", "unsupported_grant_type":
+            return
+                "Check the workload's client id, that \(id) allows it the JWT-bearer grant, and how it authenticates (\(command: .login, "\(id)", .input(.jwtBearer, nil), .input(.clientID, "…"), .input(.federatedTokenFile, "PATH")), with \(input: .clientSecretEnv) or \(input: .certificateFile) for a confidential client)"
+        default:
+            return nil
+        }
+    }
 }
 
 extension ProviderSetUpRules {

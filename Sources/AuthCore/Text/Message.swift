@@ -42,7 +42,7 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
         case credential, deviceCode, flow, graphHost, idToken, issuer, keyID, keystore, listenAddress, manual, noBrowser
         case format, parameter, pending, privateKeyFile, rawNonce, redirectURI, scope, teamID, tenant, timeout
         case keyFile, passphraseEnv, passphraseFile, keyring
-        case clientCredentials, certificateFile, federatedToken, federatedTokenFile, federatedTokenEnv, federatedAudience
+        case clientCredentials, jwtBearer, certificateFile, federatedToken, federatedTokenFile, federatedTokenEnv, federatedAudience
         case project, apiKey, tenantID, emulator
         case noCheck, preset, domain, realm, authorizationServer
         case dpop, par, profile, authorizationDetails, method, url

@@ -96,6 +96,8 @@ struct ClientAuthenticator: Sendable {
     {
         let supported = discovery?.tokenEndpointAuthMethodsSupported
         switch client.authentication {
+        case .none:
+            return .none
         case .secretEnvironment(let name):
             guard let value = try secrets.secretVariable(name, option: .clientSecretEnv), !value.isEmpty else {
                 throw AuthError.notConfigured(
@@ -123,6 +125,14 @@ struct ClientAuthenticator: Sendable {
             return .assertion(
                 try await assertion.token(client.authentication, audience: client.federatedAudience ?? provider.defaultFederatedAudience))
         }
+    }
+
+    /// The `assertion` of a workload's JWT-bearer grant (RFC 7523 §2.1): its token, read now
+    /// from its source. A CI service is asked for the audience given at sign-in, else the
+    /// authorization server's issuer, which the assertion's `aud` must identify (RFC 7523 §3).
+    func grantAssertion(_ source: WorkloadAuthentication, of client: WorkloadClient, discovery: DiscoveryDocument) async throws -> String {
+        try await FederatedAssertion(transport: transport, secrets: secrets).token(
+            source, audience: client.federatedAudience ?? discovery.issuer)
     }
 
     /// The `aud` of a `private_key_jwt` assertion: the URL of the endpoint it is sent to —

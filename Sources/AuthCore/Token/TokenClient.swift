@@ -144,6 +144,13 @@ public struct TokenClient: Sendable {
         _ = try await authenticator.configured(provider, discovery: nil)
     }
 
+    /// The grant a workload runs (docs/ci.md): client credentials (RFC 6749 §4.4), or the
+    /// JWT-bearer grant (RFC 7523 §2.1) with its token, read now, as the `assertion`.
+    func workloadGrant(_ client: WorkloadClient, scopes: [String], discovery: DiscoveryDocument) async throws -> TokenRequest.Grant {
+        guard let source = client.jwtBearerAssertion else { return .clientCredentials(scopes: scopes) }
+        return .jwtBearer(assertion: try await authenticator.grantAssertion(source, of: client, discovery: discovery), scopes: scopes)
+    }
+
     /// One grant at the token endpoint (RFC 6749 §4.1.3, §4.4, §6).
     /// - Parameters:
     ///   - idToken: what an ID token in the answer must be; nil: not validated here (a
@@ -233,7 +240,12 @@ public struct TokenClient: Sendable {
         idToken: IDTokenExpectation?, proof: Proof, exchange: Bool = false
     ) async throws -> Issued {
         let nextStep: (OAuthErrorResponse) -> Message? =
-            if case .workload = client { provider.workloadNextStep(for:) } else { provider.nextStep(for:) }
+            switch client {
+            case .workload(let workload) where workload.jwtBearerAssertion != nil:
+                { provider.jwtBearerNextStep(for: $0, issuer: discovery.issuer) }
+            case .workload: provider.workloadNextStep(for:)
+            case .configured: provider.nextStep(for:)
+            }
         let host = "\(provider.id) (\(discovery.tokenEndpoint.host ?? "?"))"
         let response = try TokenResponse.parse(answer, host: host, nextStep: nextStep, exchange: exchange)
         let bound = response.tokenType == TokenResponse.dpopTokenType

@@ -30,7 +30,7 @@ struct FederatedAssertion: Sendable {
             token = value
         case .federatedTokenService(.githubActions):
             token = try await githubActions(audience: audience)
-        case .secretEnvironment, .secretFile, .certificateFile:
+        case .none, .secretEnvironment, .secretFile, .certificateFile:
             throw AuthError.internalError("not a federated token source")
         }
         try Self.checkShape(token, source: authentication.summary)

@@ -6,6 +6,7 @@ extension FakeIdentityProvider {
     func token(_ request: ReceivedRequest, _ behaviour: Behaviour) -> HTTPResponse {
         var form = Self.form(request.body)
         if form["grant_type"] == "client_credentials" { return clientCredentials(request, form, behaviour) }
+        if form["grant_type"] == TokenRequest.Grant.jwtBearerGrantType { return jwtBearerGrant(request, form, behaviour) }
         remember(form["code_verifier"])
         if let secret = behaviour.clientSecret {
             if behaviour.secretInBody {
@@ -85,6 +86,26 @@ extension FakeIdentityProvider {
         remember(form["client_secret"], form["client_assertion"], request.headers["authorization"])
         let result = lock.withLock {
             WorkloadVerifier.authenticate(
+                form: form, authorization: request.headers["authorization"], registrations: behaviour.workloads,
+                tokenEndpoint: "\(issuer)/token", seenJTIs: &seenJTIs)
+        }
+        switch result {
+        case .failure(let refusal):
+            return oauthError(refusal.error, refusal.description, status: refusal.status)
+        case .success:
+            let (token, response) = WorkloadVerifier.tokenAnswer(scope: form["scope"], lifetime: behaviour.accessTokenLifetime)
+            remember(token)
+            return response
+        }
+    }
+
+    /// RFC 7523 §2.1: a workload's token from a trusted issuer is the grant (`assertion`, once
+    /// only, as authgent takes it); the client authenticates as registered, or not at all.
+    func jwtBearerGrant(_ request: ReceivedRequest, _ form: [String: String], _ behaviour: Behaviour) -> HTTPResponse {
+        bump("jwt_bearer")
+        remember(form["assertion"], form["client_secret"], form["client_assertion"], request.headers["authorization"])
+        let result = lock.withLock {
+            WorkloadVerifier.jwtBearerGrant(
                 form: form, authorization: request.headers["authorization"], registrations: behaviour.workloads,
                 tokenEndpoint: "\(issuer)/token", seenJTIs: &seenJTIs)
         }

@@ -95,6 +95,44 @@ public enum WorkloadVerifier {
         return .success(registration)
     }
 
+    /// The JWT-bearer grant (RFC 7523 §2.1): a client that sends credentials is authenticated
+    /// as above; one that sends none must be registered without any (a public client). The
+    /// assertion must be a token of the client's federation whose audience is the server, and
+    /// is taken once (`seenJTIs`).
+    public static func jwtBearerGrant(
+        form: [String: String], authorization: String?, registrations: [WorkloadRegistration], tokenEndpoint: String,
+        seenJTIs: inout Set<String>, now: Date = Date()
+    ) -> Result<WorkloadRegistration, WorkloadRefusal> {
+        let client: WorkloadRegistration
+        if form["client_secret"] != nil || form["client_assertion_type"] != nil || authorization?.hasPrefix("Basic ") == true {
+            switch authenticate(
+                form: form, authorization: authorization, registrations: registrations, tokenEndpoint: tokenEndpoint, seenJTIs: &seenJTIs,
+                now: now)
+            {
+            case .failure(let refusal): return .failure(refusal)
+            case .success(let registration): client = registration
+            }
+        } else {
+            guard let id = form["client_id"], let registration = registrations.first(where: { $0.clientID == id }) else {
+                return .failure(refusal("invalid_client", "unknown client", 700016, status: 401))
+            }
+            guard registration.secret == nil, registration.key == nil else {
+                return .failure(refusal("invalid_client", "the client must authenticate", 7000218, status: 401))
+            }
+            client = registration
+        }
+        guard let assertion = form["assertion"], let federation = client.federation else {
+            return .failure(refusal("invalid_grant", "no assertion, or no trusted issuer for this client", 50027))
+        }
+        if case .failure(let refused) = verifyFederated(assertion, federation, now: now) {
+            return .failure(refusal("invalid_grant", refused.description, refused.aadsts))
+        }
+        guard let jti = parts(assertion)?.claims["jti"]?.stringValue, seenJTIs.insert(jti).inserted else {
+            return .failure(refusal("invalid_grant", "the assertion was used before (replay)", 700025))
+        }
+        return .success(client)
+    }
+
     static func refusal(_ error: String, _ description: String, _ aadsts: Int, status: Int = 400) -> WorkloadRefusal {
         WorkloadRefusal(error: error, description: description, aadsts: aadsts, status: status)
     }

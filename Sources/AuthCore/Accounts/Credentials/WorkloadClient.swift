@@ -10,6 +10,9 @@ public enum UserKind: String, Sendable, Equatable {
 /// How a workload authenticates at the token endpoint, stored as *where to read it*, never
 /// its value (docs/sign-in.md): the grant is run again from this at every `token` that needs it.
 public enum WorkloadAuthentication: Sendable, Equatable {
+    /// A public client: `client_id` alone. Only with the JWT-bearer grant, whose assertion
+    /// (the workload's token) is then the credential (RFC 7523 §2.1, MCP SEP-1933).
+    case none
     /// A client secret in an environment variable (`client_secret_basic`, or
     /// `client_secret_post` when discovery lists only that).
     case secretEnvironment(String)
@@ -28,6 +31,7 @@ public enum WorkloadAuthentication: Sendable, Equatable {
     /// A short name for people (`status`): never a value.
     public var summary: String {
         switch self {
+        case .none: "public client"
         case .secretEnvironment(let name): "client secret from $\(name)"
         case .secretFile(let path): "client secret from \(path)"
         case .certificateFile(let path): "certificate \(path)"
@@ -61,16 +65,36 @@ public struct WorkloadClient: Sendable, Equatable {
     /// The JWS algorithm of a `private_key_jwt` assertion when asked (`PS256` for an RSA key);
     /// nil: RS256 for an RSA key, ES256 for a P-256 key.
     public var assertionAlgorithm: String?
+    /// The JWT-bearer grant (RFC 7523 §2.1; `login --jwt-bearer`): the federated source whose
+    /// token, read afresh at every grant, is the grant's `assertion`, while `authentication`
+    /// is the client's own (a secret, `private_key_jwt`, or `.none`). Nil: the
+    /// client-credentials grant (RFC 6749 §4.4), where a federated token is the client's assertion.
+    public var jwtBearerAssertion: WorkloadAuthentication?
 
     public init(
         clientID: String, tenant: String? = nil, authentication: WorkloadAuthentication, scopes: [String] = [],
-        federatedAudience: String? = nil, assertionAlgorithm: String? = nil
+        federatedAudience: String? = nil, assertionAlgorithm: String? = nil, jwtBearerAssertion: WorkloadAuthentication? = nil
     ) {
+        self.jwtBearerAssertion = jwtBearerAssertion
         self.assertionAlgorithm = assertionAlgorithm
         self.clientID = clientID
         self.tenant = tenant
         self.authentication = authentication
         self.scopes = scopes
         self.federatedAudience = federatedAudience
+    }
+}
+
+extension WorkloadClient {
+    /// `grant` in `--json`: `client_credentials` or `jwt-bearer`.
+    public var grantName: String { jwtBearerAssertion == nil ? "client_credentials" : "jwt-bearer" }
+
+    /// The option that signs the workload in again with its grant (`--client-credentials`, `--jwt-bearer`).
+    public var grantInput: Message.Input { jwtBearerAssertion == nil ? .clientCredentials : .jwtBearer }
+
+    /// How the workload signs in, for people (`status`): never a value.
+    public var summary: String {
+        guard let assertion = jwtBearerAssertion else { return authentication.summary }
+        return "JWT-bearer grant, \(assertion.summary), \(authentication.summary)"
     }
 }

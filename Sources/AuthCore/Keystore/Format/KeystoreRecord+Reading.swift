@@ -215,7 +215,7 @@ extension KeystoreRecord.Workload {
         var seen = SeenKeys()
         var clientId: String?, tenant: String?, scopes: [String]?, clientSecretEnv: String?, clientSecretFile: String?
         var certificateFile: String?, federatedTokenFile: String?, federatedTokenEnv: String?, federatedTokenSource: String?
-        var federatedAudience: String?, assertionAlgorithm: String?
+        var federatedAudience: String?, assertionAlgorithm: String?, grant: String?
         let ok = reader.object { reader, key in
             switch key {
             case "clientId": return seen.first(0) && reader.set(&clientId, reader.string())
@@ -229,6 +229,7 @@ extension KeystoreRecord.Workload {
             case "federatedTokenSource": return seen.first(8) && reader.set(&federatedTokenSource, reader.string())
             case "federatedAudience": return seen.first(9) && reader.set(&federatedAudience, reader.string())
             case "assertionAlgorithm": return seen.first(10) && reader.set(&assertionAlgorithm, reader.string())
+            case "grant": return seen.first(11) && reader.set(&grant, reader.string())
             default: return false
             }
         }
@@ -236,7 +237,8 @@ extension KeystoreRecord.Workload {
         return KeystoreRecord.Workload(
             clientId: clientId, tenant: tenant, scopes: scopes, clientSecretEnv: clientSecretEnv, clientSecretFile: clientSecretFile,
             certificateFile: certificateFile, federatedTokenFile: federatedTokenFile, federatedTokenEnv: federatedTokenEnv,
-            federatedTokenSource: federatedTokenSource, federatedAudience: federatedAudience, assertionAlgorithm: assertionAlgorithm)
+            federatedTokenSource: federatedTokenSource, federatedAudience: federatedAudience, assertionAlgorithm: assertionAlgorithm,
+            grant: grant)
     }
 }
 

@@ -87,6 +87,10 @@ enum KeystoreRecord {
         var federatedAudience: String?
         /// `private_key_jwt`: the algorithm asked (`PS256`); absent: by the key.
         var assertionAlgorithm: String?
+        /// `jwt-bearer`: the federated token is the grant's assertion (RFC 7523 §2.1) and the
+        /// client authenticates by the secret or certificate present, or not at all; absent:
+        /// the client-credentials grant, with exactly one source.
+        var grant: String? = nil
     }
 
     /// `providerData[].profile`, and a pending credential's.
@@ -237,46 +241,6 @@ extension KeystoreRecord.Identity {
         LinkedIdentity(
             providerID: providerId, issuer: issuer, federatedID: federatedId, profile: profile.domain, linkedAt: linkedAt,
             tokens: tokens?.domain, workload: workload?.domain)
-    }
-}
-
-extension KeystoreRecord.Workload {
-    init(_ client: WorkloadClient) {
-        self.init(
-            clientId: client.clientID, tenant: client.tenant, scopes: client.scopes, federatedAudience: client.federatedAudience,
-            assertionAlgorithm: client.assertionAlgorithm)
-        switch client.authentication {
-        case .secretEnvironment(let name): clientSecretEnv = name
-        case .secretFile(let path): clientSecretFile = path
-        case .certificateFile(let path): certificateFile = path
-        case .federatedTokenFile(let path): federatedTokenFile = path
-        case .federatedTokenEnvironment(let name): federatedTokenEnv = name
-        case .federatedTokenService(let service): federatedTokenSource = service.rawValue
-        }
-    }
-
-    /// The domain's client; nil when the record names no source the build knows (a
-    /// `token` then says to sign in again rather than guess).
-    var domain: WorkloadClient? {
-        let authentication: WorkloadAuthentication
-        if let clientSecretEnv {
-            authentication = .secretEnvironment(clientSecretEnv)
-        } else if let clientSecretFile {
-            authentication = .secretFile(clientSecretFile)
-        } else if let certificateFile {
-            authentication = .certificateFile(certificateFile)
-        } else if let federatedTokenFile {
-            authentication = .federatedTokenFile(federatedTokenFile)
-        } else if let federatedTokenEnv {
-            authentication = .federatedTokenEnvironment(federatedTokenEnv)
-        } else if let service = federatedTokenSource.flatMap(FederatedTokenService.init(rawValue:)) {
-            authentication = .federatedTokenService(service)
-        } else {
-            return nil
-        }
-        return WorkloadClient(
-            clientID: clientId, tenant: tenant, authentication: authentication, scopes: scopes, federatedAudience: federatedAudience,
-            assertionAlgorithm: assertionAlgorithm)
     }
 }
 

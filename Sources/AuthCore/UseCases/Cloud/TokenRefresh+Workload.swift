@@ -18,7 +18,7 @@ extension TokenRefresh {
             guard let proof = current.refreshProof else {
                 throw AuthError.dpopKeyMissing(
                     "the workload's token",
-                    signIn: "Sign the workload in again: \(command: .login, "\(providerID)", .input(.clientCredentials, nil))")
+                    signIn: "Sign the workload in again: \(command: .login, "\(providerID)", .input(client.grantInput, nil))")
             }
             let result = try await grant.run(
                 client, provider: provider, scopes: input.scopes, issuer: identity.issuer, proof: proof, binding: identity.binding)

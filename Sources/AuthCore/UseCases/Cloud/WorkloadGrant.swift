@@ -1,6 +1,8 @@
-/// The client-credentials grant of a workload (RFC 6749 §4.4; docs/ci.md): the
-/// client authenticates by a secret, by `private_key_jwt` or by a federated assertion, each
-/// read afresh from where the workload's record points, and gets an access token. No
+/// The grant of a workload (docs/ci.md): client credentials (RFC 6749 §4.4), where the
+/// client authenticates by a secret, by `private_key_jwt` or by a federated assertion, or the
+/// JWT-bearer grant (RFC 7523 §2.1), where the workload's token is the grant and the client
+/// authenticates as registered or not at all — each read afresh from where the workload's
+/// record points — and gets an access token. No
 /// refresh token is kept: the grant runs again when the token is needed.
 public struct WorkloadGrant: Sendable {
     let tokens: TokenClient
@@ -48,7 +50,7 @@ public struct WorkloadGrant: Sendable {
         let discovery = try await tokens.discovery(for: provider)
         if let issuer, discovery.issuer != issuer {
             throw AuthError.notConfigured(
-                "the workload signed in at \(Sanitize.text(issuer, limit: 200)), and the configuration of \(provider.id) now leads to \(Sanitize.text(discovery.issuer, limit: 200)); its credential is sent only where it signed in. Sign the workload in again: \(command: .login, "\(provider.id)", .input(.clientCredentials, nil))"
+                "the workload signed in at \(Sanitize.text(issuer, limit: 200)), and the configuration of \(provider.id) now leads to \(Sanitize.text(discovery.issuer, limit: 200)); its credential is sent only where it signed in. Sign the workload in again: \(command: .login, "\(provider.id)", .input(client.grantInput, nil))"
             )
         }
         let chosen: TokenClient.Proof
@@ -63,7 +65,8 @@ public struct WorkloadGrant: Sendable {
         // A resource's token may go to the resource too (as a person's resource grant).
         let bound = binding ?? TokenClient.binding(for: provider, discovery: discovery).adding([resource].compactMap { $0 })
         let issued = try await tokens.requestTokens(
-            .clientCredentials(scopes: asked), provider: provider, client: .workload(client), discovery: discovery, proof: chosen,
+            try await tokens.workloadGrant(client, scopes: asked, discovery: discovery), provider: provider, client: .workload(client),
+            discovery: discovery, proof: chosen,
             resource: resource, binding: bound)
         let response = issued.response
         let now = clock.now()

@@ -150,13 +150,13 @@ public struct ResourceTokens: Sendable {
         guard let current = grant.tokens else {
             // No `resource` detail: `request` must not answer a workload's failure with a person's sign-in.
             throw AuthError.invalidCredential(
-                "the workload signed out of \(grant.resource). Sign it in again: \(command: .login, "\(grant.resource)", .input(.clientCredentials, nil))"
+                "the workload signed out of \(grant.resource). Sign it in again: \(command: .login, "\(grant.resource)", .input(client.grantInput, nil))"
             )
         }
         guard let proof = current.refreshProof else {
             throw AuthError.dpopKeyMissing(
                 "the workload's token for \(grant.resource)",
-                signIn: "Sign the workload in again: \(command: .login, "\(grant.resource)", .input(.clientCredentials, nil))")
+                signIn: "Sign the workload in again: \(command: .login, "\(grant.resource)", .input(client.grantInput, nil))")
         }
         let config = try configStore.provider(try ProviderID(parsing: grant.providerID))
         let provider = try WorkloadGrant.provider(config, for: client)

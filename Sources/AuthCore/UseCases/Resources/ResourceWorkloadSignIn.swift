@@ -1,11 +1,11 @@
-/// `authctl login URL --client-credentials` (docs/resources.md, "Machines and CI"): a workload
-/// signs in to a protected resource by its URL as itself, with a client its authorization
-/// server registered for it (a secret, `private_key_jwt`, or a federated assertion: the
-/// `login PROVIDER --client-credentials` options). No browser, no registration: the resource's
-/// authorization server is discovered as for a person, the client-credentials grant asks for a
-/// token for the resource (RFC 8707), and the workload becomes (or stays) a user of kind
-/// `workload`, current, holding the grant. Without a refresh token the grant runs again when the
-/// token is needed (`ResourceTokens`).
+/// `authctl login URL --client-credentials` or `--jwt-bearer` (docs/resources.md, "Machines and
+/// CI"): a workload signs in to a protected resource by its URL as itself, with a client its
+/// authorization server registered for it (a secret, `private_key_jwt`, or a federated assertion:
+/// the `login PROVIDER --client-credentials` options), or with its token as the grant (RFC 7523
+/// §2.1). No browser, no registration: the resource's authorization server is discovered as for a
+/// person, the workload's grant asks for a token for the resource (RFC 8707), and the workload
+/// becomes (or stays) a user of kind `workload`, current, holding the grant. Without a refresh
+/// token the grant runs again when the token is needed (`ResourceTokens`).
 public struct ResourceWorkloadSignIn: Sendable {
     public struct Input: Sendable {
         public var resource: String

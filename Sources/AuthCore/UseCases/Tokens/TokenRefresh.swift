@@ -198,9 +198,12 @@ public struct TokenRefresh: Sendable {
             let refreshed: TokenSet
             do {
                 refreshed = try await renew(identity, current)
-            } catch let error as AuthError where Self.endsSession(error, input: input) {
+            } catch let error as AuthError where Self.endsSession(error, input: input) && identity.workload == nil {
                 // The provider refused the refresh token: the session has ended, and `status`
                 // says so from now on (the one write of a failed refresh; the first refusal's time stays).
+                // A workload's refused grant ends nothing: the next one reads its credential again
+                // (a JWT-bearer grant's `invalid_grant` is about the token it presented), and the
+                // keystore stays as it was.
                 if current.needsSignInSince == nil { state.users[userIndex].providerData[identityIndex].tokens?.needsSignInSince = now }
                 return .failure(error)
             }

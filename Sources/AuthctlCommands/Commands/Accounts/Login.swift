@@ -52,7 +52,7 @@ struct Login: AuthctlCommand {
             let refused: [(String, Bool)] = [
                 ("--credential", pendingHandle != nil), ("--id-token", credential.idToken != nil),
                 ("--tenant", flow.tenant != nil),
-                ("--client-metadata-url with --client-credentials", workload.clientCredentials && resource.clientMetadataURL != nil),
+                ("--client-metadata-url with \(workload.grantOption)", workload.isWorkload && resource.clientMetadataURL != nil),
             ]
             if let (option, _) = refused.first(where: \.1) { throw ValidationError("\(option) has no use with a resource's URL") }
             if resource.provider != nil, resource.clientMetadataURL != nil {
@@ -67,7 +67,7 @@ struct Login: AuthctlCommand {
         }
         if resource.via != nil {
             let browserless: [(String, Bool)] = [
-                ("--client-credentials", workload.clientCredentials), ("--client-metadata-url", resource.clientMetadataURL != nil),
+                (workload.grantOption, workload.isWorkload), ("--client-metadata-url", resource.clientMetadataURL != nil),
                 ("--device-code", flow.deviceCode), ("--manual", flow.manual), ("--remote", flow.remote), ("--ciba", flow.ciba),
                 ("--no-browser", flow.noBrowser), ("--browser-command", flow.browserCommand != nil), ("--param", !flow.parameters.isEmpty),
                 ("--redirect-uri", flow.redirectURI != nil), ("--listen-address", flow.listenAddress != nil),
@@ -77,7 +77,7 @@ struct Login: AuthctlCommand {
             }
         }
         if pendingHandle != nil, credential.idToken != nil { throw ValidationError("give either --credential or --id-token, not both") }
-        if workload.clientCredentials {
+        if workload.isWorkload {
             let interactive: [(String, Bool)] = [
                 ("--credential", pendingHandle != nil), ("--id-token", credential.idToken != nil), ("--device-code", flow.deviceCode),
                 ("--manual", flow.manual), ("--remote", flow.remote), ("--ciba", flow.ciba), ("--no-browser", flow.noBrowser),
@@ -86,20 +86,20 @@ struct Login: AuthctlCommand {
                 ("--listen-address", flow.listenAddress != nil),
             ]
             if let (option, _) = interactive.first(where: \.1) {
-                throw ValidationError("\(option) has no use with --client-credentials: a workload signs in without a browser")
+                throw ValidationError("\(option) has no use with \(workload.grantOption): a workload signs in without a browser")
             }
         }
     }
 
     func run(_ wiring: Wiring) async throws {
         if signsInToResource, let url = provider {
-            if workload.clientCredentials { return try await signInWorkloadToResource(url, wiring: wiring) }
+            if workload.isWorkload { return try await signInWorkloadToResource(url, wiring: wiring) }
             if let via = resource.via { return try await chainToResource(url, via: via, wiring: wiring) }
             return try await signInToResource(url, wiring: wiring)
         }
         // Without a provider (and no pending credential, which names its own): the only one configured.
         let provider = try pendingHandle == nil ? self.provider ?? Self.onlyProvider(wiring) : self.provider
-        if workload.clientCredentials, let provider { return try await signInWorkload(provider, wiring: wiring) }
+        if workload.isWorkload, let provider { return try await signInWorkload(provider, wiring: wiring) }
         let useCases = wiring.useCases(browser: wiring.browser(command: flow.browserCommand, disabled: flow.opensNoBrowser))
         let signIn = try useCases.signIn()
         let source = try pendingHandle.map { CredentialSource.pending(handle: $0) } ?? credential.source(flow: flow, wiring: wiring)
@@ -199,15 +199,15 @@ struct Login: AuthctlCommand {
         }
     }
 
-    /// `login URL --client-credentials` (docs/resources.md, "Machines and CI"): the workload's
-    /// grant for the resource, with the client the options name (a configured provider named
+    /// `login URL --client-credentials` or `--jwt-bearer` (docs/resources.md, "Machines and CI"):
+    /// the workload's grant for the resource, with the client the options name (a configured provider named
     /// with `--provider` lends its configured secret, as for `login PROVIDER --client-credentials`).
     func signInWorkloadToResource(_ url: String, wiring: Wiring) async throws {
         let useCases = wiring.useCases()
         let named = try resource.provider.map(ProviderID.init(parsing:))
         let configured = try named.map { try useCases.configStore.provider($0) } ?? ProviderConfig(id: "oidc.RESOURCE-SERVER")
         guard let client = try workload.client(flow: flow, configured: configured) else {
-            throw AuthError.internalError("--client-credentials without a client")
+            throw AuthError.internalError("a workload sign-in without a client")
         }
         let output = try await useCases.resourceWorkloadSignIn.run(
             .init(resource: url, issuer: resource.issuer, provider: named, client: client))
@@ -252,13 +252,13 @@ struct Login: AuthctlCommand {
         }
     }
 
-    /// `--client-credentials`: the workload's grant, then its account (docs/ci.md).
+    /// `--client-credentials` or `--jwt-bearer`: the workload's grant, then its account (docs/ci.md).
     func signInWorkload(_ provider: String, wiring: Wiring) async throws {
         let id = try ProviderID(parsing: provider)
         let useCases = wiring.useCases()
         let configured = try useCases.configStore.workloadProvider(id)
         guard let client = try workload.client(flow: flow, configured: configured) else {
-            throw AuthError.internalError("--client-credentials without a client")
+            throw AuthError.internalError("a workload sign-in without a client")
         }
         let output = try await useCases.workloadSignIn.run(.init(providerID: id, client: client))
         wiring.output.accountResult(

@@ -12,27 +12,42 @@ struct WorkloadArguments: ParsableArguments {
     )
     var clientCredentials = false
 
+    @Flag(
+        name: .customLong("jwt-bearer"),
+        help:
+            "Sign in as a workload by the JWT-bearer grant (RFC 7523): its token from --federated-token-file, --federated-token-env or --federated-token is the grant, no browser. See ci.md in the documentation."
+    )
+    var jwtBearer = false
+
+    /// A workload signs in (either grant).
+    var isWorkload: Bool { clientCredentials || jwtBearer }
+
+    /// The option that chose the workload's grant, for messages.
+    var grantOption: String { jwtBearer ? "--jwt-bearer" : "--client-credentials" }
+
     @Option(
         name: .customLong("client-id"),
-        help: ArgumentHelp("With --client-credentials: the client (app) id, instead of the provider's configured one.", valueName: "id"))
+        help: ArgumentHelp(
+            "With --client-credentials or --jwt-bearer: the client (app) id, instead of the provider's configured one.", valueName: "id"))
     var clientID: String?
 
     @Option(
         name: .customLong("client-secret-env"),
         help: ArgumentHelp(
-            "With --client-credentials: the environment variable that holds the client secret (default: the provider's configured secret, when no other option is given).",
+            "With --client-credentials or --jwt-bearer: the environment variable that holds the client secret (default: the provider's configured secret, when no other option is given).",
             valueName: "var"))
     var clientSecretEnv: String?
 
     @Option(
         name: .customLong("client-secret-file"),
-        help: ArgumentHelp("With --client-credentials: a file that holds the client secret.", valueName: "path"), completion: .file())
+        help: ArgumentHelp("With --client-credentials or --jwt-bearer: a file that holds the client secret.", valueName: "path"),
+        completion: .file())
     var clientSecretFile: String?
 
     @Option(
         name: .customLong("certificate-file"),
         help: ArgumentHelp(
-            "With --client-credentials: a PEM with the private key and its certificate (private_key_jwt, RFC 7523); mode 0600.",
+            "With --client-credentials or --jwt-bearer: a PEM with the private key and its certificate (private_key_jwt, RFC 7523); mode 0600.",
             valueName: "path"), completion: .file())
     var certificateFile: String?
 
@@ -47,35 +62,47 @@ struct WorkloadArguments: ParsableArguments {
     @Option(
         name: .customLong("federated-token-file"),
         help: ArgumentHelp(
-            "With --client-credentials: a file with a federated token (a JWT from another issuer), read again at every grant.",
+            "With --client-credentials or --jwt-bearer: a file with a federated token (a JWT from another issuer), read again at every grant.",
             valueName: "path"), completion: .file())
     var federatedTokenFile: String?
 
     @Option(
         name: .customLong("federated-token-env"),
-        help: ArgumentHelp("With --client-credentials: the environment variable that holds a federated token.", valueName: "var"))
+        help: ArgumentHelp(
+            "With --client-credentials or --jwt-bearer: the environment variable that holds a federated token.", valueName: "var"))
     var federatedTokenEnv: String?
 
     @Option(
         name: .customLong("federated-token"),
         help: ArgumentHelp(
-            "With --client-credentials: fetch the federated token from the CI service at every grant.", valueName: "github-actions"),
+            "With --client-credentials or --jwt-bearer: fetch the federated token from the CI service at every grant.",
+            valueName: "github-actions"),
         completion: .list(FederatedTokenService.allCases.map(\.rawValue)))
     var federatedToken: String?
 
     @Option(
         name: .customLong("federated-audience"),
         help: ArgumentHelp(
-            "The audience to ask of the CI service's token (default for microsoft.com: api://AzureADTokenExchange).", valueName: "audience")
+            "The audience to ask of the CI service's token (default: the server's issuer with --jwt-bearer; api://AzureADTokenExchange for microsoft.com).",
+            valueName: "audience")
     )
     var federatedAudience: String?
 
     /// The sources given, by their option.
-    var sources: [(String, WorkloadAuthentication)] {
+    var sources: [(String, WorkloadAuthentication)] { clientSources + federatedSources }
+
+    /// The client's own secret or key, by their option.
+    var clientSources: [(String, WorkloadAuthentication)] {
         var sources: [(String, WorkloadAuthentication)] = []
         if let clientSecretEnv { sources.append(("--client-secret-env", .secretEnvironment(clientSecretEnv))) }
         if let clientSecretFile { sources.append(("--client-secret-file", .secretFile(Self.absolute(clientSecretFile)))) }
         if let certificateFile { sources.append(("--certificate-file", .certificateFile(Self.absolute(certificateFile)))) }
+        return sources
+    }
+
+    /// The federated token's sources, by their option.
+    var federatedSources: [(String, WorkloadAuthentication)] {
+        var sources: [(String, WorkloadAuthentication)] = []
         if let federatedTokenFile { sources.append(("--federated-token-file", .federatedTokenFile(Self.absolute(federatedTokenFile)))) }
         if let federatedTokenEnv { sources.append(("--federated-token-env", .federatedTokenEnvironment(federatedTokenEnv))) }
         if let service = federatedToken.flatMap(FederatedTokenService.init(rawValue:)) {
@@ -92,12 +119,18 @@ struct WorkloadArguments: ParsableArguments {
             ("--federated-token", federatedToken != nil), ("--federated-audience", federatedAudience != nil),
             ("--assertion-algorithm", assertionAlgorithm != nil),
         ]
-        guard clientCredentials else {
+        guard isWorkload else {
             if let (option, _) = workloadOnly.first(where: \.1) {
                 throw ValidationError(
-                    "\(option) goes with --client-credentials (a workload signing in as itself; see ci.md in the documentation)")
+                    "\(option) goes with --client-credentials or --jwt-bearer (a workload signing in as itself; see ci.md in the documentation)"
+                )
             }
             return
+        }
+        if clientCredentials, jwtBearer {
+            throw ValidationError(
+                "give one grant: --jwt-bearer (the workload's token is the grant) or --client-credentials (the client's credentials are), not both"
+            )
         }
         if let federatedToken, FederatedTokenService(rawValue: federatedToken) == nil {
             throw ValidationError(
@@ -109,8 +142,10 @@ struct WorkloadArguments: ParsableArguments {
                 "'\(Sanitize.text(name, limit: 40))' is not an environment variable name: give the variable's name (CI_SECRET), never its value"
             )
         }
-        // None given: the provider's configured secret, if it has one (`client`).
-        if sources.count > 1 {
+        if jwtBearer {
+            try validateJWTBearer()
+        } else if sources.count > 1 {
+            // None given: the provider's configured secret, if it has one (`client`).
             throw ValidationError("give one way for the client to authenticate, not \(sources.map(\.0).joined(separator: " and "))")
         }
         if federatedAudience != nil, federatedToken == nil {
@@ -125,6 +160,25 @@ struct WorkloadArguments: ParsableArguments {
                     "--assertion-algorithm '\(Sanitize.text(assertionAlgorithm, limit: 20))' is not one authctl signs: give \(ClientAssertion.algorithms.joined(separator: ", "))"
                 )
             }
+        }
+    }
+
+    /// `--jwt-bearer`: one federated token (the grant), at most one way for the client to
+    /// authenticate (none: the provider's configured secret, else a public client).
+    func validateJWTBearer() throws {
+        guard !federatedSources.isEmpty else {
+            throw ValidationError(
+                "--jwt-bearer needs the workload's token, which is the grant: give --federated-token-file PATH (Kubernetes: the projected service account token), --federated-token-env VAR or --federated-token github-actions"
+            )
+        }
+        if federatedSources.count > 1 {
+            throw ValidationError(
+                "give one federated token for the grant, not \(federatedSources.map(\.0).joined(separator: " and "))")
+        }
+        if clientSources.count > 1 {
+            throw ValidationError(
+                "give one way for the client to authenticate, not \(clientSources.map(\.0).joined(separator: " and ")) (none: a public client)"
+            )
         }
     }
 
@@ -152,15 +206,27 @@ struct WorkloadArguments: ParsableArguments {
         )
     }
 
-    /// The workload's client, or nil without `--client-credentials`.
+    /// How the client of a JWT-bearer grant authenticates: the option given, else the secret
+    /// or key the provider was configured with, else not at all (a public client: the token is
+    /// the credential).
+    func grantClientAuthentication(configured: ProviderConfig) -> WorkloadAuthentication {
+        if let given = clientSources.first?.1 { return given }
+        if let variable = configured.clientSecretEnv { return .secretEnvironment(variable) }
+        if let file = configured.clientSecretFile { return .secretFile(Self.absolute(file)) }
+        if let file = configured.clientCertificateFile { return .certificateFile(Self.absolute(file)) }
+        return .none
+    }
+
+    /// The workload's client, or nil without `--client-credentials` or `--jwt-bearer`.
     func client(flow: FlowArguments, configured: ProviderConfig) throws -> WorkloadClient? {
-        guard clientCredentials else { return nil }
-        let source = try authentication(configured: configured)
+        guard isWorkload else { return nil }
+        let assertion = jwtBearer ? federatedSources.first?.1 : nil
+        let source = jwtBearer ? grantClientAuthentication(configured: configured) : try authentication(configured: configured)
         guard let clientID = clientID ?? configured.clientID else {
             throw AuthError.notConfigured("the workload has no client id. Give it: \(input: .clientID) ID")
         }
         return WorkloadClient(
             clientID: clientID, tenant: flow.tenant, authentication: source, scopes: flow.scopes, federatedAudience: federatedAudience,
-            assertionAlgorithm: assertionAlgorithm)
+            assertionAlgorithm: assertionAlgorithm, jwtBearerAssertion: assertion)
     }
 }
