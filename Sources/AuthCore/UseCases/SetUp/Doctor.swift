@@ -247,11 +247,12 @@ public struct Doctor: Sendable {
     }
 
     /// The listener's host and port as a sign-in would choose them: the configured listen
-    /// address, else 127.0.0.1 and a port from 49152–65535 (a provider that registers
-    /// loopback redirect URIs must accept any port, RFC 8252 §7.3).
+    /// address, else 127.0.0.1 and a port drawn as `--manual` and `--remote` draw it (61000–65535:
+    /// a provider that registers loopback redirect URIs must accept any port, RFC 8252 §7.3).
     static func listener(_ listenAddress: String?, random: any RandomSource) -> (String, UInt16) {
         let drawn = random.bytes(count: 2).reduce(0) { $0 << 8 | Int($1) }
-        let ephemeral = UInt16(49152 + drawn % 16384)
+        let range = PastedRedirectReceiver.dynamicPorts
+        let ephemeral = range.lowerBound + UInt16(drawn % range.count)
         guard let listenAddress, let colon = listenAddress.lastIndex(of: ":") else { return ("127.0.0.1", ephemeral) }
         var host = String(listenAddress[..<colon])
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
