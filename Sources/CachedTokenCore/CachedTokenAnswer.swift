@@ -40,8 +40,8 @@ public enum CachedTokenAnswer {
     /// The identity a token is asked of (`TokenRefresh.select`): the provider asked, else the
     /// last sign-in's, else the first linked ("": none, which no identity has).
     @inline(__always)
-    public static func chosenProvider(asked: String?, last: String?, first: String?) -> String {
-        asked ?? last ?? first ?? ""
+    public static func chosenProvider(asked: String?, last: String?, first: @autoclosure () -> String?) -> String {
+        asked ?? last ?? first() ?? ""
     }
 
     /// Whether `tokenType` is `DPoP` (RFC 9449), in any case of its ASCII letters: the token is
