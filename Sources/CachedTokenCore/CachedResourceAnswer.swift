@@ -28,7 +28,7 @@ public enum CachedResourceAnswer {
         }
         guard let grant = chosen, let tokens = grant.tokens, let accessToken = tokens.accessToken, tokens.needsSignInSince == nil,
             CachedTokenAnswer.isBearer(tokens.tokenType),
-            CachedTokenAnswer.isValid(tokens.expiresAt, minimumTTL: request.minimumTTL, now: now),
+            CachedTokenAnswer.isValidWithSpare(tokens.expiresAt, minimumTTL: request.minimumTTL, now: now),
             audienceNames(accessToken, resource: grant.resource)
         else { return nil }
         switch request.format {

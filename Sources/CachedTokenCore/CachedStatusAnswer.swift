@@ -86,7 +86,7 @@ public enum CachedStatusAnswer {
             state = "ID token only (signed in with --id-token), not refreshable"
         } else {
             state = expiry(tokens.expiresAt, now: now) + (tokens.hasRefreshToken ? ", refreshable" : ", not refreshable")
-            if isDPoP(tokens.tokenType) { state += ", DPoP-bound" }
+            if CachedTokenAnswer.isDPoP(tokens.tokenType) { state += ", DPoP-bound" }
         }
         if let since = tokens.needsSignInSince {
             // The provider refused the refresh token: no "refreshable", whatever the access token's lifetime.
@@ -235,8 +235,6 @@ public enum CachedStatusAnswer {
     }
 
     static func name(_ user: CachedUser) -> String { user.email ?? user.profile.displayName ?? user.uid }
-
-    static func isDPoP(_ tokenType: String) -> Bool { !CachedTokenAnswer.isBearer(tokenType) }
 
     static func joined(_ values: [String]) -> String {
         var text = ""

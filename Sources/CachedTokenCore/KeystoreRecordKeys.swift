@@ -1,9 +1,11 @@
 /// The one table of the keystore record's keys (docs/keystore.md, docs/keystore.schema.json):
-/// for each object the token path reads, every key it may hold, its JSON type, whether it is
-/// required, and whether the token front may answer a record that holds it. The front's
-/// reader (CachedRecord.swift, CachedSealing.swift) takes a key only through `take(_:in:seen:)`
-/// and checks required keys with `hasRequired`; KeystoreRecordKeysTests holds the table to
-/// `KeystoreRecord`'s keys (what `JSONEncoder` writes) and to the schema.
+/// for each object of a user's record and of `sealing`, every key it may hold, its JSON type,
+/// whether it is required, and whether the token front may answer a record that holds it. The
+/// front's reader (CachedRecord.swift, CachedSealing.swift) takes a key only through
+/// `take(_:in:seen:)` and checks required keys with `hasRequired`; the full program's
+/// (AuthCore's KeystoreRecord+Reading.swift) reads every key by its type here (`index(of:in:)`);
+/// KeystoreRecordKeysTests holds the table to `KeystoreRecord`'s keys (what `JSONEncoder`
+/// writes), to the schema, and to what both readers read.
 public enum KeystoreRecordKeys {
     public enum Value: Equatable, Sendable {
         case string, bool, integer, strings
@@ -82,6 +84,39 @@ public enum KeystoreRecordKeys {
         Key("keyFile", .string),
     ]
 
+    #if !AUTHCTL_FRONT
+        // The objects only the full program reads (the front hands a record holding one over):
+        // not compiled into the front, where their strings would cost every start its relocations
+        // (0.6 K instructions, bench/README.md).
+
+        /// `KeystoreRecord.Identity.workload` (`kind` `workload`: the front hands the user over).
+        public static let workload: [Key] = [
+            Key("clientId", .string, required: true), Key("tenant", .string), Key("scopes", .strings, required: true),
+            Key("clientSecretEnv", .string), Key("clientSecretFile", .string), Key("certificateFile", .string),
+            Key("federatedTokenFile", .string), Key("federatedTokenEnv", .string), Key("federatedTokenSource", .string),
+            Key("federatedAudience", .string), Key("assertionAlgorithm", .string), Key("grant", .string),
+        ]
+
+        /// `KeystoreRecord.Backend` (a Firebase user's `backend`: the front hands it over).
+        public static let backend: [Key] = [
+            Key("kind", .string, required: true), Key("projectId", .string, required: true), Key("tenantId", .string),
+            Key("session", .object), Key("emulator", .string),
+        ]
+
+        /// `KeystoreRecord.DerivedCredential` (`derivedCredentials`' values: the front hands them over).
+        public static let derivedCredential: [Key] = [
+            Key("kind", .string, required: true), Key("expiresAt", .date, required: true), Key("token", .string),
+            Key("tokenType", .string), Key("issuedTokenType", .string), Key("scopes", .strings), Key("accessKeyId", .string),
+            Key("secretAccessKey", .string), Key("sessionToken", .string), Key("assumedRoleArn", .string),
+        ]
+
+        /// `KeystoreSealing.Scrypt` (`sealing.kdf`, a passphrase's: the front hands it over).
+        public static let scrypt: [Key] = [
+            Key("algorithm", .string, required: true), Key("salt", .string, required: true), Key("n", .integer, required: true),
+            Key("r", .integer, required: true), Key("p", .integer, required: true),
+        ]
+    #endif
+
     /// The index of `name` in `keys` when the front answers for it and it has not been seen
     /// in this object (then noted); nil for an unknown, unanswered or repeated key.
     public static func take(_ name: String, in keys: [Key], seen: inout SeenKeys) -> Int? {
@@ -91,6 +126,16 @@ public enum KeystoreRecordKeys {
                 guard keys[index].answered, seen.first(index) else { return nil }
                 return index
             }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The index of `name` in `keys`, answered by the front or not; nil for an unknown key.
+    public static func index(of name: String, in keys: [Key]) -> Int? {
+        var index = 0
+        while index < keys.count {
+            if keys[index].name == name { return index }
             index += 1
         }
         return nil

@@ -70,8 +70,7 @@ func cachedUser(keystorePath path: String, keyFile keyFileVariable: String?) -> 
         }
     }
     guard let found = KeystoreScan.currentUser(reading: read, size: Int(info.st_size), quoteSearch: quoteSearch),
-        let uid = found.currentUID,
-        CachedTokenAnswer.isUID(uid), let range = found.user
+        let uid = found.currentUID, UIDSyntax.isUID(uid), let range = found.user
     else { return nil }
     var sealing: CachedSealing?
     if found.version == 1, found.sealing == nil {

@@ -50,15 +50,15 @@ import Testing
 
     @Test("the answer's rules: a bearer token valid for more than --min-ttl and a second; a uid's syntax")
     func rules() {
-        #expect(CachedTokenAnswer.isValid(1000, minimumTTL: 60, now: 938))
-        #expect(!CachedTokenAnswer.isValid(1000, minimumTTL: 60, now: 939))
-        #expect(CachedTokenAnswer.isValid(nil, minimumTTL: 60, now: 0))
+        #expect(CachedTokenAnswer.isValidWithSpare(1000, minimumTTL: 60, now: 938))
+        #expect(!CachedTokenAnswer.isValidWithSpare(1000, minimumTTL: 60, now: 939))
+        #expect(CachedTokenAnswer.isValidWithSpare(nil, minimumTTL: 60, now: 0))
         #expect(CachedTokenAnswer.isBearer("Bearer"))
         #expect(!CachedTokenAnswer.isBearer("DPoP"))
         #expect(!CachedTokenAnswer.isBearer("B\u{E9}arer"))
-        #expect(CachedTokenAnswer.isUID("uid-Ada_1"))
-        #expect(!CachedTokenAnswer.isUID(""))
-        #expect(!CachedTokenAnswer.isUID(String(repeating: "a", count: 129)))
-        #expect(!CachedTokenAnswer.isUID("a b"))
+        #expect(UIDSyntax.isUID("uid-Ada_1"))
+        #expect(!UIDSyntax.isUID(""))
+        #expect(!UIDSyntax.isUID(String(repeating: "a", count: 129)))
+        #expect(!UIDSyntax.isUID("a b"))
     }
 }

@@ -14,30 +14,42 @@ import Testing
     static let tables: [(schema: String, keys: [Keys.Key])] = [
         ("user", Keys.user), ("identity", Keys.identity), ("profile", Keys.profile), ("tokens", Keys.tokens),
         ("scopedToken", Keys.scopedToken), ("sealing", Keys.sealing), ("resourceGrant", Keys.resourceGrant),
+        ("workload", Keys.workload), ("backend", Keys.backend), ("derivedCredential", Keys.derivedCredential),
     ]
 
     static func names(_ keys: [Keys.Key]) -> Set<String> { Set(keys.map(\.name)) }
 
     static func labels(_ value: Any) -> Set<String> { Set(Mirror(reflecting: value).children.compactMap(\.label)) }
 
-    /// A JSON value for every answered key of `keys` (the nested objects the front reads, too).
-    static func sample(_ keys: [Keys.Key]) -> String {
-        let members = keys.filter(\.answered).map { key -> String in
+    /// The one key of the table the reader leaves to `JSONDecoder`: any JSON (RFC 9396).
+    static let leftToDecoder: Set<String> = ["authorizationDetails"]
+
+    /// A JSON object with every key of `keys` (only those the front answers for, or all but
+    /// those left to the decoder), each a value of its type; nested objects by their own tables.
+    static func sample(_ keys: [Keys.Key], answered: Bool = true) -> String {
+        let members = keys.filter { answered ? $0.answered : !leftToDecoder.contains($0.name) }.map { key -> String in
             let value: String
             switch (key.name, key.value) {
-            case ("kind", _): value = "\"person\""
-            case ("providerData", _): value = "[" + sample(Keys.identity) + "]"
-            case ("resourceGrants", _): value = "[" + sample(Keys.resourceGrant) + "]"
-            case ("profile", _): value = sample(Keys.profile)
-            case ("tokens", _): value = sample(Keys.tokens)
-            case ("additionalTokens", _): value = "{\"openid\":" + sample(Keys.scopedToken) + "}"
-            case ("egress", _): value = "{\"issuer\":\"https://idp.example\",\"origins\":[\"https://api.example\"]}"
-            case (_, .string): value = "\"text\""
+            case ("kind", _) where keys == Keys.user: value = "\"person\""
+            case ("kind", _) where keys == Keys.derivedCredential: value = "\"token-exchange\""
+            case ("keySource", _): value = "\"passphrase\""
+            case ("sealed", _): value = "\"c2VhbGVk\""  // base64, as the front reads it
+            case ("providerData", _): value = "[" + sample(Keys.identity, answered: answered) + "]"
+            case ("resourceGrants", _): value = "[" + sample(Keys.resourceGrant, answered: answered) + "]"
+            case ("profile", _): value = sample(Keys.profile, answered: answered)
+            case ("tokens", _), ("session", _): value = sample(Keys.tokens, answered: answered)
+            case ("workload", _): value = sample(Keys.workload, answered: answered)
+            case ("backend", _): value = sample(Keys.backend, answered: answered)
+            case ("kdf", _): value = sample(Keys.scrypt, answered: answered)
+            case ("additionalTokens", _): value = "{\"openid\":" + sample(Keys.scopedToken, answered: answered) + "}"
+            case ("derivedCredentials", _): value = "{\"exchange\":" + sample(Keys.derivedCredential, answered: answered) + "}"
+            case ("egress", _): value = "{\"issuer\":\"https://idp.example\",\"origins\":[\"https://api.example:443\"]}"
+            case (_, .string): value = "\"text-\(key.name)\""
             case (_, .bool): value = "true"
-            case (_, .integer): value = "1"
+            case (_, .integer): value = "1024"
             case (_, .date): value = "\"2026-09-21T14:13:20Z\""
-            case (_, .strings): value = "[\"openid\"]"
-            case (_, .object), (_, .objects), (_, .objectMap): value = "null"
+            case (_, .strings): value = "[\"openid\",\"\(key.name)\"]"
+            case (_, .object), (_, .objects), (_, .objectMap): value = "{\"unknown\":\"" + key.name + "\"}"
             }
             return "\"" + key.name + "\":" + value
         }
@@ -66,7 +78,7 @@ import Testing
         let read = Array(Self.sample(Keys.user).utf8).withUnsafeBufferPointer { bytes in
             KeystoreRecordReader.read(bytes) { CachedUser.read(&$0) }
         }
-        #expect(read?.uid == "text")
+        #expect(read?.uid == "text-uid")
     }
 
     @Test("the table holds docs/keystore.schema.json's keys, with their required ones")
@@ -82,5 +94,10 @@ import Testing
             #expect(properties == Self.names(keys), "\(name)")
             #expect(required == Set(keys.filter(\.required).map(\.name)), "\(name)")
         }
+        // `sealing.kdf`, written inline in the schema.
+        let sealing = try #require(definitions["sealing"] as? [String: Any])
+        let kdf = try #require((sealing["properties"] as? [String: Any])?["kdf"] as? [String: Any])
+        #expect(Set((kdf["properties"] as? [String: Any] ?? [:]).keys) == Self.names(Keys.scrypt))
+        #expect(Set(kdf["required"] as? [String] ?? []) == Set(Keys.scrypt.filter(\.required).map(\.name)))
     }
 }

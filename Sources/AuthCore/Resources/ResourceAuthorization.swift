@@ -10,7 +10,7 @@ public enum ResourceAuthorization {
         accessToken: String, tokenType: String, proofKey: DPoPKey?, method: String, url: URL, now: Date, random: any RandomSource,
         nonce: String? = nil
     ) throws -> [String: String] {
-        let bound = tokenType.lowercased() == "dpop"
+        let bound = CachedTokenAnswer.isDPoP(tokenType)
         if bound, proofKey == nil { throw AuthError.dpopKeyMissing("the token for \(url.host ?? "the resource")") }
         guard bound, let proofKey else {
             // RFC 6750 §2.1: the scheme is `Bearer` whatever case the token endpoint used.

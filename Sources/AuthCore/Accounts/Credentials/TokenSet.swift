@@ -35,7 +35,7 @@ public struct TokenSet: Sendable, Equatable {
     public var egress: SecretBinding?
 
     /// Whether the access token is bound to a DPoP key and useless without a proof.
-    public var isDPoPBound: Bool { tokenType.lowercased() == "dpop" }
+    public var isDPoPBound: Bool { CachedTokenAnswer.isDPoP(tokenType) }
 
     public init(
         accessToken: String?, tokenType: String = "Bearer", expiresAt: Date?, refreshToken: String?, idToken: String?, scopes: [String],
@@ -69,7 +69,8 @@ public struct TokenSet: Sendable, Equatable {
     }
 
     static func isValid(expiresAt: Date?, at now: Date, minimumTTL: TimeInterval) -> Bool {
-        guard let expiresAt else { return true }
-        return expiresAt.timeIntervalSince(now) > minimumTTL
+        // The cached-token core's rule, which the token front answers by too.
+        CachedTokenAnswer.isValid(
+            expiresAt?.timeIntervalSinceReferenceDate, minimumTTL: minimumTTL, now: now.timeIntervalSinceReferenceDate)
     }
 }

@@ -60,40 +60,18 @@ extension KeystoreRecord.DerivedCredential {
 
 extension KeystoreRecordReader {
     /// `derivedCredentials`: key → credential, no key twice (the token hot path's reader).
-    mutating func derivedCredentials() -> [String: KeystoreRecord.DerivedCredential]? {
-        var credentials: [String: KeystoreRecord.DerivedCredential] = [:]
-        let ok = object { reader, key in
-            guard credentials[key] == nil, let credential = KeystoreRecord.DerivedCredential.read(&reader) else { return false }
-            credentials[key] = credential
-            return true
-        }
-        return ok ? credentials : nil
-    }
+    mutating func derivedCredentials() -> [String: KeystoreRecord.DerivedCredential]? { map(KeystoreRecord.DerivedCredential.read) }
 }
 
 extension KeystoreRecord.DerivedCredential {
     static func read(_ reader: inout KeystoreRecordReader) -> KeystoreRecord.DerivedCredential? {
-        var seen = SeenKeys()
-        var kind: String?, expiresAt: Date?, token: String?, tokenType: String?, issuedTokenType: String?, scopes: [String]?
-        var accessKeyId: String?, secretAccessKey: String?, sessionToken: String?, assumedRoleArn: String?
-        let ok = reader.object { reader, key in
-            switch key {
-            case "kind": return seen.first(0) && reader.set(&kind, reader.string())
-            case "expiresAt": return seen.first(1) && reader.set(&expiresAt, reader.date())
-            case "token": return seen.first(2) && reader.set(&token, reader.string())
-            case "tokenType": return seen.first(3) && reader.set(&tokenType, reader.string())
-            case "issuedTokenType": return seen.first(4) && reader.set(&issuedTokenType, reader.string())
-            case "scopes": return seen.first(5) && reader.set(&scopes, reader.strings())
-            case "accessKeyId": return seen.first(6) && reader.set(&accessKeyId, reader.string())
-            case "secretAccessKey": return seen.first(7) && reader.set(&secretAccessKey, reader.string())
-            case "sessionToken": return seen.first(8) && reader.set(&sessionToken, reader.string())
-            case "assumedRoleArn": return seen.first(9) && reader.set(&assumedRoleArn, reader.string())
-            default: return false
-            }
-        }
-        guard ok, let kind, let expiresAt else { return nil }
+        guard let fields = reader.fields(KeystoreRecordKeys.derivedCredential), let kind = fields.string("kind"),
+            let expiresAt = fields.date("expiresAt")
+        else { return nil }
         return KeystoreRecord.DerivedCredential(
-            kind: kind, expiresAt: expiresAt, token: token, tokenType: tokenType, issuedTokenType: issuedTokenType, scopes: scopes,
-            accessKeyId: accessKeyId, secretAccessKey: secretAccessKey, sessionToken: sessionToken, assumedRoleArn: assumedRoleArn)
+            kind: kind, expiresAt: expiresAt, token: fields.string("token"), tokenType: fields.string("tokenType"),
+            issuedTokenType: fields.string("issuedTokenType"), scopes: fields.strings("scopes"), accessKeyId: fields.string("accessKeyId"),
+            secretAccessKey: fields.string("secretAccessKey"), sessionToken: fields.string("sessionToken"),
+            assumedRoleArn: fields.string("assumedRoleArn"))
     }
 }

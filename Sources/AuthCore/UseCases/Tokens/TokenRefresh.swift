@@ -67,7 +67,7 @@ public struct TokenRefresh: Sendable {
         /// `client` (exec's child, git, kubectl) can send only `Authorization: Bearer` and
         /// no proof (RFC 9449 §7).
         public func requireBearer(for client: String) throws -> Output {
-            guard !isIDToken, proofKey != nil || tokenType.lowercased() == "dpop" else { return self }
+            guard !isIDToken, proofKey != nil || CachedTokenAnswer.isDPoP(tokenType) else { return self }
             throw AuthError.invalidArgument(
                 "the \(providerID) access token is bound to a DPoP key (RFC 9449): it is useless without a proof made for each request, and \(client) can send only bearer tokens. Use \(command: .token, .input(.format, "header"), .input(.method, "METHOD"), .input(.url, "URL")) for each request instead, or have the provider issue bearer tokens: \(command: .providersAdd, "\(providerID)", .input(.dpop, "never")) and sign in again"
             )
@@ -272,7 +272,8 @@ public struct TokenRefresh: Sendable {
 
     /// The token set asked for: the given provider, or the one of the last sign-in.
     static func select(_ input: Input, of user: User) throws -> (String, TokenSet) {
-        let providerID = input.providerID?.rawValue ?? user.lastProviderID ?? user.providerData.first?.providerID ?? ""
+        let providerID = CachedTokenAnswer.chosenProvider(
+            asked: input.providerID?.rawValue, last: user.lastProviderID, first: user.providerData.first?.providerID)
         guard let identity = user.identity(for: providerID) else {
             throw AuthError.noSuchProvider(
                 message:
@@ -313,13 +314,13 @@ public struct TokenRefresh: Sendable {
             var output = Output(
                 uid: uid, providerID: providerID, tokenType: scoped.tokenType, token: scoped.accessToken, isIDToken: false,
                 expiresAt: scoped.expiresAt, scopes: scoped.scopes, refreshed: refreshed)
-            if scoped.tokenType.lowercased() == "dpop" { output.proofKey = tokens.proofKey }
+            if CachedTokenAnswer.isDPoP(scoped.tokenType) { output.proofKey = tokens.proofKey }
             return output
         }
         if input.idToken {
             guard let idToken = tokens.idToken else { return nil }
             let expiresAt = IDTokenClaims.unverifiedExpiry(of: idToken)
-            if let expiresAt, expiresAt.timeIntervalSince(now) <= ttl { return nil }
+            guard TokenSet.isValid(expiresAt: expiresAt, at: now, minimumTTL: ttl) else { return nil }
             return Output(
                 uid: uid, providerID: providerID, tokenType: "Bearer", token: idToken, isIDToken: true, expiresAt: expiresAt,
                 scopes: tokens.scopes, refreshed: refreshed)

@@ -237,7 +237,7 @@ struct TokenInvocation: Equatable, WiredCommand {
     func printedFromCache(keystore: any Keystore, now: Date, uid: String?, provider: String?) -> Data? {
         guard resource == nil, let input = try? input(uid: uid, provider: provider),
             let output = try? TokenRefresh.cachedOutput(input, keystore: keystore, now: now), output.proofKey == nil,
-            output.tokenType.lowercased() != "dpop"
+            !CachedTokenAnswer.isDPoP(output.tokenType)
         else { return nil }
         return try? printed(output, proof: nil)
     }
@@ -271,7 +271,7 @@ struct TokenInvocation: Equatable, WiredCommand {
     /// or without them. A DPoP token whose key is missing is refused here, whatever the format
     /// (raw excepted: the token as it is, useless alone).
     func proof(of output: TokenRefresh.Output, _ environment: UseCaseGraph) throws -> String? {
-        let bound = !output.isIDToken && output.tokenType.lowercased() == "dpop"
+        let bound = !output.isIDToken && CachedTokenAnswer.isDPoP(output.tokenType)
         if bound, output.proofKey == nil, format != .raw || settings.json {
             throw AuthError.dpopKeyMissing(
                 "the \(output.providerID) access token", signIn: "Sign in again: \(command: .login, "\(output.providerID)")")
@@ -309,7 +309,7 @@ struct TokenInvocation: Equatable, WiredCommand {
     /// proof of `--method` and `--url` for a DPoP-bound token. Such a token needs one for
     /// `header`, and kubectl (which sends bearer tokens only) cannot use it.
     func printed(_ output: TokenRefresh.Output, proof: String?) throws -> Data {
-        let bound = !output.isIDToken && output.tokenType.lowercased() == "dpop"
+        let bound = !output.isIDToken && CachedTokenAnswer.isDPoP(output.tokenType)
         switch settings.json ? .json : format {
         case .raw:
             return TokenOutputBytes.data(output.token + "\n")
