@@ -89,7 +89,8 @@ let package = Package(
         .testTarget(
             name: "AuthctlCommandsTests",
             dependencies: [
-                "AuthctlCommands", "AuthCore", "AuthCoreTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "AuthctlCommands", "AuthCore", "AuthCoreTestSupport", "CachedTokenCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),

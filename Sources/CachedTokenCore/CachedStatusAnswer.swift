@@ -15,6 +15,12 @@ public enum CachedStatusAnswer {
         public var config: String?
         public var json = false
 
+        public init(keystore: String? = nil, config: String? = nil, json: Bool = false) {
+            self.keystore = keystore
+            self.config = config
+            self.json = json
+        }
+
         /// The whole command line (after the program's name).
         public static func parse(_ arguments: [String]) -> Request? {
             guard arguments.first == "status" else { return nil }
@@ -152,6 +158,7 @@ public enum CachedStatusAnswer {
             out.member("displayName", string: identity.displayName)
             out.member("email", string: identity.email)
             out.member("federatedId", string: identity.federatedId)
+            out.member("grant", string: nil)  // a workload's (the front hands workloads over)
             out.member("issuer", string: identity.issuer)
             guard out.member("needsSignInSince", date: tokens?.needsSignInSince) else { return nil }
             out.member("providerId", string: identity.providerId)
