@@ -41,7 +41,7 @@ extension Output {
                 }
                 if !tokens.scopes.isEmpty { state += "; scopes: \(cell(tokens.scopes.joined(separator: " ")))" }
             }
-            return "  resource \(cell(grant.resource)) (\(grant.providerID)) — \(state)"
+            return "  resource \(cell(grant.resource)) (\(cell(grant.providerID))) — \(state)"
         }
     }
 }

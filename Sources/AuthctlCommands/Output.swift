@@ -186,13 +186,13 @@ struct Output {
     /// A person's view of a user, one identity per line.
     static func describe(_ user: User, now: Date) -> [String] {
         var lines = ["\(name(of: user))\(user.displayName.map { user.email != nil ? " (\(cell($0)))" : "" } ?? "")"]
-        lines.append("  uid:        \(user.uid)")
+        lines.append("  uid:        \(cell(user.uid))")
         if user.kind == .workload {
             let grant = user.providerData.first?.workload?.jwtBearerAssertion != nil ? "JWT-bearer grant" : "client credentials"
             lines.append("  kind:       workload (\(grant); no browser, no refresh token)")
         }
         // A user made by a resource's sign-in has signed in with no provider of its own.
-        lines.append("  last login: \(rfc3339(user.lastSignInAt))\(user.lastProviderID.map { " with \($0)" } ?? "")")
+        lines.append("  last login: \(rfc3339(user.lastSignInAt))\(user.lastProviderID.map { " with \(cell($0))" } ?? "")")
         if let backend = user.backend {
             let session =
                 backend.session.map { session in
@@ -237,7 +237,7 @@ struct Output {
                     + ". Sign in again: authctl login \(identity.providerID)"
             }
             if let workload = identity.workload { state += " (\(cell(workload.summary)))" }
-            lines.append("  \(identity.providerID): \(cell(identity.profile.email ?? identity.federatedID)) — \(state)")
+            lines.append("  \(cell(identity.providerID)): \(cell(identity.profile.email ?? identity.federatedID)) — \(state)")
         }
         lines += describeResourceGrants(user, now: now)
         return lines

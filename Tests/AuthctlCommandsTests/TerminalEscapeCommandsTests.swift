@@ -86,6 +86,9 @@ final class TerminalEscapeCommandsTests {
             #expect(shown.stdout.contains("Ada\\u{A}  oidc.bank"), "\(command): the line feed shown as itself: \(shown.stdout)")
             #expect(!shown.stdout.contains("\t"), "\(command): \(shown.stdout.debugDescription)")
         }
+        let uid = try #require(try await run(["status", "--json"]).json?["user"]?.objectValue?["uid"]?.stringValue)
+        let used = try await run(["users", "use", uid])
+        #expect(used.stdout.contains("ada@example.com\\u{9}x") && !used.stdout.contains("\t"), "\(used.stdout.debugDescription)")
     }
 
     @Test("a device flow's user_code and verification_uri with escapes: the prompt shows them visible-safe")

@@ -70,7 +70,7 @@ struct UsersCommand: ParsableCommand {
             if global.json {
                 wiring.output.json(.object(["user": Output.user(user)]))
             } else {
-                wiring.output.line("Now using \(user.email ?? user.uid).")
+                wiring.output.line("Now using \(Output.cell(user.email ?? user.uid)).")
             }
         }
 

@@ -89,7 +89,7 @@ struct RulesCommand: ParsableCommand {
                     || candidate.providerData.contains { $0.profile.emailVerified && $0.profile.email?.lowercased() == wanted }
             }
             if known { return }
-            let held = users.isEmpty ? "no users" : "only " + users.map { $0.email ?? $0.uid }.joined(separator: ", ")
+            let held = users.isEmpty ? "no users" : "only " + users.map { Output.cell($0.email ?? $0.uid) }.joined(separator: ", ")
             let name = Sanitize.text(user, limit: 80)
             if allowUnknownUser {
                 wiring.output.error(
