@@ -3,7 +3,8 @@
 // CodingKeys and docs/keystore.schema.json), the same value readers and required members as
 // AuthCore's `KeystoreRecord.User.read` (KeystoreRecord+Reading.swift), so that a record the
 // front takes is one the core's reader takes, with the same values. It keeps only what
-// `token` needs, and refuses (nil: the front hands the command to the full program) every
+// `token`, `git-credential` and `status` show (a refresh token's presence, never its value),
+// and refuses (nil: the front hands the command to the full program) every
 // member the table says the front does not answer for: a Firebase `backend`, a `workload`,
 // derived credentials, a DPoP key, and any key it does not know. A sealed value (`sealed`) is
 // kept, for CachedSealing.swift to open; other scopes' tokens are checked, not kept.
