@@ -28,6 +28,8 @@ struct ResourceChainTests {
         var presentations: [[String: String]] = []
         var issuedTokenType = TokenExchangeRequest.TokenType.jwt
         var audience = ResourceChainTests.issuerB
+        /// The grant's `aud` as JSON, when not the one string `audience` (a list).
+        var audienceJSON: String?
         /// AS-B's metadata lists `dpop_signing_alg_values_supported`; it binds a token to a proof.
         var bOffersDPoP = false
         /// The DPoP header of each request to AS-A's and AS-B's token endpoints (nil: none).
@@ -41,7 +43,9 @@ struct ResourceChainTests {
             let typ = grantTyp ?? (issuedTokenType == TokenExchangeRequest.TokenType.idJAG ? "oauth-id-jag+jwt" : "JWT")
             let header = Base64URL.encode(Data(#"{"alg":"ES256","typ":"\#(typ)"}"#.utf8))
             let payload = Base64URL.encode(
-                Data(#"{"iss":"https://idp.example","sub":"ada","aud":"\#(audience)","jti":"g\#(count)","exp":1790000060}"#.utf8))
+                Data(
+                    #"{"iss":"https://idp.example","sub":"ada","aud":\#(audienceJSON ?? "\"\(audience)\""),"jti":"g\#(count)","exp":1790000060}"#
+                        .utf8))
             return "\(header).\(payload).c2ln"
         }
     }
@@ -234,6 +238,38 @@ struct ResourceChainTests {
         #expect(error?.code == .invalidCredential)
         #expect(error?.message.contains(Self.issuerB) == true && error?.message.contains("not presented") == true)
         #expect(parts.servers.presentations.isEmpty)
+        #expect(parts.keystore.state == before)
+    }
+
+    @Test("an ID-JAG's aud is AS-B's issuer alone (the draft's one audience); an identity-chaining JWT may name others too")
+    func idJAGSingleAudience() async throws {
+        let both = #"["\#(Self.issuerB)", "https://as-c.example"]"#
+        let parts = Self.parts()
+        parts.servers.issuedTokenType = TokenExchangeRequest.TokenType.idJAG
+        parts.servers.audienceJSON = both
+        let before = parts.keystore.state
+        let error = await #expect(throws: AuthError.self) { _ = try await parts.chain.run(try Self.input(.idJAG)) }
+        #expect(error?.code == .invalidCredential && error?.message.contains("https://as-c.example") == true, "\(error?.message ?? "")")
+        #expect(parts.servers.presentations.isEmpty)
+        #expect(parts.keystore.state == before)
+        let jwt = Self.parts()
+        jwt.servers.audienceJSON = both
+        _ = try await jwt.chain.run(try Self.input(.jwt))
+        #expect(jwt.servers.presentations.count == 1)
+    }
+
+    @Test("a stored chain of a grant type authctl does not know is not renewed as another: a new sign-in is asked, nothing sent")
+    func unknownStoredGrantType() async throws {
+        let parts = Self.parts()
+        _ = try await parts.chain.run(try Self.input())
+        try await parts.keystore.update { $0.users[0].resourceGrants[0].viaTokenType = "urn:example:future-grant" }
+        parts.clock.advance(by: 301)
+        let before = parts.keystore.state
+        let error = await #expect(throws: AuthError.self) {
+            _ = try await parts.resourceTokens.token(for: try #require(URL(string: Self.resource)))
+        }
+        #expect(error?.code == .invalidCredential && error?.message.contains("via oidc.corp") == true, "\(error?.message ?? "")")
+        #expect(parts.servers.exchanges.count == 1 && parts.servers.presentations.count == 1)
         #expect(parts.keystore.state == before)
     }
 

@@ -196,7 +196,13 @@ public struct ResourceChain: Sendable {
             throw AuthError.dpopKeyMissing(
                 "the token for \(grant.resource)", signIn: "Sign in again: \(command: .login, "\(grant.resource)", .input(.via, via))")
         }
-        let kind = GrantType(identifier: grant.viaTokenType) ?? .idJAG
+        // A stored type this build does not know (a newer build's, a hand edit) is not renewed as
+        // another kind: the person chains again, choosing.
+        guard let kind = GrantType(identifier: grant.viaTokenType) else {
+            throw AuthError.invalidCredential(
+                "the grant for \(grant.resource) was chained as \(Sanitize.text(grant.viaTokenType ?? "an unnamed grant type", limit: 100)), which this authctl does not know, so it is not renewed as another kind. Sign in again: \(command: .login, "\(grant.resource)", .input(.via, via))"
+            )
+        }
         let link = Link(via: try ProviderID(parsing: via), grantType: kind, resource: grant.resource, scopes: current.scopes)
         var renewed = try await chained(
             link, uid: uid, chosenBy: nil, provider: provider, discovery: discovery, proof: proof,
@@ -277,8 +283,10 @@ public struct ResourceChain: Sendable {
                 "the grant that \(link.via) issued as an ID-JAG has \(typ), not oauth-id-jag+jwt: it is not an Identity Assertion JWT Authorization Grant, so it was not presented to \(Sanitize.text(audience, limit: 100)) and nothing was stored. Ask the operator of \(link.via) to issue ID-JAGs as the draft types them, or ask for an identity-chaining grant (\(input: .requestedTokenType) jwt)",
                 details: ["typ": .string(Sanitize.text(Self.joseType(of: output.token) ?? "", limit: 200))])
         }
+        // An ID-JAG names AS-B alone (the draft's `aud`: the issuer of the authorization server
+        // it is for); an identity-chaining JWT must name it among any others.
         let audiences = ResourceAudience.audiences(of: output.token)
-        guard let audiences, audiences.contains(audience) else {
+        guard let audiences, link.grantType == .idJAG ? audiences == [audience] : audiences.contains(audience) else {
             let named =
                 audiences.map {
                     $0.isEmpty
