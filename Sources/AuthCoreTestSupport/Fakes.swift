@@ -184,6 +184,11 @@ public final class RecordingTerminal: AuthEventSink, ConsentPrompt, @unchecked S
         )
     }
 
+    /// The question as the command layer asks it (`TerminalConsentPrompt.question(moving:)`), in short.
+    public func agreesToMove(_ move: ServerMove) -> Bool {
+        confirm("Move \(move.resource) from \(move.from) to \(move.to)?")
+    }
+
     public func confirm(_ question: String) -> Bool {
         lock.withLock {
             recorded.append("? " + question)

@@ -16,6 +16,15 @@ struct TerminalConsentPrompt: ConsentPrompt {
         terminal.confirm(Self.question(lending: lending))
     }
 
+    func agreesToMove(_ move: ServerMove) -> Bool {
+        terminal.confirm(Self.question(moving: move))
+    }
+
+    /// docs/resources.md: the resource, the grant's server and the new one, each made visible-safe.
+    static func question(moving move: ServerMove) -> String {
+        "The resource \(Sanitize.text(move.resource, limit: 200)) now names the authorization server \(Sanitize.text(move.to, limit: 200)) instead of \(Sanitize.text(move.from, limit: 200)), which issued your token for it. Sign in at \(Sanitize.text(move.to, limit: 200)) for it? Your grant from the old server is kept until the new sign-in succeeds."
+    }
+
     /// docs/resources.md: the provider, its server, the resource and the scopes, each made visible-safe.
     static func question(lending: BorrowedProvider) -> String {
         let scopes =

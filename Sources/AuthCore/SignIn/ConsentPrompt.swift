@@ -12,6 +12,25 @@ public protocol ConsentPrompt: Sendable {
     /// for another purpose, asking it for these scopes: true only for a yes. Only called when
     /// `canAsk`.
     func agreesToLend(_ lending: BorrowedProvider) -> Bool
+    /// Whether the person agrees that a resource's grant moves to another authorization server
+    /// (the one its metadata names now): true only for a yes. Only called when `canAsk`.
+    func agreesToMove(_ move: ServerMove) -> Bool
+}
+
+/// A resource whose grant was issued by `from`, and whose metadata names `to` now
+/// (docs/resources.md, "When the authorization server changes").
+public struct ServerMove: Sendable, Equatable {
+    public var resource: String
+    /// The grant's issuer.
+    public var from: String
+    /// The server the resource names now.
+    public var to: String
+
+    public init(resource: String, from: String, to: String) {
+        self.resource = resource
+        self.from = from
+        self.to = to
+    }
 }
 
 /// A configured provider lent to a protected resource on another origin than its issuer's

@@ -24,11 +24,16 @@ public struct ResourceSignIn: Sendable {
         /// True when the person named `provider` (`--provider`): their consent to lend it. A
         /// step-up names the grant's provider without it, and a borrowed one is asked about again.
         public var consented: Bool
+        /// The issuer of the grant this sign-in replaces (`request` after a failed renewal):
+        /// a resource that names another server now moves there only with the person's
+        /// consent. nil: `login URL` run by the person, which is their consent.
+        public var movingFrom: String?
 
         public init(
             resource: String, issuer: String? = nil, clientMetadataURL: String? = nil, options: FlowOptions, provider: ProviderID? = nil,
-            consented: Bool = false
+            consented: Bool = false, movingFrom: String? = nil
         ) {
+            self.movingFrom = movingFrom
             self.resource = resource
             self.issuer = issuer
             self.clientMetadataURL = clientMetadataURL
@@ -86,6 +91,11 @@ public struct ResourceSignIn: Sendable {
         let found = try await discovery.discover(asked, issuer: input.issuer)
         // The metadata's resource: the URL asked, or a resource on its origin that covers it.
         let resource = found.metadata.resource
+        // Another server than the grant's: moved to only with the person's consent (SEP-2352).
+        if let from = input.movingFrom, from != found.server.document.issuer {
+            let move = ServerMove(resource: resource.description, from: from, to: found.server.document.issuer)
+            guard prompt.canAsk, prompt.agreesToMove(move) else { throw Self.moveConsentRequired(move, answeredNo: prompt.canAsk) }
+        }
         var options = input.options
         options.resource = resource.url
         let scopesGiven = !options.scopes.isEmpty
@@ -160,6 +170,20 @@ public struct ResourceSignIn: Sendable {
                 "providerId": .string(lending.providerID), "issuer": .string(lending.issuer), "resource": .string(lending.resource),
                 "scopes": .array(lending.scopes.map(JSONValue.string)),
             ])
+    }
+
+    /// `consent-required` for a move to another authorization server: the command that agrees
+    /// is `login URL`, run by the person. The old grant is untouched.
+    static func moveConsentRequired(_ move: ServerMove, answeredNo: Bool) -> AuthError {
+        let from = Sanitize.text(move.from, limit: 100)
+        let to = Sanitize.text(move.to, limit: 100)
+        let why: Message =
+            answeredNo
+            ? "you did not agree to sign in to the resource \(move.resource) at \(to), the authorization server it names now instead of \(from)"
+            : "the resource \(move.resource) now names the authorization server \(to) instead of \(from), which issued your token for it; authctl moves a resource to another server only with your consent, and nobody is at the terminal to give it"
+        return AuthError.consentRequired(
+            "\(why). Nothing was signed in; your grant from \(from) is kept. If you trust the new server: \(command: .login, "\(move.resource)")",
+            details: ["resource": .string(move.resource), "issuer": .string(move.to), "previousIssuer": .string(move.from)])
     }
 
     /// The grant stored: under the user the account rules chose (an ID token), or the current

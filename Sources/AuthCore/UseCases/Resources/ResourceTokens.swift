@@ -172,7 +172,10 @@ public struct ResourceTokens: Sendable {
     /// What an error of a renewal says of its grant (`--json`'s details): the resource, and the
     /// scopes the grant held, which a new sign-in asks for again (`request`: a step-up's too).
     static func renewalDetails(_ grant: ResourceGrant) -> [String: JSONValue] {
-        ["resource": .string(grant.resource), "scopes": .array((grant.tokens?.scopes ?? []).map(JSONValue.string))]
+        [
+            "resource": .string(grant.resource), "scopes": .array((grant.tokens?.scopes ?? []).map(JSONValue.string)),
+            "issuer": .string(grant.issuer),
+        ]
     }
 
     /// One refresh-token grant with `resource` (RFC 8707 §2.2).

@@ -145,7 +145,12 @@ extension RequestInvocation {
             // For the scopes the grant held (a step-up's too), not the resource's defaults.
             var options = FlowOptions(scopes: scopes, timeout: TimeInterval(timeout))
             options.allowAnyLocalUser = wiring.environment["AUTHCTL_ALLOW_ANY_LOCAL_USER"] == "1"
-            Login.noticeRegistration(try await useCases.resourceSignIn.run(.init(resource: resource, options: options)), wiring: wiring)
+            // A resource that names another server now moves there only with the person's consent.
+            var previousIssuer: String? = nil
+            if case .string(let issuer)? = error.details["issuer"] { previousIssuer = issuer }
+            Login.noticeRegistration(
+                try await useCases.resourceSignIn.run(.init(resource: resource, options: options, movingFrom: previousIssuer)),
+                wiring: wiring)
             outcome = try await send()
         }
         // A person signs in again for what the resource asks; a script gets the command. At
