@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# End to end: the MCP conformance suite's client auth scenarios that fit a CLI client
+# (modelcontextprotocol/conformance, src/scenarios/client/auth/*.ts), ported to a stdlib-only
+# harness (conformance_server.py) that plays each scenario's authorization server and MCP
+# resource on 127.0.0.1. Each check names "scenario/check-id" from the .ts file.
+#
+#   run-conformance-e2e.sh AUTHCTL     prints "N passed, M failed"
+set -euo pipefail
+
+authctl="$(realpath "${1:?usage: run-conformance-e2e.sh PATH-TO-AUTHCTL}")"
+here="$(cd "$(dirname "$0")" && pwd)"
+source "$here/../lib.sh"
+private_home
+browser="python3 $here/../scripted_browser.py"
+pids=()
+trap 'status=$?; for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; (exit "$status"); cleanup' EXIT
+
+# start SCENARIO: the scenario's servers; sets rs (the MCP URL), as, events.
+start() {
+    events="$work/$1.events"; : >"$events"
+    python3 "$here/conformance_server.py" "$1" "$events" "$work/$1.ports" >"$work/$1.log" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 1 100); do [ -s "$work/$1.ports" ] && break; sleep 0.1; done
+    read -r origin as <"$work/$1.ports"
+    rs="$origin/mcp"
+}
+# seen ID [PYTHON-CONDITION on e]: an event ID was recorded (and one met the condition).
+seen() { python3 - "$events" "$1" "${2:-True}" <<'PY'
+import json, sys
+events = [json.loads(line) for line in open(sys.argv[1])]
+sys.exit(0 if any(e["id"] == sys.argv[2] and eval(sys.argv[3], {"e": e}) for e in events) else 1)
+PY
+}
+order() { python3 -c "
+import json, sys
+ids = [json.loads(l)['id'] for l in open('$events')]
+sys.exit(0 if '$1' in ids and '$2' in ids and ids.index('$1') < ids.index('$2') else 1)"; }
+login() { "$authctl" login "$rs" --browser-command "$browser" --timeout 30 >"$work/$1.out" 2>"$work/$1.err"; }
+initialize='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"authctl-conformance","version":"1"}}}'
+rpc() { "$authctl" request -X POST "$rs" -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' --data "$initialize"; }
+
+# --- auth/basic-dcr: discovery by the challenge's resource_metadata, RFC 7591 registration,
+#     authorization code with PKCE S256 and the resource indicator, then the MCP request.
+start basic-dcr
+check "auth/basic-dcr login exits 0" login basic-dcr
+check "auth/basic-dcr prm-pathbased-requested (the challenge's resource_metadata)" seen prm-pathbased-requested
+check "auth/basic-dcr authorization-server-metadata" seen authorization-server-metadata
+check "auth/basic-dcr client-registration (a loopback redirect URI)" seen client-registration "all(u.startswith('http://127.0.0.1') for u in e['redirect_uris'])"
+check "auth/basic-dcr authorization-request with PKCE S256" seen authorization-request "e['code_challenge_method'] == 'S256' and e['has_code_challenge']"
+check "auth/basic-dcr authorization-request names the resource (RFC 8707)" seen authorization-request "e['resource'] == '$rs'"
+check "auth/basic-dcr token-request: the code with its verifier and the resource" seen token-request "e['pkce_verified'] and e['resource'] == '$rs'"
+check "auth/basic-dcr valid-bearer-token: request initialize with the token" sh -c "$(declare -f rpc); authctl='$authctl' rs='$rs' initialize='$initialize' rpc | grep -q conformance-basic-dcr"
+check "auth/basic-dcr the server saw the bearer token on initialize" seen valid-bearer-token "e['method'] == 'initialize'"
+
+# --- auth/prm-pathbased: no resource_metadata in the challenge; the path-inserted well-known
+#     URL (404 here) first, then the root one (RFC 9728 §3, MCP discovery order).
+start prm-pathbased
+check "auth/prm-pathbased login exits 0" login prm-pathbased
+check "auth/prm-pathbased prm-pathbased-requested" seen prm-pathbased-requested
+check "auth/prm-pathbased prm-root-requested after the path-inserted one (fallback)" order prm-pathbased-requested prm-root-requested
+check "auth/prm-pathbased token-request" seen token-request "e['pkce_verified']"
+
+# --- auth/pkce-no-s256-support: code_challenge_methods_supported is empty: the client MUST
+#     refuse before any authorization request.
+start pkce-no-support
+set +e; login pkce-no-support; status=$?; set -e
+check "auth/pkce-no-s256-support login refused (exit $status, not 0)" test "$status" -ne 0
+check "auth/pkce-no-s256-support pkce-s256-required: no authorization request" sh -c "$(declare -f seen); events='$events'; ! seen authorization-request"
+check "auth/pkce-no-s256-support the error names PKCE/S256" grep -qiE 'pkce|s256' "$work/pkce-no-support.err"
+
+# --- auth/resource-mismatch: the metadata's resource is another origin: refuse (RFC 9728 §3.3).
+start resource-mismatch
+set +e; login resource-mismatch; status=$?; set -e
+check "auth/resource-mismatch login refused (exit $status, not 0)" test "$status" -ne 0
+check "auth/resource-mismatch resource-mismatch-rejected: no authorization request" sh -c "$(declare -f seen); events='$events'; ! seen authorization-request"
+check "auth/resource-mismatch no client registration either" sh -c "$(declare -f seen); events='$events'; ! seen client-registration"
+
+# --- The scope selection strategy (scope-handling.ts): the challenge's scope, else the PRM's
+#     scopes_supported, else no scope parameter.
+start scope-from-www-authenticate
+check "auth/scope-from-www-authenticate login exits 0" login scope-from-www-authenticate
+check "auth/scope-from-www-authenticate scope-from-www-authenticate (mcp:basic asked)" seen authorization-request "'mcp:basic' in (e['scope'] or '').split()"
+start scope-from-scopes-supported
+check "auth/scope-from-scopes-supported login exits 0" login scope-from-scopes-supported
+check "auth/scope-from-scopes-supported scope-from-scopes-supported (all three asked)" seen authorization-request "{'mcp:basic', 'mcp:read', 'mcp:write'} <= set((e['scope'] or '').split())"
+start scope-omitted-when-undefined
+check "auth/scope-omitted-when-undefined login exits 0" login scope-omitted-when-undefined
+check "auth/scope-omitted-when-undefined scope-omitted-when-undefined (no scope parameter)" seen authorization-request "not (e['scope'] or '').strip()"
+
+summary
