@@ -8,7 +8,9 @@ server and MCP resource, each on its own ephemeral port bound to 127.0.0.1.
 It writes "RESOURCE-ORIGIN AS-ORIGIN" to PORTS-FILE once both listen, and one JSON line per
 request to EVENTS-FILE (path, method, the parameters that the checks read; never a token).
 Scenarios: basic-dcr, prm-pathbased, pkce-no-support, resource-mismatch,
-scope-from-www-authenticate, scope-from-scopes-supported, scope-omitted-when-undefined.
+scope-from-www-authenticate, scope-from-scopes-supported, scope-omitted-when-undefined,
+offline-access-scope, offline-access-not-supported, iss-supported, iss-not-advertised,
+iss-supported-missing, iss-wrong-issuer, iss-unexpected.
 """
 import base64
 import hashlib
@@ -28,7 +30,17 @@ origins = {}
 SCOPES_SUPPORTED = {
     "scope-from-www-authenticate": ["mcp:basic", "mcp:admin"],
     "scope-from-scopes-supported": ["mcp:basic", "mcp:read", "mcp:write"],
+    "offline-access-scope": ["mcp:basic"],
+    "offline-access-not-supported": ["mcp:basic", "mcp:read"],
 }.get(SCENARIO)
+# offline-access.ts: the authorization server's scopes_supported.
+AS_SCOPES = {
+    "offline-access-scope": ["mcp:basic", "offline_access"],
+    "offline-access-not-supported": ["mcp:basic", "mcp:read"],
+}.get(SCENARIO)
+# issuer-parameter.ts (RFC 9207): advertised or not, and the iss put in the redirect.
+ISS_ADVERTISED = SCENARIO in ("iss-supported", "iss-supported-missing", "iss-wrong-issuer")
+ISS_IN_REDIRECT = {"iss-supported": "correct", "iss-wrong-issuer": "wrong", "iss-unexpected": "wrong"}.get(SCENARIO)
 CHALLENGE_SCOPE = "mcp:basic" if SCENARIO == "scope-from-www-authenticate" else None
 
 
@@ -64,7 +76,7 @@ class AuthServer(Base):
         if url.path == "/.well-known/oauth-authorization-server":
             record(side="as", id="authorization-server-metadata", path=url.path)
             methods = [] if SCENARIO == "pkce-no-support" else ["S256"]
-            self.send_json(200, {
+            metadata = {
                 "issuer": as_origin,
                 "authorization_endpoint": f"{as_origin}/authorize",
                 "token_endpoint": f"{as_origin}/token",
@@ -73,7 +85,12 @@ class AuthServer(Base):
                 "grant_types_supported": ["authorization_code", "refresh_token"],
                 "code_challenge_methods_supported": methods,
                 "token_endpoint_auth_methods_supported": ["none"],
-            })
+            }
+            if AS_SCOPES:
+                metadata["scopes_supported"] = AS_SCOPES
+            if ISS_ADVERTISED:
+                metadata["authorization_response_iss_parameter_supported"] = True
+            self.send_json(200, metadata)
         elif url.path == "/authorize":
             record(side="as", id="authorization-request", path=url.path,
                    code_challenge_method=query.get("code_challenge_method"),
@@ -83,6 +100,8 @@ class AuthServer(Base):
             codes[code] = query
             target = query["redirect_uri"]
             params = {"code": code, "state": query.get("state", "")}
+            if ISS_IN_REDIRECT:
+                params["iss"] = as_origin if ISS_IN_REDIRECT == "correct" else "https://evil.example.com"
             separator = "&" if "?" in target else "?"
             self.send_response(302)
             self.send_header("Location", target + separator + urllib.parse.urlencode(params))
@@ -99,7 +118,8 @@ class AuthServer(Base):
             request = json.loads(raw or "{}")
             record(side="as", id="client-registration", path=url.path,
                    redirect_uris=request.get("redirect_uris"),
-                   token_endpoint_auth_method=request.get("token_endpoint_auth_method"))
+                   token_endpoint_auth_method=request.get("token_endpoint_auth_method"),
+                   grant_types=request.get("grant_types"))
             self.send_json(201, {"client_id": "test-client-" + secrets.token_hex(4),
                                  "redirect_uris": request.get("redirect_uris", []),
                                  "token_endpoint_auth_method": "none",

@@ -87,4 +87,38 @@ start scope-omitted-when-undefined
 check "auth/scope-omitted-when-undefined login exits 0" login scope-omitted-when-undefined
 check "auth/scope-omitted-when-undefined scope-omitted-when-undefined (no scope parameter)" seen authorization-request "not (e['scope'] or '').strip()"
 
+# --- offline-access.ts (SEP-2207): offline_access only when the authorization server lists it.
+start offline-access-scope
+check "auth/offline-access-scope login exits 0" login offline-access-scope
+check "auth/offline-access-scope sep-2207-client-metadata-grant-types (refresh_token registered)" seen client-registration "'refresh_token' in (e['grant_types'] or [])"
+# sep-2207-offline-access-requested is a MAY (the suite's INFO): reported, not counted.
+if seen authorization-request "'offline_access' in (e['scope'] or '').split()"; then
+    echo "info - auth/offline-access-scope sep-2207-offline-access-requested: offline_access asked"
+else
+    echo "info - auth/offline-access-scope sep-2207-offline-access-requested: not asked (a MAY)"
+fi
+start offline-access-not-supported
+check "auth/offline-access-not-supported login exits 0" login offline-access-not-supported
+check "auth/offline-access-not-supported sep-2207-offline-access-not-requested" seen authorization-request "'offline_access' not in (e['scope'] or '').split()"
+
+# --- issuer-parameter.ts (RFC 9207, SEP-2468): the redirect's iss compared with the issuer.
+for scenario in iss-supported iss-not-advertised; do
+    start "$scenario"
+    id=$([ "$scenario" = iss-supported ] && echo sep-2468-client-compare-iss-supported || echo sep-2468-client-proceed-no-iss)
+    check "auth/$scenario login exits 0" login "$scenario"
+    check "auth/$scenario $id (token request made)" seen token-request "e['code_known']"
+done
+for scenario in iss-supported-missing iss-wrong-issuer iss-unexpected; do
+    start "$scenario"
+    case "$scenario" in
+        iss-supported-missing) id=sep-2468-client-reject-missing-iss ;;
+        iss-wrong-issuer) id=sep-2468-client-compare-iss-supported ;;
+        *) id=sep-2468-client-compare-iss-unadvertised ;;
+    esac
+    set +e; login "$scenario"; status=$?; set -e
+    check "auth/$scenario login refused (exit $status, not 0)" test "$status" -ne 0
+    check "auth/$scenario $id: authorization reached, no token request" \
+        sh -c "$(declare -f seen); events='$events'; seen authorization-request && ! seen token-request"
+done
+
 summary
