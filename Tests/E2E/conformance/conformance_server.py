@@ -10,7 +10,8 @@ request to EVENTS-FILE (path, method, the parameters that the checks read; never
 Scenarios: basic-dcr, prm-pathbased, pkce-no-support, resource-mismatch,
 scope-from-www-authenticate, scope-from-scopes-supported, scope-omitted-when-undefined,
 offline-access-scope, offline-access-not-supported, iss-supported, iss-not-advertised,
-iss-supported-missing, iss-wrong-issuer, iss-unexpected.
+iss-supported-missing, iss-wrong-issuer, iss-unexpected, token-endpoint-auth-basic,
+token-endpoint-auth-post, token-endpoint-auth-none.
 """
 import base64
 import hashlib
@@ -38,6 +39,12 @@ AS_SCOPES = {
     "offline-access-scope": ["mcp:basic", "offline_access"],
     "offline-access-not-supported": ["mcp:basic", "mcp:read"],
 }.get(SCENARIO)
+# token-endpoint-auth.ts: the one method the server supports, and its registration returns.
+AUTH_METHOD = {
+    "token-endpoint-auth-basic": "client_secret_basic",
+    "token-endpoint-auth-post": "client_secret_post",
+}.get(SCENARIO, "none")
+clients = {}
 # issuer-parameter.ts (RFC 9207): advertised or not, and the iss put in the redirect.
 ISS_ADVERTISED = SCENARIO in ("iss-supported", "iss-supported-missing", "iss-wrong-issuer")
 ISS_IN_REDIRECT = {"iss-supported": "correct", "iss-wrong-issuer": "wrong", "iss-unexpected": "wrong"}.get(SCENARIO)
@@ -84,7 +91,7 @@ class AuthServer(Base):
                 "response_types_supported": ["code"],
                 "grant_types_supported": ["authorization_code", "refresh_token"],
                 "code_challenge_methods_supported": methods,
-                "token_endpoint_auth_methods_supported": ["none"],
+                "token_endpoint_auth_methods_supported": [AUTH_METHOD],
             }
             if AS_SCOPES:
                 metadata["scopes_supported"] = AS_SCOPES
@@ -120,9 +127,12 @@ class AuthServer(Base):
                    redirect_uris=request.get("redirect_uris"),
                    token_endpoint_auth_method=request.get("token_endpoint_auth_method"),
                    grant_types=request.get("grant_types"))
-            self.send_json(201, {"client_id": "test-client-" + secrets.token_hex(4),
+            client_id = "test-client-" + secrets.token_hex(4)
+            answer = {"client_id": client_id, "token_endpoint_auth_method": AUTH_METHOD}
+            if AUTH_METHOD != "none":
+                answer["client_secret"] = clients[client_id] = secrets.token_urlsafe(32)
+            self.send_json(201, {**answer,
                                  "redirect_uris": request.get("redirect_uris", []),
-                                 "token_endpoint_auth_method": "none",
                                  "grant_types": ["authorization_code", "refresh_token"],
                                  "response_types": ["code"]})
         elif url.path == "/token":
@@ -132,7 +142,21 @@ class AuthServer(Base):
             if asked is not None and form.get("code_verifier"):
                 digest = hashlib.sha256(form["code_verifier"].encode()).digest()
                 verifier_ok = base64.urlsafe_b64encode(digest).rstrip(b"=").decode() == asked.get("code_challenge")
+            authorization = self.headers.get("Authorization", "")
+            if authorization.startswith("Basic "):
+                method = "client_secret_basic"
+                try:
+                    user, _, password = base64.b64decode(authorization[6:]).decode().partition(":")
+                    user, password = urllib.parse.unquote_plus(user), urllib.parse.unquote_plus(password)
+                except ValueError:
+                    user, password = "", ""
+            elif form.get("client_secret"):
+                method, user, password = "client_secret_post", form.get("client_id", ""), form["client_secret"]
+            else:
+                method, user, password = "none", form.get("client_id", ""), None
+            credentials_ok = clients.get(user) == password if method != "none" else user.startswith("test-client-")
             record(side="as", id="token-request", path=url.path, grant_type=form.get("grant_type"),
+                   auth_method=method, credentials_ok=credentials_ok,
                    code_known=asked is not None, pkce_verified=verifier_ok, resource=form.get("resource"))
             if asked is None or not verifier_ok:
                 self.send_json(400, {"error": "invalid_grant"})

@@ -121,4 +121,13 @@ for scenario in iss-supported-missing iss-wrong-issuer iss-unexpected; do
         sh -c "$(declare -f seen); events='$events'; seen authorization-request && ! seen token-request"
 done
 
+# --- token-endpoint-auth.ts: the method the registration returned, with its secret.
+for method in basic post none; do
+    start "token-endpoint-auth-$method"
+    expected=$(case $method in basic) echo client_secret_basic ;; post) echo client_secret_post ;; *) echo none ;; esac)
+    check "auth/token-endpoint-auth-$method login exits 0" login "token-endpoint-auth-$method"
+    check "auth/token-endpoint-auth-$method token-endpoint-auth-method ($expected, the registered credentials)" \
+        seen token-request "e['auth_method'] == '$expected' and e['credentials_ok']"
+done
+
 summary
