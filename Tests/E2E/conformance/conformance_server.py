@@ -11,7 +11,7 @@ Scenarios: basic-dcr, prm-pathbased, pkce-no-support, resource-mismatch,
 scope-from-www-authenticate, scope-from-scopes-supported, scope-omitted-when-undefined,
 offline-access-scope, offline-access-not-supported, iss-supported, iss-not-advertised,
 iss-supported-missing, iss-wrong-issuer, iss-unexpected, token-endpoint-auth-basic,
-token-endpoint-auth-post, token-endpoint-auth-none.
+token-endpoint-auth-post, token-endpoint-auth-none, token-refresh-rotation.
 """
 import base64
 import hashlib
@@ -26,6 +26,7 @@ import urllib.parse
 SCENARIO, EVENTS, PORTS = sys.argv[1], sys.argv[2], sys.argv[3]
 lock = threading.Lock()
 codes, tokens = {}, set()
+refresh_tokens, refreshed = set(), set()  # token-refresh.ts: rotated at each use
 origins = {}
 # The scope-handling scenarios: the PRM's scopes_supported, the 401 challenge's scope.
 SCOPES_SUPPORTED = {
@@ -137,6 +138,9 @@ class AuthServer(Base):
                                  "response_types": ["code"]})
         elif url.path == "/token":
             form = dict(urllib.parse.parse_qsl(raw))
+            if form.get("grant_type") == "refresh_token":
+                self.refresh(form)
+                return
             asked = codes.pop(form.get("code", ""), None)
             verifier_ok = False
             if asked is not None and form.get("code_verifier"):
@@ -166,9 +170,28 @@ class AuthServer(Base):
             answer = {"access_token": token, "token_type": "Bearer", "expires_in": 3600}
             if asked.get("scope"):
                 answer["scope"] = asked["scope"]
+            if SCENARIO == "token-refresh-rotation":
+                answer["refresh_token"] = secrets.token_urlsafe(24)
+                refresh_tokens.add(answer["refresh_token"])
             self.send_json(200, answer)
         else:
             self.send_json(404, {"error": "not_found"})
+
+
+    def refresh(self, form):
+        known = form.get("refresh_token", "") in refresh_tokens
+        record(side="as", id="refresh-token-grant-used" if known else "refresh-token-invalid",
+               path="/token", resource=form.get("resource"))
+        if not known:
+            self.send_json(400, {"error": "invalid_grant"})
+            return
+        refresh_tokens.discard(form["refresh_token"])
+        token, rotated = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
+        tokens.add(token)
+        refreshed.add(token)
+        refresh_tokens.add(rotated)
+        self.send_json(200, {"access_token": token, "token_type": "Bearer", "expires_in": 3600,
+                             "refresh_token": rotated})
 
 
 class Resource(Base):
@@ -222,7 +245,8 @@ class Resource(Base):
             message = json.loads(raw)
         except ValueError:
             message = {}
-        record(side="rs", id="valid-bearer-token", path=path, method=message.get("method"))
+        record(side="rs", id="valid-bearer-token", path=path, method=message.get("method"),
+               refreshed=token in refreshed)
         self.send_json(200, {"jsonrpc": "2.0", "id": message.get("id"),
                              "result": {"serverInfo": {"name": "conformance-" + SCENARIO, "version": "1"},
                                         "protocolVersion": "2025-06-18", "capabilities": {}}})

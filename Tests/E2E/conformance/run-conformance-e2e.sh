@@ -130,4 +130,16 @@ for method in basic post none; do
         seen token-request "e['auth_method'] == '$expected' and e['credentials_ok']"
 done
 
+# --- token-refresh.ts (OAuth 2.1 §6, §4.3.1): the refresh_token grant, the refreshed token
+#     used, the rotated refresh token stored (the old one reused is refused by the server).
+#     The token's end is not waited for: --min-ttl beyond its life makes authctl refresh now.
+start token-refresh-rotation
+check "auth/token-refresh-rotation login exits 0" login token-refresh-rotation
+check "auth/token-refresh-rotation first refresh (token --resource --min-ttl)" sh -c "'$authctl' token --resource '$rs' --min-ttl 7200 >/dev/null 2>'$work/refresh1.err'"
+check "auth/token-refresh-rotation second refresh, with the rotated refresh token" sh -c "'$authctl' token --resource '$rs' --min-ttl 7200 >/dev/null 2>'$work/refresh2.err'"
+check "auth/token-refresh-rotation refresh-token-grant-used, with the resource" seen refresh-token-grant-used "e['resource'] == '$rs'"
+check "auth/token-refresh-rotation refresh-rotation-result (no old refresh token reused)" sh -c "$(declare -f seen); events='$events'; ! seen refresh-token-invalid"
+check "auth/token-refresh-rotation refreshed-token-used-successfully (request sends it)" sh -c "$(declare -f rpc); authctl='$authctl' rs='$rs' initialize='$initialize' rpc | grep -q conformance-token-refresh"
+check "auth/token-refresh-rotation the server saw the refreshed token" seen valid-bearer-token "e['refreshed']"
+
 summary
