@@ -11,7 +11,7 @@ Scenarios: basic-dcr, prm-pathbased, pkce-no-support, resource-mismatch,
 scope-from-www-authenticate, scope-from-scopes-supported, scope-omitted-when-undefined,
 offline-access-scope, offline-access-not-supported, iss-supported, iss-not-advertised,
 iss-supported-missing, iss-wrong-issuer, iss-unexpected, token-endpoint-auth-basic,
-token-endpoint-auth-post, token-endpoint-auth-none, token-refresh-rotation.
+token-endpoint-auth-post, token-endpoint-auth-none, token-refresh-rotation, scope-step-up.
 """
 import base64
 import hashlib
@@ -26,6 +26,7 @@ import urllib.parse
 SCENARIO, EVENTS, PORTS = sys.argv[1], sys.argv[2], sys.argv[3]
 lock = threading.Lock()
 codes, tokens = {}, set()
+granted = {}  # access token -> its scopes (scope-step-up)
 refresh_tokens, refreshed = set(), set()  # token-refresh.ts: rotated at each use
 origins = {}
 # The scope-handling scenarios: the PRM's scopes_supported, the 401 challenge's scope.
@@ -34,6 +35,7 @@ SCOPES_SUPPORTED = {
     "scope-from-scopes-supported": ["mcp:basic", "mcp:read", "mcp:write"],
     "offline-access-scope": ["mcp:basic"],
     "offline-access-not-supported": ["mcp:basic", "mcp:read"],
+    "scope-step-up": ["mcp:unrelated"],  # disjoint, as in the .ts: a union must come from the grant
 }.get(SCENARIO)
 # offline-access.ts: the authorization server's scopes_supported.
 AS_SCOPES = {
@@ -49,7 +51,7 @@ clients = {}
 # issuer-parameter.ts (RFC 9207): advertised or not, and the iss put in the redirect.
 ISS_ADVERTISED = SCENARIO in ("iss-supported", "iss-supported-missing", "iss-wrong-issuer")
 ISS_IN_REDIRECT = {"iss-supported": "correct", "iss-wrong-issuer": "wrong", "iss-unexpected": "wrong"}.get(SCENARIO)
-CHALLENGE_SCOPE = "mcp:basic" if SCENARIO == "scope-from-www-authenticate" else None
+CHALLENGE_SCOPE = "mcp:basic" if SCENARIO in ("scope-from-www-authenticate", "scope-step-up") else None
 
 
 def record(**event):
@@ -167,6 +169,7 @@ class AuthServer(Base):
                 return
             token = secrets.token_urlsafe(24)
             tokens.add(token)
+            granted[token] = (asked.get("scope") or "").split()
             answer = {"access_token": token, "token_type": "Bearer", "expires_in": 3600}
             if asked.get("scope"):
                 answer["scope"] = asked["scope"]
@@ -245,6 +248,12 @@ class Resource(Base):
             message = json.loads(raw)
         except ValueError:
             message = {}
+        if SCENARIO == "scope-step-up" and message.get("method") == "tools/call" and "mcp:write" not in granted.get(token, []):
+            record(side="rs", id="insufficient-scope", path=path, method="tools/call")
+            challenge = ('Bearer error="insufficient_scope", scope="mcp:write", '
+                         f'resource_metadata="{origins["rs"]}/.well-known/oauth-protected-resource/mcp"')
+            self.send_json(403, {"error": "insufficient_scope"}, [("WWW-Authenticate", challenge)])
+            return
         record(side="rs", id="valid-bearer-token", path=path, method=message.get("method"),
                refreshed=token in refreshed)
         self.send_json(200, {"jsonrpc": "2.0", "id": message.get("id"),

@@ -142,4 +142,23 @@ check "auth/token-refresh-rotation refresh-rotation-result (no old refresh token
 check "auth/token-refresh-rotation refreshed-token-used-successfully (request sends it)" sh -c "$(declare -f rpc); authctl='$authctl' rs='$rs' initialize='$initialize' rpc | grep -q conformance-token-refresh"
 check "auth/token-refresh-rotation the server saw the refreshed token" seen valid-bearer-token "e['refreshed']"
 
+# --- scope-handling.ts, auth/scope-step-up: tools/call answers 403 insufficient_scope naming
+#     mcp:write; request (with a browser command) signs in again for the union of the granted
+#     and the required scopes (SEP-2350) and sends tools/call again.
+start scope-step-up
+call='{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x","arguments":{}}}'
+check "auth/scope-step-up login exits 0" login scope-step-up
+check "auth/scope-step-up the first sign-in asks the challenge's mcp:basic alone" seen authorization-request "(e['scope'] or '').split() == ['mcp:basic']"
+check "auth/scope-step-up request tools/call after the 403 exits 0" \
+    sh -c "'$authctl' request -X POST '$rs' -H 'Content-Type: application/json' --data '$call' --browser-command '$browser' --timeout 30 >'$work/stepup.out' 2>'$work/stepup.err'"
+check "auth/scope-step-up the server got a 403 insufficient_scope first" seen insufficient-scope
+check "auth/scope-step-up escalation asks the union mcp:basic + mcp:write (SEP-2350)" \
+    python3 -c "
+import json, sys
+events = [json.loads(l) for l in open('$events')]
+first = next(i for i, e in enumerate(events) if e['id'] == 'insufficient-scope')
+asked = [e for e in events[first:] if e['id'] == 'authorization-request']
+sys.exit(0 if asked and set((asked[0]['scope'] or '').split()) >= {'mcp:basic', 'mcp:write'} else 1)"
+check "auth/scope-step-up tools/call sent again with the stepped-up token" seen valid-bearer-token "e['method'] == 'tools/call'"
+
 summary
