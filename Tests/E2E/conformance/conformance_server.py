@@ -11,7 +11,9 @@ Scenarios: basic-dcr, prm-pathbased, pkce-no-support, resource-mismatch,
 scope-from-www-authenticate, scope-from-scopes-supported, scope-omitted-when-undefined,
 offline-access-scope, offline-access-not-supported, iss-supported, iss-not-advertised,
 iss-supported-missing, iss-wrong-issuer, iss-unexpected, token-endpoint-auth-basic,
-token-endpoint-auth-post, token-endpoint-auth-none, token-refresh-rotation, scope-step-up.
+token-endpoint-auth-post, token-endpoint-auth-none, token-refresh-rotation, scope-step-up,
+client-credentials and wif-jwt-bearer (the pre-registered client "ci-job", its secret in the
+environment variable CONFORMANCE_SECRET; the workload's token in CONFORMANCE_ASSERTION).
 """
 import base64
 import hashlib
@@ -48,6 +50,10 @@ AUTH_METHOD = {
     "token-endpoint-auth-post": "client_secret_post",
 }.get(SCENARIO, "none")
 clients = {}
+if SCENARIO == "client-credentials":
+    AUTH_METHOD = "client_secret_basic"
+    clients["ci-job"] = os.environ["CONFORMANCE_SECRET"]
+MACHINE_GRANTS = ("client_credentials", "urn:ietf:params:oauth:grant-type:jwt-bearer")
 # issuer-parameter.ts (RFC 9207): advertised or not, and the iss put in the redirect.
 ISS_ADVERTISED = SCENARIO in ("iss-supported", "iss-supported-missing", "iss-wrong-issuer")
 ISS_IN_REDIRECT = {"iss-supported": "correct", "iss-wrong-issuer": "wrong", "iss-unexpected": "wrong"}.get(SCENARIO)
@@ -92,7 +98,7 @@ class AuthServer(Base):
                 "token_endpoint": f"{as_origin}/token",
                 "registration_endpoint": f"{as_origin}/register",
                 "response_types_supported": ["code"],
-                "grant_types_supported": ["authorization_code", "refresh_token"],
+                "grant_types_supported": ["authorization_code", "refresh_token", *MACHINE_GRANTS],
                 "code_challenge_methods_supported": methods,
                 "token_endpoint_auth_methods_supported": [AUTH_METHOD],
             }
@@ -161,6 +167,9 @@ class AuthServer(Base):
             else:
                 method, user, password = "none", form.get("client_id", ""), None
             credentials_ok = clients.get(user) == password if method != "none" else user.startswith("test-client-")
+            if form.get("grant_type") in MACHINE_GRANTS:
+                self.machine_grant(form, method, credentials_ok)
+                return
             record(side="as", id="token-request", path=url.path, grant_type=form.get("grant_type"),
                    auth_method=method, credentials_ok=credentials_ok,
                    code_known=asked is not None, pkce_verified=verifier_ok, resource=form.get("resource"))
@@ -180,6 +189,20 @@ class AuthServer(Base):
         else:
             self.send_json(404, {"error": "not_found"})
 
+
+    def machine_grant(self, form, method, credentials_ok):
+        """client-credentials.ts and wif-jwt-bearer.ts: no browser, no registration."""
+        jwt_bearer = form["grant_type"] != "client_credentials"
+        assertion_ok = form.get("assertion") == os.environ.get("CONFORMANCE_ASSERTION") if jwt_bearer else None
+        record(side="as", id="token-request", path="/token", grant_type=form["grant_type"],
+               auth_method=method, credentials_ok=credentials_ok, assertion_ok=assertion_ok,
+               client_id=form.get("client_id"), resource=form.get("resource"))
+        if not (assertion_ok if jwt_bearer else credentials_ok):
+            self.send_json(400 if jwt_bearer else 401, {"error": "invalid_grant" if jwt_bearer else "invalid_client"})
+            return
+        token = secrets.token_urlsafe(24)
+        tokens.add(token)
+        self.send_json(200, {"access_token": token, "token_type": "Bearer", "expires_in": 3600})
 
     def refresh(self, form):
         known = form.get("refresh_token", "") in refresh_tokens

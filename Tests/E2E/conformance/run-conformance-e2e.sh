@@ -161,4 +161,25 @@ asked = [e for e in events[first:] if e['id'] == 'authorization-request']
 sys.exit(0 if asked and set((asked[0]['scope'] or '').split()) >= {'mcp:basic', 'mcp:write'} else 1)"
 check "auth/scope-step-up tools/call sent again with the stepped-up token" seen valid-bearer-token "e['method'] == 'tools/call'"
 
+# --- client-credentials.ts and wif-jwt-bearer.ts (SEP-1046, SEP-1933): a pre-registered
+#     client signs in to the resource URL without a browser.
+export CONFORMANCE_SECRET="cc-$(python3 -c 'import secrets; print(secrets.token_urlsafe(24))')"
+start client-credentials
+check "auth/client-credentials login --client-credentials exits 0" \
+    sh -c "'$authctl' login '$rs' --client-credentials --client-id ci-job --client-secret-env CONFORMANCE_SECRET >'$work/cc.out' 2>'$work/cc.err'"
+check "auth/client-credentials client-credentials grant, client_secret_basic, the resource" \
+    seen token-request "e['grant_type'] == 'client_credentials' and e['auth_method'] == 'client_secret_basic' and e['credentials_ok'] and e['resource'] == '$rs'"
+check "auth/client-credentials no registration, no authorization request" sh -c "$(declare -f seen); events='$events'; ! seen client-registration && ! seen authorization-request"
+check "auth/client-credentials request sends the workload's token" sh -c "$(declare -f rpc); authctl='$authctl' rs='$rs' initialize='$initialize' rpc | grep -q conformance-client-credentials"
+check "auth/client-credentials the secret is in no output" sh -c "! grep -qF '$CONFORMANCE_SECRET' '$work/cc.out' '$work/cc.err'"
+
+export CONFORMANCE_ASSERTION="eyJhbGciOiJub25lIn0.$(python3 -c 'import secrets; print(secrets.token_urlsafe(24))')."
+printf '%s' "$CONFORMANCE_ASSERTION" >"$work/workload-token"
+start wif-jwt-bearer
+check "auth/wif-jwt-bearer login --jwt-bearer --federated-token-file exits 0" \
+    sh -c "'$authctl' login '$rs' --jwt-bearer --client-id agent --federated-token-file '$work/workload-token' >'$work/wif.out' 2>'$work/wif.err'"
+check "auth/wif-jwt-bearer jwt-bearer grant with the workload's token as assertion, the resource" \
+    seen token-request "e['grant_type'] == 'urn:ietf:params:oauth:grant-type:jwt-bearer' and e['assertion_ok'] and e['resource'] == '$rs'"
+check "auth/wif-jwt-bearer request sends the token" sh -c "$(declare -f rpc); authctl='$authctl' rs='$rs' initialize='$initialize' rpc | grep -q conformance-wif-jwt-bearer"
+
 summary
