@@ -65,14 +65,14 @@ check "auth/prm-pathbased token-request" seen token-request "e['pkce_verified']"
 start pkce-no-support
 set +e; login pkce-no-support; status=$?; set -e
 check "auth/pkce-no-s256-support login refused (exit $status, not 0)" test "$status" -ne 0
-check "auth/pkce-no-s256-support pkce-s256-required: no authorization request" sh -c "$(declare -f seen); events='$events'; ! seen authorization-request"
+check "auth/pkce-no-s256-support pkce-s256-required: metadata read, then no authorization request" sh -c "$(declare -f seen); events='$events'; seen authorization-server-metadata && ! seen authorization-request"
 check "auth/pkce-no-s256-support the error names PKCE/S256" grep -qiE 'pkce|s256' "$work/pkce-no-support.err"
 
 # --- auth/resource-mismatch: the metadata's resource is another origin: refuse (RFC 9728 §3.3).
 start resource-mismatch
 set +e; login resource-mismatch; status=$?; set -e
 check "auth/resource-mismatch login refused (exit $status, not 0)" test "$status" -ne 0
-check "auth/resource-mismatch resource-mismatch-rejected: no authorization request" sh -c "$(declare -f seen); events='$events'; ! seen authorization-request"
+check "auth/resource-mismatch resource-mismatch-rejected: metadata read, then no authorization request" sh -c "$(declare -f seen); events='$events'; seen prm-pathbased-requested && ! seen authorization-request"
 check "auth/resource-mismatch no client registration either" sh -c "$(declare -f seen); events='$events'; ! seen client-registration"
 
 # --- The scope selection strategy (scope-handling.ts): the challenge's scope, else the PRM's
@@ -138,7 +138,10 @@ check "auth/token-refresh-rotation login exits 0" login token-refresh-rotation
 check "auth/token-refresh-rotation first refresh (token --resource --min-ttl)" sh -c "'$authctl' token --resource '$rs' --min-ttl 7200 >/dev/null 2>'$work/refresh1.err'"
 check "auth/token-refresh-rotation second refresh, with the rotated refresh token" sh -c "'$authctl' token --resource '$rs' --min-ttl 7200 >/dev/null 2>'$work/refresh2.err'"
 check "auth/token-refresh-rotation refresh-token-grant-used, with the resource" seen refresh-token-grant-used "e['resource'] == '$rs'"
-check "auth/token-refresh-rotation refresh-rotation-result (no old refresh token reused)" sh -c "$(declare -f seen); events='$events'; ! seen refresh-token-invalid"
+check "auth/token-refresh-rotation refresh-rotation-result (two refreshes, no old refresh token reused)" python3 -c "
+import json, sys
+ids = [json.loads(l)['id'] for l in open('$events')]
+sys.exit(0 if ids.count('refresh-token-grant-used') == 2 and 'refresh-token-invalid' not in ids else 1)"
 check "auth/token-refresh-rotation refreshed-token-used-successfully (request sends it)" sh -c "$(declare -f rpc); authctl='$authctl' rs='$rs' initialize='$initialize' rpc | grep -q conformance-token-refresh"
 check "auth/token-refresh-rotation the server saw the refreshed token" seen valid-bearer-token "e['refreshed']"
 
