@@ -34,6 +34,8 @@ Tests/E2E/glewlwyd/run-headless-e2e.sh "$authctl"
 Tests/E2E/run-resource-e2e.sh "$authctl"
 # An MCP server built with the official MCP Python SDK, its own authorization server in front.
 Tests/E2E/mcp/run-mcp-e2e.sh "$authctl"
+# The MCP conformance suite's client auth scenarios that fit a CLI, ported (stdlib harness).
+Tests/E2E/conformance/run-conformance-e2e.sh "$authctl"
 # The second DPoP server: authgent-server's RFC-shaped nonce challenges, for a workload.
 Tests/E2E/authgent/run-authctl-e2e.sh "$authctl"
 # Identity chaining (login URL --via, docs/resources.md): two authgent-server instances, AS-A
