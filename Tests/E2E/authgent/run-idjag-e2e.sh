@@ -16,36 +16,9 @@ here="$(cd "$(dirname "$0")" && pwd)"
 authctl="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 
 source "$here/../lib.sh"
+source "$here/chain-servers.sh"
 
-venv="${XDG_CACHE_HOME:-$HOME/.cache}/authctl-e2e/venv-authgent-034"
-python_venv "$venv" "authgent_server, requests, cryptography" "authgent-server==0.3.4" "requests==2.34.2"
-py="$venv/bin/python"
-
-port_a="$(free_port)"
-port_b="$(free_port)"
-port_r="$(free_port)"
-issuer_a="http://127.0.0.1:$port_a"
-issuer_b="http://127.0.0.1:$port_b"
-resource="http://127.0.0.1:$port_r/api"
-others=()
-stop_others() {
-    local status=$?
-    for pid in "${others[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-    (exit "$status")
-    cleanup
-}
-trap stop_others EXIT
-
-mkdir -m 700 "$work/as-b"
-(
-    cd "$work/as-b"
-    AUTHGENT_SECRET_KEY="$("$py" -c 'import secrets; print(secrets.token_hex(32))')" \
-    AUTHGENT_DATABASE_URL="sqlite+aiosqlite:///$work/as-b/authgent.db" \
-    AUTHGENT_SERVER_URL="$issuer_b" AUTHGENT_CONSENT_MODE=auto_approve AUTHGENT_REQUIRE_DPOP=true \
-    AUTHGENT_TRUSTED_CHAINING_ISSUERS="[\"$issuer_a\"]" AUTHGENT_ACCESS_TOKEN_TTL=4 \
-        exec "$venv/bin/authgent-server" run --host 127.0.0.1 --port "$port_b"
-) >"$work/as-b.log" 2>&1 &
-others+=("$!")
+AUTHGENT_TRUSTED_CHAINING_ISSUERS="[\"$issuer_a\"]" AUTHGENT_ACCESS_TOKEN_TTL=4 start_authgent as-b "$issuer_b" "$port_b" true
 wait_for "$issuer_b/health" || { cat "$work/as-b.log" >&2; exit 1; }
 
 # The workload's client at AS-B, allowed the JWT-bearer grant (authgent returns a secret).
@@ -58,10 +31,8 @@ export ASB_SECRET IDP_SECRET
 IDP_PORT="$port_a" IDP_CLIENT_ID=corp-agent IDP_CLIENT_SECRET="$IDP_SECRET" IDP_CLIENT_AT_B="$client_b" IDP_LOG="$work/idp.log" \
     "$py" "$here/idjag_idp.py" >"$work/idp.out" 2>&1 &
 others+=("$!")
-CR_PORT="$port_r" CR_ISSUER="$issuer_b" CR_LOG="$work/resource.log" "$py" "$here/chain_resource.py" >"$work/resource.out" 2>&1 &
-others+=("$!")
 wait_for "$issuer_a/.well-known/openid-configuration" || { cat "$work/idp.out" >&2; exit 1; }
-wait_for "http://127.0.0.1:$port_r/.well-known/oauth-protected-resource/api" || { cat "$work/resource.out" >&2; exit 1; }
+start_chain_resource
 echo "# ID-JAG: AS-A (the tests' own) $issuer_a, AS-B (authgent) $issuer_b, resource $resource"
 
 private_home

@@ -18,46 +18,13 @@ here="$(cd "$(dirname "$0")" && pwd)"
 authctl="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 
 source "$here/../lib.sh"
+source "$here/chain-servers.sh"
 
-venv="${XDG_CACHE_HOME:-$HOME/.cache}/authctl-e2e/venv-authgent-034"
-python_venv "$venv" "authgent_server, requests, cryptography" "authgent-server==0.3.4" "requests==2.34.2"
-py="$venv/bin/python"
-
-port_a="$(free_port)"
-port_b="$(free_port)"
-port_r="$(free_port)"
-issuer_a="http://127.0.0.1:$port_a"
-issuer_b="http://127.0.0.1:$port_b"
-resource="http://127.0.0.1:$port_r/api"
-others=()
-stop_others() {
-    local status=$?
-    for pid in "${others[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-    (exit "$status")
-    cleanup
-}
-trap stop_others EXIT
-
-# One authgent-server: its own directory, database and secret; the rest from the environment.
-start_authgent() {
-    local name="$1" issuer="$2" port="$3"
-    mkdir -m 700 "$work/$name"
-    (
-        cd "$work/$name"
-        AUTHGENT_SECRET_KEY="$("$py" -c 'import secrets; print(secrets.token_hex(32))')" \
-        AUTHGENT_DATABASE_URL="sqlite+aiosqlite:///$work/$name/authgent.db" \
-        AUTHGENT_SERVER_URL="$issuer" AUTHGENT_CONSENT_MODE=auto_approve AUTHGENT_REQUIRE_DPOP=false \
-            exec "$venv/bin/authgent-server" run --host 127.0.0.1 --port "$port"
-    ) >"$work/$name.log" 2>&1 &
-    others+=("$!")
-}
 start_authgent platform "$issuer_a" "$port_a"
 AUTHGENT_TRUSTED_CHAINING_ISSUERS="[\"$issuer_a\"]" AUTHGENT_ACCESS_TOKEN_TTL=4 start_authgent as-b "$issuer_b" "$port_b"
 wait_for "$issuer_a/health" || { cat "$work/platform.log" >&2; exit 1; }
 wait_for "$issuer_b/health" || { cat "$work/as-b.log" >&2; exit 1; }
-CR_PORT="$port_r" CR_ISSUER="$issuer_b" CR_LOG="$work/resource.log" "$py" "$here/chain_resource.py" >"$work/resource.out" 2>&1 &
-others+=("$!")
-wait_for "http://127.0.0.1:$port_r/.well-known/oauth-protected-resource/api" || { cat "$work/resource.out" >&2; exit 1; }
+start_chain_resource
 echo "# JWT-bearer grant: platform $issuer_a, AS-B $issuer_b, resource $resource"
 
 json_field() { "$py" -c 'import json, sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"; }
