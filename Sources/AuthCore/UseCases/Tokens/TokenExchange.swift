@@ -100,7 +100,7 @@ public struct TokenExchange: Sendable {
         /// `DPoP`, RFC 9449): each use of it needs a proof made by this key. Never printed.
         public var proofKey: DPoPKey? = nil
 
-        var isDPoPBound: Bool { tokenType.lowercased() == "dpop" }
+        var isDPoPBound: Bool { CachedTokenAnswer.isDPoP(tokenType) }
 
         /// This output, when its token is not bound to a DPoP key: `client` (the command's
         /// output, STS) can present only the token itself, never a proof (RFC 9449 §7).
@@ -205,7 +205,7 @@ public struct TokenExchange: Sendable {
     /// that key); none for a bearer identity. A bound token without its key is never presented.
     static func proof(subject: TokenRefresh.Output, providerID: String) throws -> TokenClient.Proof {
         if let key = subject.proofKey { return .offered(key) }
-        if subject.tokenType.lowercased() == "dpop" {
+        if CachedTokenAnswer.isDPoP(subject.tokenType) {
             throw AuthError.dpopKeyMissing(
                 "the \(providerID) access token", signIn: "Sign in again: \(command: .login, "\(providerID)")")
         }
