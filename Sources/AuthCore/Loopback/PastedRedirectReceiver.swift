@@ -6,11 +6,9 @@ import Synchronization
 ///
 /// The redirect URI's port: the one asked for (`--listen-address`, or the port of a
 /// loopback `--redirect-uri`, which the provider may match exactly); otherwise one drawn at
-/// random from 61000–65535: the dynamic range (RFC 6335 §6), which RFC 8252 §7.3 lets the
-/// provider accept for a loopback redirect URI, less Linux's range for outgoing connections'
-/// own ports (`ip_local_port_range`, 32768–60999), where `login --remote`'s laptop, which
-/// listens on this very port, could find it held by any connection. Nothing listens there: the browser's page
-/// fails to load, and the person pastes its address. Borrowing a free port from the kernel,
+/// random from `RedirectListener.unlentPorts` (RFC 8252 §7.3 lets the provider accept any port
+/// of a loopback redirect URI), which `login --remote`'s laptop listens on. Nothing listens
+/// here: the browser's page fails to load, and the person pastes its address. Borrowing a free port from the kernel,
 /// as authctl once did, gave no more: the port was free only while it was borrowed. Should
 /// another program listen on the drawn port, the code it may see is worthless without the
 /// PKCE verifier, which never leaves authctl (RFC 7636 §1).
@@ -21,8 +19,6 @@ public final class PastedRedirectReceiver: RedirectReceiver {
     private let read: @Sendable () async -> String?
     private let pending = Mutex<(machine: CallbackStateMachine, redirectURI: URL)?>(nil)
 
-    static let dynamicPorts: ClosedRange<UInt16> = 61000...65535
-
     public init(address: ListenAddress, random: any RandomSource, read: @escaping @Sendable () async -> String?) {
         host = address.host
         if address.port != 0 {
@@ -30,7 +26,8 @@ public final class PastedRedirectReceiver: RedirectReceiver {
         } else {
             let bytes = random.bytes(count: 2)
             let drawn = bytes.count == 2 ? UInt16(bytes[0]) << 8 | UInt16(bytes[1]) : 0
-            port = Self.dynamicPorts.lowerBound + drawn % UInt16(Self.dynamicPorts.count)
+            let ports = RedirectListener.unlentPorts
+            port = ports.lowerBound + drawn % UInt16(ports.count)
         }
         self.read = read
     }

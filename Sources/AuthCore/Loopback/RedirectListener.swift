@@ -112,6 +112,13 @@ public final class RedirectListener: @unchecked Sendable {
 
     deinit { close() }
 
+    /// The loopback ports authctl chooses itself for a redirect URI that must stay the same (a
+    /// registered client's, `--manual`'s and `--remote`'s drawn one): the dynamic range (RFC 6335
+    /// §6) above Linux's range for outgoing connections' own ports (`ip_local_port_range`,
+    /// 32768–60999), where any connection of the machine could hold the port when a listener
+    /// needs it.
+    public static let unlentPorts: ClosedRange<UInt16> = 61000...65535
+
     /// A port of 127.0.0.1 that is free now, for a client registered with a redirect URI that
     /// names its port: the first of `preferring` that binds, else one the system chooses
     /// (bound to port 0 and read back). Nil when no socket can be had.

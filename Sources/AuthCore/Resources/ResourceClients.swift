@@ -94,17 +94,16 @@ public struct ResourceClients: Sendable {
         ["http://127.0.0.1/callback", "http://127.0.0.1:\(port ?? preferredPorts(for: issuer)[0])/callback"]
     }
 
-    /// Eight ports of 61000…65535 chosen from the issuer (FNV-1a), the same for one server and
-    /// most likely others for another: above Linux's range for outgoing connections' own ports
-    /// (`ip_local_port_range`, 32768…60999), which a later sign-in would otherwise find taken by
-    /// any connection of the machine.
+    /// Eight ports of `RedirectListener.unlentPorts` chosen from the issuer (FNV-1a), the same for
+    /// one server and most likely others for another.
     public static func preferredPorts(for issuer: String) -> [UInt16] {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in issuer.utf8 {
             hash ^= UInt64(byte)
             hash = hash &* 0x100_0000_01b3
         }
-        return (0..<8).map { UInt16(truncatingIfNeeded: 61000 + (hash &+ UInt64($0) &* 569) % 4536) }
+        let ports = RedirectListener.unlentPorts
+        return (0..<8).map { ports.lowerBound + UInt16(truncatingIfNeeded: (hash &+ UInt64($0) &* 569) % UInt64(ports.count)) }
     }
 
     /// - Parameter grantTypes: the grants a client registered now asks for.

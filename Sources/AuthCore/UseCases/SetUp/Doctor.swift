@@ -251,7 +251,7 @@ public struct Doctor: Sendable {
     /// a provider that registers loopback redirect URIs must accept any port, RFC 8252 §7.3).
     static func listener(_ listenAddress: String?, random: any RandomSource) -> (String, UInt16) {
         let drawn = random.bytes(count: 2).reduce(0) { $0 << 8 | Int($1) }
-        let range = PastedRedirectReceiver.dynamicPorts
+        let range = RedirectListener.unlentPorts
         let ephemeral = range.lowerBound + UInt16(drawn % range.count)
         guard let listenAddress, let colon = listenAddress.lastIndex(of: ":") else { return ("127.0.0.1", ephemeral) }
         var host = String(listenAddress[..<colon])
