@@ -86,14 +86,15 @@ extension LibCurl {
                     if let userAgent = settings.userAgent {
                         try check(.userAgent, setoptPointer(easy, Option.userAgent.rawValue, userAgent))
                     }
-                    switch request.method {
-                    case "GET": break
-                    case "POST":
+                    // A body goes with any method that has one (`request -X PUT --data …`): libcurl
+                    // sends POSTFIELDS, and CUSTOMREQUEST renames the POST.
+                    if request.method == "POST" || request.body != nil {
                         try check(.post, setoptLong(easy, Option.post.rawValue, 1))
                         try check(
                             .postFieldSizeLarge, setoptOffset(easy, Option.postFieldSizeLarge.rawValue, Int64(request.body?.count ?? 0)))
                         try check(.postFields, setoptPointer(easy, Option.postFields.rawValue, bodyBytes.baseAddress))
-                    default:
+                    }
+                    if request.method != "POST", request.method != "GET" || request.body != nil {
                         try check(.customRequest, setoptPointer(easy, Option.customRequest.rawValue, request.method))
                     }
                     // Suppress libcurl's own `Expect: 100-continue` on POSTs, as URLSession did.
