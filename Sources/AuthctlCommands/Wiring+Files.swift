@@ -23,9 +23,6 @@ extension Wiring {
         try SafeFile.readArgumentFile(path, option: option, limit: limit)
     }
 
-    /// A file's bytes as they are (`request --data @FILE`); nil when it cannot be read.
-    func contents(of path: String) -> Data? { FileManager.default.contents(atPath: path) }
-
     /// Whether `name` is a program this command could run: a path to an executable file, or
     /// an executable file of that name in `$PATH`.
     func isProgram(_ name: String) -> Bool {

@@ -103,6 +103,28 @@ final class RequestCommandTests {
         let result = try await authctl.run(["request", "\(api)/hostile"])
         #expect(result.status == 0 && result.stdout == Self.hostileBody, "\(result.stdout.debugDescription)")
     }
+
+    @Test("--data @FILE takes a FIFO (`--data @<(jq …)`), reading 16 MiB at most: an endless device is refused (2), nothing sent")
+    func dataFileBounded() async throws {
+        try await grant()
+        let fifo = authctl.home + "/body.fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
+            handle.write(Data("{\"from\": \"a pipe\"}".utf8))
+            try? handle.close()
+        }
+        writer.start()
+        let piped = try await authctl.run(["request", "\(api)/items", "--data", "@" + fifo])
+        #expect(piped.status == 0 && piped.stdout == "the data", "\(piped.status) \(piped.stderr)")
+        #expect(seen.targets == ["/api/items"])
+        let endless = try await authctl.run(["request", "\(api)/items", "--data", "@/dev/zero"])
+        #expect(endless.status == 2, "\(endless.status) \(endless.stderr)")
+        #expect(endless.stderr.contains("16 MiB") && endless.stderr.contains("--data"), "\(endless.stderr)")
+        let directory = try await authctl.run(["request", "\(api)/items", "--data", "@/"])
+        #expect(directory.status == 2 && directory.stderr.contains("--data"), "\(directory.stderr)")
+        #expect(seen.targets == ["/api/items"], "sent: \(seen.targets)")
+    }
 }
 
 /// The request targets a test resource received, from its threads.

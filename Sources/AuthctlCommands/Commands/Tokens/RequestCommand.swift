@@ -90,13 +90,11 @@ extension RequestInvocation {
         if data == "-" { return try wiring.io.stdin.readToEnd(limit: Self.bodyLimit) }
         guard data.hasPrefix("@") else { return Data(data.utf8) }
         let path = String(data.dropFirst())
-        guard let contents = wiring.contents(of: path) else {
-            throw AuthError.invalidArgument("cannot read the file \(Sanitize.text(path, limit: 200)) given to --data. Check the path")
+        // 16 MiB at most, whatever the file: a larger regular file is refused unread, a FIFO
+        // (`--data @<(jq …)`) or a device once it gives more.
+        return try wiring.readBounded(path, limit: Self.bodyLimit, tooLarge: "is larger than 16 MiB, the most authctl sends") { reason in
+            AuthError.invalidArgument("the file \(Sanitize.text(path, limit: 200)) given to --data \(reason). Check the path")
         }
-        guard contents.count <= Self.bodyLimit else {
-            throw AuthError.invalidArgument("the file given to --data is larger than 16 MiB, the most authctl sends")
-        }
-        return contents
     }
 
     func run(_ wiring: Wiring) async throws {
