@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds authctl's front (Sources/authctl-front, docs/front.md): an Embedded Swift program
 # linked as a static PIE, with the whole cached-token core (Sources/CachedTokenCore, the target
-# the full program's token path uses too) compiled in. Prints the path of the stripped front.
+# the full program's token path uses too) compiled in, and beside it the request program
+# (`authctl-request`). Prints the path of the stripped front.
 # Usage: scripts/build-front.sh [OUT_DIR]   (default .build/front)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,4 +31,13 @@ swiftc $(scripts/front-flags.sh) -Osize -c Sources/authctl-front/*.swift Sources
 clang -static-pie -fuse-ld=lld -Wl,-z,relro,-z,now -Wl,-z,pack-relative-relocs -o "$out/authctl.unstripped" "$out/front.o" "$tables" "$out/boringssl.a" -L"$static_cxx" -lstdc++ -lm
 strip --strip-all -o "$out/authctl" "$out/authctl.unstripped"
 chmod 0755 "$out/authctl"
+# The request program (docs/front.md, FrontRequest.swift): the same sources with AUTHCTL_REQUEST,
+# linked as a dynamic PIE, since it loads libcurl (dlopen, as the full program does); installed
+# as lib/authctl/authctl-request beside the full program.
+swiftc $(scripts/front-flags.sh) -D AUTHCTL_REQUEST -Osize -c Sources/authctl-front/*.swift Sources/CachedTokenCore/*.swift \
+    -o "$out/request.o" 2> >(grep -v -e 'warning:' -e '^ *[0-9]* |' -e '^ *|' -e '^$' >&2 || true)
+clang -pie -fuse-ld=lld -Wl,-z,relro,-z,now -o "$out/authctl-request.unstripped" "$out/request.o" "$tables" "$out/boringssl.a" \
+    "$static_cxx/libstdc++.a" -lm
+strip --strip-all -o "$out/authctl-request" "$out/authctl-request.unstripped"
+chmod 0755 "$out/authctl-request"
 echo "$out/authctl"

@@ -72,7 +72,7 @@ struct VersionCommand: AuthctlCommand {
 enum AuthctlVersion {
     /// The newest release (CHANGELOG.md; a test holds them equal). A build from a commit after
     /// it is packaged as VERSION+gitDATE.COMMIT (scripts/package.sh).
-    static let string = "0.1.0"
+    static let string = AuthctlRelease.version
     /// The commit it was built from, embedded at build time (CAuthctlSupport).
     static let commit = String(cString: authctl_build_commit())
     /// What `authctl --version` prints: `authctl 0.1.0 (commit 0123456789ab)`.

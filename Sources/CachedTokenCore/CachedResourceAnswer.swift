@@ -13,6 +13,25 @@ public enum CachedResourceAnswer {
         guard let resource = request.resource, request.provider == nil, !request.idToken, request.format != .kubectlExec,
             isPlainResource(resource)
         else { return nil }
+        guard let (_, accessToken) = usableToken(for: resource, user: user, minimumTTL: request.minimumTTL, now: now) else {
+            return nil
+        }
+        switch request.format {
+        case .raw: return TokenOutputBytes.bytes(accessToken + "\n")
+        case .header: return TokenOutputBytes.bytes("Authorization: Bearer " + accessToken + "\n")
+        case .headersJSON: return TokenOutputBytes.headersJSON(authorization: "Bearer " + accessToken, dpop: nil)
+        case .kubectlExec: return nil
+        }
+    }
+
+    /// The grant the full program chooses for `resource` (a plain URL) and its access token,
+    /// when the front can judge it and the token is what `ResourceTokens.token(for:)` returns
+    /// from cache: a bearer token valid for more than `minimumTTL` seconds (and one more), not
+    /// marked for a new sign-in, whose `aud` (a JWT's) names the grant's resource. Nil for
+    /// every other case (a refresh, a refusal, a grant of a form the front does not judge).
+    public static func usableToken(for resource: String, user: CachedUser, minimumTTL: Int, now: Double)
+        -> (grant: CachedGrant, accessToken: String)?
+    {
         var chosen: CachedGrant?
         for grant in user.resourceGrants {
             // A grant the front cannot judge may be the one the full program chooses.
@@ -28,15 +47,10 @@ public enum CachedResourceAnswer {
         }
         guard let grant = chosen, let tokens = grant.tokens, let accessToken = tokens.accessToken, tokens.needsSignInSince == nil,
             CachedTokenAnswer.isBearer(tokens.tokenType),
-            CachedTokenAnswer.isValidWithSpare(tokens.expiresAt, minimumTTL: request.minimumTTL, now: now),
+            CachedTokenAnswer.isValidWithSpare(tokens.expiresAt, minimumTTL: minimumTTL, now: now),
             audienceNames(accessToken, resource: grant.resource)
         else { return nil }
-        switch request.format {
-        case .raw: return TokenOutputBytes.bytes(accessToken + "\n")
-        case .header: return TokenOutputBytes.bytes("Authorization: Bearer " + accessToken + "\n")
-        case .headersJSON: return TokenOutputBytes.headersJSON(authorization: "Bearer " + accessToken, dpop: nil)
-        case .kubectlExec: return nil
-        }
+        return (grant, accessToken)
     }
 
     /// `ResourceIdentifier.covers` on plain forms: the same resource, or one below it at a `/`.

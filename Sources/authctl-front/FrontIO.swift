@@ -165,14 +165,34 @@ func writeAll(_ bytes: [UInt8]) -> Bool {
 
 /// Executes the full program, `<bindir>/../lib/authctl/authctl` of this program's real path,
 /// with the same arguments and environment; never returns but with a message and status 1.
-/// Only a full program no one else could have put there runs: `lib`, `lib/authctl` and the
+/// The request program (`lib/authctl/authctl-request`) hands over to its sibling the same way.
+func handOver(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+    #if AUTHCTL_REQUEST
+        let failure = execInstalled(argv, program: "authctl", levels: 2)
+    #else
+        let failure = execInstalled(argv, program: "authctl", levels: 1)
+    #endif
+    guard !failure.target.isEmpty else {
+        fail("authctl: cannot find its own path (/proc/self/exe), so not the full program either: reinstall authctl\n")
+        return 1
+    }
+    fail("authctl: the full program " + failure.target + " cannot be run (" + failure.reason + "): reinstall authctl\n")
+    return 1
+}
+
+/// Executes `<prefix>/lib/authctl/PROGRAM`, the prefix being `levels` directories above the one
+/// holding this program's real path (1 for `bin/authctl`, 2 for `lib/authctl/authctl-request`),
+/// with the same arguments and environment; returns only when it could not, with the path and
+/// why (an empty path: this program's own path cannot be found). Only a program no one else could have put there runs: `lib`, `lib/authctl` and the
 /// program each belong to root, this user or the owner of this program (who could change it
 /// anyway), and none may be written by every user. A front copied into a directory of ours
 /// inside a shared one (`/tmp/build/authctl`) would otherwise run the `/tmp/lib/authctl/authctl`
 /// anyone may create. Each is checked on the descriptor it was opened as and the next opened
 /// from it; the program runs by its name in the checked directory (`execveat`), whose entries
 /// only those owners can change.
-func handOver(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+func execInstalled(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, program: String, levels: Int) -> (
+    target: String, reason: String
+) {
     var prefix: [UInt8] = []
     var link = [CChar](repeating: 0, count: 4097)
     let length = link.withUnsafeMutableBufferPointer { buffer -> Int in
@@ -180,18 +200,21 @@ func handOver(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int
         return readlink("/proc/self/exe", base, 4096)
     }
     if length > 0, length < 4096 {
-        let path = link.prefix(length).map { UInt8(bitPattern: $0) }
-        // <bindir> is the directory of the real path; its parent holds lib/authctl/authctl.
-        if let slash = path.lastIndex(of: UInt8(ascii: "/")), let parent = path[..<slash].lastIndex(of: UInt8(ascii: "/")) {
-            prefix = parent == 0 ? [UInt8(ascii: "/")] : Array(path[..<parent])
+        var path = link.prefix(length).map { UInt8(bitPattern: $0) }
+        // The directory of the real path, then `levels` parents: the prefix holding lib/authctl.
+        var found = true
+        for _ in 0...levels {
+            guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else {
+                found = false
+                break
+            }
+            path = Array(path[..<slash])
         }
+        if found { prefix = path.isEmpty ? [UInt8(ascii: "/")] : path }
     }
-    guard !prefix.isEmpty else {
-        fail("authctl: cannot find its own path (/proc/self/exe), so not the full program either: reinstall authctl\n")
-        return 1
-    }
+    guard !prefix.isEmpty else { return ("", "") }
     let prefixPath = String(decoding: prefix, as: UTF8.self)
-    let target = (prefix.count == 1 ? "" : prefixPath) + "/lib/authctl/authctl"
+    let target = (prefix.count == 1 ? "" : prefixPath) + "/lib/authctl/" + program
     var owners: [UInt32] = [0, geteuid()]
     var info = stat()
     let own = front_open_path(AT_FDCWD, "/proc/self/exe", 0)
@@ -204,7 +227,7 @@ func handOver(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int
     // `directory`: the prefix, then lib, then lib/authctl, each checked before it is used.
     var directory = front_open_path(AT_FDCWD, prefixPath, O_DIRECTORY)
     if directory < 0 { failure = errno }
-    for (name, flags) in [("lib", O_DIRECTORY), ("authctl", O_DIRECTORY), ("authctl", 0)] {
+    for (name, flags) in [("lib", O_DIRECTORY), ("authctl", O_DIRECTORY), (program, 0)] {
         guard directory >= 0 else { break }
         let next = front_open_path(directory, name, flags)
         guard next >= 0 else {
@@ -226,20 +249,20 @@ func handOver(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int
         if flags != O_DIRECTORY { close(next) }
     }
     if directory >= 0 {
-        _ = front_execveat(directory, "authctl", argv)
+        _ = front_execveat(directory, program, argv)
         failure = errno
         // A kernel without execveat (before 3.19): the checked path, as before the check.
         if failure == ENOSYS {
             _ = execv(target, argv)
             failure = errno
         }
+        close(directory)
     }
     let reason =
         refused
         ? "it, or a directory holding it, belongs to another user or may be changed by every user"
         : String(cString: strerror(failure))
-    fail("authctl: the full program " + target + " cannot be run (" + reason + "): reinstall authctl\n")
-    return 1
+    return (target, reason)
 }
 
 func fail(_ message: String) {

@@ -14,6 +14,21 @@ import FrontLibc
 
 @_cdecl("main")
 func frontMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+    #if AUTHCTL_REQUEST
+        // The request program (FrontRequest.swift): `request` sent, or the full program's.
+        if let status = requestAnswer(argc, argv) { return status }
+        return handOver(argv)
+    #else
+        return frontAnswer(argc, argv)
+    #endif
+}
+
+func frontAnswer(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+    // `request` from a cached bearer grant: the request program's, which loads libcurl (this
+    // static program cannot); when it cannot be run, the full program sends it.
+    if argc > 1, let first = argv[1], strcmp(first, "request") == 0, requestPlan(argc, argv) != nil {
+        _ = execInstalled(argv, program: "authctl-request", levels: 1)
+    }
     if argc > 1, let first = argv[1], strcmp(first, "git-credential") == 0, let status = gitCredential(argc, argv) {
         return status
     }

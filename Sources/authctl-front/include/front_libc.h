@@ -78,3 +78,91 @@ static inline int front_replay_stdin(const unsigned char *bytes, size_t count) {
     if (fds[0] != 0) close(fds[0]);
     return 0;
 }
+
+// authctl-request (FrontRequest.swift): libcurl's easy interface, loaded with dlopen as the full
+// program loads it (lazy binding, docs/security.md "Loading libcurl"), so that a machine
+// without libcurl gets the full program's message; curl_easy_setopt and curl_easy_getinfo are
+// variadic, called here with each argument type. Compiled only where used (the request program).
+#include <dlfcn.h>
+#include <signal.h>
+typedef struct front_curl {
+    int (*global_init)(long flags);
+    void *(*easy_init)(void);
+    void (*easy_cleanup)(void *easy);
+    int (*easy_perform)(void *easy);
+    const char *(*easy_strerror)(int code);
+    void *(*slist_append)(void *list, const char *line);
+    void (*slist_free_all)(void *list);
+    void *setopt;
+    void *getinfo;
+} front_curl;
+static inline int front_curl_load(front_curl *curl) {
+    void *handle = dlopen("libcurl.so.4", RTLD_LAZY | RTLD_LOCAL);
+    if (handle == 0) handle = dlopen("libcurl.so", RTLD_LAZY | RTLD_LOCAL);
+    if (handle == 0) return -1;
+    void **fields[] = {(void **)&curl->global_init, (void **)&curl->easy_init, (void **)&curl->easy_cleanup,
+                       (void **)&curl->easy_perform, (void **)&curl->easy_strerror, (void **)&curl->slist_append,
+                       (void **)&curl->slist_free_all, &curl->setopt, &curl->getinfo};
+    const char *names[] = {"curl_global_init", "curl_easy_init", "curl_easy_cleanup", "curl_easy_perform", "curl_easy_strerror",
+                           "curl_slist_append", "curl_slist_free_all", "curl_easy_setopt", "curl_easy_getinfo"};
+    for (int index = 0; index < 9; index++) {
+        *fields[index] = dlsym(handle, names[index]);
+        if (*fields[index] == 0) return -1;
+    }
+    return curl->global_init(3) == 0 ? 0 : -1;  // CURL_GLOBAL_DEFAULT
+}
+static inline void *front_curl_easy_init(const front_curl *curl) { return curl->easy_init(); }
+static inline void front_curl_easy_cleanup(const front_curl *curl, void *easy) { curl->easy_cleanup(easy); }
+static inline int front_curl_easy_perform(const front_curl *curl, void *easy) { return curl->easy_perform(easy); }
+static inline const char *front_curl_easy_strerror(const front_curl *curl, int code) { return curl->easy_strerror(code); }
+static inline void *front_curl_slist_append(const front_curl *curl, void *list, const char *line) {
+    return curl->slist_append(list, line);
+}
+static inline void front_curl_slist_free_all(const front_curl *curl, void *list) { curl->slist_free_all(list); }
+typedef int (*front_curl_setopt_fn)(void *easy, int option, ...);
+static inline int front_curl_setopt_long(const front_curl *curl, void *easy, int option, long value) {
+    return ((front_curl_setopt_fn)curl->setopt)(easy, option, value);
+}
+static inline int front_curl_setopt_pointer(const front_curl *curl, void *easy, int option, const void *value) {
+    return ((front_curl_setopt_fn)curl->setopt)(easy, option, value);
+}
+static inline int front_curl_setopt_offset(const front_curl *curl, void *easy, int option, long long value) {
+    return ((front_curl_setopt_fn)curl->setopt)(easy, option, value);
+}
+typedef size_t (*front_curl_data_callback)(char *data, size_t size, size_t count, void *context);
+static inline int front_curl_setopt_data_callback(const front_curl *curl, void *easy, int option, front_curl_data_callback callback) {
+    return ((front_curl_setopt_fn)curl->setopt)(easy, option, callback);
+}
+typedef int (*front_curl_progress_callback)(void *context, long long total, long long now, long long upTotal, long long upNow);
+static inline int front_curl_setopt_progress(const front_curl *curl, void *easy, int option, front_curl_progress_callback callback) {
+    return ((front_curl_setopt_fn)curl->setopt)(easy, option, callback);
+}
+static inline int front_curl_getinfo_long(const front_curl *curl, void *easy, int info, long *value) {
+    return ((int (*)(void *, int, ...))curl->getinfo)(easy, info, value);
+}
+// Ctrl-C during the transfer: a flag the progress callback reads (the full program cancels its
+// transfer the same way), then the full program's words and exit 130. A closed stdout fails its
+// write (EPIPE) instead of ending the program: exit 141 without a message, as the full program.
+// (A function's own static: Swift emits the functions of this header it calls, not its variables.)
+static inline volatile sig_atomic_t *front_interrupted_slot(void) {
+    static volatile sig_atomic_t interrupted;
+    return &interrupted;
+}
+static void front_on_interrupt(int signal) {
+    (void)signal;
+    *front_interrupted_slot() = 1;
+}
+static inline void front_request_signals(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = front_on_interrupt;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, 0);
+    signal(SIGPIPE, SIG_IGN);
+}
+static inline int front_interrupted(void) { return *front_interrupted_slot(); }
+static inline double front_monotonic_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}

@@ -117,9 +117,7 @@ extension LibCurl {
         if let streaming {
             if let failure = streaming.failure { throw failure }
             if streaming.headLate {
-                throw AuthError.network(
-                    "\(host) did not answer within \(Int(settings.timeout)) seconds, so authctl stopped waiting. Check the address and try again"
-                )
+                throw AuthError.network(Message(verbatim: CachedRequestWords.noHead(host, seconds: Int(settings.timeout))))
             }
         }
         let stoppedOnPurpose = streaming?.stoppedDiscarding == true && status == Self.writeError
@@ -132,12 +130,9 @@ extension LibCurl {
                 )
             }
             if let streamed = streaming?.streamed, streamed > 0 {
-                throw AuthError.network(
-                    "the answer from \(host) was cut short after \(streamed) bytes: \(Sanitize.text(reason, limit: 160)). Try again")
+                throw AuthError.network(Message(verbatim: CachedRequestWords.cutShort(host, after: streamed, reason: Sanitize.text(reason, limit: 160))))
             }
-            throw AuthError.network(
-                "could not reach \(host): \(Sanitize.text(reason, limit: 160)). Check the provider's address and your network, then try again"
-            )
+            throw AuthError.network(Message(verbatim: CachedRequestWords.couldNotReach(host, reason: Sanitize.text(reason, limit: 160))))
         }
         var code = 0
         guard getinfoLong(easy, Self.responseCode, &code) == 0 else {

@@ -124,7 +124,7 @@ extension RequestInvocation {
                     ? try await useCases.resourceRequest.run(input) : try await useCases.resourceRequest.run(input, streamingTo: sink)
             } catch is CancellationError {
                 // Ctrl-C while waiting for the resource (an event stream ends only so): not a sign-in's.
-                throw Interrupted(reason: "cancelled (Ctrl-C); the rest of the answer was not read")
+                throw Interrupted(reason: CachedRequestWords.interrupted)
             } catch is StdoutSink.Closed {
                 // As a program ended by SIGPIPE reports it (`gh api … | head`), without a message.
                 throw ExitCode(Self.stdoutClosedStatus)
@@ -267,7 +267,7 @@ extension RequestInvocation {
     /// An error status exits 22 (the body went to stdout).
     func finish(status: Int, wiring: Wiring) throws {
         guard status >= 400 else { return }
-        wiring.output.error("authctl: the resource answered HTTP \(status)\n")
+        wiring.output.error("authctl: \(CachedRequestWords.resourceAnswered(status))\n")
         throw ExitCode(AuthError.Code.resourceError.exitStatus)
     }
 
