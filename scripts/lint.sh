@@ -57,10 +57,12 @@ if [ "$missing" = 1 ]; then
     echo "lint: the comments above cite a .swift file that does not exist; cite where it is now" >&2
     failed=1
 fi
-# shellcheck disable=SC2046
-if ! out="$(swiftc $(scripts/front-flags.sh) -typecheck Sources/authctl-front/*.swift Sources/CachedTokenCore/*.swift 2>&1)"; then
-    echo "$out" | grep -v 'warning:' >&2
-    echo "lint: the token front and Sources/CachedTokenCore do not type-check as Embedded Swift (scripts/front-flags.sh)" >&2
-    failed=1
-fi
+for variant in "" "-D AUTHCTL_REQUEST"; do
+    # shellcheck disable=SC2046,SC2086
+    if ! out="$(swiftc $(scripts/front-flags.sh) $variant -typecheck Sources/authctl-front/*.swift Sources/CachedTokenCore/*.swift 2>&1)"; then
+        echo "$out" | grep -v 'warning:' >&2
+        echo "lint: the token front${variant:+ (the request program, $variant)} and Sources/CachedTokenCore do not type-check as Embedded Swift (scripts/front-flags.sh)" >&2
+        failed=1
+    fi
+done
 exit "$failed"

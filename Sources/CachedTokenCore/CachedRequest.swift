@@ -141,7 +141,9 @@ public struct CachedRequestPlan: Equatable {
             guard let (name, value) = CachedRequest.headerParts(header), isToken(name),
                 !equalsIgnoringCase(name, "Authorization"), !equalsIgnoringCase(name, "DPoP")
             else { return nil }
-            if let index = names.firstIndex(of: name) { values[index] = value } else {
+            if let index = names.firstIndex(of: name) {
+                values[index] = value
+            } else {
                 names.append(name)
                 values.append(value)
             }

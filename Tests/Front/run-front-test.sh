@@ -3,7 +3,8 @@
 # (scripts/build-front.sh, seconds), writes every keystore the Swift tests know
 # (KeystoreCorpusExportTests) and runs Tests/Front/agreement.py — the same stdout, stderr and
 # exit status on every case, the front answering exactly the cases it must — and
-# Tests/Front/memory.py: no key or refresh token left in the front's memory.
+# Tests/Front/memory.py: no key or refresh token left in the front's memory; then
+# Tests/Front/request-agreement.py: `request` through the request program.
 # Usage: Tests/Front/run-front-test.sh [AUTHCTL]   (default: the debug build's authctl)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -19,5 +20,7 @@ count="$(ls "$corpus" | wc -l)"
 python3 Tests/Front/agreement.py "$front" "$core" "$corpus"
 # git-credential get (issue 37): git's descriptions, answered and handed over with their stdin.
 python3 Tests/Front/git-agreement.py "$front" "$core"
+# request (issue 37): the request program against the full program, with a resource on 127.0.0.1.
+python3 Tests/Front/request-agreement.py "$front" "$(dirname "$front")/authctl-request" "$core"
 # What the front leaves in its memory after opening a sealed keystore (gdb; skipped without it).
 python3 Tests/Front/memory.py "$front" "$core"

@@ -130,7 +130,8 @@ extension LibCurl {
                 )
             }
             if let streamed = streaming?.streamed, streamed > 0 {
-                throw AuthError.network(Message(verbatim: CachedRequestWords.cutShort(host, after: streamed, reason: Sanitize.text(reason, limit: 160))))
+                throw AuthError.network(
+                    Message(verbatim: CachedRequestWords.cutShort(host, after: streamed, reason: Sanitize.text(reason, limit: 160))))
             }
             throw AuthError.network(Message(verbatim: CachedRequestWords.couldNotReach(host, reason: Sanitize.text(reason, limit: 160))))
         }
