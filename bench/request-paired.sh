@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `authctl request URL` against curl sending the same bearer token to the same local resource
 # (issue 37: the target is ≤ 1.3× curl), paired (bench/measure-paired.py: one of each in turn,
-# RUNS rounds), installed as the packages install it (the front as bin/authctl, which hands
-# `request` over, and the stripped release full program as lib/authctl/authctl), a keystore of
+# RUNS rounds), installed as the packages install it (the front as bin/authctl, which runs
+# lib/authctl/authctl-request for a cached bearer grant, and the stripped release full program
+# as lib/authctl/authctl), a keystore of
 # one user holding a valid bearer grant for the resource. The resource is a Python HTTP server
 # on 127.0.0.1 answering a small file, the same for both (its own cost is in both figures).
 # Then instruction counts (callgrind, when valgrind is installed; the full program's own
@@ -27,6 +28,8 @@ chmod 700 "$work"
 mkdir -p "$work/inst/bin" "$work/inst/lib/authctl" "$work/ks" "$work/www"
 chmod 700 "$work/ks"
 cp "$front" "$work/inst/bin/authctl"
+# The request program (docs/front.md), which the front runs for a cached bearer grant.
+cp "$(dirname "$front")/authctl-request" "$work/inst/lib/authctl/authctl-request"
 strip --strip-all -o "$work/inst/lib/authctl/authctl" "$release"
 strip --strip-debug -o "$work/authctl-symbols" "$release"
 printf '{"jsonrpc": "2.0", "id": 1, "result": {"ok": true}}\n' >"$work/www/mcp"
@@ -58,14 +61,17 @@ chmod 600 "$work/header"
 curl_command=(curl -s -H "@$work/header" "$url")
 cmp <("${request[@]}") <("${curl_command[@]}") || { echo "request-paired: authctl and curl got different answers" >&2; exit 1; }
 json() { python3 -c 'import json, sys; print(json.dumps(sys.argv[1:]))' "$@"; }
-python3 bench/measure-paired.py "$runs" "curl=$(json "${curl_command[@]}")" "request=$(json "${request[@]}")"
+# The full program alone (what `request` cost before the request program, issue 37's first figure).
+full=("$work/inst/lib/authctl/authctl" "${request[@]:1}")
+python3 bench/measure-paired.py "$runs" "curl=$(json "${curl_command[@]}")" "request=$(json "${request[@]}")" \
+    "full-program=$(json "${full[@]}")"
 if command -v valgrind >/dev/null; then
     count() {
         rm -f "$work"/cg.*
         valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$work/cg.%p" "$@" >/dev/null 2>"$work/valgrind.log"
         awk '/^totals:|^summary:/ { sum += $2; nextfile } END { print sum }' "$work"/cg.*
     }
-    echo "instructions: curl $(count "${curl_command[@]}"), request $(count "${request[@]}")"
+    echo "instructions: curl $(count "${curl_command[@]}"), request $(count "${request[@]}"), full program $(count "${full[@]}")"
     # The full program's own parts, by inclusive cost (the symbols of the unstripped build).
     rm -f "$work"/cg.*
     valgrind --tool=callgrind --callgrind-out-file="$work/cg.symbols" "$work/authctl-symbols" request "$url" \
@@ -74,7 +80,11 @@ if command -v valgrind >/dev/null; then
         grep -E 'PROGRAM TOTALS|LibCurl.shared|AuthctlInvocation.parse\(\)|KeystoreFile.init\(from:\)|Wiring.configuredSecrets|ResourceRequest.run' |
         sed 's/\[.*//' | head -8
 fi
-for name in curl request; do
-    if [[ "$name" = curl ]]; then command=("${curl_command[@]}"); else command=("${request[@]}"); fi
+for name in curl request full-program; do
+    case "$name" in
+        curl) command=("${curl_command[@]}") ;;
+        request) command=("${request[@]}") ;;
+        *) command=("${full[@]}") ;;
+    esac
     /usr/bin/time -v "${command[@]}" 2>&1 >/dev/null | sed -n "s/.*Maximum resident set size (kbytes): /peak RSS $name (KiB): /p"
 done

@@ -36,7 +36,7 @@ chmod 0755 "$out/authctl"
 # as lib/authctl/authctl-request beside the full program.
 swiftc $(scripts/front-flags.sh) -D AUTHCTL_REQUEST -Osize -c Sources/authctl-front/*.swift Sources/CachedTokenCore/*.swift \
     -o "$out/request.o" 2> >(grep -v -e 'warning:' -e '^ *[0-9]* |' -e '^ *|' -e '^$' >&2 || true)
-clang -pie -fuse-ld=lld -Wl,-z,relro,-z,now -o "$out/authctl-request.unstripped" "$out/request.o" "$tables" "$out/boringssl.a" \
+clang -pie -static-libgcc -fuse-ld=lld -Wl,-z,relro,-z,now -o "$out/authctl-request.unstripped" "$out/request.o" "$tables" "$out/boringssl.a" \
     "$static_cxx/libstdc++.a" -lm
 strip --strip-all -o "$out/authctl-request" "$out/authctl-request.unstripped"
 chmod 0755 "$out/authctl-request"

@@ -72,6 +72,7 @@ binary="$("$root/scripts/build-release.sh")"
 files=(
     "$(dirname "$binary")/authctl-front|bin/authctl|0755"
     "$binary|lib/authctl/authctl|0755"
+    "$(dirname "$binary")/authctl-request|lib/authctl/authctl-request|0755"
     "$root/docs/authctl.1|share/man/man1/authctl.1|0644"
     "$root/completions/authctl.bash|share/bash-completion/completions/authctl|0644"
     "$root/completions/_authctl|share/zsh/site-functions/_authctl|0644"

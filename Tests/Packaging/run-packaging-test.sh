@@ -53,8 +53,9 @@ check "the .deb holds the man page and the three completions" sh -c "
     test -s '$work/root/usr/share/bash-completion/completions/authctl' &&
     test -s '$work/root/usr/share/zsh/vendor-completions/_authctl' &&
     test -s '$work/root/usr/share/fish/vendor_completions.d/authctl.fish'"
-check "the binaries are stripped (the front and the full program)" sh -c "
-    ! file -L '$work/root/usr/bin/authctl' '$work/root/usr/lib/authctl/authctl' 2>/dev/null | grep -q 'not stripped'"
+check "the binaries are stripped (the front, the full program and the request program)" sh -c "
+    ! file -L '$work/root/usr/bin/authctl' '$work/root/usr/lib/authctl/authctl' '$work/root/usr/lib/authctl/authctl-request' 2>/dev/null |
+        grep -q 'not stripped'"
 # Issue 14: FoundationEssentials only. ICU's data (its package name, icudtNNl, names
 # every one of its thousands of entries), ICU's code (`ucol_`, `icu_NN::` symbols and
 # messages) and FoundationInternationalization's metadata all leave a trace in the strings
@@ -77,6 +78,11 @@ check "the .deb's full program is a position-independent executable (ASLR) linki
 check "the .deb's front (bin/authctl) is a static PIE: position-independent (ASLR), no interpreter, no shared library" sh -c "
     readelf -h '$bin' | grep -q 'Type: *DYN' && ! readelf -l '$bin' | grep -q INTERP && ! readelf -d '$bin' | grep -q NEEDED &&
     readelf -d '$bin' | grep -q 'FLAGS_1.*PIE'"
+# The request program (docs/front.md): a PIE that loads libcurl itself, as the full program does.
+check "the .deb's request program (lib/authctl/authctl-request) is a PIE linking glibc only (libcurl by dlopen), at most 3 MiB" sh -c "
+    readelf -h '$work/root/usr/lib/authctl/authctl-request' | grep -q 'Type: *DYN' &&
+    ! ldd '$work/root/usr/lib/authctl/authctl-request' | grep -Eq 'libstdc\+\+|libgcc_s|libcurl' &&
+    [ \$(stat -c %s '$work/root/usr/lib/authctl/authctl-request') -le 3145728 ]"
 python3 bench/make-keystore.py 1 "$work/hot.json" >"$work/hot.expected"
 cp "$work/hot.json" "$work/hot-sealed.json"
 (umask 077; "$bin" keystore new-key >"$work/hot.key")
@@ -145,8 +151,8 @@ fi
 
 mkdir -p "$work/tar"
 tar -C "$work/tar" -xzf "$tarball"
-check "the tarball's binary runs (the front, handing --version to lib/authctl/authctl)" sh -c "
-    test -x \"\$(echo '$work/tar'/authctl-*/lib/authctl/authctl)\" && '$work/tar'/authctl-*/bin/authctl --version | grep -q '(commit $commit)'"
+check "the tarball's binary runs (the front, handing --version to lib/authctl/authctl; the request program beside it)" sh -c "
+    test -x \"\$(echo '$work/tar'/authctl-*/lib/authctl/authctl)\" && test -x \"\$(echo '$work/tar'/authctl-*/lib/authctl/authctl-request)\" && '$work/tar'/authctl-*/bin/authctl --version | grep -q '(commit $commit)'"
 check "the tarball ships LICENSE and the docs under share/doc/authctl" sh -c "
     grep -q 'Apache License' '$work/tar'/authctl-*/share/doc/authctl/LICENSE &&
     test -s \"\$(echo '$work/tar'/authctl-*/share/doc/authctl/getting-started.md)\""
@@ -156,7 +162,8 @@ check "the tarball's entries are owned by root" \
 prefix="$work/prefix with space"
 check "install.sh --prefix installs the binary, the man page and the completions" sh -c "
     scripts/install.sh --prefix '$prefix' >'$work/install.out' 2>'$work/install.err' &&
-    test -x '$prefix/bin/authctl' && test -x '$prefix/lib/authctl/authctl' && test -s '$prefix/share/man/man1/authctl.1' &&
+    test -x '$prefix/bin/authctl' && test -x '$prefix/lib/authctl/authctl' && test -x '$prefix/lib/authctl/authctl-request' &&
+    test -s '$prefix/share/man/man1/authctl.1' &&
     test -s '$prefix/share/bash-completion/completions/authctl' && test -s '$prefix/share/zsh/site-functions/_authctl' &&
     test -s '$prefix/share/fish/vendor_completions.d/authctl.fish'"
 check "install.sh says what to add to PATH when the prefix is not on it" grep -q "Add $prefix/bin to PATH" "$work/install.out"
