@@ -1,4 +1,5 @@
 import ArgumentParser
+import CachedTokenCore
 import Testing
 
 @testable import AuthctlCommands
@@ -55,6 +56,37 @@ struct RequestParserAgreementTests {
             seed: 0x5EED_0037, count: 2000, generate: Self.generate, fast: RequestInvocation.parseFast,
             full: { try RequestCommand.parse($0).invocation }, message: RequestCommand.message(for:))
         #expect(accepted > 120 && refused > 200, "accepted \(accepted), refused \(refused)")
+    }
+
+    /// The request program's parser (`CachedRequest.parse`, in the cached-token core) read as
+    /// the invocation it stands for: no `--include`, no browser command, the default timeout.
+    static func requestProgram(_ arguments: [String]) -> RequestInvocation? {
+        guard let parsed = CachedRequest.parse(["request"] + arguments) else { return nil }
+        return RequestInvocation(
+            url: parsed.url, method: parsed.method, headers: parsed.headers, data: parsed.data, include: false, browserCommand: nil,
+            timeout: 300, settings: Wiring.Settings(keystore: parsed.keystore, config: parsed.config))
+    }
+
+    @Test("the same 2,000 lists: what the request program's parser takes, ArgumentParser reads with the same values")
+    func requestProgramParser() throws {
+        let (accepted, refused) = ParserAgreement.check(
+            seed: 0x5EED_0037, count: 2000, generate: Self.generate, fast: Self.requestProgram,
+            full: { try RequestCommand.parse($0).invocation }, message: RequestCommand.message(for:))
+        #expect(accepted > 40 && refused > 200, "accepted \(accepted), refused \(refused)")
+        for arguments in [
+            ["https://api.example.com/mcp/items"],
+            ["-X", "POST", "https://api.example.com/mcp", "-H", "Content-Type: application/json", "--data", "@body.json"],
+            [
+                "--method=put", "--header=X-A: 1", "-H", "X-A: 2", "--data={}", "--keystore=/k.json", "--config", "/c.json",
+                "https://a.example/x",
+            ],
+        ] {
+            let parsed = try #require(Self.requestProgram(arguments), "\(arguments)")
+            #expect(parsed == (try RequestCommand.parse(arguments).invocation))
+        }
+        for arguments in [["https://a.example", "--include"], ["https://a.example", "--data", "-"], ["https://a.example", "--json"]] {
+            #expect(Self.requestProgram(arguments) == nil, "\(arguments)")
+        }
     }
 
     @Test("the forms of the docs and of agents' loops are parsed by hand")
