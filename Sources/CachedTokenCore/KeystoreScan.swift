@@ -124,8 +124,18 @@ public enum KeystoreScan {
             /// The current user's record, when `currentUid` came before `users` (as authctl
             /// writes it: sorted keys) and the array was searched in the same pass.
             var user: Range<Int>??
+            /// The members read so far: one given twice is the full decoder's to choose (it
+            /// takes the first; this scan would take the last).
+            var seen: [String] = []
             guard
                 objectMembers({ scanner, key in
+                    if key == "version" || key == "currentUid" || key == "sealing" || key == "users" {
+                        guard !seen.contains(key) else {
+                            scanner.failed = true
+                            return false
+                        }
+                        seen.append(key)
+                    }
                     switch key {
                     case "version":
                         version = scanner.integer()

@@ -142,6 +142,38 @@ final class KeystoreScanTests {
         #expect(try keystore.readCurrentUser() == AccountState(currentUID: "nobody-has-this-uid-at-all", users: []))
     }
 
+    /// A member given twice (`currentUid`, `users`, `version`, `sealing`): JSON leaves the choice
+    /// open and JSONDecoder takes the first; the scan took the last it read, so `token` and
+    /// `status` spoke for another user than `users list` did. Whatever it reads twice, the scan
+    /// leaves to the full decoder, and every command agrees on the first.
+    @Test(
+        "a member given twice: the scan leaves it to the full decoder, and every reading takes the first",
+        arguments: [
+            "currentUid", "users",
+        ])
+    func repeatedMember(member: String) async throws {
+        let state = state(users: 3, current: 0)
+        try await write(state)
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        switch member {
+        case "currentUid":
+            let line = #""currentUid" : "\#(state.users[0].uid)","#
+            #expect(text.contains(line))
+            text = text.replacingOccurrences(of: line, with: line + #" "currentUid" : "\#(state.users[2].uid)","#)
+        default:
+            // An empty `users` before the one that holds the records.
+            text = text.replacingOccurrences(of: #""users" : ["#, with: #""users" : [], "users" : ["#)
+        }
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(KeystoreScan.currentUser(in: Data(text.utf8)) == nil)
+        let whole = try keystore.read()
+        #expect(whole.currentUID == state.users[0].uid)
+        #expect(whole.users.count == (member == "users" ? 0 : 3))
+        let current = try keystore.readCurrentUser()
+        #expect(current.currentUID == whole.currentUID)
+        #expect(current.users.map(\.uid) == whole.users.filter { $0.uid == whole.currentUID }.map(\.uid))
+    }
+
     @Test(
         "what it does not understand, it leaves to the full decoder",
         arguments: [
