@@ -153,23 +153,32 @@ extension RequestInvocation {
                 wiring: wiring)
             outcome = try await send()
         }
-        // A person signs in again for what the resource asks; a script gets the command. At
-        // most three times for one request (MCP's step-up rule), and never twice for the same ask.
+        // A person signs in again for what the resource asks, or where it moved; a script gets
+        // the command. At most three step-ups for one request (MCP's step-up rule), never twice
+        // for the same ask, and one move.
         var asked: [ResourceRequest.StepUp] = []
-        while case .stepUp(let stepUp) = outcome {
-            guard asked.count < Self.stepUpLimit, !asked.contains(where: { $0.asksTheSame(as: stepUp) }) else {
-                throw Self.stepUpRequired(stepUp)
+        var moved: ServerMove?
+        answering: while true {
+            switch outcome {
+            case .stepUp(let stepUp):
+                guard asked.count < Self.stepUpLimit, !asked.contains(where: { $0.asksTheSame(as: stepUp) }) else {
+                    throw Self.stepUpRequired(stepUp)
+                }
+                asked.append(stepUp)
+                try await self.stepUp(stepUp, useCases: useCases, wiring: wiring)
+            case .serverMoved(let move, let scopes):
+                if let moved { throw Self.movedAgain(move, after: moved) }
+                moved = move
+                try await self.move(move, scopes: scopes, useCases: useCases, wiring: wiring)
+            case .answered(let response):
+                try print(response, wiring: wiring)
+                break answering
+            case .streamed(let head):
+                try sink.finish()
+                try finish(status: head.status, wiring: wiring)
+                break answering
             }
-            asked.append(stepUp)
-            try await self.stepUp(stepUp, useCases: useCases, wiring: wiring)
             outcome = try await send()
-        }
-        switch outcome {
-        case .answered(let response): try print(response, wiring: wiring)
-        case .streamed(let head):
-            try sink.finish()
-            try finish(status: head.status, wiring: wiring)
-        case .stepUp: return
         }
     }
 
