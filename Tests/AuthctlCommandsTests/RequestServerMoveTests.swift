@@ -138,6 +138,23 @@ final class RequestServerMoveTests {
         let issuers = Set(state.users.flatMap(\.resourceGrants).map(\.issuer))
         #expect(issuers == [first.issuer, second.issuer], "a grant per (issuer, resource): \(issuers)")
     }
+
+    @Test(
+        "R2: a grant that cannot be renewed, at a resource that names another server now: request passes the grant's issuer to the sign-in, so a browser command alone moves nothing (18)"
+    )
+    func renewalFailedMovesOnlyWithConsent() async throws {
+        // Tokens that need a refresh at once (less than the 60 s authctl asks), which the first server refuses.
+        first.update { $0.accessTokenLifetime = .number(30) }
+        try await signInAtFirst()
+        first.update { $0.refreshError = "invalid_grant" }
+        move()
+        let keystore = authctl.keystoreBytes()
+        let result = try await authctl.run(["request", "\(api)/items", "--browser-command", Self.browserCommand, "--timeout", "20"])
+        #expect(result.status == 18, "\(result.status) \(result.stderr)")
+        #expect(result.stderr.contains("authctl login \(api)") && result.stderr.contains(second.issuer), "\(result.stderr)")
+        #expect(second.count("authorize") == 0, "nothing signed in at the second server")
+        #expect(authctl.keystoreBytes() == keystore)
+    }
 }
 
 /// A value a test server's threads and the test share.
