@@ -19,6 +19,10 @@ final class RequestServerMoveTests {
     let current: Shared<String>
     /// Every token the resource received, in order.
     let received = Shared<[String]>([])
+    /// When set, a token of the second server makes the resource name yet another server.
+    let restless = Shared(false)
+    /// Where the restless resource moves: nothing listens there.
+    static let third = "http://127.0.0.1:9/o"
 
     /// The browser command of the tests that have no terminal: curl follows the redirects as a
     /// browser would, so a sign-in that should not happen would succeed.
@@ -30,18 +34,22 @@ final class RequestServerMoveTests {
         // Another identity at the second server (the same verified email would be another account's).
         second.update { $0.email = "ada@second.example" }
         let current = Shared(first.issuer)
-        let received = self.received
+        let received = self.received, restless = self.restless
         let providers = [first, second]
         resource = try LoopbackHTTPServer { request in
             let base = "http://127.0.0.1:\(request.headers["host"]?.split(separator: ":").last ?? "0")"
             let metadata = "\(base)/.well-known/oauth-protected-resource/api"
-            let issuer = current.withLock { $0 }
+            var issuer = current.withLock { $0 }
             if request.target == "/.well-known/oauth-protected-resource/api" {
                 let body = #"{"resource": "\#(base)/api", "authorization_servers": ["\#(issuer)"], "scopes_supported": ["read"]}"#
                 return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
             }
             let token = request.headers["authorization"].map { String($0.dropFirst("Bearer ".count)) }
             if let token { received.withLock { $0.append(token) } }
+            if let token, restless.withLock({ $0 }), second.issuedSecrets.contains(token) {
+                current.withLock { $0 = Self.third }
+            }
+            issuer = current.withLock { $0 }
             guard let token, let server = providers.first(where: { $0.issuer == issuer }), server.issuedSecrets.contains(token) else {
                 return HTTPResponse(
                     status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token", resource_metadata="\#(metadata)""#])
@@ -137,6 +145,19 @@ final class RequestServerMoveTests {
         let state = try FileKeystore(path: authctl.keystorePath, random: SystemRandomSource(), clock: SystemClock()).read()
         let issuers = Set(state.users.flatMap(\.resourceGrants).map(\.issuer))
         #expect(issuers == [first.issuer, second.issuer], "a grant per (issuer, resource): \(issuers)")
+    }
+
+    @Test(
+        "R1: a resource that names yet another server right after the move is not followed: exit 22 naming `authctl login URL`, the third server never contacted"
+    )
+    func movedOncePerRequest() async throws {
+        try await signInAtFirst()
+        move()
+        restless.withLock { $0 = true }
+        let result = try await authctl.run(["request", "\(api)/items", "--timeout", "20"], stdin: Data("y\n".utf8), terminals: .all)
+        #expect(result.status == 22, "\(result.status) \(result.stderr)")
+        #expect(result.stderr.contains("one move per request") && result.stderr.contains("authctl login \(api)"), "\(result.stderr)")
+        #expect(result.stderr.contains(Self.third) && second.count("authorize") == 1, "\(result.stderr)")
     }
 
     @Test(

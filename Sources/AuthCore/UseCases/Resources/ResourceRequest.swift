@@ -3,9 +3,10 @@ import Synchronization
 /// `authctl request` (docs/resources.md): one HTTP request to a protected resource with the
 /// current user's grant for its URL. A 401 `invalid_token` refreshes the token once and
 /// sends again — unless the resource's metadata no longer lists the grant's authorization
-/// server (MCP SEP-2352), a move the caller asks the person about (`Outcome.serverMoved`); a 403 `insufficient_scope` (RFC 6750 §3.1) or a 401
-/// `insufficient_user_authentication` (RFC 9470 §3) is answered with the step-up it asks for,
-/// which the caller runs (a person at the terminal) or turns into `step-up-required`.
+/// server (MCP SEP-2352), a move the caller asks the person about (`Outcome.serverMoved`); a
+/// 403 `insufficient_scope` (RFC 6750 §3.1) or a 401 `insufficient_user_authentication`
+/// (RFC 9470 §3) is answered with the step-up it asks for, which the caller runs (a person at
+/// the terminal) or turns into `step-up-required`.
 public struct ResourceRequest: Sendable {
     public struct Input: Sendable {
         public var method: String
