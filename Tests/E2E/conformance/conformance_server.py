@@ -284,6 +284,163 @@ class Resource(Base):
                                         "protocolVersion": "2025-06-18", "capabilities": {}}})
 
 
+# --- authorization-server-migration.ts (SEP-2352), self-contained: two authorization servers
+#     and a resource whose metadata names the first until one authorized call went through,
+#     then the second, refusing the first's tokens from then on. The first issues the
+#     recognizable client id of the .ts, so that the second can tell its reuse. Events carry
+#     `side` "as1", "as2" or "rs". PORTS-FILE gets "RESOURCE-ORIGIN AS1-ORIGIN AS2-ORIGIN".
+#     authorization-server-migration-refresh (not in the .ts): the servers also issue refresh
+#     tokens, and the first still honours them after the move — a client that refreshes on a
+#     401 gets a token the resource refuses again, so only the resource's metadata shows the move.
+if SCENARIO in ("authorization-server-migration", "authorization-server-migration-refresh"):
+    AS1_CLIENT_ID = "as1-client-id-LEAKED-IF-SEEN-AT-AS2"
+    migration = {"migrated": False, "issued": {"as1": set(), "as2": set()}, "codes": {}, "secrets": {}, "refresh": {}}
+
+    class MigrationAuthServer(Base):
+        side = "as1"
+
+        def do_GET(self):
+            url = urllib.parse.urlsplit(self.path)
+            query = dict(urllib.parse.parse_qsl(url.query))
+            origin = origins[self.side]
+            if url.path == "/.well-known/oauth-authorization-server":
+                record(side=self.side, id="authorization-server-metadata", path=url.path)
+                self.send_json(200, {
+                    "issuer": origin, "authorization_endpoint": f"{origin}/authorize", "token_endpoint": f"{origin}/token",
+                    "registration_endpoint": f"{origin}/register", "response_types_supported": ["code"],
+                    "grant_types_supported": ["authorization_code", "refresh_token"],
+                    "code_challenge_methods_supported": ["S256"], "token_endpoint_auth_methods_supported": ["client_secret_basic"]})
+            elif url.path == "/authorize":
+                record(side=self.side, id="authorization-request", path=url.path, client_id=query.get("client_id"),
+                       resource=query.get("resource"), scope=query.get("scope"))
+                code = secrets.token_urlsafe(24)
+                migration["codes"][code] = query
+                target = query["redirect_uri"]
+                params = urllib.parse.urlencode({"code": code, "state": query.get("state", "")})
+                self.send_response(302)
+                self.send_header("Location", target + ("&" if "?" in target else "?") + params)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+            else:
+                self.send_json(404, {"error": "not_found"})
+
+        def do_POST(self):
+            url = urllib.parse.urlsplit(self.path)
+            raw = self.body()
+            if url.path == "/register":
+                request = json.loads(raw or "{}")
+                record(side=self.side, id="client-registration", path=url.path, redirect_uris=request.get("redirect_uris"))
+                client_id = AS1_CLIENT_ID if self.side == "as1" else "as2-client-id"
+                secret = migration["secrets"][client_id] = secrets.token_urlsafe(32)
+                self.send_json(201, {"client_id": client_id, "client_secret": secret, "token_endpoint_auth_method": "client_secret_basic",
+                                     "redirect_uris": request.get("redirect_uris", []),
+                                     "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"]})
+            elif url.path == "/token":
+                form = dict(urllib.parse.parse_qsl(raw))
+                authorization = self.headers.get("Authorization", "")
+                client_id, password = form.get("client_id"), form.get("client_secret")
+                if authorization.startswith("Basic "):
+                    user, _, secret = base64.b64decode(authorization[6:]).decode("utf-8", "replace").partition(":")
+                    client_id, password = urllib.parse.unquote_plus(user), urllib.parse.unquote_plus(secret)
+                if form.get("grant_type") == "refresh_token":
+                    side = migration["refresh"].pop(form.get("refresh_token", ""), None)
+                    record(side=self.side, id="refresh-token-grant-used" if side == self.side else "refresh-token-invalid",
+                           path=url.path, client_id=client_id)
+                    if side != self.side:
+                        self.send_json(400, {"error": "invalid_grant"})
+                        return
+                    self.issue()
+                    return
+                asked = migration["codes"].pop(form.get("code", ""), None)
+                digest = hashlib.sha256(form.get("code_verifier", "").encode()).digest()
+                verified = asked is not None and base64.urlsafe_b64encode(digest).rstrip(b"=").decode() == asked.get("code_challenge")
+                record(side=self.side, id="token-request", path=url.path, client_id=client_id, grant_type=form.get("grant_type"),
+                       credentials_ok=migration["secrets"].get(client_id) == password, pkce_verified=verified,
+                       resource=form.get("resource"))
+                if not verified or migration["secrets"].get(client_id) != password:
+                    self.send_json(400, {"error": "invalid_grant"})
+                    return
+                self.issue()
+            else:
+                self.send_json(404, {"error": "not_found"})
+
+        def issue(self):
+            token = f"test-token-{self.side}-{secrets.token_urlsafe(16)}"
+            migration["issued"][self.side].add(token)
+            answer = {"access_token": token, "token_type": "Bearer", "expires_in": 3600, "scope": "mcp:basic"}
+            if SCENARIO.endswith("-refresh"):
+                answer["refresh_token"] = secrets.token_urlsafe(24)
+                migration["refresh"][answer["refresh_token"]] = self.side
+            self.send_json(200, answer)
+
+    class SecondAuthServer(MigrationAuthServer):
+        side = "as2"
+
+    class MigrationResource(Base):
+        def metadata_url(self):
+            return f"{origins['rs']}/.well-known/oauth-protected-resource/mcp"
+
+        def refuse(self, **event):
+            record(side="rs", id="mcp-unauthorized", path="/mcp", **event)
+            challenge = f'Bearer error="invalid_token", scope="mcp:basic", resource_metadata="{self.metadata_url()}"'
+            self.send_json(401, {"error": "invalid_token"}, [("WWW-Authenticate", challenge)])
+
+        def do_GET(self):
+            path = urllib.parse.urlsplit(self.path).path
+            if path == "/.well-known/oauth-protected-resource/mcp":
+                named = origins["as2" if migration["migrated"] else "as1"]
+                record(side="rs", id="prm-requested", path=path, names=named)
+                self.send_json(200, {"resource": f"{origins['rs']}/mcp", "authorization_servers": [named], "scopes_supported": ["mcp:basic"]})
+            elif path == "/mcp":
+                self.refuse(had_token=False)
+            else:
+                self.send_json(404, {"error": "not_found"})
+
+        def do_POST(self):
+            raw = self.body()
+            if urllib.parse.urlsplit(self.path).path != "/mcp":
+                self.send_json(404, {"error": "not_found"})
+                return
+            try:
+                message = json.loads(raw)
+            except ValueError:
+                message = {}
+            method = message.get("method") or ""
+            authorization = self.headers.get("Authorization", "")
+            token = authorization[7:] if authorization.startswith("Bearer ") else ""
+            issuer = next((side for side, issued in migration["issued"].items() if token in issued), None)
+            # initialize and notifications need no token, as in the .ts.
+            if method != "initialize" and not method.startswith("notifications/"):
+                if issuer is None:
+                    self.refuse(had_token=bool(token))
+                    return
+                if not migration["migrated"]:
+                    # Phase 1: any verified token, and the metadata names the second server from now on.
+                    migration["migrated"] = True
+                elif issuer != "as2":
+                    # Phase 2: only the second server's tokens.
+                    self.refuse(had_token=True, token_of=issuer)
+                    return
+            record(side="rs", id="valid-bearer-token" if issuer else "unauthenticated-call", path="/mcp", method=method,
+                   token_of=issuer)
+            self.send_json(200, {"jsonrpc": "2.0", "id": message.get("id"),
+                                 "result": {"serverInfo": {"name": "conformance-" + SCENARIO, "version": "1"},
+                                            "tokenOf": issuer, "tools": []}})
+
+    def migration_serve(handler):
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        return f"http://127.0.0.1:{server.server_address[1]}"
+
+    origins["as1"] = migration_serve(MigrationAuthServer)
+    origins["as2"] = migration_serve(SecondAuthServer)
+    origins["rs"] = migration_serve(MigrationResource)
+    with open(PORTS + ".tmp", "w") as handle:
+        handle.write(f"{origins['rs']} {origins['as1']} {origins['as2']}\n")
+    os.replace(PORTS + ".tmp", PORTS)
+    threading.Event().wait()
+
+
 def serve(handler):
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()

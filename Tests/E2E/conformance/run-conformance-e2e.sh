@@ -164,6 +164,48 @@ asked = [e for e in events[first:] if e['id'] == 'authorization-request']
 sys.exit(0 if asked and set((asked[0]['scope'] or '').split()) >= {'mcp:basic', 'mcp:write'} else 1)"
 check "auth/scope-step-up tools/call sent again with the stepped-up token" seen valid-bearer-token "e['method'] == 'tools/call'"
 
+# --- authorization-server-migration.ts (SEP-2352): after one authorized tools/list the
+#     resource's metadata names a second authorization server and the resource refuses the
+#     first's tokens. On the next 401 the client re-discovers, registers at the second server
+#     and does not present the first's client there. authctl moves only with the person's
+#     consent (docs/resources.md): refused without a terminal (exit 18, nothing sent to the
+#     second server), then a yes on a pty (`script`).
+#     A variant of the port's own (authorization-server-migration-refresh): the servers issue
+#     refresh tokens and the first still honours them, so only the resource's metadata shows the
+#     move (a refresh at the first server would only get a token the resource refuses again).
+for scenario in authorization-server-migration authorization-server-migration-refresh; do
+    start "$scenario"
+    migration_events="$events"
+    list='{"jsonrpc":"2.0","id":2,"method":"tools/list"}'
+    check "auth/$scenario login exits 0 (registered at the first server)" login "$scenario"
+    check "auth/$scenario tools/list with the first server's token" \
+        sh -c "'$authctl' request -X POST '$rs' -H 'Content-Type: application/json' --data '$list' | grep -q '\"tokenOf\": \"as1\"'"
+    set +e
+    "$authctl" request -X POST "$rs" -H 'Content-Type: application/json' --data "$list" --browser-command "$browser" --timeout 30 \
+        </dev/null >"$work/$scenario-refused.out" 2>"$work/$scenario-refused.err"; status=$?
+    set -e
+    check "auth/$scenario without a terminal the move is refused (exit $status, wanted 18)" test "$status" -eq 18
+    check "auth/$scenario nothing was sent to the second server without consent" \
+        sh -c "$(declare -f seen); events='$migration_events'; ! seen client-registration \"e['side'] == 'as2'\" && ! seen authorization-request \"e['side'] == 'as2'\""
+    check "auth/$scenario a yes on a terminal: tools/list answered with the second server's token" \
+        sh -c "printf 'y\n' | AUTHCTL_BROWSER='$browser' script -qec \"'$authctl' request -X POST '$rs' -H 'Content-Type: application/json' --data '$list' --timeout 30\" /dev/null >'$work/$scenario.out' 2>&1 && grep -q '\"tokenOf\": \"as2\"' '$work/$scenario.out'"
+    check "auth/$scenario sep-2352-reregister-on-as-change (a registration at the second server)" \
+        seen client-registration "e['side'] == 'as2'"
+    for id in sep-2352-no-reuse-on-as-change sep-2352-no-cross-as-credential-reuse; do
+        check "auth/$scenario $id (the first server's client id never at the second)" \
+            sh -c "$(declare -f seen); events='$migration_events'; ! seen authorization-request \"e['side'] == 'as2' and e['client_id'].startswith('as1-')\" && ! seen token-request \"e['side'] == 'as2' and (e['client_id'] or '').startswith('as1-')\" && seen token-request \"e['side'] == 'as2' and e['client_id'] == 'as2-client-id' and e['credentials_ok']\""
+    done
+    check "auth/$scenario after the move, only the second server's tokens reached the resource" python3 -c "
+import json, sys
+events = [json.loads(l) for l in open('$migration_events')]
+moved = max(i for i, e in enumerate(events) if e['id'] == 'token-request' and e['side'] == 'as2')
+sys.exit(0 if all(e.get('token_of') == 'as2' for e in events[moved:] if e['side'] == 'rs' and e.get('token_of')) else 1)"
+    if [ "$scenario" = authorization-server-migration-refresh ]; then
+        check "auth/$scenario no refresh at the first server once the resource named the second" \
+            sh -c "$(declare -f seen); events='$migration_events'; ! seen refresh-token-grant-used \"e['side'] == 'as1'\""
+    fi
+done
+
 # --- client-credentials.ts and wif-jwt-bearer.ts (SEP-1046, SEP-1933): a pre-registered
 #     client signs in to the resource URL without a browser.
 export CONFORMANCE_SECRET="cc-$(python3 -c 'import secrets; print(secrets.token_urlsafe(24))')"

@@ -2,9 +2,11 @@ import Synchronization
 
 /// `authctl request` (docs/resources.md): one HTTP request to a protected resource with the
 /// current user's grant for its URL. A 401 `invalid_token` refreshes the token once and
-/// sends again; a 403 `insufficient_scope` (RFC 6750 §3.1) or a 401
-/// `insufficient_user_authentication` (RFC 9470 §3) is answered with the step-up it asks for,
-/// which the caller runs (a person at the terminal) or turns into `step-up-required`.
+/// sends again — unless the resource's metadata no longer lists the grant's authorization
+/// server (MCP SEP-2352), a move the caller asks the person about (`Outcome.serverMoved`); a
+/// 403 `insufficient_scope` (RFC 6750 §3.1) or a 401 `insufficient_user_authentication`
+/// (RFC 9470 §3) is answered with the step-up it asks for, which the caller runs (a person at
+/// the terminal) or turns into `step-up-required`.
 public struct ResourceRequest: Sendable {
     public struct Input: Sendable {
         public var method: String
@@ -71,6 +73,11 @@ public struct ResourceRequest: Sendable {
         /// sink as it arrived.
         case streamed(HTTPResponseHead)
         case stepUp(StepUp)
+        /// A 401 from a resource whose metadata (RFC 9728) no longer lists the authorization
+        /// server that issued the grant (MCP SEP-2352): the caller signs in where it names now,
+        /// with the person's consent, for `scopes` (the grant's). Nothing was refreshed, and no
+        /// token went anywhere but the resource.
+        case serverMoved(ServerMove, scopes: [String])
     }
 
     /// The most bytes of an answer read whole (`run(_:)`, `--json`): 16 MiB. A streamed
@@ -137,10 +144,11 @@ public struct ResourceRequest: Sendable {
             let state = (token: token, refreshed: refreshed, nonceSent: nonce != nil)
             let verdict: Verdict
             let outcome: Outcome
+            let head: HTTPResponseHead
             if let sink {
                 // Decided on the head, before the body: only the answer to give reaches the sink.
                 let decided = Mutex<Verdict?>(nil)
-                let head = try await transport.stream(
+                head = try await transport.stream(
                     request,
                     decide: { head in
                         let verdict = Self.verdict(head, token: state.token, refreshed: state.refreshed, nonceSent: state.nonceSent)
@@ -154,11 +162,14 @@ public struct ResourceRequest: Sendable {
                 outcome = .streamed(head)
             } else {
                 let response = try await transport.send(request)
+                head = response.head
                 verdict = Self.verdict(response.head, token: token, refreshed: refreshed, nonceSent: nonce != nil)
                 outcome = .answered(response)
             }
             switch verdict {
             case .refresh:
+                // A resource that names another server now: no refresh there, the move is the caller's.
+                if let move = await serverMove(head, grant: token.grant) { return .serverMoved(move, scopes: token.scopes) }
                 token = try await tokens.token(for: input.url, forceRefresh: true, uid: input.uid, chosenBy: input.chosenBy)
                 refreshed = true
                 nonce = nil

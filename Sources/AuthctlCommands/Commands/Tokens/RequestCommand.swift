@@ -19,7 +19,9 @@ struct RequestCommand: AuthctlCommand {
             The grant is the current user's for the URL (the longest matching resource; sign in with authctl login URL). \
             The answer's body goes to stdout as it arrives (an event stream too; Ctrl-C ends it, exit 130); with --json it \
             is read whole (16 MiB at most). An HTTP error status exits 22 (resource-error). A 401 invalid_token \
-            refreshes the token once and retries. A 403 insufficient_scope or a 401 insufficient_user_authentication \
+            refreshes the token once and retries; when the resource's metadata no longer names the grant's \
+            authorization server, the resource moved: authctl signs in where it names now only with the consent of \
+            the person at the terminal, and otherwise exits 18 (consent-required). A 403 insufficient_scope or a 401 insufficient_user_authentication \
             signs in again for what the resource asks (at most three times for one request, never twice for the same ask) \
             when a person is at the terminal (or --browser-command is given), and otherwise exits 21 (step-up-required) \
             naming the command to run. The token never appears in the output.
@@ -151,23 +153,32 @@ extension RequestInvocation {
                 wiring: wiring)
             outcome = try await send()
         }
-        // A person signs in again for what the resource asks; a script gets the command. At
-        // most three times for one request (MCP's step-up rule), and never twice for the same ask.
+        // A person signs in again for what the resource asks, or where it moved; a script gets
+        // the command. At most three step-ups for one request (MCP's step-up rule), never twice
+        // for the same ask, and one move.
         var asked: [ResourceRequest.StepUp] = []
-        while case .stepUp(let stepUp) = outcome {
-            guard asked.count < Self.stepUpLimit, !asked.contains(where: { $0.asksTheSame(as: stepUp) }) else {
-                throw Self.stepUpRequired(stepUp)
+        var moved: ServerMove?
+        answering: while true {
+            switch outcome {
+            case .stepUp(let stepUp):
+                guard asked.count < Self.stepUpLimit, !asked.contains(where: { $0.asksTheSame(as: stepUp) }) else {
+                    throw Self.stepUpRequired(stepUp)
+                }
+                asked.append(stepUp)
+                try await self.stepUp(stepUp, useCases: useCases, wiring: wiring)
+            case .serverMoved(let move, let scopes):
+                if let moved { throw Self.movedAgain(move, after: moved) }
+                moved = move
+                try await self.move(move, scopes: scopes, useCases: useCases, wiring: wiring)
+            case .answered(let response):
+                try print(response, wiring: wiring)
+                break answering
+            case .streamed(let head):
+                try sink.finish()
+                try finish(status: head.status, wiring: wiring)
+                break answering
             }
-            asked.append(stepUp)
-            try await self.stepUp(stepUp, useCases: useCases, wiring: wiring)
             outcome = try await send()
-        }
-        switch outcome {
-        case .answered(let response): try print(response, wiring: wiring)
-        case .streamed(let head):
-            try sink.finish()
-            try finish(status: head.status, wiring: wiring)
-        case .stepUp: return
         }
     }
 
