@@ -57,7 +57,9 @@ struct Login: AuthctlCommand {
     func validate() throws {
         if !moreResources.isEmpty {
             guard signsInToResource, moreResources.allSatisfy({ $0.contains("://") }) else {
-                throw ValidationError("more than one argument: give the https URLs of resources of one authorization server")
+                throw ValidationError(
+                    "more than one argument: only resources of one authorization server are signed in to together, each by its https URL (authctl login https://… https://…); a provider is signed in to alone"
+                )
             }
             if workload.isWorkload || resource.via != nil {
                 throw ValidationError(
