@@ -84,6 +84,43 @@ struct ResourceSharedSignInTests {
         #expect(accounts.operations.count == 1, "both grants in one change of the keystore")
     }
 
+    @Test(
+        "a client registered now for a sign-in for several resources is registered for each: a later sign-in to one alone needs no consent")
+    func registeredForAll() async throws {
+        let storage = InMemoryConfigStorage(bytes: Data(#"{"version": 1, "providers": {}}"#.utf8))
+        let fixtures = ResourceClientsTests()
+        let client = try await ResourceClients(
+            configStore: ConfigStore(storage: storage), transport: fixtures.registrar(), secrets: MemoryRegistrationSecrets(),
+            clock: FixedClock()
+        )
+        .client(
+            for: try fixtures.server(), resource: try ResourceIdentifier(parsing: Self.mcp),
+            also: [try ResourceIdentifier(parsing: Self.docs)], clientMetadataURL: nil)
+        #expect(client.registered && client.config.registeredFor == [Self.mcp, Self.docs])
+        let saved = try ConfigStore(storage: storage).load().providers[client.config.id]
+        #expect(saved?.registeredFor == [Self.mcp, Self.docs])
+        #expect(!Self.borrowed(saved, Self.docs), "a later login of the second resource alone asks no consent")
+    }
+
+    static func borrowed(_ config: ProviderConfig?, _ resource: String) -> Bool {
+        guard let config, let identifier = try? ResourceIdentifier(parsing: resource) else { return true }
+        return ResourceClients.Client(config: config, registered: false).isBorrowed(for: identifier)
+    }
+
+    @Test("a provider the person configured is not marked as registered for the resources it was lent to")
+    func configuredStaysBorrowed() async throws {
+        let configStore = ConfigStore(
+            storage: InMemoryConfigStorage(
+                bytes: Data(
+                    #"{"version": 1, "providers": {"oidc.as": {"id": "oidc.as", "clientId": "c", "issuer": "https://as.example"}}}"#.utf8)))
+        let signIn = ResourceSignIn(
+            transport: transport, configStore: configStore, issuer: StaticCredentialIssuer([credential]),
+            accounts: FakeAccountStore(clock: clock), clock: clock, secrets: MemoryRegistrationSecrets(), prompt: RecordingTerminal())
+        _ = try await signIn.run(
+            .init(resource: Self.mcp, moreResources: [Self.docs], options: FlowOptions(), provider: Self.provider, consented: true))
+        #expect(try configStore.load().providers["oidc.as"]?.registeredFor == nil)
+    }
+
     @Test("the resources' scopes are asked together, each once")
     func scopesTogether() async throws {
         let accounts = FakeAccountStore(clock: clock)

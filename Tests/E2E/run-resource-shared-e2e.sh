@@ -80,6 +80,8 @@ check "--json names both resources" test "$(json '" ".join(d["resources"])' <"$w
 check "one browser sign-in" test "$(browser_sign_ins)" = 1
 check "the server granted both resources (one authorization request naming both, RFC 8707 §2.1): its refresh token covers both" \
     test "$(live_refresh_resources)" = "$mcp $other"
+check "the client authctl registered is registered for both resources" \
+    test "$("$py" -c "import json; print(' '.join(json.load(open('$XDG_CONFIG_HOME/authctl/config.json'))['providers']['oidc.127-0-0-1']['registeredFor']))")" = "$mcp $other"
 check "the refresh token is kept once, in the first grant; the second names it" \
     test "$(grants "bool(g['$mcp']['tokens'].get('refreshToken')), 'refreshToken' in g['$other']['tokens'], g['$other'].get('refreshTokenOf')" 2>/dev/null)" = "True False $mcp"
 check "status shows the second grant as refreshable with the first one's refresh token" \
@@ -128,5 +130,10 @@ set -e
 check "a second URL whose metadata names another resource is refused (exit 7), before any sign-in" \
     sh -c "test $status -eq 7 && test '$(browser_sign_ins)' = 2"
 check "the keystore is as it was" cmp -s "$keystore" "$work/before.json"
+
+# 6. The second resource alone, later: its client was registered for it, so no consent is asked
+#    (no terminal here), and its grant becomes its own.
+check "login <URL2> alone signs in with no consent asked" sh -c "'$authctl' login '$other' --browser-command '$browser' --timeout 60 >/dev/null 2>'$work/other-alone.err' || { cat '$work/other-alone.err'; false; }"
+check "its grant holds its own refresh token" test "$(grants "bool(g['$other']['tokens'].get('refreshToken')), g['$other'].get('refreshTokenOf')")" = "True None"
 
 summary

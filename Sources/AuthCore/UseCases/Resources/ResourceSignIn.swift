@@ -117,7 +117,8 @@ public struct ResourceSignIn: Sendable {
             if let named = input.provider {
                 try clients.configured(named, for: found.server)
             } else {
-                try await clients.client(for: found.server, resource: resource, clientMetadataURL: input.clientMetadataURL)
+                try await clients.client(
+                    for: found.server, resource: resource, also: more.map(\.metadata.resource), clientMetadataURL: input.clientMetadataURL)
             }
         // A provider the person configured for another purpose (their company's IdP) is lent
         // to a resource on another origin only with their consent (docs/security.md).
