@@ -198,7 +198,7 @@ _authctl_login() {
     non_repeating_flags=(--no-browser --device-code --manual --remote --ciba --allow-any-local-user --client-credentials --jwt-bearer --json --verbose -v --quiet -q --version -h --help)
     repeating_options=(--scope --param)
     non_repeating_options=(--browser-command --login-hint --binding-message --timeout --listen-address --redirect-uri --tenant --authorization-details --id-token --raw-nonce --client-id --client-secret-env --client-secret-file --certificate-file --assertion-algorithm --federated-token-file --federated-token-env --federated-token --federated-audience --credential --issuer --client-metadata-url --provider --via --requested-token-type --keystore --config --user)
-    __authctl_offer_flags_options 1
+    __authctl_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in

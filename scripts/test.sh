@@ -34,6 +34,8 @@ Tests/E2E/glewlwyd/run-headless-e2e.sh "$authctl"
 Tests/E2E/run-resource-e2e.sh "$authctl"
 # A resource that moves to another authorization server (MCP SEP-2352): two django-oauth-toolkit instances.
 Tests/E2E/run-move-e2e.sh "$authctl"
+# One sign-in for two resources of one server that rotates refresh tokens (django-oauth-toolkit).
+Tests/E2E/run-resource-shared-e2e.sh "$authctl"
 # An MCP server built with the official MCP Python SDK, its own authorization server in front.
 Tests/E2E/mcp/run-mcp-e2e.sh "$authctl"
 # The MCP conformance suite's client auth scenarios that fit a CLI, ported (stdlib harness).

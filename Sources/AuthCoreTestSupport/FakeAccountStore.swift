@@ -58,9 +58,12 @@ public final class FakeAccountStore: CredentialAccountStore, @unchecked Sendable
         return try await rules.link(credential, toUser: uid, pendingHandle: pendingHandle, consent: consent)
     }
 
-    public func storeResourceGrant(_ grant: ResourceGrant, identity: Credential?) async throws -> AccountRules.GrantResult {
+    /// Recorded once, by the first grant's resource: the grants of one sign-in are one change.
+    public func storeResourceGrant(_ grant: ResourceGrant, more: [ResourceGrant], identity: Credential?) async throws
+        -> AccountRules.GrantResult
+    {
         try record(.storeResourceGrant(resource: grant.resource, identityProviderID: identity?.providerID))
-        return try await rules.storeResourceGrant(grant, identity: identity)
+        return try await rules.storeResourceGrant(grant, more: more, identity: identity)
     }
 
     public func reauthenticate(user uid: String, with credential: Credential) async throws -> User {

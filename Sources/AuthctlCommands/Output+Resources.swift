@@ -12,11 +12,14 @@ extension Output {
                     "grantedAt": timestamp(grant.grantedAt),
                     "scopes": .array((grant.tokens?.scopes ?? []).map(JSONValue.string)),
                     "accessTokenExpiresAt": timestamp(grant.tokens?.expiresAt),
-                    "refreshable": grant.tokens?.isSealed == true ? .null : .bool(grant.tokens?.refreshToken != nil),
+                    "refreshable": grant.tokens?.isSealed == true
+                        ? .null : .bool(grant.tokens?.refreshToken != nil || (grant.tokens != nil && grant.refreshTokenOf != nil)),
                     "signedIn": .bool(grant.tokens != nil),
                 ]
                 // `login URL --via P`: the identity the grant is chained from, renewed through it.
                 if let via = grant.viaProviderID { fields["viaProviderId"] = .string(via) }
+                // One sign-in for several resources: the grant whose refresh token renews this one.
+                if let holder = grant.refreshTokenOf { fields["refreshTokenOf"] = .string(holder) }
                 return .object(fields)
             })
     }
@@ -37,7 +40,8 @@ extension Output {
                     state +=
                         tokens.refreshToken != nil
                         ? ", refreshable"
-                        : grant.viaProviderID.map { ", renewed through \(cell($0)) (identity chaining)" } ?? ", not refreshable"
+                        : grant.refreshTokenOf.map { ", refreshable (with the refresh token of \(cell($0)))" }
+                            ?? grant.viaProviderID.map { ", renewed through \(cell($0)) (identity chaining)" } ?? ", not refreshable"
                 }
                 if !tokens.scopes.isEmpty { state += "; scopes: \(cell(tokens.scopes.joined(separator: " ")))" }
             }

@@ -64,6 +64,8 @@ public struct CachedGrant {
     public var issuer = ""
     public var providerId = ""
     public var viaProviderId: String? = nil
+    /// `refreshTokenOf`: the grant whose refresh token renews this one (one sign-in for several).
+    public var refreshTokenOf: String? = nil
 }
 
 public struct CachedUser {
@@ -185,6 +187,7 @@ extension KeystoreRecordReader {
         while true {
             var seen = SeenKeys()
             var resource: String?, grantedAt: Double?, tokens: CachedTokens?, issuer = "", providerId = "", via: String?
+            var holder: String?
             let ok = object { reader, key in
                 guard let index = KeystoreRecordKeys.take(key, in: keys, seen: &seen) else { return false }
                 switch index {  // the table's order
@@ -194,6 +197,7 @@ extension KeystoreRecordReader {
                 case 3: return reader.set(&grantedAt, reader.seconds())  // grantedAt
                 case 4: return reader.set(&tokens, reader.cachedTokens())  // tokens
                 case 5: return reader.set(&via, reader.string())  // viaProviderId
+                case 7: return reader.set(&holder, reader.string())  // refreshTokenOf
                 default: return reader.checks(keys[index].value)
                 }
             }
@@ -202,7 +206,8 @@ extension KeystoreRecordReader {
             }
             grants.append(
                 CachedGrant(
-                    resource: resource, grantedAt: grantedAt, tokens: tokens, issuer: issuer, providerId: providerId, viaProviderId: via))
+                    resource: resource, grantedAt: grantedAt, tokens: tokens, issuer: issuer, providerId: providerId, viaProviderId: via,
+                    refreshTokenOf: holder))
             if take(Self.comma) { continue }
             return take(Self.closeBracket) ? grants : nil
         }

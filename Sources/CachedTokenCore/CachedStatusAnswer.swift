@@ -76,7 +76,8 @@ public enum CachedStatusAnswer {
                 state +=
                     tokens.hasRefreshToken
                     ? ", refreshable"
-                    : grant.viaProviderId.map { ", renewed through " + $0 + " (identity chaining)" } ?? ", not refreshable"
+                    : grant.refreshTokenOf.map { ", refreshable (with the refresh token of " + $0 + ")" }
+                        ?? grant.viaProviderId.map { ", renewed through " + $0 + " (identity chaining)" } ?? ", not refreshable"
                 if !tokens.scopes.isEmpty { state += "; scopes: " + joined(tokens.scopes) }
             }
             lines += "  resource " + grant.resource + " (" + grant.providerId + ") — " + state + "\n"
@@ -178,7 +179,8 @@ public enum CachedStatusAnswer {
             else { return nil }
             out.member("issuer", string: grant.issuer)
             out.member("providerId", string: grant.providerId)
-            out.member("refreshable", bool: grant.tokens?.hasRefreshToken == true)
+            if let holder = grant.refreshTokenOf { out.member("refreshTokenOf", string: holder) }  // "T" sorts before "a"
+            out.member("refreshable", bool: grant.tokens?.hasRefreshToken == true || (grant.tokens != nil && grant.refreshTokenOf != nil))
             out.member("resource", string: grant.resource)
             out.key("scopes")
             out.open("[")
@@ -213,7 +215,7 @@ public enum CachedStatusAnswer {
             }
         }
         for grant in user.resourceGrants {
-            texts += [grant.resource, grant.issuer, grant.providerId, grant.viaProviderId ?? ""]
+            texts += [grant.resource, grant.issuer, grant.providerId, grant.viaProviderId ?? "", grant.refreshTokenOf ?? ""]
             texts += grant.tokens?.scopes ?? []
         }
         return texts.allSatisfy(isPlain)

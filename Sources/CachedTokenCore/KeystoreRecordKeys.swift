@@ -44,6 +44,7 @@ public enum KeystoreRecordKeys {
     public static let resourceGrant: [Key] = [
         Key("resource", .string, required: true), Key("issuer", .string, required: true), Key("providerId", .string, required: true),
         Key("grantedAt", .date, required: true), Key("tokens", .object), Key("viaProviderId", .string), Key("viaTokenType", .string),
+        Key("refreshTokenOf", .string),
     ]
 
     /// `KeystoreRecord.Identity`.

@@ -60,6 +60,21 @@ struct ResourceKeystoreFormatTests {
                   },
                   "viaProviderId" : "oidc.corp",
                   "viaTokenType" : "urn:ietf:params:oauth:token-type:id-jag"
+                },
+                {
+                  "grantedAt" : "2026-09-21T14:13:20Z",
+                  "issuer" : "https://as.example",
+                  "providerId" : "oidc.as-example",
+                  "refreshTokenOf" : "https://api.example/mcp",
+                  "resource" : "https://api.example/docs",
+                  "tokens" : {
+                    "accessToken" : "access-token-r",
+                    "expiresAt" : "2026-09-21T15:13:20Z",
+                    "scopes" : [
+                      "read"
+                    ],
+                    "tokenType" : "Bearer"
+                  }
                 }
               ],
               "uid" : "uid-resource-0000000000000000"
@@ -89,6 +104,13 @@ struct ResourceKeystoreFormatTests {
                 grantedAt: created,
                 tokens: TokenSet(accessToken: "access-token-c", expiresAt: later, refreshToken: nil, idToken: nil, scopes: ["read"]),
                 viaProviderID: "oidc.corp", viaTokenType: "urn:ietf:params:oauth:token-type:id-jag"))
+        // `login URL URL2` (one sign-in for several resources): the sign-in's refresh token is
+        // the first grant's, which this one names.
+        var shared = ResourceGrant(
+            resource: "https://api.example/docs", issuer: "https://as.example", providerID: "oidc.as-example", grantedAt: created,
+            tokens: TokenSet(accessToken: "access-token-r", expiresAt: later, refreshToken: nil, idToken: nil, scopes: ["read"]))
+        shared.refreshTokenOf = "https://api.example/mcp"
+        user.store(shared)
         return AccountState(currentUID: user.uid, users: [user])
     }()
 
@@ -114,6 +136,11 @@ struct ResourceKeystoreFormatTests {
         let moved = text.replacingOccurrences(of: "https://api.example/mcp", with: "https://api.example/elsewhere")
         #expect(moved != text)
         #expect(throws: (any Error).self) { try KeystoreFile.decode(Data(moved.utf8), path: "moved").opened(with: key) }
+        // Pointed at another grant's refresh token, the sealed value no longer opens either.
+        let repointed = text.replacingOccurrences(
+            of: #""refreshTokenOf" : "https://api.example/mcp""#, with: #""refreshTokenOf" : "https://api.example/other""#)
+        #expect(repointed != text)
+        #expect(throws: (any Error).self) { try KeystoreFile.decode(Data(repointed.utf8), path: "repointed").opened(with: key) }
         #expect(try KeystoreFile.decode(sealedFile, path: "sealed").opened(with: key).state == Self.expected)
     }
 

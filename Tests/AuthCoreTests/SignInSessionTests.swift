@@ -77,7 +77,7 @@ struct SignInSessionTests {
             session.next(.redirect(.authorized(AuthorizationResponse(code: "c"))), now: now)
                 == .exchange(
                     .authorizationCode(code: "c", redirectURI: redirectURI, codeVerifier: attempt.pkce.codeVerifier), discovery: discovery,
-                    idToken: .init(nonce: nonce), proof: .none, resource: nil))
+                    idToken: .init(nonce: nonce), proof: .none, resources: []))
         let tokens = TokenClient.Issued(response: TokenResponse(accessToken: "at", idToken: "it"))
         #expect(
             session.next(.tokens(tokens), now: now)
@@ -249,7 +249,7 @@ struct SignInSessionTests {
             session.next(.redirect(.authorized(AuthorizationResponse(code: "c"))), now: now)
                 == .exchange(
                     .authorizationCode(code: "c", redirectURI: redirectURI, codeVerifier: fresh.pkce.codeVerifier), discovery: discovery,
-                    idToken: .init(nonce: fresh.nonce), proof: .none, resource: nil),
+                    idToken: .init(nonce: fresh.nonce), proof: .none, resources: []),
             "the new request's verifier and nonce")
         var late = try awaitingRedirect()
         _ = late.next(.browserEnded(startServed: true, fresh: fresh, freshStartPath: "/start/fresh"), now: now)
@@ -258,7 +258,7 @@ struct SignInSessionTests {
             late.next(.redirect(.authorized(AuthorizationResponse(code: "c"))), now: now)
                 == .exchange(
                     .authorizationCode(code: "c", redirectURI: redirectURI, codeVerifier: attempt.pkce.codeVerifier), discovery: discovery,
-                    idToken: .init(nonce: nonce), proof: .none, resource: nil),
+                    idToken: .init(nonce: nonce), proof: .none, resources: []),
             "exchanged by the request as it was")
         var reused = try awaitingRedirect()
         _ = reused.next(.browserEnded(startServed: true, fresh: fresh, freshStartPath: "/start/fresh"), now: now)

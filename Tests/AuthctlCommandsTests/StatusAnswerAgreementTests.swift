@@ -49,7 +49,7 @@ final class StatusAnswerAgreementTests {
         }
     }
 
-    @Test("a person signed in, then holding a resource grant, a chained one, one without tokens")
+    @Test("a person signed in, then holding a resource grant, a chained one, one without tokens, two of one sign-in")
     func sameBytes() async throws {
         let provider = try FakeIdentityProvider()
         provider.behaviour.name = #"Ada "the countess" \ Lovelace"#
@@ -72,10 +72,18 @@ final class StatusAnswerAgreementTests {
             chained.viaTokenType = "urn:ietf:params:oauth:token-type:jwt"
             let signedOut = ResourceGrant(
                 resource: "https://api.example/c", issuer: issuer, providerID: "oidc.fake", grantedAt: Date(), tokens: nil)
+            // One sign-in for several resources: renewed with the refresh token of …/a.
+            var shared = ResourceGrant(
+                resource: "https://api.example/d", issuer: issuer, providerID: "oidc.fake", grantedAt: Date(), tokens: tokens,
+                refreshTokenOf: "https://api.example/a")
+            shared.tokens?.refreshToken = nil
+            var sharedSignedOut = shared
+            sharedSignedOut.resource = "https://api.example/e"
+            sharedSignedOut.tokens = nil
             state.users[0].resourceGrants = [
                 ResourceGrant(
                     resource: "https://api.example/a", issuer: issuer, providerID: "oidc.fake", grantedAt: Date(), tokens: tokens),
-                chained, signedOut,
+                chained, signedOut, shared, sharedSignedOut,
             ]
         }
         try await expectSame("holding grants")

@@ -335,6 +335,9 @@ def with_grants(grants):
 for label, grants, expect in [
         ("one grant", [grant()], "answer"),
         ("two grants", [grant(), grant(resource="https://api.example/other", tokens=None)], "answer"),
+        ("two grants of one sign-in", [grant(), grant(resource="https://api.example/other", refreshTokenOf="https://api.example/mcp",
+                                                      tokens={k: v for k, v in grant_tokens.items() if k != "refreshToken"})], "answer"),
+        ("a grant naming another's refresh token, a number", [grant(refreshTokenOf=7)], "hand over"),
         ("no grant (an empty list)", [], "answer"),
         ("a grant without tokens", [grant(tokens=None)], "answer"),
         ("a grant's tokens expired", [grant(tokens={**grant_tokens, "expiresAt": later(-3600)})], "answer"),
@@ -357,7 +360,7 @@ for label, grants, expect in [
     for status_args in (["status"], ["status", "--json"]):
         check(f"{' '.join(status_args)}: resource grants: {label}", status_args + ["--keystore", path], expect=expect)
     check(f"resource grants: {label}, token --resource", ["token", "--resource", "https://api.example/mcp", "--keystore", path],
-          expect="answer" if label in ("one grant", "two grants") else "hand over")
+          expect="answer" if label in ("one grant", "two grants", "two grants of one sign-in") else "hand over")
 
 # status of grants: chained (identity chaining), refreshable or not, scopes.
 for label, grants in [
@@ -365,6 +368,10 @@ for label, grants in [
                                    tokens={k: v for k, v in grant_tokens.items() if k != "refreshToken"})]),
         ("a grant without scopes or refresh token", [grant(tokens={"accessToken": "a", "tokenType": "Bearer", "scopes": []})]),
         ("a grant of two scopes", [grant(tokens={**grant_tokens, "scopes": ["a", "b c"]})]),
+        ("a grant renewed with another's refresh token",
+         [grant(resource="https://api.example/other"), grant(refreshTokenOf="https://api.example/other",
+                                                             tokens={k: v for k, v in grant_tokens.items() if k != "refreshToken"})]),
+        ("a grant naming another's refresh token, signed out", [grant(refreshTokenOf="https://api.example/other", tokens=None)]),
         ("a grant with an escape in its resource", [grant(resource="https://api.example/\u001b")])]:
     path = place("status-grants-" + label.replace(" ", "-"), with_grants(grants))
     for status_args in (["status"], ["status", "--json"]):

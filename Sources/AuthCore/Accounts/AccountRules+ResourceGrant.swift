@@ -17,7 +17,8 @@ extension AccountRules {
         public var isNewUser: Bool
     }
 
-    /// `login URL` (docs/resources.md): keeps `grant` under the user `identity` names — its
+    /// `login URL` (docs/resources.md): keeps `grants` (one sign-in's, the first holding its
+    /// refresh token), in order, under the user `identity` names — its
     /// user when it is linked, else as `signIn` applies it (which may refuse, saving it as
     /// pending) — or, without an identity, under the current local person, or a new user.
     /// That user becomes current. A grant is no sign-in of its user: `lastSignInAt` and
@@ -28,7 +29,7 @@ extension AccountRules {
     /// with its ID token only, as `login --id-token` applies one; a linked identity keeps
     /// its own session.
     public static func storeGrant(
-        _ state: inout AccountState, _ grant: ResourceGrant, identity: Credential?, context: Context
+        _ state: inout AccountState, _ grants: [ResourceGrant], identity: Credential?, context: Context
     ) throws -> Outcome<GrantResult> {
         let uid: String
         let owner: GrantOwner
@@ -65,7 +66,7 @@ extension AccountRules {
             isNewUser = true
         }
         guard let index = state.userIndex(uid: uid) else { throw AuthError.userRemoved(uid) }
-        state.users[index].store(grant)
+        for grant in grants { state.users[index].store(grant) }
         state.currentUID = uid
         return .applied(GrantResult(user: state.users[index], owner: owner, isNewUser: isNewUser))
     }

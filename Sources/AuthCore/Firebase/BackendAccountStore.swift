@@ -43,8 +43,10 @@ public struct BackendAccountStore: CredentialAccountStore {
     }
 
     /// Local for every backend: a resource's grant is kept in the keystore (docs/resources.md).
-    public func storeResourceGrant(_ grant: ResourceGrant, identity: Credential?) async throws -> AccountRules.GrantResult {
-        try await local.storeResourceGrant(grant, identity: identity)
+    public func storeResourceGrant(_ grant: ResourceGrant, more: [ResourceGrant], identity: Credential?) async throws
+        -> AccountRules.GrantResult
+    {
+        try await local.storeResourceGrant(grant, more: more, identity: identity)
     }
 
     /// The keystore, for a user whose credential authctl applies; a Firebase user's sign-ins

@@ -70,6 +70,9 @@ public struct TokenRequest: Sendable, Equatable {
     public var additionalParameters: [(String, String)] = []
     /// `resource` (RFC 8707 §2.2): the protected resource the token is for; nil: none sent.
     public var resource: URL?
+    /// More `resource` values after `resource` (RFC 8707 §2.2 allows several): the other
+    /// resources of one sign-in for several.
+    public var moreResources: [URL] = []
 
     public init(tokenEndpoint: URL, clientID: String, grant: Grant, authentication: ClientAuthentication) {
         self.tokenEndpoint = tokenEndpoint
@@ -103,6 +106,7 @@ public struct TokenRequest: Sendable, Equatable {
             if !scopes.isEmpty { parameters.append(("scope", scopes.joined(separator: " "))) }
         }
         if let resource { parameters.append(("resource", resource.absoluteString)) }
+        parameters += moreResources.map { ("resource", $0.absoluteString) }
         var headers: [String: String] = [:]
         authentication.apply(clientID: clientID, to: &parameters, headers: &headers)
         return .form(tokenEndpoint, parameters + additionalParameters, headers: headers)

@@ -106,10 +106,13 @@ public struct ResourceClients: Sendable {
         return (0..<8).map { ports.lowerBound + UInt16(truncatingIfNeeded: (hash &+ UInt64($0) &* 569) % UInt64(ports.count)) }
     }
 
-    /// - Parameter grantTypes: the grants a client registered now asks for.
+    /// - Parameters:
+    ///   - also: the other resources of one sign-in for several (`login URL URL2 …`): a client
+    ///     registered now is registered for each (`registeredFor`), as the person named them all.
+    ///   - grantTypes: the grants a client registered now asks for.
     public func client(
-        for server: AuthorizationServerMetadata, resource: ResourceIdentifier, clientMetadataURL: String?,
-        grantTypes: [String] = ClientRegistration.defaultGrantTypes
+        for server: AuthorizationServerMetadata, resource: ResourceIdentifier, also: [ResourceIdentifier] = [],
+        clientMetadataURL: String?, grantTypes: [String] = ClientRegistration.defaultGrantTypes
     ) async throws -> Client {
         let issuer = server.document.issuer
         let providers = try configStore.load().providers.values.sorted { $0.id < $1.id }
@@ -135,7 +138,7 @@ public struct ResourceClients: Sendable {
         }
         let id = try Self.providerID(for: issuer, taken: Set(providers.map(\.id)))
         var config = ProviderConfig(id: id.rawValue, issuer: issuer)
-        config.registeredFor = [resource.description]
+        config.registeredFor = ([resource] + also).map(\.description)
         if !server.source.path.hasSuffix("/.well-known/openid-configuration") { config.metadataURL = server.source.absoluteString }
         if let clientMetadataURL, server.clientIDMetadataDocumentSupported {
             guard let url = URL(string: clientMetadataURL), url.scheme == "https", url.host != nil, url.fragment == nil,

@@ -57,6 +57,9 @@ public struct FlowOptions: Sendable {
     /// sent as `resource` on the authorization and token requests (RFC 8707), and the only
     /// scopes asked are `scopes` (no `openid` added).
     public var resource: URL?
+    /// One sign-in for several resources of one server (`login URL URL2 …`): each sent as
+    /// another `resource` on the authorization request and the code exchange (RFC 8707 §2.1).
+    public var moreResources: [URL] = []
 
     public init(
         scopes: [String] = [], parameters: [(String, String)] = [], timeout: TimeInterval = 300,

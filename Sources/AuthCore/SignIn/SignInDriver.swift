@@ -142,13 +142,14 @@ struct SignInDriver: Sendable {
             case .wait(let deadline):
                 try await clock.sleep(until: deadline)
                 input = .done
-            case .exchange(let grant, let discovery, let idToken, let proof, let resource):
+            case .exchange(let grant, let discovery, let idToken, let proof, let resources):
                 // The tokens are obtained now, from the endpoints this discovery names (and for
-                // a resource, to be sent to it): that is where they stay bound.
+                // resources, to be sent to them): that is where they stay bound.
                 input = .tokens(
                     try await tokens.requestTokens(
-                        grant, provider: provider, discovery: discovery, idToken: idToken, proof: proof, resource: resource,
-                        binding: TokenClient.binding(for: provider, discovery: discovery).adding([resource].compactMap { $0 })))
+                        grant, provider: provider, discovery: discovery, idToken: idToken, proof: proof, resource: resources.first,
+                        moreResources: Array(resources.dropFirst()),
+                        binding: TokenClient.binding(for: provider, discovery: discovery).adding(resources)))
             case .requestBackchannelAuthentication(let scopes, let loginHint, let bindingMessage, let discovery):
                 input = .backchannelAuthentication(
                     try await tokens.backchannelAuthentication(

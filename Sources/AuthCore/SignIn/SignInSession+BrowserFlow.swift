@@ -174,6 +174,7 @@ extension SignInSession {
         step = .exchanging(redirect, fields: response.extraParameters)
         return .exchange(
             .authorizationCode(code: code, redirectURI: redirect.redirectURI, codeVerifier: attempt.pkce.codeVerifier),
-            discovery: redirect.discovery, idToken: .init(nonce: redirect.nonce), proof: protection.proof, resource: options.resource)
+            discovery: redirect.discovery, idToken: .init(nonce: redirect.nonce), proof: protection.proof,
+            resources: options.resource.map { [$0] + options.moreResources } ?? [])
     }
 }

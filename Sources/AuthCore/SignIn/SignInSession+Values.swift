@@ -31,10 +31,11 @@ extension SignInSession {
         /// Wait until this instant on the clock (the device flow's interval). → `.done`
         case wait(until: Date)
         /// The code exchange through the token client (RFC 6749 §4.1.3), its ID token
-        /// validated against `nonce`, for `resource` when the sign-in is for one (RFC 8707). → `.tokens`
+        /// validated against `nonce`, for the `resources` of a sign-in for resources (RFC 8707),
+        /// every one of them (narrowing to one would narrow a rotated refresh token too). → `.tokens`
         case exchange(
             TokenRequest.Grant, discovery: DiscoveryDocument, idToken: TokenClient.IDTokenExpectation, proof: TokenClient.Proof,
-            resource: URL?)
+            resources: [URL])
         /// The backchannel authentication request (CIBA Core 1.0 §7.1) through the token
         /// client. → `.backchannelAuthentication`
         case requestBackchannelAuthentication(

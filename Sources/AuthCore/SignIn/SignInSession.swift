@@ -102,6 +102,7 @@ public struct SignInSession: Sendable {
                     "the custom parameter 'resource' is set by authctl for a resource's sign-in. Remove '\(input: .parameter) resource=…'")
             }
             parameters.append(("resource", resource.absoluteString))
+            parameters += options.moreResources.map { ("resource", $0.absoluteString) }
         }
         self.parameters = parameters
         redirectOverride = try (options.redirectURI ?? config.redirectURI).map(Self.parseRedirectURI)

@@ -158,15 +158,16 @@ public struct TokenClient: Sendable {
     ///   - proof: the DPoP key the request proves, and whether the tokens must be bound to it.
     ///   - additionalParameters: added to the grant's form.
     ///   - resource: the protected resource the token is for (RFC 8707 §2.2), sent as `resource`.
+    ///   - moreResources: the other resources it is for (one sign-in for several), each another `resource`.
     ///   - binding: where the secrets of the request may go (a refresh: the stored binding).
     func requestTokens(
         _ grant: TokenRequest.Grant, provider: any IdentityProvider, client: Client = .configured, discovery: DiscoveryDocument,
         idToken: IDTokenExpectation? = nil, proof: Proof = .none, additionalParameters: [(String, String)] = [], resource: URL? = nil,
-        binding: SecretBinding
+        moreResources: [URL] = [], binding: SecretBinding
     ) async throws -> Issued {
         let (response, clientID) = try await send(
             grant, provider: provider, client: client, discovery: discovery, proof: proof, additionalParameters: additionalParameters,
-            resource: resource, binding: binding)
+            resource: resource, moreResources: moreResources, binding: binding)
         if case .refreshToken = grant, response.status == 400, response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D }) {
             // RFC 6749 §5.2 puts `invalid_grant` in a JSON body; some servers (Glewlwyd) answer a
             // used, revoked or expired refresh token with a bare 400. For a refresh nothing
@@ -213,7 +214,7 @@ public struct TokenClient: Sendable {
     /// is used once): the refused request used up neither the code nor the refresh token.
     private func send(
         _ grant: TokenRequest.Grant, provider: any IdentityProvider, client: Client, discovery: DiscoveryDocument, proof: Proof,
-        additionalParameters: [(String, String)] = [], resource: URL? = nil, binding: SecretBinding
+        additionalParameters: [(String, String)] = [], resource: URL? = nil, moreResources: [URL] = [], binding: SecretBinding
     ) async throws -> (HTTPResponse, clientID: String) {
         let clientID = try self.clientID(client, provider: provider)
         var retried = false
@@ -223,6 +224,7 @@ public struct TokenClient: Sendable {
                 authentication: try await authenticator.authentication(for: client, provider: provider, discovery: discovery))
             request.additionalParameters = additionalParameters
             request.resource = resource
+            request.moreResources = moreResources
             let response = try await send(
                 request.httpRequest, proof: proof.key, clientID: clientID, egress: .bound(binding, provider: provider.id.rawValue))
             if proof.key != nil, !retried, DPoPNonces.asksForNonce(response) {

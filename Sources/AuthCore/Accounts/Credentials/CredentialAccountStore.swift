@@ -14,6 +14,14 @@ public protocol CredentialAccountStore: AccountStore {
     func reauthenticate(user uid: String, with credential: Credential) async throws -> User
     /// `login URL`: keeps a resource's grant under the user `AccountRules.storeGrant` chooses
     /// (the identity's, when the server named one), in one change; a refusal of the
-    /// identity (`account-exists-with-different-credential`) has saved it as pending.
-    func storeResourceGrant(_ grant: ResourceGrant, identity: Credential?) async throws -> AccountRules.GrantResult
+    /// identity (`account-exists-with-different-credential`) has saved it as pending. `more`:
+    /// the other grants of one sign-in for several resources, kept in the same change.
+    func storeResourceGrant(_ grant: ResourceGrant, more: [ResourceGrant], identity: Credential?) async throws -> AccountRules.GrantResult
+}
+
+extension CredentialAccountStore {
+    /// `login URL` for one resource.
+    public func storeResourceGrant(_ grant: ResourceGrant, identity: Credential?) async throws -> AccountRules.GrantResult {
+        try await storeResourceGrant(grant, more: [], identity: identity)
+    }
 }

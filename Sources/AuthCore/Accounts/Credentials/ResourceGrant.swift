@@ -17,10 +17,14 @@ public struct ResourceGrant: Sendable, Equatable {
     public var viaProviderID: String?
     /// With `viaProviderID`: the kind of grant the chain asks for (`requested_token_type`, a URN).
     public var viaTokenType: String?
+    /// One sign-in for several resources (`login URL URL2`, docs/resources.md): the resource of
+    /// this user's grant (same issuer, same provider) that holds the sign-in's refresh token,
+    /// which renews this grant too; this grant's tokens hold none. nil: its own refresh token.
+    public var refreshTokenOf: String?
 
     public init(
         resource: String, issuer: String, providerID: String, grantedAt: Date, tokens: TokenSet?, viaProviderID: String? = nil,
-        viaTokenType: String? = nil
+        viaTokenType: String? = nil, refreshTokenOf: String? = nil
     ) {
         self.resource = resource
         self.issuer = issuer
@@ -29,6 +33,7 @@ public struct ResourceGrant: Sendable, Equatable {
         self.tokens = tokens
         self.viaProviderID = viaProviderID
         self.viaTokenType = viaTokenType
+        self.refreshTokenOf = refreshTokenOf
     }
 
     /// Where the grant's tokens may be sent: what was recorded when they were obtained — the
@@ -40,6 +45,11 @@ public struct ResourceGrant: Sendable, Equatable {
 
     /// True when the grant is for `resource` at `issuer`.
     public func matches(resource: String, issuer: String) -> Bool { self.resource == resource && self.issuer == issuer }
+
+    /// True when this grant's refresh token, if it has one, is the one `other` names.
+    func holdsRefreshToken(of other: ResourceGrant) -> Bool {
+        refreshTokenOf == nil && other.refreshTokenOf == resource && other.issuer == issuer && other.providerID == providerID
+    }
 }
 
 extension User {
@@ -54,12 +64,42 @@ extension User {
             .max { ($0.1.specificity, $0.0.grantedAt) < ($1.1.specificity, $1.0.grantedAt) }?.0
     }
 
-    /// Adds `grant`, or replaces the one for the same (issuer, resource).
+    /// Adds `grant`, or replaces the one for the same (issuer, resource). A replaced grant that
+    /// held the refresh token of a sign-in for several resources hands it to the first grant
+    /// that named it, which the others then name: the new grant's refresh token need not cover
+    /// their resources.
     public mutating func store(_ grant: ResourceGrant) {
-        if let index = resourceGrants.firstIndex(where: { $0.matches(resource: grant.resource, issuer: grant.issuer) }) {
-            resourceGrants[index] = grant
-        } else {
+        guard let index = resourceGrants.firstIndex(where: { $0.matches(resource: grant.resource, issuer: grant.issuer) }) else {
             resourceGrants.append(grant)
+            return
         }
+        let old = resourceGrants[index]
+        resourceGrants[index] = grant
+        let named = resourceGrants.indices.filter { $0 != index && old.holdsRefreshToken(of: resourceGrants[$0]) }
+        guard let heir = named.first else { return }
+        resourceGrants[heir].refreshTokenOf = nil
+        resourceGrants[heir].tokens?.refreshToken = old.tokens?.refreshToken
+        for other in named.dropFirst() { resourceGrants[other].refreshTokenOf = resourceGrants[heir].resource }
+    }
+
+    /// The indices of the grants renewed with the refresh token `grant` uses: the grant that
+    /// holds it first, then those that name it. Nil when `grant` names a holder that is gone.
+    func refreshFamily(of grant: ResourceGrant) -> [Int]? {
+        let holder: Int
+        if let named = grant.refreshTokenOf {
+            guard
+                let index = resourceGrants.firstIndex(where: {
+                    $0.matches(resource: named, issuer: grant.issuer) && $0.holdsRefreshToken(of: grant)
+                })
+            else { return nil }
+            holder = index
+        } else {
+            guard let index = resourceGrants.firstIndex(where: { $0.matches(resource: grant.resource, issuer: grant.issuer) }) else {
+                return nil
+            }
+            holder = index
+        }
+        let members = resourceGrants.indices.filter { $0 != holder && resourceGrants[holder].holdsRefreshToken(of: resourceGrants[$0]) }
+        return [holder] + members
     }
 }

@@ -54,11 +54,13 @@ public struct KeystoreAccountStore: CredentialAccountStore {
         return try await keystore.update { state in try AccountRules.reauthenticate(&state, with: credential, now: now, uid: uid) }
     }
 
-    public func storeResourceGrant(_ grant: ResourceGrant, identity: Credential?) async throws -> AccountRules.GrantResult {
+    public func storeResourceGrant(_ grant: ResourceGrant, more: [ResourceGrant], identity: Credential?) async throws
+        -> AccountRules.GrantResult
+    {
         let identity = identity.map(Self.stored)
         let context = self.context()
         let outcome = try await keystore.update { state in
-            try AccountRules.storeGrant(&state, grant, identity: identity, context: context)
+            try AccountRules.storeGrant(&state, [grant] + more, identity: identity, context: context)
         }
         return try outcome.get()
     }

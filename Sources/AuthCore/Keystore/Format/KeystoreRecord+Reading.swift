@@ -65,7 +65,8 @@ extension KeystoreRecord.ResourceGrant {
         else { return nil }
         return KeystoreRecord.ResourceGrant(
             resource: resource, issuer: issuer, providerId: providerId, grantedAt: grantedAt, tokens: tokens,
-            viaProviderId: fields.string("viaProviderId"), viaTokenType: fields.string("viaTokenType"))
+            viaProviderId: fields.string("viaProviderId"), viaTokenType: fields.string("viaTokenType"),
+            refreshTokenOf: fields.string("refreshTokenOf"))
     }
 }
 

@@ -39,6 +39,8 @@ enum KeystoreRecord {
         var viaProviderId: String? = nil
         /// With `viaProviderId`: the chain's `requested_token_type`.
         var viaTokenType: String? = nil
+        /// One sign-in for several resources: the resource of the grant that holds its refresh token.
+        var refreshTokenOf: String? = nil
     }
 
     /// `users[].kind`.
@@ -219,13 +221,14 @@ extension KeystoreRecord.ResourceGrant {
     init(_ grant: AuthCore.ResourceGrant) {
         self.init(
             resource: grant.resource, issuer: grant.issuer, providerId: grant.providerID, grantedAt: grant.grantedAt,
-            tokens: grant.tokens.map(KeystoreRecord.Tokens.init), viaProviderId: grant.viaProviderID, viaTokenType: grant.viaTokenType)
+            tokens: grant.tokens.map(KeystoreRecord.Tokens.init), viaProviderId: grant.viaProviderID, viaTokenType: grant.viaTokenType,
+            refreshTokenOf: grant.refreshTokenOf)
     }
 
     var domain: AuthCore.ResourceGrant {
         AuthCore.ResourceGrant(
             resource: resource, issuer: issuer, providerID: providerId, grantedAt: grantedAt, tokens: tokens?.domain,
-            viaProviderID: viaProviderId, viaTokenType: viaTokenType)
+            viaProviderID: viaProviderId, viaTokenType: viaTokenType, refreshTokenOf: refreshTokenOf)
     }
 }
 

@@ -150,12 +150,14 @@ struct SealedPlace: Equatable, Sendable {
     /// `users[uid].resourceGrants[…].tokens` (docs/resources.md). A chained grant's (`login URL
     /// --via`) also names its source — the identity whose token a renewal exchanges, and the
     /// kind of grant asked — so that neither can be changed, added or removed without the key;
-    /// an ordinary grant's place is as it always was.
+    /// an ordinary grant's place is as it always was. A grant that names another's refresh
+    /// token (one sign-in for several resources) names that grant in its place too.
     static func resourceTokens(uid: String, grant: KeystoreRecord.ResourceGrant) -> SealedPlace {
         let chain =
             grant.viaProviderId == nil && grant.viaTokenType == nil
             ? [] : ["via", optional(grant.viaProviderId), optional(grant.viaTokenType)]
-        return SealedPlace(parts: ["user", uid, "resource", grant.providerId, grant.issuer, grant.resource] + chain + ["tokens"])
+        let shared = grant.refreshTokenOf.map { ["refreshTokenOf", $0] } ?? []
+        return SealedPlace(parts: ["user", uid, "resource", grant.providerId, grant.issuer, grant.resource] + chain + shared + ["tokens"])
     }
 
     /// `users[uid].backend.session`, format 3: the Firebase session (docs/firebase.md) and where it is sent.

@@ -158,7 +158,8 @@ public struct ResourceChain: Sendable {
             return state.users[index]
         }
         return ResourceSignIn.Output(
-            user: kept, grant: grant, providerID: config.id, registeredProvider: client.registered, isNewUser: false, owner: .identity)
+            user: kept, grant: grant, grants: [grant], providerID: config.id, registeredProvider: client.registered, isNewUser: false,
+            owner: .identity)
     }
 
     /// One chain: what to exchange and what for.

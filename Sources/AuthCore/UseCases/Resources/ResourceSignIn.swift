@@ -12,6 +12,9 @@
 public struct ResourceSignIn: Sendable {
     public struct Input: Sendable {
         public var resource: String
+        /// `login URL URL2 …`: more resources of the same authorization server, signed in to
+        /// by the same sign-in (docs/resources.md, "Several resources, one sign-in").
+        public var moreResources: [String]
         /// `--issuer`: one of the servers the resource lists; nil: the first.
         public var issuer: String?
         /// `--client-metadata-url`: the https URL of this client's metadata document, used as
@@ -30,11 +33,12 @@ public struct ResourceSignIn: Sendable {
         public var movingFrom: String?
 
         public init(
-            resource: String, issuer: String? = nil, clientMetadataURL: String? = nil, options: FlowOptions, provider: ProviderID? = nil,
-            consented: Bool = false, movingFrom: String? = nil
+            resource: String, moreResources: [String] = [], issuer: String? = nil, clientMetadataURL: String? = nil, options: FlowOptions,
+            provider: ProviderID? = nil, consented: Bool = false, movingFrom: String? = nil
         ) {
             self.movingFrom = movingFrom
             self.resource = resource
+            self.moreResources = moreResources
             self.issuer = issuer
             self.clientMetadataURL = clientMetadataURL
             self.options = options
@@ -45,7 +49,10 @@ public struct ResourceSignIn: Sendable {
 
     public struct Output: Sendable, Equatable {
         public var user: User
+        /// The first resource's grant, which holds the sign-in's refresh token.
         public var grant: ResourceGrant
+        /// Every grant of the sign-in, `grant` first; the others name it (`refreshTokenOf`).
+        public var grants: [ResourceGrant]
         public var providerID: String
         /// True when `login` registered a new client (RFC 7591) or saved a metadata document's.
         public var registeredProvider: Bool
@@ -91,6 +98,8 @@ public struct ResourceSignIn: Sendable {
         let found = try await discovery.discover(asked, issuer: input.issuer)
         // The metadata's resource: the URL asked, or a resource on its origin that covers it.
         let resource = found.metadata.resource
+        // `login URL URL2 …`: every other resource at the same server, before anything is registered or opened.
+        let more = try await moreResources(input, sameServerAs: found)
         // Another server than the grant's: moved to only with the person's consent (SEP-2352).
         if let from = input.movingFrom, from != found.server.document.issuer {
             let move = ServerMove(resource: resource.description, from: from, to: found.server.document.issuer)
@@ -98,27 +107,33 @@ public struct ResourceSignIn: Sendable {
         }
         var options = input.options
         options.resource = resource.url
+        options.moreResources = more.map(\.metadata.resource.url)
         let scopesGiven = !options.scopes.isEmpty
-        options.scopes = ResourceScopes.first(
-            given: options.scopes, challenge: found.challengeScopes, supported: found.metadata.scopesSupported)
+        // Each resource's scopes as its own sign-in would choose them, asked together, each once.
+        options.scopes = ([found] + more).flatMap {
+            ResourceScopes.first(given: options.scopes, challenge: $0.challengeScopes, supported: $0.metadata.scopesSupported)
+        }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         let client =
             if let named = input.provider {
                 try clients.configured(named, for: found.server)
             } else {
-                try await clients.client(for: found.server, resource: resource, clientMetadataURL: input.clientMetadataURL)
+                try await clients.client(
+                    for: found.server, resource: resource, also: more.map(\.metadata.resource), clientMetadataURL: input.clientMetadataURL)
             }
         // A provider the person configured for another purpose (their company's IdP) is lent
         // to a resource on another origin only with their consent (docs/security.md).
-        if !input.consented, client.isBorrowed(for: resource) {
-            try askConsent(client.config, resource: resource, scopes: options.scopes, scopesGiven: scopesGiven)
+        for each in [resource] + more.map(\.metadata.resource) where !input.consented && client.isBorrowed(for: each) {
+            try askConsent(client.config, resource: each, scopes: options.scopes, scopesGiven: scopesGiven)
         }
         // DPoP as the provider's configuration and metadata say: a bound grant keeps its key
         // with its tokens, and `ResourceAuthorization` proves it at each request.
         let config = client.config
         let provider = try GenericOIDCProvider(id: try ProviderID(parsing: config.id), config: config, metadata: found.server.document)
         do {
+            let resources = [resource] + more.map(\.metadata.resource)
+            let binding = resources.count > 1 ? TokenClient.binding(for: provider, discovery: found.server.document) : nil
             return try await issuer.credential(from: .interactive(options), provider: provider) { credential in
-                try await store(credential, resource: resource, providerID: config.id, registered: client.registered)
+                try await store(credential, resources: resources, binding: binding, providerID: config.id, registered: client.registered)
             }
         } catch let error as AuthError where error.portInUse != nil && Self.ownPort(of: config, options) == error.portInUse {
             throw Self.registeredPortTaken(config, resource: resource, port: error.portInUse ?? 0)
@@ -186,17 +201,28 @@ public struct ResourceSignIn: Sendable {
             details: ["resource": .string(move.resource), "issuer": .string(move.to), "previousIssuer": .string(move.from)])
     }
 
-    /// The grant stored: under the user the account rules chose (an ID token), or the current
-    /// one, in one change of the keystore (`AccountRules.storeGrant`).
-    func store(_ credential: Credential, resource: ResourceIdentifier, providerID: String, registered: Bool) async throws -> Output {
+    /// The grants stored — one per resource, the first holding the refresh token, the others
+    /// naming it, each bound to its own resource (`binding`: the server's endpoints, for a
+    /// sign-in for several) —: under the user the account rules chose (an ID token), or the
+    /// current one, in one change of the keystore (`AccountRules.storeGrant`).
+    func store(
+        _ credential: Credential, resources: [ResourceIdentifier], binding: SecretBinding?, providerID: String, registered: Bool
+    ) async throws -> Output {
         var tokens = credential.tokens
         tokens.needsSignInSince = nil
         tokens.idToken = nil
-        let grant = ResourceGrant(
-            resource: resource.description, issuer: credential.issuer, providerID: providerID, grantedAt: clock.now(), tokens: tokens)
-        let kept = try await accounts.storeResourceGrant(grant, identity: credential.hasIdentity ? credential : nil)
+        let grants = resources.enumerated().map { index, resource in
+            var own = tokens
+            if let binding { own.egress = binding.adding([resource.url]) }
+            if index > 0 { own.refreshToken = nil }
+            return ResourceGrant(
+                resource: resource.description, issuer: credential.issuer, providerID: providerID, grantedAt: clock.now(), tokens: own,
+                refreshTokenOf: index > 0 ? resources[0].description : nil)
+        }
+        let kept = try await accounts.storeResourceGrant(
+            grants[0], more: Array(grants.dropFirst()), identity: credential.hasIdentity ? credential : nil)
         return Output(
-            user: kept.user, grant: grant, providerID: providerID, registeredProvider: registered, isNewUser: kept.isNewUser,
-            owner: kept.owner)
+            user: kept.user, grant: grants[0], grants: grants, providerID: providerID, registeredProvider: registered,
+            isNewUser: kept.isNewUser, owner: kept.owner)
     }
 }

@@ -94,8 +94,12 @@ public struct ResourceTokens: Sendable {
             // A workload's grant (`login URL --client-credentials`) runs again: it has no refresh token.
             let workload = state.users[userIndex].providerData.first { $0.providerID == current.providerID }?.workload
             let refreshed: TokenSet
-            if let workload { refreshed = try await renew(current, as: workload) } else { refreshed = try await refresh(current) }
-            state.users[userIndex].resourceGrants[index].tokens = refreshed
+            if let workload {
+                refreshed = try await renew(current, as: workload)
+                state.users[userIndex].resourceGrants[index].tokens = refreshed
+            } else {
+                refreshed = try await refreshSharing(&state.users[userIndex], at: index)
+            }
             var updated = current
             updated.tokens = refreshed
             guard let output = Self.output(user.uid, updated, now: clock.now(), minimumTTL: nil, refreshed: true) else {
@@ -178,30 +182,67 @@ public struct ResourceTokens: Sendable {
         ]
     }
 
-    /// One refresh-token grant with `resource` (RFC 8707 §2.2).
-    func refresh(_ grant: ResourceGrant) async throws -> TokenSet {
+    /// The grant at `index` refreshed with the refresh token of its sign-in, and every grant of
+    /// that sign-in given the answer (docs/resources.md, "Several resources, one sign-in"): the
+    /// refresh token lives in the grant that holds it, which the others name, and the request
+    /// names every resource of the sign-in, so that a server that rotates refresh tokens (and
+    /// revokes the access token issued with the old one) strands none. Its tokens are returned.
+    func refreshSharing(_ user: inout User, at index: Int) async throws -> TokenSet {
+        let grant = user.resourceGrants[index]
+        guard grant.tokens != nil else { return try await refresh(grant) }  // signed out: refused as ever
+        guard let family = user.refreshFamily(of: grant) else {
+            throw AuthError.invalidCredential(
+                "the token for \(grant.resource) has expired, and the grant that held the refresh token of its sign-in (\(Sanitize.text(grant.refreshTokenOf ?? "", limit: 200))) is gone. Sign in again: \(command: .login, "\(grant.resource)")",
+                details: Self.renewalDetails(grant))
+        }
+        let holder = user.resourceGrants[family[0]]
+        let others = family.dropFirst().compactMap { URL(string: user.resourceGrants[$0].resource) }
+        let refreshed = try await refresh(holder, moreResources: others, for: grant)
+        for member in family {
+            guard member != family[0] else {
+                user.resourceGrants[member].tokens = refreshed
+                continue
+            }
+            // A grant signed out stays so.
+            guard var tokens = user.resourceGrants[member].tokens else { continue }
+            tokens.accessToken = refreshed.accessToken
+            tokens.tokenType = refreshed.tokenType
+            tokens.expiresAt = refreshed.expiresAt
+            tokens.scopes = refreshed.scopes
+            tokens.needsSignInSince = nil
+            tokens.refreshToken = nil
+            user.resourceGrants[member].tokens = tokens
+        }
+        return user.resourceGrants[index].tokens ?? refreshed  // present: checked above
+    }
+
+    /// One refresh-token grant with `resource` (RFC 8707 §2.2), and `moreResources` after it; for
+    /// `asked`, a grant that names this one's refresh token, when it is not `grant` itself.
+    func refresh(_ grant: ResourceGrant, moreResources: [URL] = [], for asked: ResourceGrant? = nil) async throws -> TokenSet {
+        // Errors name the grant asked for (`request` signs in again to that resource).
+        let named = asked ?? grant
         guard let current = grant.tokens, let refreshToken = current.refreshToken else {
             throw AuthError.invalidCredential(
-                "the token for \(grant.resource) has expired and cannot be refreshed. Sign in again: \(command: .login, "\(grant.resource)")",
-                details: Self.renewalDetails(grant))
+                "the token for \(named.resource) has expired and cannot be refreshed. Sign in again: \(command: .login, "\(named.resource)")",
+                details: Self.renewalDetails(named))
         }
         let config = try configStore.provider(try ProviderID(parsing: grant.providerID))
         // A client is used only at the issuer it was configured or registered for.
         guard config.issuer == grant.issuer else {
             throw AuthError.notConfigured(
-                "the provider \(grant.providerID) now names another issuer than the one that issued the token for \(grant.resource); authctl will not send its refresh token there. Sign in again: \(command: .login, "\(grant.resource)")"
+                "the provider \(grant.providerID) now names another issuer than the one that issued the token for \(named.resource); authctl will not send its refresh token there. Sign in again: \(command: .login, "\(named.resource)")"
             )
         }
         // A registered secret that expired: nothing is sent; a new sign-in registers again.
         if config.registeredSecretExpired(at: clock.now()) {
             throw AuthError.invalidCredential(
-                "the client secret that \(Sanitize.text(grant.issuer, limit: 100)) issued to \(grant.providerID) has expired, so the token for \(grant.resource) was not refreshed. Sign in again, which registers authctl anew: \(command: .login, "\(grant.resource)")",
-                details: Self.renewalDetails(grant))
+                "the client secret that \(Sanitize.text(grant.issuer, limit: 100)) issued to \(grant.providerID) has expired, so the token for \(named.resource) was not refreshed. Sign in again, which registers authctl anew: \(command: .login, "\(named.resource)")",
+                details: Self.renewalDetails(named))
         }
         // A DPoP-bound grant refreshes with a proof of its key; its new tokens are bound to it too.
         guard let proof = current.refreshProof else {
             throw AuthError.dpopKeyMissing(
-                "the token for \(grant.resource)", signIn: "Sign in again: \(command: .login, "\(grant.resource)")")
+                "the token for \(named.resource)", signIn: "Sign in again: \(command: .login, "\(named.resource)")")
         }
         let provider = try ProviderRegistry.provider(for: config)
         let discovery = try await tokens.discovery(for: provider)
@@ -209,11 +250,11 @@ public struct ResourceTokens: Sendable {
         do {
             issued = try await tokens.requestTokens(
                 .refreshToken(refreshToken, scopes: nil), provider: provider, discovery: discovery, idToken: nil, proof: proof,
-                resource: URL(string: grant.resource), binding: grant.binding)
+                resource: URL(string: grant.resource), moreResources: moreResources, binding: grant.binding)
         } catch let error as AuthError where error.oauthError == .invalidGrant {
             throw AuthError.invalidCredential(
-                "\(grant.providerID) no longer accepts the refresh token for \(grant.resource) (invalid_grant). Sign in again: \(command: .login, "\(grant.resource)")",
-                oauthError: .invalidGrant, details: error.details.merging(Self.renewalDetails(grant)) { $1 })
+                "\(grant.providerID) no longer accepts the refresh token for \(named.resource) (invalid_grant). Sign in again: \(command: .login, "\(named.resource)")",
+                oauthError: .invalidGrant, details: error.details.merging(Self.renewalDetails(named)) { $1 })
         } catch let error as AuthError where error.oauthError == .invalidClient && config.registeredDynamically {
             // The server no longer knows the client authctl registered: the next sign-in registers again.
             try await configStore.update { file in
@@ -222,8 +263,8 @@ public struct ResourceTokens: Sendable {
                 }
             }
             throw AuthError.invalidCredential(
-                "\(Sanitize.text(grant.issuer, limit: 100)) no longer knows the client authctl registered as \(grant.providerID) (invalid_client; a server that restarted forgets its registrations). Sign in again, which registers authctl anew: \(command: .login, "\(grant.resource)")",
-                oauthError: .invalidClient, details: error.details.merging(Self.renewalDetails(grant)) { $1 })
+                "\(Sanitize.text(grant.issuer, limit: 100)) no longer knows the client authctl registered as \(grant.providerID) (invalid_client; a server that restarted forgets its registrations). Sign in again, which registers authctl anew: \(command: .login, "\(named.resource)")",
+                oauthError: .invalidClient, details: error.details.merging(Self.renewalDetails(named)) { $1 })
         }
         let response = issued.response
         var refreshed = current

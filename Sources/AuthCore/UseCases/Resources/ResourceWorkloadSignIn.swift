@@ -68,7 +68,8 @@ public struct ResourceWorkloadSignIn: Sendable {
             return (signedIn, state.users[index])
         }
         return ResourceSignIn.Output(
-            user: signedIn.1, grant: resourceGrant, providerID: saved.config.id, registeredProvider: saved.registered,
+            user: signedIn.1, grant: resourceGrant, grants: [resourceGrant], providerID: saved.config.id,
+            registeredProvider: saved.registered,
             isNewUser: signedIn.0.isNewUser, owner: .identity)
     }
 }

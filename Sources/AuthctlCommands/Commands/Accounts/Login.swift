@@ -24,6 +24,8 @@ struct Login: AuthctlCommand {
                   --client-secret-env CLIENT_SECRET
               # a protected resource by its URL (resources.md)
               authctl login https://api.example.com/mcp
+              # two resources of one authorization server, one sign-in
+              authctl login https://api.example.com/mcp https://files.example.com/docs
               # the same through your company's identity provider, no browser
               authctl login https://api.example.com/mcp --via oidc.corp
             """)
@@ -33,6 +35,11 @@ struct Login: AuthctlCommand {
             "The provider: microsoft.com (or microsoft), apple.com (or apple) or oidc.NAME; or a protected resource's https URL; default: the only configured one; not needed with --credential.",
         completion: Completions.providerIDs)
     var provider: String?
+    @Argument(
+        help: ArgumentHelp(
+            "After a resource's URL: more resources of the same authorization server, signed in to by the same sign-in.",
+            valueName: "more-urls"))
+    var moreResources: [String] = []
     @OptionGroup var flow: FlowArguments
     @OptionGroup var credential: CredentialArguments
     @OptionGroup var workload: WorkloadArguments
@@ -48,6 +55,17 @@ struct Login: AuthctlCommand {
     var signsInToResource: Bool { provider?.contains("://") == true }
 
     func validate() throws {
+        if !moreResources.isEmpty {
+            guard signsInToResource, moreResources.allSatisfy({ $0.contains("://") }) else {
+                throw ValidationError(
+                    "more than one argument: only resources of one authorization server are signed in to together, each by its https URL (authctl login https://… https://…); a provider is signed in to alone"
+                )
+            }
+            if workload.isWorkload || resource.via != nil {
+                throw ValidationError(
+                    "\(resource.via != nil ? "--via" : workload.grantOption) signs in to one resource: name one URL")
+            }
+        }
         if signsInToResource {
             let refused: [(String, Bool)] = [
                 ("--credential", pendingHandle != nil), ("--id-token", credential.idToken != nil),
@@ -159,7 +177,7 @@ struct Login: AuthctlCommand {
         let useCases = wiring.useCases(browser: wiring.browser(command: flow.browserCommand, disabled: flow.opensNoBrowser))
         let output = try await useCases.resourceSignIn.run(
             .init(
-                resource: url, issuer: resource.issuer, clientMetadataURL: resource.clientMetadataURL,
+                resource: url, moreResources: moreResources, issuer: resource.issuer, clientMetadataURL: resource.clientMetadataURL,
                 options: try flow.flowOptions(environment: wiring.environment),
                 provider: try resource.provider.map(ProviderID.init(parsing:)),
                 consented: resource.provider != nil))
@@ -169,12 +187,14 @@ struct Login: AuthctlCommand {
                 .object([
                     "user": Output.user(output.user), "providerId": .string(output.providerID), "isNewUser": .bool(output.isNewUser),
                     "resource": .string(output.grant.resource), "issuer": .string(output.grant.issuer),
+                    "resources": .array(output.grants.map { .string($0.resource) }),
                     "registeredProvider": .bool(output.registeredProvider), "grantOwner": .string(Self.ownerName(output.owner)),
                     "scopes": .array((output.grant.tokens?.scopes ?? []).map(JSONValue.string)),
                 ]))
         } else {
+            let resources = output.grants.map(\.resource).joined(separator: " and ")
             wiring.output.line(
-                "Signed in to \(output.grant.resource) at \(output.grant.issuer) (\(output.providerID)); the grant is kept for \(Self.owner(output))."
+                "Signed in to \(resources) at \(output.grant.issuer) (\(output.providerID)); the grant\(output.grants.count > 1 ? "s are" : " is") kept for \(Self.owner(output))."
             )
         }
     }
