@@ -1,0 +1,112 @@
+# Sourced by run-conformance-e2e.sh (its start, seen, order, login, rpc, check and $work): the
+# scenarios played by suite_server.py, the closer port of the suite's createAuthServer.ts and
+# createServer.ts (metadata locations, one origin, DPoP). Each check names "scenario/check-id".
+
+# start_suite SCENARIO: as start, with suite_server.py.
+start_suite() {
+    events="$work/$1.events"; : >"$events"
+    python3 "$here/suite_server.py" "$1" "$events" "$work/$1.ports" >"$work/$1.log" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 1 100); do [ -s "$work/$1.ports" ] && break; sleep 0.1; done
+    read -r origin as <"$work/$1.ports"
+    rs="$origin/mcp"
+}
+# flow SCENARIO SLUG...: the suite's expectedSlugs, each seen; the code exchanged with its verifier.
+flow() {
+    local scenario="$1" slug; shift
+    for slug in "$@"; do check "auth/$scenario $slug" seen "$slug"; done
+    check "auth/$scenario token-request: the code with its PKCE verifier (pkce-verifier-matches-challenge)" \
+        seen token-request "e['grant_type'] == 'authorization_code' and e['pkce_verified']"
+}
+# mcp_request SCENARIO: authctl request of initialize reaches the scenario's server with the token.
+mcp_request() {
+    check "auth/$1 request initialize with the token" sh -c "$(declare -f rpc); authctl='$authctl' rs='$rs' initialize='$initialize' rpc | grep -q conformance-$1"
+}
+traps() { python3 -c "
+import json, sys
+ids = [json.loads(l)['id'] for l in open('$events')]
+sys.exit(0 if not {'prm-priority-order', 'authorization-server-metadata-wrong-path'} & set(ids) else 1)"; }
+
+# --- march-spec-backcompat.ts (MCP 2025-03-26; issue 39 item 8): one origin serves the MCP
+#     endpoint and its authorization server. No resource metadata: the server's RFC 8414
+#     metadata at the origin (its endpoints under /oauth); else the default endpoints.
+start_suite 2025-03-26-oauth-metadata-backcompat
+check "auth/2025-03-26-oauth-metadata-backcompat login exits 0" login 2025-03-26-oauth-metadata-backcompat
+flow 2025-03-26-oauth-metadata-backcompat authorization-server-metadata client-registration authorization-request token-request
+check "auth/2025-03-26-oauth-metadata-backcompat the advertised endpoints used, not the default ones" \
+    sh -c "$(declare -f seen); events='$events'; ! seen not-found \"e['path'] in ('/authorize', '/token', '/register')\""
+mcp_request 2025-03-26-oauth-metadata-backcompat
+
+start_suite 2025-03-26-oauth-endpoint-fallback
+check "auth/2025-03-26-oauth-endpoint-fallback login exits 0" login 2025-03-26-oauth-endpoint-fallback
+flow 2025-03-26-oauth-endpoint-fallback client-registration authorization-request token-request
+check "auth/2025-03-26-oauth-endpoint-fallback authorization-request with PKCE S256 and the resource" \
+    seen authorization-request "e['code_challenge_method'] == 'S256' and e['has_code_challenge'] and e['resource'] == '$rs'"
+mcp_request 2025-03-26-oauth-endpoint-fallback
+
+# --- discovery-metadata.ts: where the resource's and the server's metadata are.
+#     default: PRM path-based, named by the challenge; RFC 8414 at the root (root PRM a trap).
+#     var1: PRM path-based, not named; only OpenID discovery's document.
+#     var2: PRM at the root (its resource the origin), not named; the issuer has the path
+#           /tenant1, RFC 8414's path-inserted location (the root one a trap).
+#     var3: PRM at a custom location only the challenge (to MCP's POST) names; OpenID
+#           discovery's path-appended location under /tenant1 (the root RFC 8414 one a trap).
+for scenario in metadata-default metadata-var1 metadata-var2 metadata-var3; do
+    start_suite "$scenario"
+    check "auth/$scenario login exits 0" login "$scenario"
+    case "$scenario" in metadata-var2 | metadata-var3) ;; *) check "auth/$scenario prm-pathbased-requested" seen prm-pathbased-requested ;; esac
+    if [ "$scenario" = metadata-var3 ]; then
+        check "auth/$scenario the custom PRM location read (named by the challenge)" seen prm-pathbased-requested "e['path'] == '/custom/metadata/location.json'"
+    elif [ "$scenario" = metadata-var2 ]; then
+        check "auth/$scenario the root PRM read (its resource: the origin)" seen prm-pathbased-requested "e['path'] == '/.well-known/oauth-protected-resource'"
+    fi
+    if [ "$scenario" = metadata-var2 ]; then
+        check "auth/$scenario the resource indicator is the origin the PRM names" seen authorization-request "e['resource'] in ('$origin', '$origin/')"
+    fi
+    flow "$scenario" authorization-server-metadata client-registration authorization-request token-request
+    check "auth/$scenario prm-priority-order, authorization-server-metadata-wrong-path (no trap taken)" traps
+done
+
+# --- basic-cimd.ts (SEP-991): the server takes a client ID metadata document's URL as client_id;
+#     the client uses it instead of registering. The suite's server does not fetch the document
+#     (the URL need not resolve), nor does this one, nor authctl: no https server is needed.
+cimd_url=https://conformance-test.local/client-metadata.json
+start_suite basic-cimd
+check "auth/basic-cimd login --client-metadata-url exits 0" \
+    sh -c "'$authctl' login '$rs' --client-metadata-url '$cimd_url' --browser-command '$browser' --timeout 30 >'$work/cimd.out' 2>'$work/cimd.err'"
+check "auth/basic-cimd cimd-client-id-used (the URL as client_id)" seen authorization-request "e['client_id'] == '$cimd_url'"
+check "auth/basic-cimd no dynamic registration" sh -c "$(declare -f seen); events='$events'; seen authorization-server-metadata && ! seen client-registration"
+check "auth/basic-cimd token-request with the URL as client_id" seen token-request "e['client_id'] == '$cimd_url' and e['pkce_verified']"
+mcp_request basic-cimd
+
+# --- dpop.ts (SEP-1932, RFC 9449): the server offers ES256 DPoP; the token request carries a
+#     valid proof, the token comes back bound (token_type DPoP), and each MCP request presents
+#     it with the DPoP scheme and a fresh proof (htm, htu, ath, iat, unique jti, the key the
+#     token is bound to). dpop-nonce: both servers demand their nonce (RFC 9449 §8, §9).
+list='{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}'
+for scenario in dpop dpop-nonce; do
+    start_suite "$scenario"
+    check "auth/$scenario login exits 0" login "$scenario"
+    check "auth/$scenario sep-1932-client-token-request-proof (every code exchange with a valid proof)" python3 -c "
+import json, sys
+asked = [e for e in map(json.loads, open('$events')) if e['id'] == 'token-request' and e['grant_type'] == 'authorization_code']
+sys.exit(0 if asked and all(e['dpop_ok'] for e in asked) else 1)"
+    check "auth/$scenario request initialize, then tools/list" sh -c "
+        '$authctl' request -X POST '$rs' -H 'Content-Type: application/json' --data '$initialize' | grep -q conformance-$scenario &&
+        '$authctl' request -X POST '$rs' -H 'Content-Type: application/json' --data '$list' | grep -q conformance-$scenario"
+    check "auth/$scenario sep-1932-client-dpop-auth-scheme (the token presented as DPoP, never Bearer)" python3 -c "
+import json, sys
+sent = [e for e in map(json.loads, open('$events')) if e['id'] == 'dpop-resource-request']
+sys.exit(0 if sent and all(e['scheme'].lower() == 'dpop' for e in sent) else 1)"
+    check "auth/$scenario sep-1932-client-fresh-proof (each proof valid, no jti twice, two requests answered)" python3 -c "
+import json, sys
+sent = [e for e in map(json.loads, open('$events')) if e['id'] == 'dpop-resource-request']
+answered = [e for e in sent if not e.get('rs_nonce_challenged')]
+sys.exit(0 if len(answered) >= 2 and all(e['proof_ok'] and not e['replay'] for e in sent) else 1)"
+    if [ "$scenario" = dpop-nonce ]; then
+        check "auth/dpop-nonce sep-1932-client-as-nonce (challenged, then the retry with the nonce)" \
+            sh -c "$(declare -f seen); events='$events'; seen token-request 'e.get(\"dpop_nonce_challenged\")' && seen token-request 'e.get(\"dpop_nonce_honored\")'"
+        check "auth/dpop-nonce sep-1932-client-rs-nonce (challenged, then the retry with the nonce)" \
+            sh -c "$(declare -f seen); events='$events'; seen dpop-resource-request 'e.get(\"rs_nonce_challenged\")' && seen dpop-resource-request 'e.get(\"rs_nonce_honored\")'"
+    fi
+done
