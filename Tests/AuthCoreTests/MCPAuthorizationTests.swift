@@ -49,11 +49,11 @@ struct MCPAuthorizationTests {
         challenge: String? = #"Bearer resource_metadata="https://mcp.example.com/meta/mcp", scope="mcp:tools""#,
         named: String =
             #"{"resource": "https://mcp.example.com/mcp", "authorization_servers": ["https://as.example"], "scopes_supported": ["mcp:tools", "mcp:admin"]}"#,
-        pathInserted: String? = nil, root: String? = nil
+        pathInserted: String? = nil, root: String? = nil, get: Int = 405
     ) -> StubTransport {
         StubTransport { request in
             switch (request.method, request.url.absoluteString) {
-            case ("GET", resource): return HTTPResponse(status: 405)
+            case ("GET", resource): return HTTPResponse(status: get)
             case ("POST", resource):
                 guard let challenge else { return HTTPResponse(status: 400) }
                 return HTTPResponse(status: 401, headers: ["WWW-Authenticate": challenge])
@@ -80,6 +80,16 @@ struct MCPAuthorizationTests {
         #expect(body["method"] == .string("initialize") && body["jsonrpc"] == .string("2.0"))
         #expect(post.headers["Authorization"] == nil, "nothing secret in the probe")
         #expect(post.headers["Accept"]?.contains("text/event-stream") == true)
+    }
+
+    @Test("discovery: an MCP endpoint that serves POST only (its GET a 404, as an express app's) is sent MCP's POST")
+    func postAfterNotFound() async throws {
+        let transport = Self.mcpEndpoint(get: 404)
+        let found = try await ResourceDiscovery(transport: transport).discover(try ResourceIdentifier(parsing: Self.resource), issuer: nil)
+        #expect(found.metadata.resource.description == Self.resource && found.challengeScopes == ["mcp:tools"])
+        #expect(transport.requests.contains { $0.method == "POST" && $0.url.absoluteString == Self.resource })
+        #expect(
+            transport.requests.contains { $0.url.absoluteString == "https://mcp.example.com/meta/mcp" }, "the metadata the challenge names")
     }
 
     @Test("discovery: a resource that answers the GET (200) is never sent MCP's POST")

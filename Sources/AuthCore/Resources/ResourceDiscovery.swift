@@ -77,12 +77,13 @@ public struct ResourceDiscovery: Sendable {
     /// The resource's challenge to a request without a token (RFC 9728 §5.1): to a GET, else —
     /// a GET that gets none is not the end: an MCP endpoint challenges only what an MCP client
     /// sends — to MCP's POST of `initialize` (nothing secret in it). The POST only when the GET
-    /// was refused as an MCP endpoint refuses it (400, 401 without metadata, 405, 406): never to
-    /// a resource that answered the GET. Nil when neither is one.
+    /// was refused as an MCP endpoint refuses it (400, 401 without metadata, 405, 406, or 404:
+    /// a server with a POST route only, as the MCP conformance suite's express servers): never
+    /// to a resource that answered the GET. Nil when neither is one.
     func challenge(of resource: ResourceIdentifier) async throws -> BearerChallenge? {
         let probe = try await get(resource.url, what: "the resource")
         if let found = Self.challenge(in: probe), found.resourceMetadata != nil { return found }
-        guard [400, 401, 405, 406].contains(probe.status) else { return nil }
+        guard [400, 401, 404, 405, 406].contains(probe.status) else { return nil }
         let initialize = Data(
             #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"authctl","version":"1"}}}"#
                 .utf8)
