@@ -12,6 +12,8 @@ public struct AuthorizationServerMetadata: Sendable, Equatable {
     public var clientIDMetadataDocumentSupported: Bool
     /// Where the document was read (RFC 8414's location, or OpenID discovery's).
     public var source: URL
+    /// True when no document was read: MCP 2025-03-26's default endpoints (`defaultEndpoints(at:)`).
+    public var defaultEndpoints = false
 
     public init(
         document: DiscoveryDocument, registrationEndpoint: URL? = nil, scopesSupported: [String]? = nil,
@@ -22,6 +24,18 @@ public struct AuthorizationServerMetadata: Sendable, Equatable {
         self.scopesSupported = scopesSupported
         self.clientIDMetadataDocumentSupported = clientIDMetadataDocumentSupported
         self.source = source
+    }
+
+    /// MCP 2025-03-26's "fallbacks for servers without metadata discovery": `/authorize`,
+    /// `/token` and `/register` under the authorization base URL, the resource's origin `issuer`.
+    /// Nil when `issuer` is not an origin authctl may talk to.
+    public static func defaultEndpoints(at issuer: String) -> AuthorizationServerMetadata? {
+        guard let document = DiscoveryDocument.defaultEndpoints(at: issuer), let source = URL(string: issuer),
+            let registration = URL(string: issuer + "/register")
+        else { return nil }
+        var metadata = AuthorizationServerMetadata(document: document, registrationEndpoint: registration, source: source)
+        metadata.defaultEndpoints = true
+        return metadata
     }
 
     /// Where the metadata of `issuer` is, in the order tried: RFC 8414 §3.1 (the well-known
