@@ -203,7 +203,8 @@ class AuthServer(Base):
             except ValueError:
                 request = {}
             record(side="as", id="client-registration", path=url.path, redirect_uris=request.get("redirect_uris"),
-                   token_endpoint_auth_method=request.get("token_endpoint_auth_method"))
+                   token_endpoint_auth_method=request.get("token_endpoint_auth_method"),
+                   application_type=request.get("application_type"))
             # The suite's answer: a client id and a secret, no token_endpoint_auth_method.
             self.send_json(201, {"client_id": "test-client-" + secrets.token_hex(4), "client_secret": secrets.token_urlsafe(24),
                                  "client_name": request.get("client_name") or "test-client",
