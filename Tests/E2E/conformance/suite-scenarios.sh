@@ -71,6 +71,11 @@ flow 2025-03-26-oauth-endpoint-fallback client-registration authorization-reques
     "auth/2025-03-26-oauth-endpoint-fallback authorization-request names the resource (RFC 8707)" \
     "seen('authorization-request', lambda e: e['resource'] == '$rs')"
 mcp_request 2025-03-26-oauth-endpoint-fallback
+# Not the suite's: the saved provider keeps the defaults, and a refresh uses them with no metadata.
+check "auth/2025-03-26-oauth-endpoint-fallback (authctl) refresh at the default token endpoint" \
+    sh -c "grep -q '\"defaultEndpoints\" *: *true' '$XDG_CONFIG_HOME/authctl/config.json' && '$authctl' token --resource '$rs' --min-ttl 7200 >/dev/null"
+judge "auth/2025-03-26-oauth-endpoint-fallback (authctl) the refresh_token grant at /token, with the resource" \
+    "seen('token-request', lambda e: e['grant_type'] == 'refresh_token' and e['refresh_ok'] and e['resource'] == '$rs')"
 
 # --- discovery-metadata.ts: where the resource's and the server's metadata are.
 #     default: PRM path-based, named by the challenge; RFC 8414 at the root (root PRM a trap).

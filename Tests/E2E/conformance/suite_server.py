@@ -55,7 +55,8 @@ AS_NONCE, RS_NONCE = "conformance-as-dpop-nonce", "conformance-rs-dpop-nonce"
 DPOP_ALGS = ("ES256", "ES384", "ES512", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "EdDSA")
 lock = threading.Lock()
 origins, codes, tokens = {}, {}, {}  # tokens: access token -> the jkt it is bound to (or None)
-jtis = set()
+jtis, refresh_tokens = set(), set()
+REFRESH = SCENARIO == "2025-03-26-oauth-endpoint-fallback"
 
 
 def record(**event):
@@ -238,14 +239,21 @@ class AuthServer(Base):
                 return
             jkt = claims and claims["jkt"]
             event.update(dpop_nonce_honored=NONCE and jkt is not None)
+        if grant == "refresh_token":
+            event.update(refresh_ok=form.get("refresh_token") in refresh_tokens)
         record(**event)
-        if grant == "authorization_code" and not pkce_ok:
+        if not (pkce_ok if grant == "authorization_code" else event.get("refresh_ok")):
             self.send_json(400, {"error": "invalid_grant"})
             return
         codes.pop(form.get("code", ""), None)
+        refresh_tokens.discard(form.get("refresh_token"))
         token = secrets.token_urlsafe(24)
         tokens[token] = jkt
-        self.send_json(200, {"access_token": token, "token_type": "DPoP" if jkt else "Bearer", "expires_in": 3600})
+        answer = {"access_token": token, "token_type": "DPoP" if jkt else "Bearer", "expires_in": 3600}
+        if REFRESH:  # not the suite's: a refresh at the default token endpoint (authctl's own check)
+            answer["refresh_token"] = secrets.token_urlsafe(24)
+            refresh_tokens.add(answer["refresh_token"])
+        self.send_json(200, answer)
 
 
 class Resource(AuthServer):
