@@ -38,17 +38,20 @@ public struct AuthorizationServerMetadata: Sendable, Equatable {
         return metadata
     }
 
-    /// Where the metadata of `issuer` is, in the order tried: RFC 8414 §3.1 (the well-known
-    /// part inserted between the host and the issuer's path), then OpenID Connect Discovery
-    /// (`<issuer>/.well-known/openid-configuration`).
+    /// Where the metadata of `issuer` is, in the order the MCP authorization spec tries them:
+    /// RFC 8414 §3.1 (the well-known part inserted between the host and the issuer's path);
+    /// for an issuer with a path, OpenID Connect Discovery's well-known part inserted the same
+    /// way; then OpenID Connect Discovery's own (`<issuer>/.well-known/openid-configuration`).
     public static func locations(of issuer: String) -> [URL] {
         guard let url = URL(string: issuer), url.query == nil, url.fragment == nil else { return [] }
         let origin = ResourceIdentifier.origin(of: url)
         var path = url.path
         if path == "/" { path = "" }
+        let escaped = path.replacingEvery("%", with: "%25")
         let trimmed = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
         return [
-            URL(string: origin + "/.well-known/oauth-authorization-server" + path.replacingEvery("%", with: "%25")),
+            URL(string: origin + "/.well-known/oauth-authorization-server" + escaped),
+            path.isEmpty ? nil : URL(string: origin + "/.well-known/openid-configuration" + escaped),
             URL(string: trimmed + "/.well-known/openid-configuration"),
         ].compactMap { $0 }
     }
