@@ -49,11 +49,11 @@ struct MCPAuthorizationTests {
         challenge: String? = #"Bearer resource_metadata="https://mcp.example.com/meta/mcp", scope="mcp:tools""#,
         named: String =
             #"{"resource": "https://mcp.example.com/mcp", "authorization_servers": ["https://as.example"], "scopes_supported": ["mcp:tools", "mcp:admin"]}"#,
-        pathInserted: String? = nil, root: String? = nil
+        pathInserted: String? = nil, root: String? = nil, get: Int = 405
     ) -> StubTransport {
         StubTransport { request in
             switch (request.method, request.url.absoluteString) {
-            case ("GET", resource): return HTTPResponse(status: 405)
+            case ("GET", resource): return HTTPResponse(status: get)
             case ("POST", resource):
                 guard let challenge else { return HTTPResponse(status: 400) }
                 return HTTPResponse(status: 401, headers: ["WWW-Authenticate": challenge])
@@ -80,6 +80,16 @@ struct MCPAuthorizationTests {
         #expect(body["method"] == .string("initialize") && body["jsonrpc"] == .string("2.0"))
         #expect(post.headers["Authorization"] == nil, "nothing secret in the probe")
         #expect(post.headers["Accept"]?.contains("text/event-stream") == true)
+    }
+
+    @Test("discovery: an MCP endpoint that serves POST only (its GET a 404, as an express app's) is sent MCP's POST")
+    func postAfterNotFound() async throws {
+        let transport = Self.mcpEndpoint(get: 404)
+        let found = try await ResourceDiscovery(transport: transport).discover(try ResourceIdentifier(parsing: Self.resource), issuer: nil)
+        #expect(found.metadata.resource.description == Self.resource && found.challengeScopes == ["mcp:tools"])
+        #expect(transport.requests.contains { $0.method == "POST" && $0.url.absoluteString == Self.resource })
+        #expect(
+            transport.requests.contains { $0.url.absoluteString == "https://mcp.example.com/meta/mcp" }, "the metadata the challenge names")
     }
 
     @Test("discovery: a resource that answers the GET (200) is never sent MCP's POST")
@@ -111,9 +121,9 @@ struct MCPAuthorizationTests {
             resource, issuer: nil)
         #expect(
             rootOnly.metadata.resource.description == "https://mcp.example.com", "the origin's metadata names the resource: used as it is")
-        await #expect(throws: AuthError.self) {
-            _ = try await ResourceDiscovery(transport: Self.mcpEndpoint(challenge: nil)).discover(resource, issuer: nil)
-        }
+        // Neither, nor any at the origin: MCP 2025-03-26's default endpoints (defaultEndpoints()).
+        let none = try await ResourceDiscovery(transport: Self.mcpEndpoint(challenge: nil)).discover(resource, issuer: nil)
+        #expect(none.server.defaultEndpoints)
     }
 
     @Test("RFC 9728 §3.3: a resource on another origin, or a path that is not a segment-prefix of the URL, is refused")
@@ -172,6 +182,51 @@ struct MCPAuthorizationTests {
                 : HTTPResponse(status: 404)
         }
         await #expect(throws: AuthError.self) { _ = try await ResourceDiscovery(transport: named).discover(resource, issuer: nil) }
+    }
+
+    @Test("2025-03-26 servers without any metadata: the default endpoints /authorize, /token, /register at the resource's origin")
+    func defaultEndpoints() async throws {
+        let resource = try ResourceIdentifier(parsing: Self.resource)
+        let bare = StubTransport { request in
+            request.url.absoluteString == Self.resource
+                ? HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#]) : HTTPResponse(status: 404)
+        }
+        let found = try await ResourceDiscovery(transport: bare).discover(resource, issuer: nil)
+        #expect(found.server.defaultEndpoints)
+        #expect(found.server.document.issuer == "https://mcp.example.com")
+        #expect(found.server.document.authorizationEndpoint.absoluteString == "https://mcp.example.com/authorize")
+        #expect(found.server.document.tokenEndpoint.absoluteString == "https://mcp.example.com/token")
+        #expect(found.server.registrationEndpoint?.absoluteString == "https://mcp.example.com/register")
+        #expect(found.server.document.jwksURI == nil && found.metadata.resource == resource)
+        // Only when the origin's metadata is absent (404): a server that fails to answer is no
+        // server without metadata.
+        let failing = StubTransport { request in
+            switch request.url.absoluteString {
+            case Self.resource: return HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
+            case "https://mcp.example.com/.well-known/oauth-authorization-server": return HTTPResponse(status: 500)
+            default: return HTTPResponse(status: 404)
+            }
+        }
+        await #expect(throws: AuthError.self) { _ = try await ResourceDiscovery(transport: failing).discover(resource, issuer: nil) }
+    }
+
+    @Test("a client saved for default endpoints keeps them (defaultEndpoints in config.json): its refreshes fetch no metadata")
+    func defaultEndpointsKept() throws {
+        var config = ProviderConfig(id: "oidc.mcp-example-com", clientID: "c1", issuer: "https://mcp.example.com")
+        config.registeredFor = [Self.resource]
+        config.defaultEndpoints = true
+        try config.validate()
+        let provider = try GenericOIDCProvider(id: try ProviderID(parsing: config.id), config: config)
+        #expect(provider.documentedMetadata?.tokenEndpoint.absoluteString == "https://mcp.example.com/token")
+        #expect(provider.documentedMetadata?.authorizationEndpoint.absoluteString == "https://mcp.example.com/authorize")
+        let encoded = try JSONEncoder().encode(config)
+        #expect(try JSONDecoder().decode(ProviderConfig.self, from: encoded) == config)
+        var withPath = config
+        withPath.issuer = "https://mcp.example.com/tenant"
+        #expect(throws: AuthError.self, "the defaults are at an origin") { try withPath.validate() }
+        var configured = ProviderConfig(id: "oidc.mine", clientID: "c1", issuer: "https://mcp.example.com")
+        configured.defaultEndpoints = true
+        #expect(throws: AuthError.self, "written by login URL only") { try configured.validate() }
     }
 }
 

@@ -116,11 +116,12 @@ struct ResourceProtocolTests {
         #expect(BearerChallenge.parse(String(repeating: "a", count: 10_000)).isEmpty)
     }
 
-    @Test("RFC 8414 §3.1: the server's metadata locations, the issuer's path after the well-known part")
+    @Test("the server's metadata locations in the MCP spec's order: RFC 8414 §3.1's, OpenID discovery's path-inserted, then appended")
     func serverLocations() {
         #expect(
             AuthorizationServerMetadata.locations(of: "https://as.example/tenant").map(\.absoluteString) == [
                 "https://as.example/.well-known/oauth-authorization-server/tenant",
+                "https://as.example/.well-known/openid-configuration/tenant",
                 "https://as.example/tenant/.well-known/openid-configuration",
             ])
         #expect(

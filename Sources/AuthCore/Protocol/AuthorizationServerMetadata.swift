@@ -12,6 +12,8 @@ public struct AuthorizationServerMetadata: Sendable, Equatable {
     public var clientIDMetadataDocumentSupported: Bool
     /// Where the document was read (RFC 8414's location, or OpenID discovery's).
     public var source: URL
+    /// True when no document was read: MCP 2025-03-26's default endpoints (`defaultEndpoints(at:)`).
+    public var defaultEndpoints = false
 
     public init(
         document: DiscoveryDocument, registrationEndpoint: URL? = nil, scopesSupported: [String]? = nil,
@@ -24,17 +26,32 @@ public struct AuthorizationServerMetadata: Sendable, Equatable {
         self.source = source
     }
 
-    /// Where the metadata of `issuer` is, in the order tried: RFC 8414 §3.1 (the well-known
-    /// part inserted between the host and the issuer's path), then OpenID Connect Discovery
-    /// (`<issuer>/.well-known/openid-configuration`).
+    /// MCP 2025-03-26's "fallbacks for servers without metadata discovery": `/authorize`,
+    /// `/token` and `/register` under the authorization base URL, the resource's origin `issuer`.
+    /// Nil when `issuer` is not an origin authctl may talk to.
+    public static func defaultEndpoints(at issuer: String) -> AuthorizationServerMetadata? {
+        guard let document = DiscoveryDocument.defaultEndpoints(at: issuer), let source = URL(string: issuer),
+            let registration = URL(string: issuer + "/register")
+        else { return nil }
+        var metadata = AuthorizationServerMetadata(document: document, registrationEndpoint: registration, source: source)
+        metadata.defaultEndpoints = true
+        return metadata
+    }
+
+    /// Where the metadata of `issuer` is, in the order the MCP authorization spec tries them:
+    /// RFC 8414 §3.1 (the well-known part inserted between the host and the issuer's path);
+    /// for an issuer with a path, OpenID Connect Discovery's well-known part inserted the same
+    /// way; then OpenID Connect Discovery's own (`<issuer>/.well-known/openid-configuration`).
     public static func locations(of issuer: String) -> [URL] {
         guard let url = URL(string: issuer), url.query == nil, url.fragment == nil else { return [] }
         let origin = ResourceIdentifier.origin(of: url)
         var path = url.path
         if path == "/" { path = "" }
+        let escaped = path.replacingEvery("%", with: "%25")
         let trimmed = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
         return [
-            URL(string: origin + "/.well-known/oauth-authorization-server" + path.replacingEvery("%", with: "%25")),
+            URL(string: origin + "/.well-known/oauth-authorization-server" + escaped),
+            path.isEmpty ? nil : URL(string: origin + "/.well-known/openid-configuration" + escaped),
             URL(string: trimmed + "/.well-known/openid-configuration"),
         ].compactMap { $0 }
     }

@@ -78,6 +78,17 @@ public struct DiscoveryDocument: Sendable, Equatable, Codable {
         self.authorizationResponseIssParameterSupported = authorizationResponseIssParameterSupported
     }
 
+    /// The endpoints MCP's 2025-03-26 revision has a client use where an authorization server
+    /// publishes no metadata: `/authorize` and `/token` under `issuer`, which must be an origin
+    /// (`scheme://host[:port]`, https or loopback http). Nil otherwise. No key set, so no ID token.
+    public static func defaultEndpoints(at issuer: String) -> DiscoveryDocument? {
+        guard let url = URL(string: issuer), url.host != nil, ResourceIdentifier.origin(of: url) == issuer,
+            (try? EndpointPolicy.check(url, what: "the authorization server")) != nil,
+            let authorization = URL(string: issuer + "/authorize"), let token = URL(string: issuer + "/token")
+        else { return nil }
+        return DiscoveryDocument(issuer: issuer, authorizationEndpoint: authorization, tokenEndpoint: token, jwksURI: nil)
+    }
+
     /// Parses and checks a discovery document: required fields present, `issuer` equal to
     /// `expectedIssuer` exactly (Discovery §4.3), every endpoint `https://` or loopback
     /// `http://`. Any failure is `provider-not-configured`.

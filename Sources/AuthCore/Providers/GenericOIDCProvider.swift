@@ -19,10 +19,11 @@ public struct GenericOIDCProvider: IdentityProvider {
     }
 
     init(id: ProviderID, config: ProviderConfig, knownMetadata: DiscoveryDocument?) throws {
-        self.knownMetadata = knownMetadata
         guard let issuer = config.issuer else {
             throw AuthError.notConfigured("\(id) has no issuer. Set it with: \(command: .providersAdd, "\(id)", .input(.issuer, "URL"))")
         }
+        // A server without metadata (MCP 2025-03-26's default endpoints): nothing to fetch.
+        self.knownMetadata = knownMetadata ?? (config.defaultEndpoints == true ? DiscoveryDocument.defaultEndpoints(at: issuer) : nil)
         self.id = id
         self.config = config
         self.issuer = issuer

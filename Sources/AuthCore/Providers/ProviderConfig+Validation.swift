@@ -128,6 +128,16 @@ extension ProviderConfig {
                 }
             }
         }
+        if defaultEndpoints != nil {
+            try field(.defaultEndpoints) {
+                guard case .oidc = providerID.kind, savedForResources, metadataURL == nil,
+                    let issuer, DiscoveryDocument.defaultEndpoints(at: issuer) != nil
+                else {
+                    throw AuthError.notConfigured(
+                        "it applies only to a client `login URL` saved for a server without metadata, whose issuer is an origin")
+                }
+            }
+        }
         if let clientRefusedAt {
             try field(.clientRefusedAt) {
                 guard case .oidc = providerID.kind, registeredDynamically, (0...99_999_999_999).contains(clientRefusedAt) else {

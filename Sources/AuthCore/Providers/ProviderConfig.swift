@@ -61,6 +61,10 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
     /// `invalid_client` to a refresh — it no longer knows the client (a restarted MCP server,
     /// a registration deleted). The next `login URL` registers again under the same name.
     public var clientRefusedAt: Int?
+    /// `oidc.*` saved by `login URL` for a resource of MCP's 2025-03-26 revision whose origin
+    /// publishes no metadata at all: its endpoints are that revision's defaults under the issuer
+    /// (`/authorize`, `/token`, `/register`; docs/resources.md), and no metadata is fetched.
+    public var defaultEndpoints: Bool?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, clientID = "clientId", clientSecretEnv, clientSecretFile, clientCertificateFile, scopes, parameters, redirectURI =
@@ -69,7 +73,7 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         case teamID = "teamId", keyID = "keyId", privateKeyFile
         case dpop, par, profile
         case metadataURL = "metadataUrl", registrationClientURI = "registrationClientUri", registeredFor
-        case tokenEndpointAuthMethod, clientSecretExpiresAt, clientRefusedAt
+        case tokenEndpointAuthMethod, clientSecretExpiresAt, clientRefusedAt, defaultEndpoints
     }
 
     public init(
@@ -125,7 +129,9 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
                 let expected =
                     T.self == [String].self
                     ? "a list of strings"
-                    : T.self == [String: String].self ? "an object of strings" : T.self == Int.self ? "a whole number" : "a string"
+                    : T.self == [String: String].self
+                        ? "an object of strings"
+                        : T.self == Int.self ? "a whole number" : T.self == Bool.self ? "true or false" : "a string"
                 throw ConfigFieldError(field: key.rawValue, error: .notConfigured("the value is not \(expected)"), provider: entry)
             }
         }
@@ -160,6 +166,7 @@ public struct ProviderConfig: Codable, Sendable, Equatable {
         tokenEndpointAuthMethod = try value(String.self, .tokenEndpointAuthMethod)
         clientSecretExpiresAt = try value(Int.self, .clientSecretExpiresAt)
         clientRefusedAt = try value(Int.self, .clientRefusedAt)
+        defaultEndpoints = try value(Bool.self, .defaultEndpoints)
     }
 
     /// True for a client `login URL` saved for resources (registered by RFC 7591, or a client

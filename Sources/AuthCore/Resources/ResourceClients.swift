@@ -80,7 +80,7 @@ public struct ResourceClients: Sendable {
         }
         var config = ProviderConfig(id: try Self.providerID(for: issuer, taken: Set(providers.map(\.id))).rawValue, issuer: issuer)
         config.registeredFor = [resource.description]
-        if !server.source.path.hasSuffix("/.well-known/openid-configuration") { config.metadataURL = server.source.absoluteString }
+        config.locate(server)
         try await save(config)
         return Client(config: config, registered: true)
     }
@@ -139,7 +139,7 @@ public struct ResourceClients: Sendable {
         let id = try Self.providerID(for: issuer, taken: Set(providers.map(\.id)))
         var config = ProviderConfig(id: id.rawValue, issuer: issuer)
         config.registeredFor = ([resource] + also).map(\.description)
-        if !server.source.path.hasSuffix("/.well-known/openid-configuration") { config.metadataURL = server.source.absoluteString }
+        config.locate(server)
         if let clientMetadataURL, server.clientIDMetadataDocumentSupported {
             guard let url = URL(string: clientMetadataURL), url.scheme == "https", url.host != nil, url.fragment == nil,
                 !url.path.isEmpty, url.path != "/"
@@ -240,5 +240,17 @@ public struct ResourceClients: Sendable {
             counter += 1
         }
         return try ProviderID(parsing: candidate)
+    }
+}
+
+extension ProviderConfig {
+    /// Where a client saved for `server` finds its endpoints again: RFC 8414's document
+    /// (`metadataUrl`; OpenID discovery's is the default), or MCP 2025-03-26's default endpoints.
+    mutating func locate(_ server: AuthorizationServerMetadata) {
+        if server.defaultEndpoints {
+            defaultEndpoints = true
+        } else if !server.source.path.hasSuffix("/.well-known/openid-configuration") {
+            metadataURL = server.source.absoluteString
+        }
     }
 }

@@ -43,8 +43,11 @@ public struct ResourceDiscovery: Sendable {
 
     /// A resource that publishes no metadata of its own (no challenge names one, and both
     /// well-known URLs are 404): as MCP's 2025-03-26 revision has it, the authorization server
-    /// is at the resource's origin, its RFC 8414 metadata there. Tokens go nowhere else than
-    /// that origin. (Its further fallback, default endpoints without metadata, is not taken.)
+    /// is at the resource's origin, its RFC 8414 metadata there; and when the origin publishes
+    /// none either (every location 404), that revision's default endpoints `/authorize`,
+    /// `/token`, `/register` at the origin. Tokens go nowhere else than that origin. The
+    /// defaults come with no `code_challenge_methods_supported` to check: that revision requires
+    /// the server to be an OAuth 2.1 one, which checks PKCE, and authctl sends S256 as always.
     private func legacy(_ resource: ResourceIdentifier, issuer: String?, challengeScopes: [String]?) async throws -> Found {
         let origin = resource.origin
         if let issuer, issuer != origin {
@@ -52,8 +55,15 @@ public struct ResourceDiscovery: Sendable {
                 "the resource \(resource) publishes no metadata (RFC 9728), so its authorization server is its origin \(origin), not '\(Sanitize.text(issuer, limit: 100))'. Leave out \(input: .issuer)"
             )
         }
-        let server = try await authorizationServer(origin)
-        try Self.requirePKCE(server)
+        let server: AuthorizationServerMetadata
+        if let published = try await authorizationServer(origin, absentIsNil: true) {
+            try Self.requirePKCE(published)
+            server = published
+        } else if let defaults = AuthorizationServerMetadata.defaultEndpoints(at: origin) {
+            server = defaults
+        } else {
+            throw AuthError.notConfigured("the resource \(resource) publishes no metadata, and its origin is no server's. Ask its operator")
+        }
         let metadata = ResourceMetadata(resource: resource, authorizationServers: [origin])
         return Found(metadata: metadata, server: server, challengeScopes: challengeScopes)
     }
@@ -77,12 +87,13 @@ public struct ResourceDiscovery: Sendable {
     /// The resource's challenge to a request without a token (RFC 9728 §5.1): to a GET, else —
     /// a GET that gets none is not the end: an MCP endpoint challenges only what an MCP client
     /// sends — to MCP's POST of `initialize` (nothing secret in it). The POST only when the GET
-    /// was refused as an MCP endpoint refuses it (400, 401 without metadata, 405, 406): never to
-    /// a resource that answered the GET. Nil when neither is one.
+    /// was refused as an MCP endpoint refuses it (400, 401 without metadata, 405, 406, or 404:
+    /// a server with a POST route only, as the MCP conformance suite's express servers): never
+    /// to a resource that answered the GET. Nil when neither is one.
     func challenge(of resource: ResourceIdentifier) async throws -> BearerChallenge? {
         let probe = try await get(resource.url, what: "the resource")
         if let found = Self.challenge(in: probe), found.resourceMetadata != nil { return found }
-        guard [400, 401, 405, 406].contains(probe.status) else { return nil }
+        guard [400, 401, 404, 405, 406].contains(probe.status) else { return nil }
         let initialize = Data(
             #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"authctl","version":"1"}}}"#
                 .utf8)
@@ -139,17 +150,28 @@ public struct ResourceDiscovery: Sendable {
     /// The metadata of the authorization server `issuer`: RFC 8414's location first, then
     /// OpenID discovery's.
     public func authorizationServer(_ issuer: String) async throws -> AuthorizationServerMetadata {
+        guard let found = try await authorizationServer(issuer, absentIsNil: false) else {
+            throw AuthError.notConfigured("the authorization server \(Sanitize.text(issuer, limit: 100)) publishes no metadata")
+        }
+        return found
+    }
+
+    /// The same; `absentIsNil`: nil, not an error, when every location answered 404.
+    func authorizationServer(_ issuer: String, absentIsNil: Bool) async throws -> AuthorizationServerMetadata? {
         guard let issuerURL = URL(string: issuer), issuerURL.host != nil else {
             throw AuthError.notConfigured(
                 "the authorization server '\(Sanitize.text(issuer, limit: 100))' is not a URL. Ask the resource's operator")
         }
         try EndpointPolicy.check(issuerURL, what: "the authorization server")
         var statuses: [String] = []
+        var allAbsent = true
         for location in AuthorizationServerMetadata.locations(of: issuer) {
             let answer = try await get(location, what: "the authorization server's metadata")
             if answer.status == 200 { return try AuthorizationServerMetadata.parse(answer.body, issuer: issuer, source: location) }
             statuses.append("\(location.path): HTTP \(answer.status)")
+            if answer.status != 404 { allAbsent = false }
         }
+        if absentIsNil, allAbsent { return nil }
         throw AuthError.notConfigured(
             "the authorization server \(Sanitize.text(issuer, limit: 100)) publishes no metadata (\(statuses.joined(separator: ", "))). Ask its operator"
         )

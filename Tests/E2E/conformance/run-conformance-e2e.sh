@@ -227,4 +227,7 @@ check "auth/wif-jwt-bearer jwt-bearer grant with the workload's token as asserti
     seen token-request "e['grant_type'] == 'urn:ietf:params:oauth:grant-type:jwt-bearer' and e['assertion_ok'] and e['resource'] == '$rs'"
 check "auth/wif-jwt-bearer request sends the token" sh -c "$(declare -f rpc); authctl='$authctl' rs='$rs' initialize='$initialize' rpc | grep -q conformance-wif-jwt-bearer"
 
+# The scenarios of suite_server.py (march-spec-backcompat, discovery-metadata, basic-cimd, dpop).
+source "$here/suite-scenarios.sh"
+
 summary

@@ -335,6 +335,10 @@ struct ProvidersCommand: ParsableCommand {
             ("teamId", config.teamID), ("keyId", config.keyID), ("privateKeyFile", config.privateKeyFile),
             ("dpop", config.dpop), ("par", config.par), ("profile", config.profile),
             ("metadataUrl", config.metadataURL), ("registrationClientUri", config.registrationClientURI),
+            (
+                "defaultEndpoints",
+                config.defaultEndpoints == true ? "true (no metadata: /authorize, /token, /register under the issuer)" : nil
+            ),
             // The secret a registration issued: how it is sent and until when; never the secret.
             ("tokenEndpointAuthMethod", config.tokenEndpointAuthMethod.map { "\($0) (its secret is kept in the keystore)" }),
             (
