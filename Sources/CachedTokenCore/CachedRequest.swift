@@ -230,6 +230,10 @@ public enum CachedRequestWords {
         host + " did not answer within " + String(seconds) + " seconds, so authctl stopped waiting. Check the address and try again"
     }
 
+    /// A head without a status libcurl's parser and this one agree on (`HTTP/1.1 200OK`), when
+    /// its body came (exit 3).
+    public static let noStatusLine = "the answer came without an HTTP status line, so authctl stopped reading it"
+
     /// Ctrl-C during the transfer (exit 130).
     public static let interrupted = "cancelled (Ctrl-C); the rest of the answer was not read"
 
@@ -251,8 +255,9 @@ extension CachedRequestPlan {
     public enum HeadLine: Equatable {
         /// `HTTP/… STATUS …`: a head starts (nil: no status number).
         case status(Int?)
-        /// A `WWW-Authenticate` header, any case.
-        case challenge
+        /// A `WWW-Authenticate` header (its name in any case), and whether it holds
+        /// `insufficient_scope` (any case): a challenge the full program may step up for.
+        case challenge(asksScope: Bool)
         /// The empty line that ends a head.
         case end
         case other
@@ -285,15 +290,23 @@ extension CachedRequestPlan {
         var nameEnd = colon
         while nameEnd > 0, line[nameEnd - 1] == 0x20 || line[nameEnd - 1] == 0x09 { nameEnd -= 1 }
         let name = String(decoding: UnsafeBufferPointer(rebasing: line[..<nameEnd]), as: UTF8.self)
-        return equalsIgnoringCase(name, "WWW-Authenticate") ? .challenge : .other
+        guard equalsIgnoringCase(name, "WWW-Authenticate") else { return .other }
+        let value = Array(UnsafeBufferPointer(rebasing: line[(colon + 1)...])).map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+        let wanted = Array("insufficient_scope".utf8)
+        let asksScope =
+            value.count >= wanted.count
+            && (0...(value.count - wanted.count)).contains { start in
+                value[start..<(start + wanted.count)].elementsEqual(wanted)
+            }
+        return .challenge(asksScope: asksScope)
     }
 
     /// Whether the full program would give this answer as it is (`ResourceRequest.verdict` for
-    /// a first attempt with a bearer token): not a 401 (a refresh, or a step-up), not a 403 with
-    /// a challenge (a step-up when it says `insufficient_scope`); nil status: the full program's.
-    public static func streams(status: Int?, challenged: Bool) -> Bool {
-        guard let status else { return false }
-        return !(status == 401 || (status == 403 && challenged))
+    /// a first attempt with a bearer token): not a 401 (a refresh, a move or a step-up), not a
+    /// 403 whose challenge may ask for scope (`insufficient_scope`: a step-up). A 403 with any
+    /// other challenge (`Basic`, `invalid_token`) is an answer, as for the full program.
+    public static func streams(status: Int, asksScope: Bool) -> Bool {
+        !(status == 401 || (status == 403 && asksScope))
     }
 }
 

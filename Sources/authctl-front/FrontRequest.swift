@@ -17,6 +17,9 @@ func requestPlan(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointe
     // A terminal gets the body visible-safe (the full program's filter); a proxy is the full
     // program's to choose and to name.
     guard isatty(1) == 0 else { return nil }
+    // A closed standard descriptor would be taken by the next file opened (libcurl's own
+    // socket pair): the full program's to meet.
+    guard front_fd_is_open(0), front_fd_is_open(1), front_fd_is_open(2) else { return nil }
     for name in CachedRequestPlan.proxyVariables where getenv(name) != nil { return nil }
     guard let user = currentUserRecord(keystore: command.keystore, config: command.config), let now = nowSeconds() else { return nil }
     return CachedRequestPlan.make(command, user: user, now: now)
@@ -44,8 +47,10 @@ func requestPlan(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointe
     /// What one transfer saw: the callbacks' state (one transfer per process).
     struct Transfer {
         var status: Int?
-        /// A `WWW-Authenticate` header in the final head.
-        var challenged = false
+        /// A `WWW-Authenticate` header of the final head that says `insufficient_scope`.
+        var asksScope = false
+        /// The body came after a head without a status (the full program's words, exit 3).
+        var noStatus = false
         /// Decided at the end of the head: stream it, or hand the command over.
         var streams: Bool?
         var streamed = 0
@@ -56,8 +61,9 @@ func requestPlan(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointe
 
     nonisolated(unsafe) var transfer = Transfer()
 
-    /// Whether to give the answer (`CachedRequestPlan.streams`), or hand the command over.
-    func decide() -> Bool { CachedRequestPlan.streams(status: transfer.status, challenged: transfer.challenged) }
+    /// Whether to give the answer with this status (`CachedRequestPlan.streams`), or hand the
+    /// command over.
+    func decide(_ status: Int) -> Bool { CachedRequestPlan.streams(status: status, asksScope: transfer.asksScope) }
 
     /// `CurlTransport`'s head deadline and total time: the transport's 30 seconds.
     let transportTimeout = 30
@@ -115,11 +121,18 @@ func requestPlan(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointe
         if front_interrupted() != 0 { return ending(CachedRequestWords.interrupted, status: 130) }
         if transfer.stdoutClosed { return 141 }
         if transfer.headLate { return ending(CachedRequestWords.noHead(plan.host, seconds: transportTimeout), status: 3) }
+        if transfer.noStatus { return ending(CachedRequestWords.noStatusLine, status: 3) }
         if transfer.streams == nil, code == 0 {
-            // No body: decided on the status libcurl reports.
-            var status = 0
-            if transfer.status == nil, front_curl_getinfo_long(&curl, easy, 0x200002, &status) == 0 { transfer.status = status }
-            transfer.streams = decide()
+            // No body: decided on the status libcurl reports (`LibCurl.perform`).
+            var reported = 0
+            if transfer.status == nil {
+                guard front_curl_getinfo_long(&curl, easy, 0x200002, &reported) == 0 else {
+                    return ending(CachedRequestWords.noStatusLine, status: 3)
+                }
+                transfer.status = reported
+            }
+            guard let status = transfer.status else { return ending(CachedRequestWords.noStatusLine, status: 3) }
+            transfer.streams = decide(status)
         }
         // A refresh or a step-up: the full program's, which sends again and decides. Nothing was written.
         if transfer.streams == false { return nil }
@@ -152,11 +165,12 @@ func requestPlan(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointe
         switch CachedRequestPlan.headLine(line) {
         case .status(let status):
             transfer.status = status
-            transfer.challenged = false
-        case .challenge: transfer.challenged = true
+            transfer.asksScope = false
+        case .challenge(let asksScope): transfer.asksScope = transfer.asksScope || asksScope
         case .end:
+            // Without a status, decided when the body comes (`LibCurl.receiveHeader`).
             guard let status = transfer.status, !(100...199).contains(status) else { return length }
-            transfer.streams = decide()
+            transfer.streams = decide(status)
             return transfer.streams == true ? length : 0  // a hand-over stops the transfer
         case .other: break
         }
@@ -167,7 +181,14 @@ func requestPlan(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointe
     let onBody: front_curl_data_callback = { data, size, count, _ in
         guard let data else { return 0 }
         let length = size * count
-        if transfer.streams == nil { transfer.streams = decide() }
+        if transfer.streams == nil {
+            // `LibCurl.decideIfNeeded`: a body after a head without a status ends the transfer.
+            guard let status = transfer.status else {
+                transfer.noStatus = true
+                return 0
+            }
+            transfer.streams = decide(status)
+        }
         guard transfer.streams == true else { return 0 }
         var written = 0
         while written < length {
@@ -193,15 +214,29 @@ func requestPlan(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointe
         return 0
     }
 
-    /// A regular file's bytes, `limit` at most; nil for anything else (the full program reads
-    /// FIFOs and devices, and words every refusal).
+    /// A regular file's bytes, read to its end, `limit` at most; nil for anything else (the full
+    /// program reads FIFOs and devices, and words every refusal). Its type is checked before it
+    /// is opened for reading: opening a FIFO would take the place of the full program's reader.
     func regularFile(_ path: String, limit: Int) -> [UInt8]? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & 0o170000 == 0o100000 else { return nil }
         let fd = front_open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & 0o170000 == 0o100000, info.st_size <= limit else { return nil }
-        if info.st_size == 0 { return [] }
-        return readRange(fd, 0..<Int(info.st_size))
+        guard fstat(fd, &info) == 0, info.st_mode & 0o170000 == 0o100000 else { return nil }
+        // Read to the end, not to `st_size` (a file of /proc says 0 and holds more).
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return -1 }
+                return read(fd, base, buffer.count)
+            }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return bytes }
+            bytes += chunk[..<count]
+            guard bytes.count <= limit else { return nil }
+        }
     }
 #endif

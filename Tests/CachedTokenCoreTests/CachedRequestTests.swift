@@ -97,20 +97,21 @@ struct CachedRequestTests {
         #expect(line("HTTP/1.1 200 OK\r\n") == .status(200))
         #expect(line("HTTP/2 401\r\n") == .status(401))
         #expect(line("HTTP/1.1 abc\r\n") == .status(nil))
-        #expect(line("www-authenticate: Bearer\r\n") == .challenge)
-        #expect(line("WWW-Authenticate : Bearer\r\n") == .challenge)
+        #expect(line("HTTP/1.1 200OK\r\n") == .status(nil))
+        #expect(line("www-authenticate: Bearer\r\n") == .challenge(asksScope: false))
+        #expect(line("WWW-Authenticate : Bearer error=\"INSUFFICIENT_SCOPE\"\r\n") == .challenge(asksScope: true))
+        #expect(line("WWW-Authenticate: Basic realm=\"x\"\r\n") == .challenge(asksScope: false))
         #expect(line("X-WWW-Authenticate: Bearer\r\n") == .other)
         #expect(line("\r\n") == .end)
     }
 
-    @Test("given as it is: any answer but a 401 and a challenged 403 (ResourceRequest.verdict's first attempt)")
+    @Test("given as it is: any answer but a 401 and a 403 whose challenge may ask for scope (ResourceRequest.verdict's first attempt)")
     func streams() {
-        #expect(CachedRequestPlan.streams(status: 200, challenged: true))
-        #expect(CachedRequestPlan.streams(status: 403, challenged: false))
-        #expect(CachedRequestPlan.streams(status: 500, challenged: true))
-        #expect(!CachedRequestPlan.streams(status: 401, challenged: false))
-        #expect(!CachedRequestPlan.streams(status: 403, challenged: true))
-        #expect(!CachedRequestPlan.streams(status: nil, challenged: false))
+        #expect(CachedRequestPlan.streams(status: 200, asksScope: true))
+        #expect(CachedRequestPlan.streams(status: 403, asksScope: false))
+        #expect(CachedRequestPlan.streams(status: 500, asksScope: true))
+        #expect(!CachedRequestPlan.streams(status: 401, asksScope: false))
+        #expect(!CachedRequestPlan.streams(status: 403, asksScope: true))
     }
 
     @Test("libcurl's reason as Sanitize.text(_:limit: 160) gives it, for ASCII")

@@ -56,6 +56,17 @@ class Resource(http.server.BaseHTTPRequestHandler):
             status, payload, extra = 403, b"more\n", {"WWW-Authenticate": 'Bearer error="insufficient_scope", scope="more"'}
         elif path == "/api/403":
             status, payload, extra = 403, b"forbidden\n", {}
+        elif path == "/api/403-basic":
+            status, payload, extra = 403, b"basic\n", {"WWW-Authenticate": 'Basic realm="api"'}
+        elif path == "/api/403-invalid":
+            status, payload, extra = 403, b"invalid\n", {"WWW-Authenticate": 'Bearer error="invalid_token"'}
+        elif path.startswith("/api/raw/"):
+            # A status line libcurl takes and authctl does not read a status from.
+            line = {"200OK": b"HTTP/1.1 200OK", "200tab": b"HTTP/1.1 200\tOK", "401x": b"HTTP/1.1 401x"}[path.rsplit("/", 1)[1]]
+            self.wfile.write(line + b"\r\nContent-Length: 3\r\n\r\nok\n")
+            self.wfile.flush()
+            self.close_connection = True
+            return
         elif path == "/api/204":
             status, payload, extra = 204, b"", {}
         elif path == "/api/big":
@@ -163,7 +174,7 @@ base_env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home, "LANG
 
 
 def run(program, args, env, stdin=b""):
-    done = subprocess.run([program] + args, env=env, input=stdin, capture_output=True, timeout=60, cwd=root)
+    done = subprocess.run([program] + args, env=env, input=stdin, capture_output=True, timeout=20, cwd=root)
     # libcurl's "after 3 ms" and `-v`'s "(7 ms)" are times, not words.
     return done.returncode, done.stdout, re.sub(rb"\b\d+ ms\b", b"N ms", done.stderr)
 
@@ -191,8 +202,12 @@ def check(name, args, expect, store_name="plain", env_extra=None, stdin=b"", sen
     problems = []
     if through != reference:
         problems.append(f"full install {through!r} != full program {reference!r}")
-    # A hand-over after the head: the request program's request, then the full program's.
-    if (by_front[-len(by_core):] if expect == "hand over" and sends and by_core else by_front) != by_core:
+    # A hand-over after the head: exactly the request program's one request, then the full
+    # program's; otherwise exactly the full program's.
+    if expect == "hand over" and sends:
+        if len(by_front) != len(by_core) + 1 or by_front[1:] != by_core:
+            problems.append(f"the resource got {by_front} through the front, {by_core} from the full program")
+    elif by_front != by_core:
         problems.append(f"the resource got {by_front} through the front, {by_core} from the full program")
     if result[0] == 1 and b"reinstall authctl" in result[2] and not result[1]:
         handed += 1
@@ -223,6 +238,11 @@ check("404: the body, then exit 22", ["request", api + "/status/404"], "answer")
 check("500", ["request", "-X", "POST", api + "/status/500", "--data", "z"], "answer")
 check("403 without a challenge is an answer", ["request", api + "/403"], "answer")
 check("204", ["request", api + "/204"], "answer")
+check("403 with a Basic challenge is an answer", ["request", "-X", "POST", api + "/403-basic", "--data", "once"], "answer")
+check("403 with invalid_token is an answer", ["request", "-X", "POST", api + "/403-invalid", "--data", "once"], "answer")
+for raw in ["200OK", "200tab", "401x"]:
+    check(f"a status line without a status ({raw}): exit 3, sent once", ["request", api + "/raw/" + raw, "--data", "once"], "answer")
+check("--data @ a file of /proc (st_size 0)", ["request", api + "/ok", "--data", "@/proc/sys/kernel/ostype"], "answer")
 check("a 3 MiB body", ["request", api + "/big"], "answer")
 check("a body cut short: exit 3, the full program's words", ["request", api + "/cut"], "answer")
 check("connection refused: exit 3, the full program's words", ["request", f"http://127.0.0.1:{closed_port}/api/x"], "answer", "refused", sends=False)
@@ -234,6 +254,7 @@ for name, args in [
     ("-v", ["request", api + "/ok", "-v"]), ("--data -", ["request", api + "/ok", "--data", "-"]),
     ("--data @ a missing file", ["request", api + "/ok", "--data", "@" + store + "/missing"]),
     ("--data @ a directory", ["request", api + "/ok", "--data", "@" + store]),
+    ("--data @ a device", ["request", api + "/ok", "--data", "@/dev/null"]),
     ("an Authorization header", ["request", api + "/ok", "-H", "authorization: Bearer other"]),
     ("a DPoP header", ["request", api + "/ok", "-H", "DPoP: x"]),
     ("a header name that is not a token", ["request", api + "/ok", "-H", "X(A): 1"]),
@@ -255,6 +276,62 @@ check("AUTHCTL_USER", ["request", api + "/ok"], "hand over", env_extra={"AUTHCTL
 # Handed over after the answer's head: the full program sends again and decides.
 check("401 invalid_token", ["request", api + "/401"], "hand over")
 check("403 insufficient_scope", ["request", "-X", "POST", api + "/403-scope", "--data", "once"], "hand over")
+
+
+def fifo_body():
+    """`--data @FIFO`: the full program's (it reads FIFOs); the request program must not open it."""
+    global cases
+    cases += 1
+    fifo = f"{store}/body.fifo"
+    os.mkfifo(fifo, 0o600)
+
+    def feed():
+        with open(fifo, "w") as handle:
+            handle.write("from a fifo")
+
+    args = ["request", api + "/ok", "--data", "@" + fifo, "--keystore", stores["plain"], "--config", config]
+    outcomes = []
+    for program in (core, full, alone):
+        writer = threading.Thread(target=feed, daemon=True)
+        writer.start()
+        with seen_lock:
+            seen.clear()
+        try:
+            outcome = run(program, args, dict(base_env))
+        except subprocess.TimeoutExpired:
+            outcome = (None, b"", b"timed out (the FIFO's writer gone, the full program waiting for it)")
+        if program == alone:
+            # Still waiting for a reader unless the request program opened the FIFO.
+            still = writer.is_alive()
+            reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+            writer.join(5)
+            os.close(reader)
+            outcome = outcome + (still,)
+        writer.join(5)
+        with seen_lock:
+            outcomes.append((outcome, [entry["body"] for entry in seen]))
+    (reference, sent), (through, sent_through), (result, sent_alone) = outcomes
+    if through != reference or sent != ["from a fifo"] or sent_through != sent:
+        failures.append(f"--data @FIFO: {through!r} {sent_through} through the front, {reference!r} {sent} from the full program")
+    if result[0] != 1 or b"reinstall authctl" not in result[2] or not result[3] or sent_alone:
+        failures.append(f"--data @FIFO, the request program alone: {result!r}, sent {sent_alone}")
+
+
+fifo_body()
+
+
+def stdout_closed_at_start(program):
+    """`authctl request URL >&-`: the full program's (a closed descriptor is libcurl's next one)."""
+    args = [program, "request", api + "/ok", "--keystore", stores["plain"], "--config", config]
+    done = subprocess.run(args, env=dict(base_env), preexec_fn=lambda: os.close(1), capture_output=False,
+                          stderr=subprocess.PIPE, timeout=60, cwd=root)
+    return done.returncode, done.stderr
+
+
+cases += 1
+closed_core, closed_full, closed_alone = (stdout_closed_at_start(program) for program in (core, full, alone))
+if closed_full != closed_core or closed_alone[0] != 1 or b"reinstall authctl" not in closed_alone[1]:
+    failures.append(f"stdout closed at the start: {closed_full!r} through the front, {closed_core!r} from the full program, {closed_alone!r} alone")
 
 
 def closed_stdout(program):

@@ -160,6 +160,7 @@ static inline void front_request_signals(void) {
     sigaction(SIGINT, &action, 0);
     signal(SIGPIPE, SIG_IGN);
 }
+static inline _Bool front_fd_is_open(int fd) { return fcntl(fd, F_GETFD) != -1; }
 static inline int front_interrupted(void) { return *front_interrupted_slot(); }
 static inline double front_monotonic_seconds(void) {
     struct timespec now;

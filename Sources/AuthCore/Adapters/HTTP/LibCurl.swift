@@ -164,7 +164,7 @@ final class LibCurl: @unchecked Sendable {
         func decideIfNeeded() -> Bool {
             guard let streaming, streaming.decision == nil else { return true }
             guard let status = streaming.status else {
-                streaming.failure = AuthError.network("the answer came without an HTTP status line, so authctl stopped reading it")
+                streaming.failure = AuthError.network(Message(verbatim: CachedRequestWords.noStatusLine))
                 return false
             }
             let head = HTTPResponseHead(status: status, headers: headers)
