@@ -10,4 +10,4 @@ bin="$(swift build --show-bin-path)/authctl"
 "$bin" --generate-completion-script fish >completions/authctl.fish
 [[ "${1:-}" == "--completions-only" ]] && exit 0
 # A fixed date keeps the page reproducible; it is the date of the last change to the commands.
-python3 scripts/gen-man.py "$bin" 2026-11-25 >docs/authctl.1
+python3 scripts/gen-man.py "$bin" 2026-11-29 >docs/authctl.1

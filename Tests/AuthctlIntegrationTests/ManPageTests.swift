@@ -63,7 +63,7 @@ struct ManPageTests {
     @Test("it is current: scripts/gen-man.py writes the committed page from this binary's commands")
     func current() async throws {
         let result = try await run(
-            "/usr/bin/env", ["python3", Self.root.appendingPathComponent("scripts/gen-man.py").path, AuthctlProcess.binary, "2026-11-25"])
+            "/usr/bin/env", ["python3", Self.root.appendingPathComponent("scripts/gen-man.py").path, AuthctlProcess.binary, "2026-11-29"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == page, "docs/authctl.1 is stale: run scripts/update-completions.sh")
     }
