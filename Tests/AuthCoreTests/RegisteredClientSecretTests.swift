@@ -228,6 +228,25 @@ struct RegisteredClientSecretTests {
         #expect(throws: AuthError.self) { try document.validate() }
     }
 
+    /// The attacker review of `login URL URL2`: registered again (its server forgot it), a client
+    /// stayed "registered now" for every resource named, so one registered for the first alone
+    /// was lent to a resource on another origin without the person's consent.
+    @Test("registered again for a sign-in for several resources: lent without consent only to the resources it was registered for")
+    func registeredAgainStaysBorrowed() async throws {
+        let storage = InMemoryConfigStorage(bytes: Data(#"{"version": 1, "providers": {}}"#.utf8))
+        let clients = ResourceClients(
+            configStore: ConfigStore(storage: storage), transport: Registrar().transport, secrets: MemoryRegistrationSecrets(),
+            clock: FixedClock(Self.now))
+        let server = server(methods: nil)
+        let first = try await clients.client(for: server, resource: try Self.resource, clientMetadataURL: nil)
+        try await ConfigStore(storage: storage).update { $0.providers[first.config.id]?.clientRefusedAt = 1_790_000_000 }
+        let elsewhere = try ResourceIdentifier(parsing: "https://files.example.org/docs")
+        let again = try await clients.client(for: server, resource: try Self.resource, also: [elsewhere], clientMetadataURL: nil)
+        #expect(again.config.clientID == "dyn-2")
+        #expect(!again.isBorrowed(for: try Self.resource))
+        #expect(again.isBorrowed(for: elsewhere), "another origin's resource needs the person's consent")
+    }
+
     @Test("of two grants for one resource (its authorization server changed), requests use the newer")
     func newestGrantOfAResource() throws {
         var user = User(

@@ -97,6 +97,24 @@ struct ResourceSharedRenewalTests {
         #expect(grants.map { $0.tokens?.accessToken } == ["at1", "at1"], "the old access token may be revoked with the old refresh token")
     }
 
+    /// The attacker review: a grant without tokens has nothing sealed, so in a sealed keystore its
+    /// `resource` and `refreshTokenOf` can be written without the key. Named as a member, it
+    /// added its resource to every renewal of the sign-in (the new token's `aud` widened to it).
+    @Test("a grant without tokens is no member of a sign-in: its resource is never named in a renewal")
+    func signedOutGrantIsNoMember() async throws {
+        var injected = grant("https://other.example.com/c", refreshToken: nil, of: Self.mcp)
+        injected.tokens = nil
+        var user = user([grant(Self.mcp, refreshToken: "rt0"), grant(Self.docs, refreshToken: nil, of: Self.mcp)])
+        user.resourceGrants.append(injected)
+        let keystore = InMemoryKeystore(AccountState(currentUID: "u1", users: [user]))
+        let transport = transport()
+        _ = try await tokens(keystore, transport).token(for: URL(string: Self.docs + "/a")!)
+        let form = try #require(forms(transport).first)
+        #expect(form.filter { $0.0 == "resource" }.map(\.1) == [Self.mcp, Self.docs])
+        let grants = try #require(keystore.state.currentUser?.resourceGrants)
+        #expect(grants[2].tokens == nil, "the grant without tokens is left as it was")
+    }
+
     @Test("after one grant's renewal the other renews with the rotated refresh token")
     func otherStillRenews() async throws {
         let keystore = InMemoryKeystore(

@@ -121,7 +121,7 @@ public struct ResourceClients: Sendable {
         if let configured = clients.first(where: { ($0.registeredFor ?? []).contains(resource.description) }) ?? clients.first {
             // A client the server no longer knows (`invalid_client` to a refresh): register again.
             if configured.clientRefusedAt != nil, configured.registeredDynamically {
-                return try await reregister(configured, at: server, for: resource, grantTypes: grantTypes)
+                return try await reregister(configured, at: server, for: [resource] + also, grantTypes: grantTypes)
             }
             // A registered secret expired, or lost (a keystore moved aside): register again.
             if configured.hasRegisteredSecret {
@@ -131,7 +131,7 @@ public struct ResourceClients: Sendable {
                 if kept?.belongs(issuer: configured.issuer, clientID: configured.clientID) != true
                     || configured.registeredSecretExpired(at: clock.now(), margin: 60)
                 {
-                    return try await reregister(configured, at: server, for: resource, grantTypes: grantTypes)
+                    return try await reregister(configured, at: server, for: [resource] + also, grantTypes: grantTypes)
                 }
             }
             return Client(config: configured, registered: false)
@@ -158,12 +158,14 @@ public struct ResourceClients: Sendable {
     /// `configured` registered again under its name (its secret expired, or its server forgot
     /// it). It stays a borrowed provider for a resource it was not registered for
     /// (`Client.isBorrowed`: the person's consent is asked as before).
+    /// Registered for this sign-in only when it was for every resource named (`resources`):
+    /// lent to another, it asks the person's consent as before.
     func reregister(
-        _ configured: ProviderConfig, at server: AuthorizationServerMetadata, for resource: ResourceIdentifier,
+        _ configured: ProviderConfig, at server: AuthorizationServerMetadata, for resources: [ResourceIdentifier],
         grantTypes: [String] = ClientRegistration.defaultGrantTypes
     ) async throws -> Client {
         var client = try await register(configured, at: server, replacing: true, grantTypes: grantTypes)
-        client.registered = (configured.registeredFor ?? []).contains(resource.description)
+        client.registered = resources.allSatisfy { (configured.registeredFor ?? []).contains($0.description) }
         return client
     }
 

@@ -75,7 +75,10 @@ extension User {
         }
         let old = resourceGrants[index]
         resourceGrants[index] = grant
-        let named = resourceGrants.indices.filter { $0 != index && old.holdsRefreshToken(of: resourceGrants[$0]) }
+        // The members that hold tokens (`refreshFamily`'s): a grant without them inherits nothing.
+        let named = resourceGrants.indices.filter {
+            $0 != index && resourceGrants[$0].tokens != nil && old.holdsRefreshToken(of: resourceGrants[$0])
+        }
         guard let heir = named.first else { return }
         resourceGrants[heir].refreshTokenOf = nil
         resourceGrants[heir].tokens?.refreshToken = old.tokens?.refreshToken
@@ -83,7 +86,9 @@ extension User {
     }
 
     /// The indices of the grants renewed with the refresh token `grant` uses: the grant that
-    /// holds it first, then those that name it. Nil when `grant` names a holder that is gone.
+    /// holds it first, then those that name it and hold tokens. Nil when `grant` names a holder
+    /// that is gone. A grant without tokens is no member: nothing of it is sealed, so in a sealed
+    /// keystore its `refreshTokenOf` could have been written without the key.
     func refreshFamily(of grant: ResourceGrant) -> [Int]? {
         let holder: Int
         if let named = grant.refreshTokenOf {
@@ -99,7 +104,9 @@ extension User {
             }
             holder = index
         }
-        let members = resourceGrants.indices.filter { $0 != holder && resourceGrants[holder].holdsRefreshToken(of: resourceGrants[$0]) }
+        let members = resourceGrants.indices.filter {
+            $0 != holder && resourceGrants[$0].tokens != nil && resourceGrants[holder].holdsRefreshToken(of: resourceGrants[$0])
+        }
         return [holder] + members
     }
 }

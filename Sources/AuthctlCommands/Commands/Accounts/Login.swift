@@ -37,7 +37,7 @@ struct Login: AuthctlCommand {
     var provider: String?
     @Argument(
         help: ArgumentHelp(
-            "After a resource's URL: more resources of the same authorization server, signed in to by the same sign-in.",
+            "After a resource's URL: more resources of the same authorization server, signed in to by the same sign-in (each token is then valid at all of them).",
             valueName: "more-urls"))
     var moreResources: [String] = []
     @OptionGroup var flow: FlowArguments
