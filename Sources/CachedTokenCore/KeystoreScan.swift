@@ -124,18 +124,24 @@ public enum KeystoreScan {
             /// The current user's record, when `currentUid` came before `users` (as authctl
             /// writes it: sorted keys) and the array was searched in the same pass.
             var user: Range<Int>??
-            /// The members read so far: one given twice is the full decoder's to choose (it
-            /// takes the first; this scan would take the last).
-            var seen: [String] = []
+            /// The members read so far, a bit each: one given twice is the full decoder's to
+            /// choose (it takes the first; this scan would take the last).
+            var seen: UInt8 = 0
             guard
                 objectMembers({ scanner, key in
-                    if key == "version" || key == "currentUid" || key == "sealing" || key == "users" {
-                        guard !seen.contains(key) else {
-                            scanner.failed = true
-                            return false
+                    let bit: UInt8 =
+                        switch key {
+                        case "version": 1
+                        case "currentUid": 2
+                        case "sealing": 4
+                        case "users": 8
+                        default: 0
                         }
-                        seen.append(key)
+                    guard seen & bit == 0 else {
+                        scanner.failed = true
+                        return false
                     }
+                    seen |= bit
                     switch key {
                     case "version":
                         version = scanner.integer()
