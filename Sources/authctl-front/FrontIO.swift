@@ -183,9 +183,10 @@ func handOver(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int
 /// Executes `<prefix>/lib/authctl/PROGRAM`, the prefix being `levels` directories above the one
 /// holding this program's real path (1 for `bin/authctl`, 2 for `lib/authctl/authctl-request`),
 /// with the same arguments and environment; returns only when it could not, with the path and
-/// why (an empty path: this program's own path cannot be found). Only a program no one else could have put there runs: `lib`, `lib/authctl` and the
-/// program each belong to root, this user or the owner of this program (who could change it
-/// anyway), and none may be written by every user. A front copied into a directory of ours
+/// why (an empty path: this program's own path cannot be found). Only a program no one else
+/// could have put there runs: `lib`, `lib/authctl` and the program each belong to root, this
+/// user or the owner of this program (who could change it anyway), and none may be written by
+/// every user. A front copied into a directory of ours
 /// inside a shared one (`/tmp/build/authctl`) would otherwise run the `/tmp/lib/authctl/authctl`
 /// anyone may create. Each is checked on the descriptor it was opened as and the next opened
 /// from it; the program runs by its name in the checked directory (`execveat`), whose entries
