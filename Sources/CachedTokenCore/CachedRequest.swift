@@ -28,29 +28,17 @@ public struct CachedRequest: Equatable {
         var url: String?
         var method: String?, data: String?, keystore: String?, config: String?
         var headers: [String] = []
-        var index = 1
-        while index < arguments.count {
-            let argument = arguments[index]
-            var name = argument
-            var inline: String?
-            if argument.hasPrefix("--"), let equals = argument.utf8.firstIndex(of: UInt8(ascii: "=")) {
-                name = String(argument[..<equals])
-                inline = String(argument[argument.index(after: equals)...])
-            }
-            /// The option's value, inline or the next word; nil where the hand parser takes none.
-            func value() -> String? {
-                if let inline { return inline.isEmpty ? nil : inline }
-                index += 1
-                guard index < arguments.count, !arguments[index].hasPrefix("-") else { return nil }
-                return arguments[index]
-            }
+        var words = CommandWords(arguments, from: 1)
+        while words.next() {
+            /// The option's value; nil where the hand parser takes none (`--name=` too).
+            func value() -> String? { words.inline == "" ? nil : words.value() }
             func once(_ target: inout String?, _ accepts: (String) -> Bool = { _ in true }) -> Bool {
                 guard target == nil, let text = value(), accepts(text) else { return false }
                 target = text
                 return true
             }
             let taken: Bool
-            switch name {
+            switch words.name {
             case "-X", "--method": taken = once(&method)
             case "-H", "--header":
                 if let header = value(), headerParts(header) != nil {
@@ -63,12 +51,11 @@ public struct CachedRequest: Equatable {
             case "--keystore": taken = once(&keystore, CachedTokenRequest.isPath)
             case "--config": taken = once(&config, CachedTokenRequest.isPath)
             default:
-                guard url == nil, inline == nil, !argument.isEmpty, !argument.hasPrefix("-") else { return nil }
-                url = argument
+                guard url == nil, words.inline == nil, !words.argument.isEmpty, !words.argument.hasPrefix("-") else { return nil }
+                url = words.argument
                 taken = true
             }
             guard taken else { return nil }
-            index += 1
         }
         guard let url else { return nil }
         return CachedRequest(url: url, method: method, headers: headers, data: data, keystore: keystore, config: config)

@@ -26,32 +26,19 @@ public struct TokenForm: Equatable {
     /// one it refuses refuses the whole.
     public static func parse(_ arguments: [String], accepts: (Option, String) -> Bool) -> TokenForm? {
         var form = TokenForm()
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            var name = argument
-            var inline: String?
-            if argument.hasPrefix("--"), let equals = argument.utf8.firstIndex(of: UInt8(ascii: "=")) {
-                name = String(decoding: argument.utf8[..<equals], as: UTF8.self)
-                inline = String(decoding: argument.utf8[argument.utf8.index(after: equals)...], as: UTF8.self)
-            }
+        var words = CommandWords(arguments)
+        while words.next() {
             /// The option's value, inline (`--name=value`) or the next argument, if `accepts` takes it.
             func value(_ option: Option) -> String? {
-                var text = inline
-                if text == nil {
-                    index += 1
-                    guard index < arguments.count, !arguments[index].hasPrefix("-") else { return nil }
-                    text = arguments[index]
-                }
-                guard let text, accepts(option, text) else { return nil }
+                guard let text = words.value(), accepts(option, text) else { return nil }
                 return text
             }
             func flag(_ value: inout Bool) -> Bool {
                 value = true
-                return inline == nil
+                return words.inline == nil
             }
             let read: Bool
-            switch name {
+            switch words.name {
             case "--json": read = flag(&form.json)
             case "-v", "--verbose": read = flag(&form.verbose)
             case "-q", "--quiet": read = flag(&form.quiet)
@@ -69,11 +56,10 @@ public struct TokenForm: Equatable {
                 form.scopes.append(scope)
                 read = true
             default:
-                read = !argument.hasPrefix("-") && !argument.isEmpty && form.provider == nil
-                form.provider = argument
+                read = !words.argument.hasPrefix("-") && !words.argument.isEmpty && form.provider == nil
+                form.provider = words.argument
             }
             guard read else { return nil }
-            index += 1
         }
         // Token.validate's rule: ArgumentParser refuses both, so hand them over.
         if form.idToken && form.accessToken { return nil }
