@@ -25,6 +25,8 @@ import sys
 import threading
 import urllib.parse
 
+from json_handler import JSONHandler
+
 SCENARIO, EVENTS, PORTS = sys.argv[1], sys.argv[2], sys.argv[3]
 lock = threading.Lock()
 codes, tokens = {}, set()
@@ -65,23 +67,7 @@ def record(**event):
         handle.write(json.dumps(event) + "\n")
 
 
-class Base(http.server.BaseHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-    def body(self):
-        length = min(int(self.headers.get("Content-Length") or 0), 65536)
-        return self.rfile.read(length).decode("utf-8", "replace")
-
-    def send_json(self, status, value, headers=()):
-        data = json.dumps(value).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        for name, text in headers:
-            self.send_header(name, text)
-        self.end_headers()
-        self.wfile.write(data)
+Base = JSONHandler
 
 
 class AuthServer(Base):

@@ -28,6 +28,7 @@ import time
 import urllib.parse
 
 import es256
+from json_handler import JSONHandler
 
 SCENARIO, EVENTS, PORTS = sys.argv[1], sys.argv[2], sys.argv[3]
 ROOT_PRM = "/.well-known/oauth-protected-resource"
@@ -117,24 +118,7 @@ def check_proof(proof, method, url, token=None):
     return claims, None
 
 
-class Base(http.server.BaseHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-    def body(self):
-        length = min(int(self.headers.get("Content-Length") or 0), 65536)
-        return self.rfile.read(length).decode("utf-8", "replace")
-
-    def send_json(self, status, value, headers=()):
-        data = json.dumps(value).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        for name, text in headers:
-            self.send_header(name, text)
-        self.end_headers()
-        self.wfile.write(data)
-
+class Base(JSONHandler):
     def not_found(self, path, side):
         # discovery-metadata.ts's traps: a root location asked when the server has a path-based one.
         if side == "rs" and SCENARIO == "metadata-default" and path == ROOT_PRM:
